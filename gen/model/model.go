@@ -1,0 +1,69 @@
+// Package model is the plain data that flows from the spec to the emitter: operations,
+// parameters, bodies, responses, types and the resolved retry policy of each operation.
+// Every Go identifier the emitter writes is decided before it lands here. The package
+// imports neither kin-openapi nor jennifer.
+package model
+
+import "time"
+
+// API is one OpenAPI description, ready to emit.
+type API struct {
+	Title       string // info.title
+	Version     string // info.version
+	Description string // info.description
+	Servers     []Server
+	Operations  []*Operation // sorted by path, then method
+}
+
+// Server is one entry of the document's servers list.
+type Server struct {
+	URL         string // e.g. "https://api.example.com/v1"
+	Description string
+}
+
+// Operation is one method on one path.
+type Operation struct {
+	Method      string // e.g. "POST"
+	Path        string // e.g. "/orders/{orderId}"
+	OperationID string // e.g. "createOrder"; "" when the spec has none
+	GoName      string // e.g. "CreateOrder"
+	Summary     string
+	Description string
+	Deprecated  bool
+	Policy      Policy
+}
+
+// Source says where a policy field's value came from.
+type Source string
+
+const (
+	FromDefault   Source = "default"
+	FromDocument  Source = "document"
+	FromPath      Source = "path"
+	FromOperation Source = "operation"
+)
+
+// Policy is an operation's resolved retry policy.
+type Policy struct {
+	// Retry reports whether attempts that may have reached the server are retried.
+	Retry bool
+	// Reason says why, e.g. "GET is safe (RFC 9110 §9.2.1)".
+	Reason string
+
+	MaxAttempts      int           // e.g. 4
+	InitialDelay     time.Duration // e.g. 500ms
+	MaxDelay         time.Duration // e.g. 10s
+	Multiplier       float64       // e.g. 2
+	Jitter           string        // "full", "equal", "decorrelated" or "none"
+	StatusCodes      []string      // e.g. ["408", "429", "5XX"]
+	ConnectionErrors bool
+	AttemptTimeout   time.Duration // 0: none
+	MaxElapsed       time.Duration // 0: only the context's
+	RetryAfter       bool
+	MaxRetryAfter    time.Duration // e.g. 60s
+	IdempotencyKey   string        // header name, e.g. "Idempotency-Key"; "" when none
+
+	// Sources maps each field name above, as spelled in x-retry ("maxAttempts"), to where
+	// its value came from.
+	Sources map[string]Source
+}
