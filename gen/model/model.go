@@ -45,8 +45,14 @@ const (
 
 // Policy is an operation's resolved retry policy.
 type Policy struct {
-	// Retry reports whether attempts that may have reached the server are retried.
+	// Retry reports whether attempts that may have reached the server are retried:
+	// Idempotent and MaxAttempts > 1. When false, the engine retries only attempts whose
+	// connection could not be opened (up to MaxAttempts), or none when MaxAttempts is 1.
 	Retry bool
+	// Idempotent reports that the request may be repeated after it may have reached the
+	// server: the method is safe or idempotent, or the operation has an idempotency key
+	// or x-idempotent: true. It becomes runtime.Policy.Idempotent.
+	Idempotent bool
 	// Reason says why, e.g. "GET is safe (RFC 9110 §9.2.1)".
 	Reason string
 

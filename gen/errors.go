@@ -1,0 +1,136 @@
+package gen
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Pos is a position in a spec file. Line and Col count from 1; a zero Line means the
+// position is unknown and only File (if any) is reported.
+type Pos struct {
+	File string // as the user named it, e.g. "api.yaml" or "schemas/pet.yaml"
+	Line int
+	Col  int
+}
+
+// IsValid reports whether p names a line.
+func (p Pos) IsValid() bool { return p.Line > 0 }
+
+// String formats p as "file:line:col", "file:line", "file" or "".
+func (p Pos) String() string {
+	s := p.File
+	if p.Line > 0 {
+		s += ":" + strconv.Itoa(p.Line)
+		if p.Col > 0 {
+			s += ":" + strconv.Itoa(p.Col)
+		}
+	}
+	return s
+}
+
+// Error is one problem found in a spec, located as precisely as the loader allows.
+// It formats like a compiler error:
+//
+//	api.yaml:12:5: POST /orders (createOrder): x-retry.maxAttempts must be >= 1, got 0
+//		fix: ...
+//
+// Op names the operation ("POST /orders (createOrder)"); when the problem is not inside
+// an operation, Pointer names the place instead as a JSON pointer ("#/x-retry").
+type Error struct {
+	Pos     Pos
+	Op      string // e.g. "POST /orders (createOrder)"; "" outside operations
+	Pointer string // e.g. "#/paths/~1orders/post/x-retry"; may be set along with Op
+	Msg     string // lowercase, no trailing period, e.g. "x-retry.maxAttempts must be >= 1, got 0"
+	Fix     string // a hint on how to fix it, or ""
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	if s := e.Pos.String(); s != "" {
+		b.WriteString(s)
+		b.WriteString(": ")
+	}
+	switch {
+	case e.Op != "":
+		b.WriteString(e.Op)
+		b.WriteString(": ")
+	case e.Pointer != "":
+		b.WriteString(e.Pointer)
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Msg)
+	if e.Fix != "" {
+		b.WriteString("\n\tfix: ")
+		b.WriteString(e.Fix)
+	}
+	return b.String()
+}
+
+// OpName names an operation in messages: "POST /orders (createOrder)", or "POST /orders"
+// when it has no operationId.
+func OpName(method, path, operationID string) string {
+	s := strings.ToUpper(method) + " " + path
+	if operationID != "" {
+		s += " (" + operationID + ")"
+	}
+	return s
+}
+
+// MaxErrorsShown is how many errors ErrorList.Error lists before summarising the rest.
+const MaxErrorsShown = 10
+
+// ErrorList is every problem found in one run. Err sorts it by position; Error prints
+// at most MaxErrorsShown of them, one per line, and a count of the rest.
+type ErrorList []*Error
+
+// Add appends an error.
+func (l *ErrorList) Add(e *Error) { *l = append(*l, e) }
+
+// Sort orders the list by file, line, column, then text, and drops exact duplicates.
+func (l *ErrorList) Sort() {
+	slices.SortStableFunc(*l, func(a, b *Error) int {
+		return cmp.Or(
+			cmp.Compare(a.Pos.File, b.Pos.File),
+			cmp.Compare(a.Pos.Line, b.Pos.Line),
+			cmp.Compare(a.Pos.Col, b.Pos.Col),
+			cmp.Compare(a.Error(), b.Error()),
+		)
+	})
+	*l = slices.CompactFunc(*l, func(a, b *Error) bool { return a.Error() == b.Error() })
+}
+
+// Err returns the sorted list as an error, or nil when it is empty.
+func (l ErrorList) Err() error {
+	if len(l) == 0 {
+		return nil
+	}
+	l.Sort()
+	return l
+}
+
+func (l ErrorList) Error() string {
+	var b strings.Builder
+	for i, e := range l {
+		if i == MaxErrorsShown {
+			fmt.Fprintf(&b, "\n(and %d more errors)", len(l)-MaxErrorsShown)
+			break
+		}
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(e.Error())
+	}
+	return b.String()
+}
+
+// Unwrap gives errors.As and errors.Is access to every error in the list.
+func (l ErrorList) Unwrap() []error {
+	errs := make([]error, len(l))
+	for i, e := range l {
+		errs[i] = e
+	}
+	return errs
+}

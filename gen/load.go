@@ -1,0 +1,804 @@
+package gen
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/getkin/kin-openapi/openapi2"
+	"github.com/getkin/kin-openapi/openapi2conv"
+	"github.com/getkin/kin-openapi/openapi3"
+	"go.yaml.in/yaml/v4"
+)
+
+// Limits applied when LoadOptions leaves them zero.
+const (
+	// DefaultMaxBytes caps the bytes read for one spec, its external files included.
+	DefaultMaxBytes = 64 << 20
+	// DefaultMaxDepth caps how deeply schemas may nest inline (properties, items, allOf
+	// and the like); a $ref starts a new count. Real specs stay far below it.
+	DefaultMaxDepth = 64
+)
+
+// LoadOptions says what Load may read.
+type LoadOptions struct {
+	// AllowExternalRefs lets $refs name other files. Even then only files inside the
+	// spec's own folder tree are read (symbolic links resolved), never URLs.
+	AllowExternalRefs bool
+	// MaxBytes caps the bytes read for the spec and its external files together;
+	// 0 means DefaultMaxBytes.
+	MaxBytes int64
+	// MaxDepth caps inline schema nesting; 0 means DefaultMaxDepth.
+	MaxDepth int
+}
+
+// Spec is a loaded, validated OpenAPI description.
+//
+// Positions: every kin-openapi object that has an Origin field (Operation, PathItem,
+// Parameter, Schema, RequestBody, Response, and the *Ref wrappers) can be located with
+// PosOf, or PosOfField for one of its fields:
+//
+//	s.PosOf(op.Origin)                      // the operation's method key: "post:"
+//	s.PosOfField(op.Origin, "operationId")  // its operationId field
+//	s.PosOf(paramRef.Value.Origin)          // a parameter (the Value, not the $ref site)
+//	s.PosOf(schemaRef.Value.Origin)         // a schema; schemaRef.Origin is the $ref site
+//
+// Swagger 2.0 documents and JSON documents that only parse as JSON carry no origins;
+// PosOf then returns a Pos with only File set, and PosOfPointer finds the place by
+// JSON pointer instead.
+type Spec struct {
+	// Path is the spec file as the user named it, e.g. "api.yaml".
+	Path string
+	// Doc is the document in OpenAPI 3 form (Swagger 2.0 is converted), $refs resolved.
+	Doc *openapi3.T
+	// Version is the version the file declares, e.g. "3.1.0" or "2.0".
+	Version string
+	// Warnings are validation findings that do not stop generation: invalid examples and
+	// defaults, extra fields beside a $ref, arrays without items (read as any).
+	Warnings ErrorList
+
+	rootURI string            // what kin-openapi records as Location.File for the root file
+	files   map[string][]byte // bytes read, by the URI kin-openapi records
+	mu      sync.Mutex
+	trees   map[string]*yaml.Node // parsed lazily, to locate what origins do not cover
+}
+
+// Load reads, resolves and validates the OpenAPI description at path. It reports every
+// problem it finds as an ErrorList.
+func Load(path string, opts LoadOptions) (*Spec, error) {
+	if opts.MaxBytes <= 0 {
+		opts.MaxBytes = DefaultMaxBytes
+	}
+	if opts.MaxDepth <= 0 {
+		opts.MaxDepth = DefaultMaxDepth
+	}
+	s := &Spec{
+		Path:    path,
+		rootURI: (&url.URL{Path: filepath.ToSlash(path)}).String(),
+		files:   map[string][]byte{},
+	}
+	budget := opts.MaxBytes
+	data, err := readCapped(path, &budget)
+	if err != nil {
+		return nil, ErrorList{{Pos: Pos{File: path}, Msg: err.Error()}}
+	}
+	s.files[s.rootURI] = data
+
+	var errs ErrorList
+	loader := openapi3.NewLoader()
+	loader.IncludeOrigin = true
+	if opts.AllowExternalRefs {
+		loader.IsExternalRefsAllowed = true
+		r, err := newConfinedReader(s, path, &budget)
+		if err != nil {
+			return nil, ErrorList{{Pos: Pos{File: path}, Msg: err.Error()}}
+		}
+		loader.ReadFromURIFunc = r.read
+	}
+	location := &url.URL{Path: filepath.ToSlash(path)}
+
+	var doc *openapi3.T
+	if isSwagger2(data) {
+		doc, err = s.loadSwagger2(loader, data, location)
+	} else {
+		doc, err = loader.LoadFromDataWithPath(data, location)
+		if err == nil && doc.OpenAPI == "" && hasSwaggerField(data) {
+			doc, err = s.loadSwagger2(openapi3NewLoaderLike(loader), data, location)
+		}
+	}
+	if err != nil {
+		errs.Add(s.loadError(err))
+		return nil, errs.Err()
+	}
+	s.Doc = doc
+	if s.Version == "" {
+		s.Version = doc.OpenAPI
+	}
+	s.checkVersion(&errs)
+	if len(errs) > 0 {
+		return nil, errs.Err()
+	}
+	s.validate(&errs)
+	s.checkDepth(opts.MaxDepth, &errs)
+	if err := errs.Err(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func openapi3NewLoaderLike(l *openapi3.Loader) *openapi3.Loader {
+	n := openapi3.NewLoader()
+	n.IncludeOrigin = l.IncludeOrigin
+	n.IsExternalRefsAllowed = l.IsExternalRefsAllowed
+	n.ReadFromURIFunc = l.ReadFromURIFunc
+	return n
+}
+
+// readCapped reads a regular file, failing when it is larger than what remains of budget.
+func readCapped(path string, budget *int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, cleanOSError(err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, cleanOSError(err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, errors.New("not a regular file")
+	}
+	if fi.Size() > *budget {
+		return nil, fmt.Errorf("file too large: %d bytes, limit %d", fi.Size(), *budget)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, *budget+1))
+	if err != nil {
+		return nil, cleanOSError(err)
+	}
+	if int64(len(data)) > *budget {
+		return nil, fmt.Errorf("file too large: over %d bytes", *budget)
+	}
+	*budget -= int64(len(data))
+	return data, nil
+}
+
+func cleanOSError(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// confinedReader reads $ref'd files, and only those inside the spec's folder tree.
+type confinedReader struct {
+	spec   *Spec
+	root   string // the spec's folder, absolute, symbolic links resolved
+	budget *int64
+}
+
+func newConfinedReader(s *Spec, path string, budget *int64) (*confinedReader, error) {
+	dir, err := filepath.Abs(filepath.Dir(path))
+	if err != nil {
+		return nil, err
+	}
+	dir, err = filepath.EvalSymlinks(dir)
+	if err != nil {
+		return nil, cleanOSError(err)
+	}
+	return &confinedReader{spec: s, root: dir, budget: budget}, nil
+}
+
+func (r *confinedReader) read(_ *openapi3.Loader, u *url.URL) ([]byte, error) {
+	if (u.Scheme != "" && u.Scheme != "file") || u.Host != "" || u.Opaque != "" || u.User != nil {
+		return nil, &refEscapeError{ref: u.String(), why: "only files inside the spec's folder can be referenced, not URLs"}
+	}
+	p := filepath.FromSlash(u.Path)
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return nil, err
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return nil, cleanOSError(err)
+	}
+	rel, err := filepath.Rel(r.root, real)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return nil, &refEscapeError{ref: u.Path, why: "it is outside the spec's folder " + r.root}
+	}
+	data, err := readCapped(real, r.budget)
+	if err != nil {
+		return nil, err
+	}
+	r.spec.mu.Lock()
+	r.spec.files[u.String()] = data
+	r.spec.mu.Unlock()
+	return data, nil
+}
+
+type refEscapeError struct{ ref, why string }
+
+func (e *refEscapeError) Error() string {
+	return fmt.Sprintf("$ref to %q is not allowed: %s", e.ref, e.why)
+}
+
+var swaggerLine = regexp.MustCompile(`(?m)^["']?swagger["']?[ \t]*:`)
+
+// isSwagger2 reports whether data is a Swagger 2.0 document, cheaply: a top-level
+// "swagger" key in a JSON object, or a "swagger:" line in block YAML.
+func isSwagger2(data []byte) bool {
+	if t := bytes.TrimLeft(data, " \t\r\n"); len(t) > 0 && t[0] == '{' {
+		var probe struct {
+			Swagger json.RawMessage `json:"swagger"`
+		}
+		if json.Unmarshal(data, &probe) == nil {
+			return probe.Swagger != nil
+		}
+	}
+	return swaggerLine.Match(data)
+}
+
+// hasSwaggerField is the thorough check, for documents isSwagger2 cannot judge by
+// their lines (flow-style YAML).
+func hasSwaggerField(data []byte) bool {
+	var probe struct {
+		Swagger any `yaml:"swagger"`
+	}
+	return yaml.Unmarshal(data, &probe) == nil && probe.Swagger != nil
+}
+
+func (s *Spec) loadSwagger2(loader *openapi3.Loader, data []byte, location *url.URL) (*openapi3.T, error) {
+	var doc2 openapi2.T
+	if err := openapi2.UnmarshalFromData(data, &doc2); err != nil {
+		return nil, err
+	}
+	s.Version = doc2.Swagger
+	if doc2.Swagger != "2.0" {
+		return nil, &versionError{version: doc2.Swagger, field: "swagger"}
+	}
+	return openapi2conv.ToV3WithLoader(&doc2, loader, location)
+}
+
+type versionError struct{ version, field string }
+
+func (e *versionError) Error() string {
+	if e.version == "" {
+		return "missing OpenAPI version: the document has no \"openapi\" field"
+	}
+	return fmt.Sprintf("unsupported OpenAPI version %s %q: retrygen reads OpenAPI 3.0, 3.1 and 3.2, and Swagger 2.0", e.field, e.version)
+}
+
+func (s *Spec) checkVersion(errs *ErrorList) {
+	if s.Version == "2.0" && !strings.HasPrefix(s.Doc.OpenAPI, "3.") {
+		return
+	}
+	v := s.Doc.OpenAPI
+	ok := false
+	for _, p := range []string{"3.0.", "3.1.", "3.2."} {
+		if strings.HasPrefix(v, p) || v == strings.TrimSuffix(p, ".") {
+			ok = true
+		}
+	}
+	if s.Version == "2.0" || ok {
+		return
+	}
+	pos := s.PosOfField(s.Doc.Origin, "openapi")
+	if !pos.IsValid() {
+		pos = s.PosOfPointer("#/openapi")
+	}
+	errs.Add(&Error{Pos: pos, Msg: (&versionError{version: v, field: "openapi"}).Error()})
+}
+
+var (
+	resolveRefMsg = regexp.MustCompile(`in fragment in URI: "([^"]*)"`)
+	yamlLineMsg   = regexp.MustCompile(`^(?:yaml: )?line (\d+): `)
+)
+
+// loadError turns a kin-openapi or YAML error into a located Error.
+func (s *Spec) loadError(err error) *Error {
+	e := &Error{Pos: Pos{File: s.Path}}
+	var (
+		ve  *versionError
+		re  *refEscapeError
+		de  *openapi3.DisallowedExternalRefError
+		le  *yaml.LoadError
+		les *yaml.LoadErrors
+	)
+	switch {
+	case errors.As(err, &ve):
+		e.Msg = ve.Error()
+		e.Pos = s.PosOfPointer("#/" + ve.field)
+	case errors.As(err, &de):
+		e.Msg = fmt.Sprintf("$ref %q names another file, which is not allowed by default", de.Ref)
+		e.Fix = "move the definition into this file, or pass -allow-external-refs to follow $refs to files inside the spec's folder"
+		e.Pos = s.posOfRef(de.Ref)
+	case errors.As(err, &re):
+		e.Msg = re.Error()
+		e.Pos = s.posOfRefSuffix(re.ref)
+	case errors.As(err, &le):
+		e.Msg = "malformed document: " + le.Message
+		e.Pos.Line, e.Pos.Col = le.Mark.Line, le.Mark.Column
+	case errors.As(err, &les) && len(les.Errors) > 0:
+		first := les.Errors[0]
+		e.Msg = "malformed document: " + first.Message
+		e.Pos.Line, e.Pos.Col = first.Mark.Line, first.Mark.Column
+	default:
+		msg := err.Error()
+		msg = strings.TrimPrefix(msg, "failed to unmarshal data: ")
+		if i := strings.LastIndex(msg, "yaml error: "); i >= 0 {
+			msg = msg[i+len("yaml error: "):]
+		}
+		if m := yamlLineMsg.FindStringSubmatch(msg); m != nil {
+			e.Pos.Line, _ = strconv.Atoi(m[1])
+			msg = "malformed document: " + msg[len(m[0]):]
+		} else if m := resolveRefMsg.FindStringSubmatch(msg); m != nil {
+			e.Pos = s.posOfRef(m[1])
+			msg = fmt.Sprintf("unresolved $ref %q", m[1])
+		}
+		e.Msg = msg
+	}
+	return e
+}
+
+// PosOf returns where the object carrying origin begins: the position of the key that
+// heads it. A nil origin gives a Pos naming only the spec file.
+func (s *Spec) PosOf(origin *openapi3.Origin) Pos {
+	if origin == nil || origin.Key == nil {
+		return Pos{File: s.Path}
+	}
+	return s.posOfLocation(*origin.Key)
+}
+
+// PosOfField returns the position of the named field of the object carrying origin
+// (e.g. "operationId", or an extension such as "x-retry"), or the object's own
+// position when the field has none recorded.
+func (s *Spec) PosOfField(origin *openapi3.Origin, field string) Pos {
+	if origin != nil {
+		if loc, ok := origin.Fields.Lookup(field); ok {
+			return s.posOfLocation(loc)
+		}
+	}
+	return s.PosOf(origin)
+}
+
+func (s *Spec) posOfLocation(loc openapi3.Location) Pos {
+	return Pos{File: s.displayFile(loc.File), Line: loc.Line, Col: loc.Column}
+}
+
+// displayFile turns a file as kin-openapi records it into the name shown to users.
+func (s *Spec) displayFile(file string) string {
+	if file == "" || file == s.rootURI {
+		return s.Path
+	}
+	if u, err := url.Parse(file); err == nil && u.Path != "" {
+		return filepath.FromSlash(u.Path)
+	}
+	return file
+}
+
+// PosOfPointer returns the position of the element a JSON pointer ("#/paths/~1pets/get")
+// names in the root file, or of the deepest element on the way that exists.
+func (s *Spec) PosOfPointer(pointer string) Pos {
+	pointer = strings.TrimPrefix(pointer, "#")
+	var steps []string
+	for _, p := range strings.Split(strings.TrimPrefix(pointer, "/"), "/") {
+		if p == "" {
+			continue
+		}
+		steps = append(steps, strings.NewReplacer("~1", "/", "~0", "~").Replace(p))
+	}
+	root := s.tree(s.rootURI)
+	if root == nil {
+		return Pos{File: s.Path}
+	}
+	line, col := descend(root, steps)
+	return Pos{File: s.Path, Line: line, Col: col}
+}
+
+// posWithin returns the position reached from the key at `at` by following path through
+// mapping keys and sequence indexes (the inside of an extension value, say), or the
+// deepest position found on the way.
+func (s *Spec) posWithin(at Pos, path ...string) Pos {
+	if !at.IsValid() || len(path) == 0 {
+		return at
+	}
+	uri := s.rootURI
+	if at.File != s.Path {
+		uri = (&url.URL{Path: filepath.ToSlash(at.File)}).String()
+	}
+	root := s.tree(uri)
+	if root == nil {
+		return at
+	}
+	val := findKeyValue(root, at.Line, at.Col)
+	if val == nil {
+		return at
+	}
+	line, col := descend(val, path)
+	if line == 0 {
+		return at
+	}
+	return Pos{File: at.File, Line: line, Col: col}
+}
+
+// tree returns the parsed node tree of a file that was read, or nil.
+func (s *Spec) tree(uri string) *yaml.Node {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if n, ok := s.trees[uri]; ok {
+		return n
+	}
+	if s.trees == nil {
+		s.trees = map[string]*yaml.Node{}
+	}
+	var root yaml.Node
+	var n *yaml.Node
+	if data, ok := s.files[uri]; ok && yaml.Unmarshal(data, &root) == nil {
+		n = &root
+		if n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
+			n = n.Content[0]
+		}
+	}
+	s.trees[uri] = n
+	return n
+}
+
+// descend follows steps from n and returns the position of the last key or item reached.
+func descend(n *yaml.Node, steps []string) (line, col int) {
+	line, col = n.Line, n.Column
+	for _, step := range steps {
+		for n.Kind == yaml.AliasNode && n.Alias != nil {
+			n = n.Alias
+		}
+		switch n.Kind {
+		case yaml.MappingNode:
+			var next *yaml.Node
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				if n.Content[i].Value == step {
+					line, col = n.Content[i].Line, n.Content[i].Column
+					next = n.Content[i+1]
+					break
+				}
+			}
+			if next == nil {
+				return line, col
+			}
+			n = next
+		case yaml.SequenceNode:
+			i, err := strconv.Atoi(step)
+			if err != nil || i < 0 || i >= len(n.Content) {
+				return line, col
+			}
+			n = n.Content[i]
+			line, col = n.Line, n.Column
+		default:
+			return line, col
+		}
+	}
+	return line, col
+}
+
+// findKeyValue finds the mapping entry whose key sits at line:col and returns its value.
+func findKeyValue(n *yaml.Node, line, col int) *yaml.Node {
+	var found *yaml.Node
+	var walk func(n *yaml.Node, depth int) bool
+	walk = func(n *yaml.Node, depth int) bool {
+		if n == nil || depth > 10000 || n.Line > line {
+			return false
+		}
+		switch n.Kind {
+		case yaml.MappingNode:
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k := n.Content[i]
+				if k.Line == line && k.Column == col {
+					found = n.Content[i+1]
+					return true
+				}
+				if walk(n.Content[i+1], depth+1) {
+					return true
+				}
+			}
+		case yaml.SequenceNode, yaml.DocumentNode:
+			for _, c := range n.Content {
+				if walk(c, depth+1) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	walk(n, 0)
+	return found
+}
+
+// posOfRef finds the first `$ref: <ref>` in the root file.
+func (s *Spec) posOfRef(ref string) Pos {
+	return s.findRef(func(v string) bool { return v == ref })
+}
+
+// posOfRefSuffix finds the first $ref whose file part ends like path.
+func (s *Spec) posOfRefSuffix(path string) Pos {
+	base := filepath.Base(filepath.FromSlash(path))
+	return s.findRef(func(v string) bool {
+		file, _, _ := strings.Cut(v, "#")
+		return file != "" && filepath.Base(filepath.FromSlash(file)) == base
+	})
+}
+
+func (s *Spec) findRef(match func(string) bool) Pos {
+	root := s.tree(s.rootURI)
+	pos := Pos{File: s.Path}
+	var walk func(n *yaml.Node, depth int) bool
+	walk = func(n *yaml.Node, depth int) bool {
+		if n == nil || depth > 10000 {
+			return false
+		}
+		if n.Kind == yaml.MappingNode {
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k, v := n.Content[i], n.Content[i+1]
+				if k.Value == "$ref" && v.Kind == yaml.ScalarNode && match(v.Value) {
+					pos.Line, pos.Col = k.Line, k.Column
+					return true
+				}
+			}
+		}
+		for _, c := range n.Content {
+			if walk(c, depth+1) {
+				return true
+			}
+		}
+		return false
+	}
+	walk(root, 0)
+	return pos
+}
+
+// validate runs kin-openapi's validation and keeps the findings that matter to a client
+// generator as errors; the rest become warnings.
+func (s *Spec) validate(errs *ErrorList) {
+	ctx := openapi3.WithValidationOptions(context.Background(),
+		openapi3.EnableMultiError(),
+		openapi3.DisableExamplesValidation(),
+		openapi3.DisableSchemaDefaultsValidation(),
+		openapi3.DisableSchemaPatternValidation(),
+	)
+	err := s.Doc.Validate(ctx)
+	if err == nil {
+		return
+	}
+	var list []error
+	if me, ok := err.(openapi3.MultiError); ok {
+		list = me
+	} else {
+		list = []error{err}
+	}
+	for _, e := range list {
+		var dup *openapi3.DuplicateOperationIDError
+		if errors.As(e, &dup) {
+			continue // Operations reports duplicates with both places
+		}
+		located := s.validationError(e)
+		if tolerated(e) {
+			s.Warnings.Add(located)
+		} else {
+			errs.Add(located)
+		}
+	}
+	s.Warnings.Sort()
+}
+
+// tolerated reports validation findings common in real public specs that do not keep a
+// client from being generated.
+func tolerated(err error) bool {
+	var (
+		sve   *openapi3.SchemaValueError
+		extra *openapi3.ExtraSiblingFieldsError
+		items *openapi3.SchemaItemsRequired
+	)
+	return errors.As(err, &sve) || errors.As(err, &extra) || errors.As(err, &items)
+}
+
+// validationError locates one kin-openapi validation error: by the innermost Origin its
+// chain carries, else by the path and operation it names.
+func (s *Spec) validationError(err error) *Error {
+	var (
+		path, method, section string
+		cause                 = err
+		origin                *openapi3.Origin
+	)
+	for e := err; e != nil; {
+		switch w := e.(type) {
+		case *openapi3.SectionValidationError:
+			section, cause = w.Section, w.Cause
+		case *openapi3.PathValidationError:
+			path, cause = w.Path, w.Cause
+		case *openapi3.OperationValidationError:
+			method, cause = w.Method, w.Cause
+		}
+		if o := originOf(e); o != nil && o.Key != nil {
+			origin = o
+		}
+		u, ok := e.(interface{ Unwrap() error })
+		if !ok {
+			break
+		}
+		e = u.Unwrap()
+	}
+	out := &Error{Pos: Pos{File: s.Path}, Msg: cause.Error()}
+	var op *openapi3.Operation
+	if path != "" {
+		out.Pointer = "#/paths/" + escapePointer(path)
+		if item := s.Doc.Paths.Value(path); item != nil {
+			out.Pos = s.PosOf(item.Origin)
+			if method != "" {
+				op = item.GetOperation(method)
+			}
+		}
+		if method != "" {
+			out.Pointer += "/" + strings.ToLower(method)
+			id := ""
+			if op != nil {
+				id = op.OperationID
+				out.Pos = s.PosOf(op.Origin)
+			}
+			out.Op = OpName(method, path, id)
+		}
+	} else if section != "" {
+		out.Pointer = "#/" + section
+	}
+	if origin != nil {
+		out.Pos = s.PosOf(origin)
+	}
+	if !out.Pos.IsValid() && out.Pointer != "" {
+		out.Pos = s.PosOfPointer(out.Pointer)
+	}
+	return out
+}
+
+var originType = reflect.TypeFor[*openapi3.Origin]()
+
+// originOf returns the Origin field of an error struct, if it has one.
+func originOf(err error) *openapi3.Origin {
+	v := reflect.ValueOf(err)
+	if v.Kind() != reflect.Pointer || v.IsNil() {
+		return nil
+	}
+	v = v.Elem()
+	if v.Kind() != reflect.Struct {
+		return nil
+	}
+	f := v.FieldByName("Origin")
+	if !f.IsValid() || f.Type() != originType || f.IsNil() {
+		return nil
+	}
+	return f.Interface().(*openapi3.Origin)
+}
+
+func escapePointer(s string) string {
+	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
+}
+
+// checkDepth rejects schemas nested inline deeper than max.
+func (s *Spec) checkDepth(max int, errs *ErrorList) {
+	seen := map[*openapi3.Schema]bool{}
+	var walk func(ref *openapi3.SchemaRef, depth int) bool
+	walk = func(ref *openapi3.SchemaRef, depth int) bool {
+		if ref == nil || ref.Value == nil {
+			return true
+		}
+		if ref.Ref != "" {
+			depth = 0
+		}
+		sc := ref.Value
+		if seen[sc] {
+			return true
+		}
+		seen[sc] = true
+		if depth > max {
+			errs.Add(&Error{
+				Pos: s.PosOf(sc.Origin),
+				Msg: fmt.Sprintf("schema nested more than %d levels deep", max),
+				Fix: "move the inner schemas to components/schemas and refer to them with $ref",
+			})
+			return false
+		}
+		for _, c := range schemaChildren(sc) {
+			if !walk(c, depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	if c := s.Doc.Components; c != nil {
+		for _, name := range sortedKeys(c.Schemas) {
+			if !walk(c.Schemas[name], 0) {
+				return
+			}
+		}
+		for _, name := range sortedKeys(c.Parameters) {
+			if p := c.Parameters[name]; p != nil && p.Value != nil && !walkParam(p.Value, walk) {
+				return
+			}
+		}
+	}
+	for _, path := range s.Doc.Paths.InMatchingOrder() {
+		item := s.Doc.Paths.Value(path)
+		if item == nil {
+			continue
+		}
+		for _, p := range item.Parameters {
+			if p != nil && p.Value != nil && !walkParam(p.Value, walk) {
+				return
+			}
+		}
+		for _, m := range methodOrder {
+			op := item.GetOperation(m)
+			if op == nil {
+				continue
+			}
+			for _, p := range op.Parameters {
+				if p != nil && p.Value != nil && !walkParam(p.Value, walk) {
+					return
+				}
+			}
+			if op.RequestBody != nil && op.RequestBody.Value != nil {
+				for _, mt := range op.RequestBody.Value.Content {
+					if mt != nil && !walk(mt.Schema, 0) {
+						return
+					}
+				}
+			}
+			if op.Responses != nil {
+				for _, r := range op.Responses.Map() {
+					if r == nil || r.Value == nil {
+						continue
+					}
+					for _, mt := range r.Value.Content {
+						if mt != nil && !walk(mt.Schema, 0) {
+							return
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+func walkParam(p *openapi3.Parameter, walk func(*openapi3.SchemaRef, int) bool) bool {
+	if !walk(p.Schema, 0) {
+		return false
+	}
+	for _, mt := range p.Content {
+		if mt != nil && !walk(mt.Schema, 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// schemaChildren lists the schemas nested directly in sc.
+func schemaChildren(sc *openapi3.Schema) []*openapi3.SchemaRef {
+	var out []*openapi3.SchemaRef
+	out = append(out, sc.OneOf...)
+	out = append(out, sc.AnyOf...)
+	out = append(out, sc.AllOf...)
+	out = append(out, sc.Not, sc.Items)
+	if sc.AdditionalProperties.Schema != nil {
+		out = append(out, sc.AdditionalProperties.Schema)
+	}
+	for _, name := range sortedKeys(sc.Properties) {
+		out = append(out, sc.Properties[name])
+	}
+	return out
+}

@@ -1,0 +1,273 @@
+package gen
+
+import (
+	"fmt"
+	"go/token"
+	"go/types"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Every Go identifier the generator writes goes through this file: GoName and LowerName
+// turn spec text into identifiers, and a Namer keeps the names of one scope unique.
+// The results always satisfy token.IsIdentifier and are never keywords.
+
+// EmptyName is what GoName returns for text with nothing usable in it.
+const EmptyName = "Empty"
+
+// maxNameLen caps generated identifiers; longer names are cut and marked with a hash-free
+// numeric suffix by the Namer when they collide.
+const maxNameLen = 100
+
+// initialisms are written in capitals, as Go code writes them (ID, URL, HTTP).
+var initialisms = map[string]bool{
+	"ACL": true, "API": true, "ASCII": true, "CPU": true, "CSS": true, "CSV": true, "DNS": true,
+	"EOF": true, "GUID": true, "HTML": true, "HTTP": true, "HTTPS": true, "ID": true, "IP": true,
+	"JSON": true, "JWT": true, "LHS": true, "OK": true, "OS": true, "PDF": true, "QPS": true, "RAM": true, "RHS": true,
+	"RPC": true, "SDK": true, "SLA": true, "SMTP": true, "SQL": true, "SSH": true, "SSO": true, "TCP": true, "TLS": true,
+	"TTL": true, "UDP": true, "UI": true, "UID": true, "URI": true, "URL": true, "UTC": true, "UTF8": true,
+	"UUID": true, "VM": true, "XML": true, "XMPP": true, "XSRF": true, "XSS": true,
+}
+
+// symbolWords names symbols when a name consists of nothing else ("+" → "Plus").
+var symbolWords = map[rune]string{
+	'+': "Plus", '-': "Minus", '*': "Star", '/': "Slash", '\\': "Backslash", '.': "Dot",
+	',': "Comma", ':': "Colon", ';': "Semicolon", '!': "Bang", '?': "Question", '@': "At",
+	'#': "Hash", '$': "Dollar", '%': "Percent", '^': "Caret", '&': "And", '|': "Pipe",
+	'~': "Tilde", '=': "Eq", '<': "Lt", '>': "Gt", '(': "LParen", ')': "RParen",
+	'[': "LBracket", ']': "RBracket", '{': "LBrace", '}': "RBrace", '_': "Underscore",
+	'\'': "Quote", '"': "DoubleQuote", '`': "Backtick", ' ': "Space",
+}
+
+// Words splits spec text into words: at every character that cannot be part of a Go
+// identifier, and at case changes ("getUserByID" → get User By ID, "HTTPServer" → HTTP
+// Server). Digits stay with the letters before them ("v2", "utf8").
+func Words(s string) []string {
+	var words []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			words = append(words, string(cur))
+			cur = cur[:0]
+		}
+	}
+	runes := []rune(strings.ToValidUTF8(s, " "))
+	for i, r := range runes {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			flush()
+			continue
+		}
+		if len(cur) > 0 {
+			prev := cur[len(cur)-1]
+			switch {
+			case unicode.IsUpper(r) && (unicode.IsLower(prev) || unicode.IsDigit(prev)):
+				// fooBar, v2Api
+				flush()
+			case unicode.IsUpper(r) && unicode.IsUpper(prev) && i+1 < len(runes) && unicode.IsLower(runes[i+1]):
+				// HTTPServer: the S starts a word
+				flush()
+			}
+		}
+		cur = append(cur, r)
+	}
+	flush()
+	return words
+}
+
+// GoName turns spec text into an exported Go identifier: "get-user_by ID" → "GetUserByID",
+// "pet_ids" → "PetIDs", "1st" → "X1st", "" → "Empty". Text that starts with a digit or a
+// letter without case gets an "X" in front.
+func GoName(s string) string {
+	words := Words(s)
+	if len(words) == 0 {
+		words = symbolNames(s)
+	}
+	if len(words) == 0 {
+		return EmptyName
+	}
+	var b strings.Builder
+	for _, w := range words {
+		b.WriteString(titleWord(w))
+	}
+	name := b.String()
+	if r, _ := utf8.DecodeRuneInString(name); !unicode.IsUpper(r) {
+		name = "X" + name
+	}
+	return truncate(name)
+}
+
+// LowerName turns spec text into an unexported Go identifier: "Pet ID" → "petID",
+// "URL" → "url", "type" → "type_". Keywords and predeclared names ("string", "len") get a
+// trailing underscore, as do names that would be "_" alone.
+func LowerName(s string) string {
+	words := Words(s)
+	if len(words) == 0 {
+		words = symbolNames(s)
+	}
+	if len(words) == 0 {
+		return "empty"
+	}
+	var b strings.Builder
+	for i, w := range words {
+		if i == 0 {
+			b.WriteString(lowerWord(w))
+			continue
+		}
+		b.WriteString(titleWord(w))
+	}
+	name := b.String()
+	if r, _ := utf8.DecodeRuneInString(name); !unicode.IsLetter(r) {
+		name = "x" + name
+	}
+	name = truncate(name)
+	if isReservedWord(name) {
+		name += "_"
+	}
+	return name
+}
+
+func symbolNames(s string) []string {
+	var words []string
+	for _, r := range s {
+		if w, ok := symbolWords[r]; ok {
+			words = append(words, w)
+		}
+	}
+	return words
+}
+
+// titleWord writes one word capitalised, or in capitals when it is an initialism
+// (plurals included: "ids" → "IDs").
+func titleWord(w string) string {
+	up := strings.ToUpper(w)
+	if initialisms[up] {
+		return up
+	}
+	if len(up) > 2 && strings.HasSuffix(up, "S") && initialisms[up[:len(up)-1]] {
+		return up[:len(up)-1] + "s"
+	}
+	r, n := utf8.DecodeRuneInString(w)
+	return string(unicode.ToUpper(r)) + strings.ToLower(w[n:])
+}
+
+// lowerWord writes the first word of an unexported name.
+func lowerWord(w string) string {
+	up := strings.ToUpper(w)
+	if initialisms[up] {
+		return strings.ToLower(w)
+	}
+	if len(up) > 2 && strings.HasSuffix(up, "S") && initialisms[up[:len(up)-1]] {
+		return strings.ToLower(up[:len(up)-1]) + "s"
+	}
+	return strings.ToLower(w)
+}
+
+func truncate(name string) string {
+	if len(name) <= maxNameLen {
+		return name
+	}
+	cut := maxNameLen
+	for cut > 0 && !utf8.RuneStart(name[cut]) {
+		cut--
+	}
+	return name[:cut]
+}
+
+// isReservedWord reports Go keywords, predeclared identifiers (types.Universe) and "_".
+func isReservedWord(s string) bool {
+	return s == "_" || token.IsKeyword(s) || types.Universe.Lookup(s) != nil
+}
+
+// IsValidIdent reports whether s can name a Go declaration: an identifier that is not a
+// keyword and not the blank identifier.
+func IsValidIdent(s string) bool {
+	return token.IsIdentifier(s) && s != "_"
+}
+
+// Namer hands out unique identifiers within one scope (a package's top level, a struct's
+// fields, a method's parameters). Names are given in call order, so callers must ask in a
+// stable order (sorted by a stable key): then the result is deterministic.
+//
+// A fresh Namer already holds the Go keywords and predeclared identifiers; Reserve adds
+// the names the emitter writes itself (Client, NewClient, Option ...) and import names.
+type Namer struct {
+	owner map[string]string // name → what holds it, for messages
+}
+
+// NewNamer returns a Namer holding keywords, predeclared identifiers and reserved.
+func NewNamer(reserved ...string) *Namer {
+	n := &Namer{owner: map[string]string{"_": "the blank identifier"}}
+	for _, k := range types.Universe.Names() {
+		n.owner[k] = "a predeclared identifier"
+	}
+	for tok := token.BREAK; tok <= token.VAR; tok++ {
+		if tok.IsKeyword() {
+			n.owner[tok.String()] = "a Go keyword"
+		}
+	}
+	n.Reserve(reserved...)
+	return n
+}
+
+// Reserve marks names as taken by the generator itself.
+func (n *Namer) Reserve(names ...string) {
+	for _, name := range names {
+		if _, ok := n.owner[name]; !ok {
+			n.owner[name] = "a name retrygen generates"
+		}
+	}
+}
+
+// Taken reports whether name is already held.
+func (n *Namer) Taken(name string) bool {
+	_, ok := n.owner[name]
+	return ok
+}
+
+// Unique takes name, or the first free of name2, name3, ... ("V1" continues V1_2, V1_3
+// so the suffix stays readable). A name that is not a valid identifier is first passed
+// through GoName.
+func (n *Namer) Unique(name string) string {
+	return n.UniqueFor(name, "")
+}
+
+// UniqueFor is Unique, recording what the name is for (e.g. `operation "listPets"`), so a
+// later Pin that collides can say what holds it.
+func (n *Namer) UniqueFor(name, owner string) string {
+	if !IsValidIdent(name) {
+		name = GoName(name)
+	}
+	if owner == "" {
+		owner = "a generated name"
+	}
+	if !n.Taken(name) {
+		n.owner[name] = owner
+		return name
+	}
+	sep := ""
+	if last, _ := utf8.DecodeLastRuneInString(name); unicode.IsDigit(last) {
+		sep = "_"
+	}
+	for i := 2; ; i++ {
+		cand := name + sep + strconv.Itoa(i)
+		if !n.Taken(cand) {
+			n.owner[cand] = owner
+			return cand
+		}
+	}
+}
+
+// Pin takes exactly name, as an x-go-name asks. It is an error, not a rename, when name
+// is not a valid identifier or is already held.
+func (n *Namer) Pin(name, owner string) error {
+	if !IsValidIdent(name) || token.IsKeyword(name) {
+		return fmt.Errorf("x-go-name %q is not a valid Go identifier", name)
+	}
+	if prev, ok := n.owner[name]; ok {
+		return fmt.Errorf("x-go-name %q for %s collides with %s", name, owner, prev)
+	}
+	n.owner[name] = owner
+	return nil
+}
