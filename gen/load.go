@@ -65,7 +65,9 @@ type Spec struct {
 	// Version is the version the file declares, e.g. "3.1.0" or "2.0".
 	Version string
 	// Warnings are validation findings that do not stop generation: invalid examples and
-	// defaults, extra fields beside a $ref, arrays without items (read as any).
+	// defaults, extra fields beside a $ref, arrays without items (read as any), keywords
+	// of another OpenAPI version, repeated names in required, path parameters the path
+	// template does not use.
 	Warnings ErrorList
 
 	rootURI string            // what kin-openapi records as Location.File for the root file
@@ -567,13 +569,14 @@ func (s *Spec) findRef(match func(string) bool) Pos {
 // validate runs kin-openapi's validation and keeps the findings that matter to a client
 // generator as errors; the rest become warnings.
 func (s *Spec) validate(errs *ErrorList) {
-	ctx := openapi3.WithValidationOptions(context.Background(),
+	// The options go to Validate itself: it rebuilds the context's options from its own
+	// arguments for 3.1 documents, dropping any set on the context.
+	err := s.Doc.Validate(context.Background(),
 		openapi3.EnableMultiError(),
 		openapi3.DisableExamplesValidation(),
 		openapi3.DisableSchemaDefaultsValidation(),
 		openapi3.DisableSchemaPatternValidation(),
 	)
-	err := s.Doc.Validate(ctx)
 	if err == nil {
 		return
 	}
@@ -587,6 +590,11 @@ func (s *Spec) validate(errs *ErrorList) {
 		var dup *openapi3.DuplicateOperationIDError
 		if errors.As(e, &dup) {
 			continue // Operations reports duplicates with both places
+		}
+		var ppe *openapi3.PathParametersError
+		if errors.As(e, &ppe) {
+			s.pathParamsError(ppe, errs)
+			continue
 		}
 		located := s.validationError(e)
 		if tolerated(e) {
@@ -605,8 +613,11 @@ func tolerated(err error) bool {
 		sve   *openapi3.SchemaValueError
 		extra *openapi3.ExtraSiblingFieldsError
 		items *openapi3.SchemaItemsRequired
+		ver   *openapi3.FieldVersionMismatchError
+		dup   *openapi3.DuplicateRequiredFieldError
 	)
-	return errors.As(err, &sve) || errors.As(err, &extra) || errors.As(err, &items)
+	return errors.As(err, &sve) || errors.As(err, &extra) || errors.As(err, &items) ||
+		errors.As(err, &ver) || errors.As(err, &dup)
 }
 
 // validationError locates one kin-openapi validation error: by the innermost Origin its
@@ -664,6 +675,44 @@ func (s *Spec) validationError(err error) *Error {
 		out.Pos = s.PosOfPointer(out.Pointer)
 	}
 	return out
+}
+
+// pathParamsError splits kin-openapi's path parameter check: a name in the path template
+// that no parameter declares is an error (the client could not build the URL); a declared
+// path parameter the template does not use is only a warning (the client leaves it out).
+func (s *Spec) pathParamsError(e *openapi3.PathParametersError, errs *ErrorList) {
+	inTemplate := map[string]bool{}
+	for _, part := range strings.Split(e.Path, "{")[1:] {
+		if name, _, ok := strings.Cut(part, "}"); ok {
+			inTemplate[name] = true
+		}
+	}
+	method := strings.ToUpper(e.Method)
+	item := s.Doc.Paths.Value(e.Path)
+	var op *openapi3.Operation
+	if item != nil {
+		op = item.GetOperation(method)
+	}
+	out := func(msg, fix string) *Error {
+		err := &Error{Pos: Pos{File: s.Path}, Op: OpName(method, e.Path, ""), Msg: msg, Fix: fix,
+			Pointer: "#/paths/" + escapePointer(e.Path) + "/" + strings.ToLower(method)}
+		if op != nil {
+			err.Op = OpName(method, e.Path, op.OperationID)
+			err.Pos = s.PosOf(op.Origin)
+		}
+		if !err.Pos.IsValid() {
+			err.Pos = s.PosOfPointer(err.Pointer)
+		}
+		return err
+	}
+	for _, name := range e.Missing {
+		if inTemplate[name] {
+			errs.Add(out(fmt.Sprintf("path template names {%s} but no path parameter %q is declared", name, name),
+				fmt.Sprintf("declare a parameter with name: %s and in: path", name)))
+		} else {
+			s.Warnings.Add(out(fmt.Sprintf("path parameter %q is not in the path template; it is ignored", name), ""))
+		}
+	}
 }
 
 var originType = reflect.TypeFor[*openapi3.Origin]()

@@ -1,0 +1,91 @@
+package gen
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// sharedSpecs is the folder of real public OpenAPI descriptions (../shared/specs from the
+// repository root, listed in its SOURCES.md).
+const sharedSpecs = "../../shared/specs"
+
+// TestSharedSpecs loads and plans every spec in ../shared/specs and fails on any that
+// retrygen cannot handle.
+func TestSharedSpecs(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(sharedSpecs, "*"))
+	var specs []string
+	for _, f := range files {
+		if ext := filepath.Ext(f); ext == ".yaml" || ext == ".yml" || ext == ".json" {
+			specs = append(specs, f)
+		}
+	}
+	if len(specs) == 0 {
+		t.Skipf("no specs in %s: the shared folder of public OpenAPI descriptions is absent, so they are not tested", sharedSpecs)
+	}
+	for _, f := range specs {
+		name := filepath.Base(f)
+		t.Run(strings.TrimSuffix(name, filepath.Ext(name)), func(t *testing.T) {
+			if testing.Short() && fileSize(t, f) > 1<<20 {
+				t.Skip("large spec skipped in -short mode")
+			}
+			s, err := Load(f, LoadOptions{})
+			if err != nil {
+				t.Fatalf("Load: %v", err)
+			}
+			ops, err := s.Operations()
+			if err != nil {
+				t.Fatalf("Operations: %v", err)
+			}
+			wantOps := countOperations(t, s)
+			if len(ops) != wantOps {
+				t.Errorf("got %d operations, the document has %d", len(ops), wantOps)
+			}
+			for _, op := range ops {
+				p := op.Policy
+				if p.MaxAttempts < 1 || p.Reason == "" || len(p.Sources) != len(retryFields)+1 {
+					t.Errorf("%s %s: incomplete policy %+v", op.Method, op.Path, p)
+				}
+				if p.Retry != (p.Idempotent && p.MaxAttempts > 1) {
+					t.Errorf("%s %s: Retry %v disagrees with Idempotent %v, MaxAttempts %d", op.Method, op.Path, p.Retry, p.Idempotent, p.MaxAttempts)
+				}
+			}
+			var buf bytes.Buffer
+			if err := WritePlanJSON(&buf, Plan(ops)); err != nil {
+				t.Fatal(err)
+			}
+			var decoded []map[string]any
+			if err := json.Unmarshal(buf.Bytes(), &decoded); err != nil || len(decoded) != len(ops) {
+				t.Fatalf("plan JSON: %v, %d entries for %d operations", err, len(decoded), len(ops))
+			}
+			buf.Reset()
+			if err := WritePlanTable(&buf, s, ops); err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Count(buf.String(), "\n"); len(ops) > 0 && got < len(ops) {
+				t.Errorf("table has %d lines for %d operations", got, len(ops))
+			}
+		})
+	}
+}
+
+func fileSize(t *testing.T, path string) int64 {
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fi.Size()
+}
+
+// countOperations counts the operations of the loaded document independently of
+// Operations.
+func countOperations(t *testing.T, s *Spec) int {
+	n := 0
+	for _, item := range s.Doc.Paths.Map() {
+		n += len(item.Operations())
+	}
+	return n
+}

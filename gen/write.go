@@ -1,0 +1,212 @@
+package gen
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// WriteFile writes data to path atomically: to a temporary file in the same folder, then
+// renamed over path, so that a reader never sees a half-written file and a failed write
+// leaves the old one intact. A file that already holds data is left untouched (its
+// modification time too); changed reports whether anything was written.
+func WriteFile(path string, data []byte) (changed bool, err error) {
+	old, err := os.ReadFile(path)
+	switch {
+	case err == nil && bytes.Equal(old, data):
+		return false, nil
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		return false, err
+	}
+	mode := fs.FileMode(0o644)
+	if fi, err := os.Stat(path); err == nil {
+		if !fi.Mode().IsRegular() {
+			return false, fmt.Errorf("write %s: not a regular file", path)
+		}
+		mode = fi.Mode().Perm()
+	}
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	tmp, err := os.CreateTemp(dir, "."+base+".tmp*")
+	if err != nil {
+		return false, err
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if _, err = tmp.Write(data); err != nil {
+		return false, err
+	}
+	if err = tmp.Chmod(mode); err != nil {
+		return false, err
+	}
+	if err = tmp.Sync(); err != nil {
+		return false, err
+	}
+	if err = tmp.Close(); err != nil {
+		return false, err
+	}
+	if err = os.Rename(tmp.Name(), path); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+// StaleError reports that a generated file differs from what the spec generates now.
+type StaleError struct {
+	Path string
+	Diff string // a short unified diff, file on disk first
+}
+
+func (e *StaleError) Error() string {
+	return fmt.Sprintf("%s is stale: regenerate it\n%s", e.Path, e.Diff)
+}
+
+// Check compares the file at path with want, as `retrygen -check` does. It returns nil
+// when they are equal, a *StaleError with a short diff when they differ, and the read
+// error when the file cannot be read (a missing file is stale, not an I/O error).
+func Check(path string, want []byte) error {
+	got, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &StaleError{Path: path, Diff: "(the file does not exist)"}
+	}
+	if err != nil {
+		return err
+	}
+	if bytes.Equal(got, want) {
+		return nil
+	}
+	return &StaleError{Path: path, Diff: Diff(path, path+" (regenerated)", got, want)}
+}
+
+// Diff limits: the output is for a terminal or a CI log, not for patching.
+const (
+	maxDiffLines = 60    // lines of hunk output shown
+	maxDiffCells = 4e6   // largest n×m the line-matching table may hold
+	diffContext  = 3     // unchanged lines shown around a change
+	maxLineShown = 200   // longer lines are cut
+	diffEllipsis = "..." // marks a cut line
+)
+
+// Diff returns a short unified diff of a and b, by lines, cut to maxDiffLines lines.
+func Diff(aName, bName string, a, b []byte) string {
+	if bytes.Equal(a, b) {
+		return ""
+	}
+	al, bl := splitLines(a), splitLines(b)
+	// Common prefix and suffix first: regenerated files usually change in one place.
+	pre := 0
+	for pre < len(al) && pre < len(bl) && al[pre] == bl[pre] {
+		pre++
+	}
+	suf := 0
+	for suf < len(al)-pre && suf < len(bl)-pre && al[len(al)-1-suf] == bl[len(bl)-1-suf] {
+		suf++
+	}
+	ops := diffMiddle(al[pre:len(al)-suf], bl[pre:len(bl)-suf])
+
+	var out strings.Builder
+	fmt.Fprintf(&out, "--- %s\n+++ %s\n", aName, bName)
+	start := max(0, pre-diffContext)
+	aEnd := min(len(al), len(al)-suf+diffContext)
+	bEnd := min(len(bl), len(bl)-suf+diffContext)
+	fmt.Fprintf(&out, "@@ -%d,%d +%d,%d @@\n", start+1, aEnd-start, start+1, bEnd-start)
+	lines := 0
+	emit := func(prefix, line string) bool {
+		if lines == maxDiffLines {
+			return false
+		}
+		if len(line) > maxLineShown {
+			line = line[:maxLineShown] + diffEllipsis
+		}
+		out.WriteString(prefix + line + "\n")
+		lines++
+		return true
+	}
+	total := (pre - start) + len(ops) + (aEnd - (len(al) - suf))
+	ok := true
+	for i := start; i < pre && ok; i++ {
+		ok = emit(" ", al[i])
+	}
+	for _, op := range ops {
+		if !ok {
+			break
+		}
+		ok = emit(op.prefix, op.line)
+	}
+	for i := len(al) - suf; i < aEnd && ok; i++ {
+		ok = emit(" ", al[i])
+	}
+	if !ok {
+		fmt.Fprintf(&out, "... (%d more lines)\n", total-lines)
+	}
+	return out.String()
+}
+
+type diffLine struct {
+	prefix string // " ", "-" or "+"
+	line   string
+}
+
+// diffMiddle matches the lines of a and b by longest common subsequence, or, when the
+// table would be too big, shows all of a removed and all of b added.
+func diffMiddle(a, b []string) []diffLine {
+	var out []diffLine
+	if len(a)*len(b) > maxDiffCells {
+		for _, l := range a {
+			out = append(out, diffLine{"-", l})
+		}
+		for _, l := range b {
+			out = append(out, diffLine{"+", l})
+		}
+		return out
+	}
+	// lcs[i][j] is the LCS length of a[i:] and b[j:].
+	lcs := make([][]int32, len(a)+1)
+	for i := range lcs {
+		lcs[i] = make([]int32, len(b)+1)
+	}
+	for i := len(a) - 1; i >= 0; i-- {
+		for j := len(b) - 1; j >= 0; j-- {
+			if a[i] == b[j] {
+				lcs[i][j] = lcs[i+1][j+1] + 1
+			} else {
+				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
+			}
+		}
+	}
+	i, j := 0, 0
+	for i < len(a) || j < len(b) {
+		switch {
+		case i < len(a) && j < len(b) && a[i] == b[j]:
+			out = append(out, diffLine{" ", a[i]})
+			i++
+			j++
+		case j < len(b) && (i == len(a) || lcs[i][j+1] >= lcs[i+1][j]):
+			out = append(out, diffLine{"+", b[j]})
+			j++
+		default:
+			out = append(out, diffLine{"-", a[i]})
+			i++
+		}
+	}
+	return out
+}
+
+func splitLines(b []byte) []string {
+	s := string(b)
+	if s == "" {
+		return nil
+	}
+	s = strings.TrimSuffix(s, "\n")
+	return strings.Split(s, "\n")
+}
