@@ -127,14 +127,14 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	return generate(generateArgs{
-		spec:      fs.Arg(0),
-		pkg:       *pkg,
-		out:       *out,
-		check:     *check,
-		allowExt:  *allowExt,
-		command:   commandLine(args),
-		stderr:    stderr,
-		logger:    logger,
+		spec:     fs.Arg(0),
+		pkg:      *pkg,
+		out:      *out,
+		check:    *check,
+		allowExt: *allowExt,
+		command:  commandLine(args),
+		stderr:   stderr,
+		logger:   logger,
 	})
 }
 
