@@ -186,7 +186,8 @@ func cleanOSError(err error) error {
 // confinedReader reads $ref'd files, and only those inside the spec's folder tree.
 type confinedReader struct {
 	spec   *Spec
-	root   string // the spec's folder, absolute, symbolic links resolved
+	dir    string // the spec's folder, absolute
+	root   string // the same, symbolic links resolved
 	budget *int64
 }
 
@@ -195,29 +196,33 @@ func newConfinedReader(s *Spec, path string, budget *int64) (*confinedReader, er
 	if err != nil {
 		return nil, err
 	}
-	dir, err = filepath.EvalSymlinks(dir)
+	root, err := filepath.EvalSymlinks(dir)
 	if err != nil {
 		return nil, cleanOSError(err)
 	}
-	return &confinedReader{spec: s, root: dir, budget: budget}, nil
+	return &confinedReader{spec: s, dir: dir, root: root, budget: budget}, nil
 }
 
 func (r *confinedReader) read(_ *openapi3.Loader, u *url.URL) ([]byte, error) {
 	if (u.Scheme != "" && u.Scheme != "file") || u.Host != "" || u.Opaque != "" || u.User != nil {
 		return nil, &refEscapeError{ref: u.String(), why: "only files inside the spec's folder can be referenced, not URLs"}
 	}
-	p := filepath.FromSlash(u.Path)
-	abs, err := filepath.Abs(p)
+	abs, err := filepath.Abs(filepath.FromSlash(u.Path))
 	if err != nil {
 		return nil, err
+	}
+	outside := &refEscapeError{ref: u.Path, why: "it is outside the spec's folder"}
+	// Checked by name first, so that nothing outside is even looked at, then again with
+	// symbolic links resolved.
+	if !within(r.dir, abs) {
+		return nil, outside
 	}
 	real, err := filepath.EvalSymlinks(abs)
 	if err != nil {
 		return nil, cleanOSError(err)
 	}
-	rel, err := filepath.Rel(r.root, real)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
-		return nil, &refEscapeError{ref: u.Path, why: "it is outside the spec's folder " + r.root}
+	if !within(r.root, real) {
+		return nil, outside
 	}
 	data, err := readCapped(real, r.budget)
 	if err != nil {
@@ -227,6 +232,12 @@ func (r *confinedReader) read(_ *openapi3.Loader, u *url.URL) ([]byte, error) {
 	r.spec.files[u.String()] = data
 	r.spec.mu.Unlock()
 	return data, nil
+}
+
+// within reports whether path lies inside dir (both absolute and clean).
+func within(dir, path string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 type refEscapeError struct{ ref, why string }
@@ -272,6 +283,8 @@ func (s *Spec) loadSwagger2(loader *openapi3.Loader, data []byte, location *url.
 	return openapi2conv.ToV3WithLoader(&doc2, loader, location)
 }
 
+const versionFix = `start the document with openapi: "3.1.0" (or the 3.0 or 3.2 version it follows)`
+
 type versionError struct{ version, field string }
 
 func (e *versionError) Error() string {
@@ -299,7 +312,7 @@ func (s *Spec) checkVersion(errs *ErrorList) {
 	if !pos.IsValid() {
 		pos = s.PosOfPointer("#/openapi")
 	}
-	errs.Add(&Error{Pos: pos, Msg: (&versionError{version: v, field: "openapi"}).Error()})
+	errs.Add(&Error{Pos: pos, Msg: (&versionError{version: v, field: "openapi"}).Error(), Fix: versionFix})
 }
 
 var (
@@ -320,14 +333,20 @@ func (s *Spec) loadError(err error) *Error {
 	switch {
 	case errors.As(err, &ve):
 		e.Msg = ve.Error()
+		e.Fix = versionFix
 		e.Pos = s.PosOfPointer("#/" + ve.field)
 	case errors.As(err, &de):
 		e.Msg = fmt.Sprintf("$ref %q names another file, which is not allowed by default", de.Ref)
 		e.Fix = "move the definition into this file, or pass -allow-external-refs to follow $refs to files inside the spec's folder"
 		e.Pos = s.posOfRef(de.Ref)
 	case errors.As(err, &re):
+		var written string
+		e.Pos, written = s.posOfRefSuffix(re.ref)
+		if written != "" {
+			re.ref = written
+		}
 		e.Msg = re.Error()
-		e.Pos = s.posOfRefSuffix(re.ref)
+		e.Fix = "keep referenced files in the spec's folder or below it"
 	case errors.As(err, &le):
 		e.Msg = "malformed document: " + le.Message
 		e.Pos.Line, e.Pos.Col = le.Mark.Line, le.Mark.Column
@@ -346,7 +365,8 @@ func (s *Spec) loadError(err error) *Error {
 			msg = "malformed document: " + msg[len(m[0]):]
 		} else if m := resolveRefMsg.FindStringSubmatch(msg); m != nil {
 			e.Pos = s.posOfRef(m[1])
-			msg = fmt.Sprintf("unresolved $ref %q", m[1])
+			msg = fmt.Sprintf("unresolved $ref %q: nothing is defined there", m[1])
+			e.Fix = "correct the $ref, or define what it names"
 		}
 		e.Msg = msg
 	}
@@ -526,21 +546,27 @@ func findKeyValue(n *yaml.Node, line, col int) *yaml.Node {
 
 // posOfRef finds the first `$ref: <ref>` in the root file.
 func (s *Spec) posOfRef(ref string) Pos {
-	return s.findRef(func(v string) bool { return v == ref })
+	pos, _ := s.findRef(func(v string) bool { return v == ref })
+	return pos
 }
 
-// posOfRefSuffix finds the first $ref whose file part ends like path.
-func (s *Spec) posOfRefSuffix(path string) Pos {
+// posOfRefSuffix finds the first $ref whose file part names the same file as path, and
+// returns it as written.
+func (s *Spec) posOfRefSuffix(path string) (Pos, string) {
 	base := filepath.Base(filepath.FromSlash(path))
 	return s.findRef(func(v string) bool {
 		file, _, _ := strings.Cut(v, "#")
+		if u, err := url.Parse(file); err == nil && u.Path != "" {
+			file = u.Path
+		}
 		return file != "" && filepath.Base(filepath.FromSlash(file)) == base
 	})
 }
 
-func (s *Spec) findRef(match func(string) bool) Pos {
+// findRef finds the first $ref in the root file whose value matches.
+func (s *Spec) findRef(match func(string) bool) (pos Pos, value string) {
 	root := s.tree(s.rootURI)
-	pos := Pos{File: s.Path}
+	pos = Pos{File: s.Path}
 	var walk func(n *yaml.Node, depth int) bool
 	walk = func(n *yaml.Node, depth int) bool {
 		if n == nil || depth > 10000 {
@@ -551,6 +577,7 @@ func (s *Spec) findRef(match func(string) bool) Pos {
 				k, v := n.Content[i], n.Content[i+1]
 				if k.Value == "$ref" && v.Kind == yaml.ScalarNode && match(v.Value) {
 					pos.Line, pos.Col = k.Line, k.Column
+					value = v.Value
 					return true
 				}
 			}
@@ -563,7 +590,7 @@ func (s *Spec) findRef(match func(string) bool) Pos {
 		return false
 	}
 	walk(root, 0)
-	return pos
+	return pos, value
 }
 
 // validate runs kin-openapi's validation and keeps the findings that matter to a client
@@ -624,7 +651,7 @@ func tolerated(err error) bool {
 // chain carries, else by the path and operation it names.
 func (s *Spec) validationError(err error) *Error {
 	var (
-		path, method, section string
+		path, method, section, component string
 		cause                 = err
 		origin                *openapi3.Origin
 	)
@@ -636,6 +663,11 @@ func (s *Spec) validationError(err error) *Error {
 			path, cause = w.Path, w.Cause
 		case *openapi3.OperationValidationError:
 			method, cause = w.Method, w.Cause
+		case *openapi3.ComponentValidationError:
+			if path == "" {
+				component = "#/components/" + componentSections[w.Section] + "/" + escapePointer(w.Name)
+				cause = w.Cause
+			}
 		}
 		if o := originOf(e); o != nil && o.Key != nil {
 			origin = o
@@ -665,6 +697,8 @@ func (s *Spec) validationError(err error) *Error {
 			}
 			out.Op = OpName(method, path, id)
 		}
+	} else if component != "" {
+		out.Pointer = component
 	} else if section != "" {
 		out.Pointer = "#/" + section
 	}
@@ -713,6 +747,13 @@ func (s *Spec) pathParamsError(e *openapi3.PathParametersError, errs *ErrorList)
 			s.Warnings.Add(out(fmt.Sprintf("path parameter %q is not in the path template; it is ignored", name), ""))
 		}
 	}
+}
+
+// componentSections maps kin-openapi's names of component kinds to their keys.
+var componentSections = map[string]string{
+	"schema": "schemas", "parameter": "parameters", "header": "headers",
+	"request body": "requestBodies", "response": "responses", "security scheme": "securitySchemes",
+	"example": "examples", "link": "links", "callback": "callbacks",
 }
 
 var originType = reflect.TypeFor[*openapi3.Origin]()

@@ -255,12 +255,17 @@ func (s *Spec) resolvePolicy(method, name string, item *openapi3.PathItem, op *o
 		}
 	} else {
 		if opOv.seen && !opOv.off {
+			ext := retryOrSpeakeasy(opLevel)
+			fix := "add x-idempotency-key: true (if the server deduplicates requests by an Idempotency-Key header) " +
+				"or x-idempotent: true (if repeating the request is harmless), or remove " + ext
+			if isIdempotentMethod(method) {
+				fix = "remove x-idempotent: false, or remove " + ext
+			}
 			errs.Add(&Error{
-				Pos: s.extPos(opLevel, retryOrSpeakeasy(opLevel)),
+				Pos: s.extPos(opLevel, ext),
 				Op:  name,
-				Msg: fmt.Sprintf("%s on an operation that may not be retried: %s", retryOrSpeakeasy(opLevel), pol.Reason),
-				Fix: "add x-idempotency-key: true (if the server deduplicates requests by an Idempotency-Key header) " +
-					"or x-idempotent: true (if repeating the request is harmless), or remove x-retry",
+				Msg: fmt.Sprintf("%s on an operation that may not be retried: %s", ext, pol.Reason),
+				Fix: fix,
 			})
 		}
 		// Document and path x-retry do not apply here, except that turning retries off does.
@@ -345,8 +350,8 @@ func (s *Spec) readOverrides(l level, op string, errs *ErrorList) overrides {
 		return ov
 	}
 	ov.seen = true
-	fail := func(pos Pos, fix, format string, args ...any) {
-		errs.Add(&Error{Pos: pos, Op: op, Pointer: pointerIf(op, l.pointer+"/"+extRetry), Msg: fmt.Sprintf(format, args...), Fix: fix})
+	fail := func(pos Pos, field, fix, format string, args ...any) {
+		errs.Add(&Error{Pos: pos, Op: op, Pointer: fieldPointer(op, l, field), Msg: fmt.Sprintf(format, args...), Fix: fix})
 	}
 	switch v := v.(type) {
 	case bool:
@@ -400,18 +405,18 @@ func (s *Spec) readOverrides(l level, op string, errs *ErrorList) overrides {
 				if near := closest(k, retryFields); near != "" {
 					fix = "did you mean " + near + "?"
 				}
-				fail(pos, fix, "unknown field %s", field)
+				fail(pos, field, fix, "unknown field %s", field)
 				continue
 			}
 			if err != nil {
-				fail(pos, fixFor(k), "%s %v", field, err)
+				fail(pos, field, fixFor(k), "%s %v", field, err)
 				continue
 			}
 			ov.set[k] = true
 		}
 		return ov
 	default:
-		fail(s.extPos(l, extRetry), "write x-retry as a mapping of fields, or x-retry: false",
+		fail(s.extPos(l, extRetry), extRetry, "write x-retry as a mapping of fields, or x-retry: false",
 			"x-retry must be a mapping or false, got %s", describe(v))
 		return ov
 	}
@@ -422,6 +427,17 @@ func pointerIf(op, ptr string) string {
 		return ""
 	}
 	return ptr
+}
+
+// fieldPointer is the JSON pointer of an extension field ("x-retry.maxAttempts") of a
+// level, for errors outside operations.
+func fieldPointer(op string, l level, field string) string {
+	var b strings.Builder
+	b.WriteString(l.pointer)
+	for _, part := range strings.Split(field, ".") {
+		b.WriteString("/" + escapePointer(part))
+	}
+	return pointerIf(op, b.String())
 }
 
 func fixFor(field string) string {
@@ -442,12 +458,12 @@ func fixFor(field string) string {
 
 // readSpeakeasy maps x-speakeasy-retries into ov.
 func (s *Spec) readSpeakeasy(l level, op string, v any, ov *overrides, errs *ErrorList) {
-	fail := func(pos Pos, format string, args ...any) {
-		errs.Add(&Error{Pos: pos, Op: op, Pointer: pointerIf(op, l.pointer+"/"+extSpeakeasy), Msg: fmt.Sprintf(format, args...)})
+	fail := func(pos Pos, field, format string, args ...any) {
+		errs.Add(&Error{Pos: pos, Op: op, Pointer: fieldPointer(op, l, field), Msg: fmt.Sprintf(format, args...)})
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		fail(s.extPos(l, extSpeakeasy), "%s must be a mapping, got %s", extSpeakeasy, describe(v))
+		fail(s.extPos(l, extSpeakeasy), extSpeakeasy, "%s must be a mapping, got %s", extSpeakeasy, describe(v))
 		return
 	}
 	ms := func(val any) (time.Duration, error) {
@@ -477,7 +493,7 @@ func (s *Spec) readSpeakeasy(l level, op string, v any, ov *overrides, errs *Err
 				ov.p.MaxAttempts = 1
 				ov.set["maxAttempts"] = true
 			default:
-				fail(pos, "%s must be backoff or none, got %s", field, describe(val))
+				fail(pos, field, "%s must be backoff or none, got %s", field, describe(val))
 			}
 		case "statusCodes":
 			codes, bad, err := parseStatusCodes(val)
@@ -485,7 +501,7 @@ func (s *Spec) readSpeakeasy(l level, op string, v any, ov *overrides, errs *Err
 				if bad >= 0 {
 					pos = s.extPos(l, extSpeakeasy, k, strconv.Itoa(bad))
 				}
-				fail(pos, "%s %v", field, err)
+				fail(pos, field, "%s %v", field, err)
 				continue
 			}
 			ov.p.StatusCodes = codes
@@ -493,7 +509,7 @@ func (s *Spec) readSpeakeasy(l level, op string, v any, ov *overrides, errs *Err
 		case "retryConnectionErrors":
 			b, err := parseBool(val)
 			if err != nil {
-				fail(pos, "%s %v", field, err)
+				fail(pos, field, "%s %v", field, err)
 				continue
 			}
 			ov.p.ConnectionErrors = b
@@ -501,7 +517,7 @@ func (s *Spec) readSpeakeasy(l level, op string, v any, ov *overrides, errs *Err
 		case "backoff":
 			bm, ok := val.(map[string]any)
 			if !ok {
-				fail(pos, "%s must be a mapping, got %s", field, describe(val))
+				fail(pos, field, "%s must be a mapping, got %s", field, describe(val))
 				continue
 			}
 			for _, bk := range sortedKeys(bm) {
@@ -523,15 +539,15 @@ func (s *Spec) readSpeakeasy(l level, op string, v any, ov *overrides, errs *Err
 					ov.p.Multiplier, err = parseMultiplier(bv)
 					ov.set["multiplier"] = err == nil
 				default:
-					fail(bpos, "unknown field %s (known: initialInterval, maxInterval, maxElapsedTime, exponent)", bfield)
+					fail(bpos, bfield, "unknown field %s (known: initialInterval, maxInterval, maxElapsedTime, exponent)", bfield)
 					continue
 				}
 				if err != nil {
-					fail(bpos, "%s %v", bfield, err)
+					fail(bpos, bfield, "%s %v", bfield, err)
 				}
 			}
 		default:
-			fail(pos, "unknown field %s (known: strategy, backoff, statusCodes, retryConnectionErrors)", field)
+			fail(pos, field, "unknown field %s (known: strategy, backoff, statusCodes, retryConnectionErrors)", field)
 		}
 	}
 }
