@@ -652,8 +652,8 @@ func tolerated(err error) bool {
 func (s *Spec) validationError(err error) *Error {
 	var (
 		path, method, section, component string
-		cause                 = err
-		origin                *openapi3.Origin
+		cause                            = err
+		origin                           *openapi3.Origin
 	)
 	for e := err; e != nil; {
 		switch w := e.(type) {
