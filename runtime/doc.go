@@ -6,5 +6,31 @@
 // safe: retry-safe operations ([Policy.Idempotent]) after any retryable failure, every other
 // operation only when the connection could not even be opened.
 //
+// # Semantics
+//
+//   - Backoff: retry k's ceiling is min(MaxDelay, InitialDelay × Multiplier^(k-1)), computed
+//     without overflow; the wait is drawn under the policy's [Jitter] ([Policy.Backoff]).
+//     There is no wait after the last attempt.
+//   - Retry-After and retry-after-ms ([ParseRetryAfter]) are a floor with the jittered
+//     backoff added on top ([Policy.Wait]). A hint over MaxRetryAfter, or one that would
+//     outlast the context's deadline or MaxElapsed, ends the call at once with
+//     [ErrRetryAfterTooLong] and the hint in [Error.RetryAfter].
+//   - The context is checked before each attempt; cancelling it during a wait returns at once
+//     and stops the timer; a wait that cannot end before its deadline is not started.
+//   - AttemptTimeout bounds each attempt and is retried; the caller's cancellation and
+//     deadline never are. The final response's attempt context lives until its body is
+//     closed.
+//   - Failed attempts' bodies are drained (up to 4 KiB) and closed so the connection is
+//     reused; request bodies are replayed through GetBody, and a body that cannot be
+//     replayed ends the call with [ErrBodyNotReplayable].
+//   - A [Budget] shared by a client's calls caps retries to a share of recent calls
+//     ([DefaultBudget]: 10% plus one per second); a [Breaker] stops calls while the server
+//     keeps failing. Both are optional.
+//   - Every failed call is an [*Error] that reports the attempts made, the last response
+//     (status, header, up to [ErrorBodyLimit] of body) or transport error, and why the engine
+//     stopped; errors.Is and errors.As reach both.
+//   - [Engine.OnRetry] and [Engine.Logger] observe each retry, never with header values or
+//     bodies.
+//
 // The package imports the standard library only.
 package runtime

@@ -2,10 +2,19 @@ package runtime
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"io"
 	"log/slog"
+	"math/rand/v2"
 	"net/http"
+	"strconv"
 	"time"
 )
+
+// drainLimit bounds how much of a failed attempt's body is read before it is closed, so that
+// a small error body leaves the connection reusable and a huge one does not hold the call.
+const drainLimit = 4 << 10
 
 // RetryEvent describes one retry, for Engine.OnRetry.
 type RetryEvent struct {
@@ -21,40 +30,437 @@ type RetryEvent struct {
 // so that they share its budget and breaker. The zero value is ready to use and retries
 // without a budget; set the fields before the first call and do not change them after.
 type Engine struct {
-	// HTTPClient sends each attempt; nil means http.DefaultClient.
+	// HTTPClient sends each attempt; nil means http.DefaultClient. Do not give it a
+	// Transport that retries by itself: attempts would multiply.
 	HTTPClient *http.Client
 	// Budget caps retries to a share of recent requests; nil means no budget.
 	Budget *Budget
 	// Breaker stops calls while the server keeps failing; nil means none.
 	Breaker *Breaker
-	// Logger receives one WARN record per retry; nil logs nothing.
+	// Logger receives one WARN record per retry (method, redacted URL, attempt, wait, status
+	// or error; never header values or bodies); nil logs nothing.
 	Logger *slog.Logger
-	// OnRetry is called before each wait; nil means no hook.
+	// OnRetry is called before each wait; nil means no hook. Calls may run concurrently.
 	OnRetry func(RetryEvent)
-	// Override adjusts every policy before a call (a client-wide policy override).
+	// Override adjusts every policy before a call (a client-wide policy override). It gets a
+	// copy; the operation's own policy is never changed.
 	Override func(*Policy)
+	// AttemptHeader, when set, names a header that tells the server how many attempts came
+	// before this one: "0" on the first, "1" on the first retry. A request that already
+	// has the header keeps its value.
+	AttemptHeader string
+
+	// Test seams: the clock, the timer behind each wait and the random source. nil means
+	// time.Now, time.NewTimer and math/rand/v2.
+	now      func() time.Time
+	newTimer func(time.Duration) (<-chan time.Time, func() bool)
+	rand     func() float64
 }
+
+var zeroPolicy Policy
 
 // Do sends req under policy p and returns the response of the final attempt when its status
 // is 2xx, open for the caller to read and close. Any other outcome is an *Error: a non-2xx
 // final response (its body read up to ErrorBodyLimit and closed), a transport failure, or a
 // retry loop that stopped early. The request is sent at least once unless ctx is already
-// done or the breaker is open. req's context is replaced by ctx.
+// done, the breaker is open or p is invalid (see Policy.Validate). req's context is
+// replaced by ctx; build req with ctx to spare a copy. A nil p means the zero Policy.
+//
+// Do retries only what p allows: a status in p.StatusCodes or a transport error (with
+// p.ConnectionErrors) when p.Idempotent, and otherwise only a failure to open the
+// connection, when no byte of the request left. The caller's cancellation or deadline is
+// never retried; a per-attempt timeout is. Between attempts it waits Policy.Wait: the
+// jittered backoff, on top of the server's Retry-After when p.RetryAfter. A wait that could
+// not end before ctx's deadline (or p.MaxElapsed) is not started, and cancelling ctx ends a
+// wait at once. Each discarded response body is drained (up to 4 KiB) and closed first, so
+// the connection is reused; the request body is replayed through req.GetBody.
+//
+// When p.IdempotencyKey is set and req lacks that header, every attempt carries the same
+// key: the WithIdempotencyKey value, else a random UUIDv4 (crypto/rand), sent bare
+// ("8e03978e-40d5-43e8-bc93-6894a57f9324"), the form most deployed APIs expect. Do does not
+// change req; when it must add headers it sends a copy.
+//
+// The final response's context lives until its body is closed, so a per-attempt timeout
+// bounds the whole exchange, body included, without cutting a body being read in time.
 func (e *Engine) Do(ctx context.Context, req *http.Request, p *Policy, opts ...CallOption) (*http.Response, error) {
+	if req == nil || req.URL == nil {
+		return nil, &Error{Err: errors.New("runtime: Do needs a request with a URL")}
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if p == nil {
+		p = &zeroPolicy
+	}
+	if e.Override != nil {
+		cp := new(Policy)
+		*cp = *p
+		e.Override(cp)
+		p = cp
+	}
+	if !p.valid() {
+		closeBody(req)
+		return nil, &Error{Method: req.Method, URL: req.URL.Redacted(), Err: p.Validate()}
+	}
+	var cfg callConfig
+	if len(opts) > 0 { // a heap copy only for calls with options: o may keep the pointer
+		c := new(callConfig)
+		for _, o := range opts {
+			if o != nil {
+				o(c)
+			}
+		}
+		cfg = *c
+	}
+	pol := p.resolved()
+	maxAttempts := pol.MaxAttempts
+	if cfg.maxAttempts > 0 {
+		maxAttempts = cfg.maxAttempts
+	}
+	if cfg.noRetry {
+		maxAttempts = 1
+	}
+	if cfg.attemptTimeout > 0 {
+		pol.AttemptTimeout = cfg.attemptTimeout
+	}
+
+	if req.Context() != ctx {
+		req = req.WithContext(ctx)
+	}
+	req = e.withHeaders(req, &pol, &cfg)
+
 	client := e.HTTPClient
 	if client == nil {
 		client = http.DefaultClient
 	}
-	// Placeholder: a single attempt. The engine's real loop replaces this.
-	resp, err := client.Do(req.WithContext(ctx))
-	if err != nil {
-		return nil, &Error{Method: req.Method, URL: req.URL.Redacted(), Attempts: 1, Err: err}
+	now := e.clock()
+	var elapsedEnd time.Time
+	if pol.MaxElapsed > 0 {
+		elapsedEnd = now.Add(pol.MaxElapsed)
 	}
-	return resp, nil
+
+	var (
+		last        lastOutcome
+		prevBackoff time.Duration
+		nextBody    io.ReadCloser // the body of the next attempt, from GetBody
+	)
+	for attempt := 1; ; attempt++ {
+		if err := ctx.Err(); err != nil {
+			closeReader(nextBody)
+			if attempt == 1 {
+				closeBody(req)
+			}
+			return nil, e.newError(req, attempt-1, &last, err)
+		}
+		ok, probe := e.Breaker.allow(now)
+		if !ok {
+			closeReader(nextBody)
+			if attempt == 1 {
+				closeBody(req)
+			}
+			return nil, e.newError(req, attempt-1, &last, ErrCircuitOpen)
+		}
+		if attempt == 1 {
+			e.Budget.Deposit(now)
+		}
+
+		r := req
+		if attempt > 1 || e.AttemptHeader != "" {
+			r = e.attemptRequest(req, attempt, nextBody)
+			nextBody = nil
+		}
+		var cancel context.CancelFunc
+		if d, ok := attemptLimit(&pol, now, elapsedEnd); ok {
+			var actx context.Context
+			actx, cancel = context.WithTimeout(ctx, d)
+			r = r.WithContext(actx)
+		}
+		resp, err := client.Do(r)
+		now = e.clock()
+
+		var hint time.Duration
+		if err != nil {
+			if cancel != nil {
+				cancel()
+			}
+			kind := classify(ctx, err)
+			o := outcomeFailure
+			if kind == failTerminal {
+				o = outcomeNeutral
+			}
+			e.Breaker.record(now, probe, o)
+			last = lastOutcome{err: err}
+			retry := pol.ConnectionErrors && (kind == failNotSent || (kind == failMaybeSent && pol.Idempotent))
+			if !retry {
+				return nil, e.newError(req, attempt, &last, nil)
+			}
+		} else {
+			if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
+				e.Breaker.record(now, probe, outcomeSuccess)
+				if cancel != nil {
+					resp.Body = &cancelBody{ReadCloser: resp.Body, cancel: cancel}
+				}
+				return resp, nil
+			}
+			retryable := pol.retriesStatus(resp.StatusCode)
+			if retryable {
+				e.Breaker.record(now, probe, outcomeFailure)
+			} else {
+				e.Breaker.record(now, probe, outcomeSuccess)
+			}
+			last = lastOutcome{status: resp.StatusCode, header: resp.Header, resp: resp, cancel: cancel}
+			if !retryable || !pol.Idempotent {
+				return nil, e.finalError(req, attempt, &last, nil)
+			}
+			if pol.RetryAfter {
+				if h, ok := ParseRetryAfter(resp.Header, now); ok {
+					hint = h
+				}
+			}
+		}
+
+		// The attempt failed and may be retried; see whether the call may go on.
+		if attempt >= maxAttempts {
+			return nil, e.finalError(req, attempt, &last, ErrExhausted)
+		}
+		if e.Breaker.isOpen(now) {
+			return nil, e.finalError(req, attempt, &last, ErrCircuitOpen)
+		}
+		replay := req.Body != nil && req.Body != http.NoBody
+		if replay && req.GetBody == nil {
+			return nil, e.finalError(req, attempt, &last, ErrBodyNotReplayable)
+		}
+		ctxEnd, hasCtxEnd := ctx.Deadline()
+		if hint > 0 {
+			if hint > pol.MaxRetryAfter ||
+				(hasCtxEnd && !now.Add(hint).Before(ctxEnd)) ||
+				(!elapsedEnd.IsZero() && !now.Add(hint).Before(elapsedEnd)) {
+				last.retryAfter = hint
+				return nil, e.finalError(req, attempt, &last, ErrRetryAfterTooLong)
+			}
+		}
+		b := backoff(&pol, attempt, prevBackoff, e.random())
+		prevBackoff = b
+		wait := addSat(hint, b)
+		if hasCtxEnd && !now.Add(wait).Before(ctxEnd) {
+			return nil, e.finalError(req, attempt, &last, context.DeadlineExceeded)
+		}
+		if !elapsedEnd.IsZero() && !now.Add(wait).Before(elapsedEnd) {
+			return nil, e.finalError(req, attempt, &last, ErrExhausted)
+		}
+		if replay {
+			body, err := req.GetBody()
+			if err != nil {
+				return nil, e.finalError(req, attempt, &last, fmt.Errorf("%w: %w", ErrBodyNotReplayable, err))
+			}
+			nextBody = body
+		}
+		if !e.Budget.Withdraw(now) {
+			closeReader(nextBody)
+			return nil, e.finalError(req, attempt, &last, ErrBudgetExhausted)
+		}
+
+		// Going on: free the connection, tell the observers, wait.
+		if last.resp != nil {
+			last.body = drain(last.resp.Body, drainLimit)
+			last.resp = nil
+			if last.cancel != nil {
+				last.cancel()
+				last.cancel = nil
+			}
+		}
+		e.observe(ctx, req, attempt, wait, &last)
+		if err := e.sleep(ctx, wait); err != nil {
+			closeReader(nextBody)
+			return nil, e.newError(req, attempt, &last, err)
+		}
+		now = e.clock()
+	}
 }
 
-// Budget caps the retries of all calls of one client to a share of their recent requests.
-type Budget struct{}
+// lastOutcome is what the latest attempt left: a transport error, or a response whose body
+// is still open (resp, with the attempt's cancel) until the engine decides its fate.
+type lastOutcome struct {
+	err        error
+	status     int
+	header     http.Header
+	body       []byte
+	retryAfter time.Duration
 
-// Breaker is a circuit breaker shared by all calls of one client.
-type Breaker struct{}
+	resp   *http.Response
+	cancel context.CancelFunc
+}
+
+// finalError ends the call: it reads the last response's body into the error and closes it.
+func (e *Engine) finalError(req *http.Request, attempts int, last *lastOutcome, cause error) *Error {
+	if last.resp != nil {
+		last.body = drain(last.resp.Body, ErrorBodyLimit)
+		last.resp = nil
+	}
+	if last.cancel != nil {
+		last.cancel()
+		last.cancel = nil
+	}
+	return e.newError(req, attempts, last, cause)
+}
+
+func (e *Engine) newError(req *http.Request, attempts int, last *lastOutcome, cause error) *Error {
+	return &Error{
+		Method:     req.Method,
+		URL:        req.URL.Redacted(),
+		Attempts:   attempts,
+		StatusCode: last.status,
+		Header:     last.header,
+		Body:       last.body,
+		RetryAfter: last.retryAfter,
+		Err:        last.err,
+		Cause:      cause,
+	}
+}
+
+// withHeaders returns req, or a copy with its own header map when the call adds headers:
+// the idempotency key (unless req has one) and the WithHeader values.
+func (e *Engine) withHeaders(req *http.Request, pol *Policy, cfg *callConfig) *http.Request {
+	addKey := pol.IdempotencyKey != "" && req.Header.Values(pol.IdempotencyKey) == nil
+	if !addKey && len(cfg.header) == 0 {
+		return req
+	}
+	r := req.WithContext(req.Context())
+	r.Header = req.Header.Clone()
+	if r.Header == nil {
+		r.Header = make(http.Header)
+	}
+	for _, kv := range cfg.header {
+		r.Header.Set(kv[0], kv[1])
+	}
+	if addKey && r.Header.Values(pol.IdempotencyKey) == nil {
+		key := cfg.idempotencyKey
+		if key == "" {
+			key = newUUID()
+		}
+		r.Header.Set(pol.IdempotencyKey, key)
+	}
+	return r
+}
+
+// attemptRequest returns the request for one attempt: req with the replayed body and, when
+// e.AttemptHeader is set, a header map of its own carrying the attempt count. A fresh map
+// per attempt keeps it apart from a previous attempt the transport may still be writing.
+func (e *Engine) attemptRequest(req *http.Request, attempt int, body io.ReadCloser) *http.Request {
+	r := req.WithContext(req.Context())
+	if body != nil {
+		r.Body = body
+	}
+	if e.AttemptHeader != "" && req.Header.Values(e.AttemptHeader) == nil {
+		r.Header = req.Header.Clone()
+		if r.Header == nil {
+			r.Header = make(http.Header)
+		}
+		r.Header.Set(e.AttemptHeader, strconv.Itoa(attempt-1))
+	}
+	return r
+}
+
+// attemptLimit returns how long the next attempt may take, if it is bounded.
+func attemptLimit(pol *Policy, now, elapsedEnd time.Time) (time.Duration, bool) {
+	d, ok := pol.AttemptTimeout, pol.AttemptTimeout > 0
+	if !elapsedEnd.IsZero() {
+		if rest := elapsedEnd.Sub(now); !ok || rest < d {
+			d, ok = rest, true
+		}
+	}
+	return d, ok
+}
+
+// observe reports one retry to the hook and the logger.
+func (e *Engine) observe(ctx context.Context, req *http.Request, attempt int, wait time.Duration, last *lastOutcome) {
+	if e.OnRetry == nil && e.Logger == nil {
+		return
+	}
+	u := req.URL.Redacted()
+	if e.OnRetry != nil {
+		e.OnRetry(RetryEvent{Method: req.Method, URL: u, Attempt: attempt, Wait: wait, StatusCode: last.status, Err: last.err})
+	}
+	if e.Logger != nil {
+		why := slog.Int("status", last.status)
+		if last.err != nil {
+			why = slog.String("error", last.err.Error())
+		}
+		e.Logger.LogAttrs(ctx, slog.LevelWarn, "retrying HTTP request",
+			slog.String("method", req.Method), slog.String("url", u),
+			slog.Int("attempt", attempt), slog.Duration("wait", wait), why)
+	}
+}
+
+// sleep waits d or until ctx is done, whichever comes first, and stops its timer either way.
+func (e *Engine) sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	var (
+		c    <-chan time.Time
+		stop func() bool
+	)
+	if e.newTimer != nil {
+		c, stop = e.newTimer(d)
+	} else {
+		t := time.NewTimer(d)
+		c, stop = t.C, t.Stop
+	}
+	select {
+	case <-c:
+		return nil
+	case <-ctx.Done():
+		stop()
+		return ctx.Err()
+	}
+}
+
+func (e *Engine) clock() time.Time {
+	if e.now != nil {
+		return e.now()
+	}
+	return time.Now()
+}
+
+func (e *Engine) random() float64 {
+	if e.rand != nil {
+		return e.rand()
+	}
+	return rand.Float64()
+}
+
+// cancelBody releases an attempt's context when the caller closes the response body.
+type cancelBody struct {
+	io.ReadCloser
+	cancel context.CancelFunc
+}
+
+func (b *cancelBody) Close() error {
+	err := b.ReadCloser.Close()
+	b.cancel()
+	return err
+}
+
+// drain reads up to limit bytes of body, closes it and returns what it read.
+func drain(body io.ReadCloser, limit int64) []byte {
+	if body == nil {
+		return nil
+	}
+	b, _ := io.ReadAll(io.LimitReader(body, limit))
+	body.Close()
+	return b
+}
+
+// closeBody closes a request body that will never be sent, as http.Client.Do would.
+func closeBody(req *http.Request) {
+	if req.Body != nil {
+		req.Body.Close()
+	}
+}
+
+func closeReader(rc io.ReadCloser) {
+	if rc != nil {
+		rc.Close()
+	}
+}

@@ -3,12 +3,19 @@ package runtime
 import (
 	"errors"
 	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
 	"time"
 )
 
+// ErrorBodyLimit is the most of a final non-2xx response's body that Error.Body holds. The
+// rest is not read; the connection is then closed rather than reused.
+const ErrorBodyLimit = 64 << 10
+
 // Sentinel causes, reachable with errors.Is on an *Error.
 var (
-	// ErrExhausted: every allowed attempt failed.
+	// ErrExhausted: every allowed attempt failed, or MaxElapsed left no time for another.
 	ErrExhausted = errors.New("retry attempts exhausted")
 	// ErrBudgetExhausted: the client's retry budget allowed no further retry.
 	ErrBudgetExhausted = errors.New("retry budget exhausted")
@@ -27,27 +34,76 @@ var (
 type Error struct {
 	Method string // e.g. "GET"
 	URL    string // the request URL, user information redacted
-	// Attempts is the number of attempts made.
+	// Attempts is the number of attempts made; 0 when none was (the context was done, the
+	// breaker open or the policy invalid).
 	Attempts int
 	// StatusCode, Header and Body describe the last response; StatusCode is 0 when the last
-	// attempt got none. Body holds at most ErrorBodyLimit bytes.
+	// attempt got none. Body holds at most ErrorBodyLimit bytes; when the call ended during
+	// a wait it holds what was drained of that response.
 	StatusCode int
 	Header     http.Header
 	Body       []byte
 	// RetryAfter is the server's hint when it ended the call (ErrRetryAfterTooLong).
 	RetryAfter time.Duration
-	// Err is the last attempt's transport error, or nil when it got a response.
+	// Err is the last attempt's transport error, or nil when it got a response. With no
+	// attempt made it may hold why (an invalid policy, a failing GetBody).
 	Err error
-	// Cause is why the engine stopped retrying, one of the sentinels, or nil when the last
+	// Cause is why the engine stopped: one of the sentinels, the context's error when it
+	// was cancelled or its deadline left no room for the next wait, or nil when the last
 	// outcome was not retryable.
 	Cause error
 	// Model is the decoded error body, set by generated code when the spec declares one.
 	Model any
 }
 
+// Error formats e as, for example,
+//
+//	GET https://api.example.com/pets: 503 Service Unavailable after 4 attempts: retry attempts exhausted
+//
+// It never includes header values, the body or the error model's text.
 func (e *Error) Error() string {
-	// Placeholder formatting; the engine's own implementation refines it.
-	return e.Method + " " + e.URL + ": request failed"
+	var b strings.Builder
+	b.WriteString(e.Method)
+	b.WriteByte(' ')
+	b.WriteString(e.URL)
+	b.WriteString(": ")
+	switch {
+	case e.StatusCode != 0:
+		b.WriteString(strconv.Itoa(e.StatusCode))
+		if t := http.StatusText(e.StatusCode); t != "" {
+			b.WriteByte(' ')
+			b.WriteString(t)
+		}
+	case e.Err != nil:
+		err := e.Err
+		// net/http's *url.Error repeats the method and URL; keep what it wraps.
+		var ue *url.Error
+		if errors.As(err, &ue) && ue.Err != nil {
+			err = ue.Err
+		}
+		b.WriteString(err.Error())
+	default:
+		b.WriteString("no attempt made")
+	}
+	if e.Attempts > 0 {
+		b.WriteString(" after ")
+		b.WriteString(strconv.Itoa(e.Attempts))
+		if e.Attempts == 1 {
+			b.WriteString(" attempt")
+		} else {
+			b.WriteString(" attempts")
+		}
+	}
+	if e.Cause != nil {
+		b.WriteString(": ")
+		b.WriteString(e.Cause.Error())
+		if e.RetryAfter > 0 {
+			b.WriteString(" (Retry-After ")
+			b.WriteString(e.RetryAfter.String())
+			b.WriteByte(')')
+		}
+	}
+	return b.String()
 }
 
 // Unwrap returns the cause, the last attempt's error and the error model, whichever are set.

@@ -1,0 +1,54 @@
+package runtime
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+)
+
+// BenchmarkDo compares the success path of Engine.Do with a bare http.Client.Do against the
+// same loopback server and the same client; the difference is the engine's overhead.
+func BenchmarkDo(b *testing.B) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, `{"id":1,"name":"Rex"}`)
+	}))
+	defer srv.Close()
+	tr := &http.Transport{MaxIdleConnsPerHost: 64}
+	defer tr.CloseIdleConnections()
+	client := &http.Client{Transport: tr}
+	ctx := context.Background()
+
+	read := func(b *testing.B, resp *http.Response) {
+		if _, err := io.Copy(io.Discard, resp.Body); err != nil {
+			b.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+	b.Run("net-http", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			req, _ := http.NewRequestWithContext(ctx, "GET", srv.URL+"/pets/1", nil)
+			resp, err := client.Do(req)
+			if err != nil {
+				b.Fatal(err)
+			}
+			read(b, resp)
+		}
+	})
+	b.Run("engine", func(b *testing.B) {
+		e := &Engine{HTTPClient: client, Budget: DefaultBudget(), Breaker: NewBreaker(5, 30e9)}
+		p := DefaultPolicy()
+		p.Idempotent = true
+		b.ReportAllocs()
+		for b.Loop() {
+			req, _ := http.NewRequestWithContext(ctx, "GET", srv.URL+"/pets/1", nil)
+			resp, err := e.Do(ctx, req, &p)
+			if err != nil {
+				b.Fatal(err)
+			}
+			read(b, resp)
+		}
+	})
+}

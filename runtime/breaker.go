@@ -1,0 +1,127 @@
+package runtime
+
+import (
+	"sync"
+	"time"
+)
+
+// Breaker is a circuit breaker shared by all calls of one client. It counts consecutive
+// failed attempts (a transport error, or a status the call's policy retries); at the
+// threshold it opens, and every attempt is refused with ErrCircuitOpen for the cool-down.
+// Then one attempt is let through as a probe: its success closes the breaker, its failure
+// opens it for another cool-down. While the probe is out, other attempts are refused. An
+// attempt ended by the caller's own cancellation counts neither way.
+//
+// A nil *Breaker lets everything through. It is safe for concurrent use.
+type Breaker struct {
+	threshold int
+	coolDown  time.Duration
+
+	mu       sync.Mutex
+	state    breakerState
+	failures int       // consecutive, while closed
+	until    time.Time // end of the cool-down, while open
+	probing  bool      // the half-open probe is out
+}
+
+type breakerState uint8
+
+const (
+	breakerClosed breakerState = iota
+	breakerOpen
+	breakerHalfOpen
+)
+
+// outcome is what an attempt tells the breaker.
+type outcome uint8
+
+const (
+	outcomeSuccess outcome = iota
+	outcomeFailure
+	outcomeNeutral
+)
+
+// NewBreaker returns a breaker that opens after failures consecutive failed attempts and
+// stays open for coolDown. A failures below 1 counts as 1, a negative coolDown as 0.
+func NewBreaker(failures int, coolDown time.Duration) *Breaker {
+	return &Breaker{threshold: max(failures, 1), coolDown: max(coolDown, 0)}
+}
+
+// allow reports whether an attempt may go out at now, and whether it is the half-open probe
+// whose outcome decides the breaker's state.
+func (b *Breaker) allow(now time.Time) (ok, probe bool) {
+	if b == nil {
+		return true, false
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	switch b.state {
+	case breakerClosed:
+		return true, false
+	case breakerOpen:
+		if now.Before(b.until) {
+			return false, false
+		}
+		b.state, b.probing = breakerHalfOpen, true
+		return true, true
+	default: // half-open
+		if b.probing {
+			return false, false
+		}
+		b.probing = true
+		return true, true
+	}
+}
+
+// record reports an attempt's outcome at now. probe is what allow returned for it.
+func (b *Breaker) record(now time.Time, probe bool, o outcome) {
+	if b == nil {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	switch b.state {
+	case breakerClosed:
+		switch o {
+		case outcomeSuccess:
+			b.failures = 0
+		case outcomeFailure:
+			b.failures++
+			if b.failures >= b.threshold {
+				b.open(now)
+			}
+		}
+	case breakerHalfOpen:
+		if !probe {
+			return // an attempt let through before the breaker opened
+		}
+		switch o {
+		case outcomeSuccess:
+			b.state, b.failures, b.probing = breakerClosed, 0, false
+		case outcomeFailure:
+			b.open(now)
+		default:
+			b.probing = false // let another attempt probe
+		}
+	}
+}
+
+func (b *Breaker) open(now time.Time) {
+	b.state, b.until, b.probing, b.failures = breakerOpen, now.Add(b.coolDown), false, 0
+}
+
+// isOpen reports whether an attempt at now would be refused, without taking the probe.
+func (b *Breaker) isOpen(now time.Time) bool {
+	if b == nil {
+		return false
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	switch b.state {
+	case breakerOpen:
+		return now.Before(b.until)
+	case breakerHalfOpen:
+		return b.probing
+	}
+	return false
+}

@@ -1,0 +1,194 @@
+package runtime
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"testing/synctest"
+	"time"
+)
+
+// A20: the attempt header, the hook and the log, and one engine shared by many goroutines.
+func TestA20AttemptHeaderHookAndConcurrency(t *testing.T) {
+	t.Run("attempt header", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			s := &stub{fn: sequence(503, 503, 200)}
+			e := engineFor(s, 0.5)
+			e.AttemptHeader = "Retry-Attempt"
+			resp, err := e.Do(t.Context(), newRequest(t, t.Context(), "GET", testURL, nil), idempotent())
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			var got []string
+			for _, r := range s.requests {
+				got = append(got, r.Header.Get("Retry-Attempt"))
+			}
+			if strings.Join(got, ",") != "0,1,2" {
+				t.Errorf("attempt headers %q, want 0,1,2", got)
+			}
+			s.n, s.requests = 0, nil
+			req := newRequest(t, t.Context(), "GET", testURL, nil)
+			req.Header.Set("Retry-Attempt", "mine")
+			resp, err = e.Do(t.Context(), req, idempotent())
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			for _, r := range s.requests {
+				if r.Header.Get("Retry-Attempt") != "mine" {
+					t.Errorf("the request's own value was replaced by %q", r.Header.Get("Retry-Attempt"))
+				}
+			}
+			e.AttemptHeader = ""
+			s.n, s.requests = 0, nil
+			resp, _ = e.Do(t.Context(), newRequest(t, t.Context(), "GET", testURL, nil), idempotent())
+			resp.Body.Close()
+			if s.requests[0].Header.Get("Retry-Attempt") != "" {
+				t.Error("an attempt header was sent without AttemptHeader")
+			}
+		})
+	})
+	t.Run("hook and log", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			reset := &net.OpError{Op: "read", Net: "tcp", Err: syscall.ECONNRESET}
+			s := &stub{fn: func(n int, _ *http.Request) (*http.Response, error) {
+				switch n {
+				case 1:
+					return response(503, nil, "secret-body"), nil
+				case 2:
+					return nil, reset
+				}
+				return response(200, nil, ""), nil
+			}}
+			e := engineFor(s, 0.5)
+			var events []RetryEvent
+			e.OnRetry = func(ev RetryEvent) { events = append(events, ev) }
+			var logs bytes.Buffer
+			e.Logger = slog.New(slog.NewTextHandler(&logs, nil))
+			req := newRequest(t, t.Context(), "GET", "https://user:pa55@api.test/pets", nil)
+			req.Header.Set("Authorization", "Bearer s3cr3t-TOKEN")
+			req.Header.Set("X-Api-Key", "k3y")
+			resp, err := e.Do(t.Context(), req, idempotent())
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if len(events) != 2 || !errors.Is(events[1].Err, syscall.ECONNRESET) {
+				t.Fatalf("events %v, want 2, the second with the reset", events)
+			}
+			events[1].Err = nil
+			want := []RetryEvent{
+				{Method: "GET", URL: "https://user:xxxxx@api.test/pets", Attempt: 1, Wait: 50 * time.Millisecond, StatusCode: 503},
+				{Method: "GET", URL: "https://user:xxxxx@api.test/pets", Attempt: 2, Wait: 100 * time.Millisecond},
+			}
+			if fmt.Sprint(events) != fmt.Sprint(want) {
+				t.Errorf("events\n%v\nwant\n%v", events, want)
+			}
+			out := logs.String()
+			if strings.Count(out, "level=WARN") != 2 || !strings.Contains(out, "status=503") ||
+				!strings.Contains(out, "connection reset by peer") || !strings.Contains(out, "attempt=2") {
+				t.Errorf("log:\n%s", out)
+			}
+			for _, secret := range []string{"pa55", "s3cr3t", "k3y", "secret-body"} {
+				if strings.Contains(out, secret) {
+					t.Errorf("the log leaks %q:\n%s", secret, out)
+				}
+			}
+		})
+	})
+	t.Run("error text never leaks secrets", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			s := &stub{fn: func(int, *http.Request) (*http.Response, error) {
+				return response(503, http.Header{"Set-Cookie": {"session=c00kie"}}, "secret-body"), nil
+			}}
+			req := newRequest(t, t.Context(), "GET", "https://user:pa55@api.test/pets", nil)
+			req.Header.Set("Authorization", "Bearer s3cr3t-TOKEN")
+			_, err := engineFor(s, 0).Do(t.Context(), req, idempotent())
+			for _, text := range []string{err.Error(), fmt.Sprintf("%v", err), fmt.Sprintf("%+v", err)} {
+				for _, secret := range []string{"pa55", "s3cr3t", "c00kie", "secret-body"} {
+					if strings.Contains(text, secret) {
+						t.Errorf("error text leaks %q: %s", secret, text)
+					}
+				}
+			}
+		})
+	})
+	t.Run("200 goroutines share one engine", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			var mu sync.Mutex
+			r := rand.New(rand.NewPCG(7, 7))
+			s := &stub{fn: func(int, *http.Request) (*http.Response, error) {
+				mu.Lock()
+				fail := r.Float64() < 0.3
+				mu.Unlock()
+				if fail {
+					return response(503, nil, ""), nil
+				}
+				return response(200, nil, ""), nil
+			}}
+			var retries atomic.Int32
+			e := &Engine{
+				HTTPClient: &http.Client{Transport: s},
+				Budget:     DefaultBudget(),
+				Breaker:    NewBreaker(50, time.Second),
+				OnRetry:    func(RetryEvent) { retries.Add(1) },
+			}
+			p := idempotent()
+			var wg sync.WaitGroup
+			var ok, failed atomic.Int32
+			for range 200 {
+				wg.Go(func() {
+					resp, err := e.Do(t.Context(), newRequest(t, t.Context(), "GET", testURL, nil), p)
+					var ee *Error
+					switch {
+					case err == nil:
+						resp.Body.Close()
+						ok.Add(1)
+					case errors.As(err, &ee):
+						failed.Add(1)
+					default:
+						t.Errorf("untyped error %v", err)
+					}
+				})
+			}
+			wg.Wait()
+			if ok.Load()+failed.Load() != 200 {
+				t.Fatalf("%d + %d outcomes for 200 calls", ok.Load(), failed.Load())
+			}
+			n := s.count()
+			// 200 first attempts, retries within 10% of them plus the 1/s floor over 10s.
+			if n > 200*p.MaxAttempts || n-200 > 30 || int(retries.Load()) != n-200 {
+				t.Errorf("%d attempts, %d retries reported, for 200 calls", n, retries.Load())
+			}
+		})
+	})
+}
+
+// The hook and logger cost nothing when unset; Override sees a copy.
+func TestOverride(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := &stub{fn: status(503)}
+		e := engineFor(s, 0)
+		e.Override = func(p *Policy) { p.MaxAttempts = 2 }
+		p := idempotent()
+		_, err := e.Do(t.Context(), newRequest(t, t.Context(), "GET", testURL, nil), p)
+		if mustError(t, err).Attempts != 2 || p.MaxAttempts != 3 {
+			t.Fatalf("attempts %d, policy now %d; want 2 and the policy untouched", mustError(t, err).Attempts, p.MaxAttempts)
+		}
+		e.Override = func(p *Policy) { p.Jitter = "bogus" }
+		_, err = e.Do(t.Context(), newRequest(t, t.Context(), "GET", testURL, nil), p)
+		if ee := mustError(t, err); ee.Attempts != 0 || !strings.Contains(err.Error(), `Jitter must be one of`) || s.count() != 2 {
+			t.Fatalf("invalid policy: %v after %d round trips", err, s.count())
+		}
+	})
+}
