@@ -38,7 +38,7 @@ var symbolWords = map[rune]string{
 	'#': "Hash", '$': "Dollar", '%': "Percent", '^': "Caret", '&': "And", '|': "Pipe",
 	'~': "Tilde", '=': "Eq", '<': "Lt", '>': "Gt", '(': "LParen", ')': "RParen",
 	'[': "LBracket", ']': "RBracket", '{': "LBrace", '}': "RBrace", '_': "Underscore",
-	'\'': "Quote", '"': "DoubleQuote", '`': "Backtick", ' ': "Space",
+	'\'': "Quote", '"': "DoubleQuote", '`': "Backtick",
 }
 
 // Words splits spec text into words: at every character that cannot be part of a Go
@@ -65,7 +65,8 @@ func Words(s string) []string {
 			case unicode.IsUpper(r) && (unicode.IsLower(prev) || unicode.IsDigit(prev)):
 				// fooBar, v2Api
 				flush()
-			case unicode.IsUpper(r) && unicode.IsUpper(prev) && i+1 < len(runes) && unicode.IsLower(runes[i+1]):
+			case unicode.IsUpper(r) && unicode.IsUpper(prev) && i+1 < len(runes) && unicode.IsLower(runes[i+1]) &&
+				!initialismPlural(cur, r, runes[i+1:]):
 				// HTTPServer: the S starts a word
 				flush()
 			}
@@ -74,6 +75,15 @@ func Words(s string) []string {
 	}
 	flush()
 	return words
+}
+
+// initialismPlural reports whether cur+r followed by rest reads as the plural of an
+// initialism ("UUIDs", "IDsByName"), which stays one word.
+func initialismPlural(cur []rune, r rune, rest []rune) bool {
+	if rest[0] != 's' || (len(rest) > 1 && unicode.IsLower(rest[1])) {
+		return false
+	}
+	return initialisms[string(cur)+string(r)]
 }
 
 // GoName turns spec text into an exported Go identifier: "get-user_by ID" → "GetUserByID",

@@ -1,0 +1,182 @@
+package gen
+
+import (
+	"go/token"
+	"go/types"
+	"strings"
+	"testing"
+)
+
+func TestGoName(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"get-user_by ID", "GetUserByID"},
+		{"listPets", "ListPets"},
+		{"ListPets", "ListPets"},
+		{"HTTPServer", "HTTPServer"},
+		{"xmlHttpRequest", "XMLHTTPRequest"},
+		{"pet_ids", "PetIDs"},
+		{"UUIDs", "UUIDs"},
+		{"userIDsByName", "UserIDsByName"},
+		{"APIsList", "APIsList"},
+		{"url", "URL"},
+		{"api_key", "APIKey"},
+		{"Id", "ID"},
+		{"json-schema", "JSONSchema"},
+		{"v2Api", "V2API"},
+		{"utf8Decoder", "UTF8Decoder"},
+		{"1st", "X1st"},
+		{"200", "X200"},
+		{"1Foo", "X1Foo"},
+		{"Foo Bar", "FooBar"},
+		{"Foo-Bar", "FooBar"},
+		{" Foo", "Foo"},
+		{" Foo ", "Foo"},
+		{"foo.bar/baz", "FooBarBaz"},
+		{"type", "Type"},
+		{"func", "Func"},
+		{"string", "String"},
+		{"café", "Café"},
+		{"ünïcode", "Ünïcode"},
+		{"名前", "X名前"},
+		{"", EmptyName},
+		{"   ", EmptyName},
+		{"\xff\xfe", EmptyName},
+		{"+", "Plus"},
+		{"-", "Minus"},
+		{">=", "GtEq"},
+		{"_", "Underscore"},
+		{"x+y", "XY"},
+		{"X() {}\nfunc init() {", "XFuncInit"},
+		{"A struct{}; func init(){}//", "AStructFuncInit"},
+		{"a\u202eb", "AB"},
+		{"emoji😀name", "EmojiName"},
+		{strings.Repeat("a", 300), "A" + strings.Repeat("a", maxNameLen-1)},
+	}
+	for _, tt := range tests {
+		if got := GoName(tt.in); got != tt.want {
+			t.Errorf("GoName(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestLowerName(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"Pet ID", "petID"},
+		{"petId", "petID"},
+		{"URL", "url"},
+		{"URLPath", "urlPath"},
+		{"IDs", "ids"},
+		{"ID", "id"},
+		{"type", "type_"},
+		{"string", "string_"},
+		{"len", "len_"},
+		{"nil", "nil_"},
+		{"Type", "type_"},
+		{"1st", "x1st"},
+		{"", "empty"},
+		{"_", "underscore"},
+		{"名前", "名前"},
+	}
+	for _, tt := range tests {
+		if got := LowerName(tt.in); got != tt.want {
+			t.Errorf("LowerName(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestWords(t *testing.T) {
+	got := strings.Join(Words("getHTTPResponse_v2 by-ID"), " ")
+	if want := "get HTTP Response v2 by ID"; got != want {
+		t.Errorf("Words = %q, want %q", got, want)
+	}
+}
+
+func TestNamer(t *testing.T) {
+	n := NewNamer("Client", "NewClient")
+	steps := []struct{ in, want string }{
+		{"Pet", "Pet"},
+		{"Pet", "Pet2"},
+		{"Pet", "Pet3"},
+		{"Pet2", "Pet2_2"}, // Pet2 was taken by the second Pet
+		{"Client", "Client2"},
+		{"V1", "V1"},
+		{"V1", "V1_2"},
+		{"string", "string2"}, // predeclared
+		{"func", "Func"},      // a keyword is not an identifier: it goes through GoName
+		{"get-user", "GetUser"},
+		{"GetUser", "GetUser2"}, // what GoName makes of get_user: resolved by suffix
+	}
+	for _, s := range steps {
+		if got := n.Unique(s.in); got != s.want {
+			t.Errorf("Unique(%q) = %q, want %q", s.in, got, s.want)
+		}
+	}
+
+	if err := n.Pin("Order", `schema "Order"`); err != nil {
+		t.Errorf("Pin(Order): %v", err)
+	}
+	if err := n.Pin("Order", `schema "order"`); err == nil || !strings.Contains(err.Error(), `collides with schema "Order"`) {
+		t.Errorf("Pin of a taken name: got %v, want a collision naming the holder", err)
+	}
+	for _, bad := range []string{"func", "Foo Bar", "1x", "", "_"} {
+		if err := n.Pin(bad, "x"); err == nil {
+			t.Errorf("Pin(%q) accepted an invalid identifier", bad)
+		}
+	}
+	if err := n.Pin("NewClient", "x"); err == nil {
+		t.Error("Pin of a reserved name succeeded")
+	}
+	if err := n.Pin("error", "x"); err == nil {
+		t.Error("Pin of a predeclared name succeeded")
+	}
+}
+
+// TestNamerDeterministic checks that the same requests in the same order give the same
+// names in a fresh Namer.
+func TestNamerDeterministic(t *testing.T) {
+	in := []string{"a", "A", "a-b", "a_b", "AB", "type", "1", "1", "", ""}
+	run := func() []string {
+		n := NewNamer()
+		var out []string
+		for _, s := range in {
+			out = append(out, n.Unique(GoName(s)))
+		}
+		return out
+	}
+	first := strings.Join(run(), ",")
+	for range 5 {
+		if got := strings.Join(run(), ","); got != first {
+			t.Fatalf("names changed between runs: %s, then %s", first, got)
+		}
+	}
+	seen := map[string]bool{}
+	for _, name := range strings.Split(first, ",") {
+		if seen[name] {
+			t.Errorf("duplicate name %q in %s", name, first)
+		}
+		seen[name] = true
+	}
+}
+
+// FuzzNames checks that every name is a valid, non-keyword identifier, whatever the
+// input: GoName's exported, LowerName's neither a keyword nor predeclared.
+func FuzzNames(f *testing.F) {
+	for _, s := range []string{"", "get-user_by ID", "1st", "type", "\x00", "a\u202eb", "名前", "+", "X() {}\nfunc init() {", "\xff"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		g := GoName(s)
+		if !token.IsIdentifier(g) || !token.IsExported(g) {
+			t.Errorf("GoName(%q) = %q: not an exported identifier", s, g)
+		}
+		l := LowerName(s)
+		if !token.IsIdentifier(l) || token.IsExported(l) || types.Universe.Lookup(l) != nil {
+			t.Errorf("LowerName(%q) = %q: not a usable unexported identifier", s, l)
+		}
+		n := NewNamer()
+		a, b := n.Unique(g), n.Unique(g)
+		if a == b || !token.IsIdentifier(b) {
+			t.Errorf("Unique(%q) twice = %q, %q", g, a, b)
+		}
+	})
+}
