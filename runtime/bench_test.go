@@ -52,3 +52,40 @@ func BenchmarkDo(b *testing.B) {
 		}
 	})
 }
+
+// okTransport answers every request with an empty 200 and no network, so that
+// BenchmarkDoOverhead measures the engine's own cost without the noise of a socket.
+type okTransport struct{}
+
+func (okTransport) RoundTrip(*http.Request) (*http.Response, error) {
+	return &http.Response{StatusCode: 200, Body: http.NoBody}, nil
+}
+
+func BenchmarkDoOverhead(b *testing.B) {
+	client := &http.Client{Transport: okTransport{}}
+	ctx := context.Background()
+	req, _ := http.NewRequestWithContext(ctx, "GET", "http://api.test/pets/1", nil)
+	b.Run("net-http", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			resp, err := client.Do(req)
+			if err != nil {
+				b.Fatal(err)
+			}
+			resp.Body.Close()
+		}
+	})
+	b.Run("engine", func(b *testing.B) {
+		e := &Engine{HTTPClient: client, Budget: DefaultBudget(), Breaker: NewBreaker(5, 30e9)}
+		p := DefaultPolicy()
+		p.Idempotent = true
+		b.ReportAllocs()
+		for b.Loop() {
+			resp, err := e.Do(ctx, req, &p)
+			if err != nil {
+				b.Fatal(err)
+			}
+			resp.Body.Close()
+		}
+	})
+}
