@@ -13,6 +13,14 @@ type API struct {
 	Description string // info.description
 	Servers     []Server
 	Operations  []*Operation // sorted by path, then method
+
+	// Decls are the named types of the generated package, in the order they are emitted:
+	// component schemas sorted by name, then the types each operation needs, in operation
+	// order.
+	Decls []*Decl
+	// ErrorSets are the distinct error-model mappings the operations use, each emitted
+	// once as a function.
+	ErrorSets []*ErrorSet
 }
 
 // Server is one entry of the document's servers list.
@@ -31,6 +39,30 @@ type Operation struct {
 	Description string
 	Deprecated  bool
 	Policy      Policy
+
+	// PolicyVar is the package-level variable holding the policy literal, e.g.
+	// "policyCreateOrder".
+	PolicyVar string
+	// PathParams are the path parameters in the order the path names them; each is a
+	// method argument named by its LocalName.
+	PathParams []*Param
+	// Path is the path template cut at its parameters.
+	PathParts []PathPart
+	// FixedQuery holds query pairs written into the path key itself, as in
+	// "/responses?beta=true": [["beta", "true"]].
+	FixedQuery [][2]string
+	// Params are the query, header and cookie parameters, fields of ParamsType.
+	Params []*Param
+	// ParamsType is the struct that carries Params, e.g. "ListPetsParams"; "" when the
+	// operation has none.
+	ParamsType string
+	// Body is the request body; nil when the operation takes none.
+	Body *Body
+	// Result is what a successful call returns besides the error; nil when only an error.
+	Result *Result
+	// Errors maps non-2xx statuses to the error models declared for them; nil when the
+	// operation declares none.
+	Errors *ErrorSet
 }
 
 // Source says where a policy field's value came from.

@@ -1,0 +1,620 @@
+package gen
+
+import (
+	"cmp"
+	"fmt"
+	"mime"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/retrygen/retrygen/gen/emit"
+	"github.com/retrygen/retrygen/gen/model"
+)
+
+// builder turns a loaded spec into the model. It decides every identifier: package-level
+// names through one Namer (seeded with what the fixed client code declares), Client's
+// methods through another, struct fields and method arguments per scope.
+type builder struct {
+	spec     *Spec
+	reserved emit.Reserved
+	errs     ErrorList
+
+	pkg     *Namer // package-level identifiers
+	methods *Namer // methods of Client
+
+	decls         []*model.Decl
+	components    map[string]*model.Type           // by $ref, e.g. "#/components/schemas/Pet"
+	bySchema      map[*openapi3.Schema]*model.Type // named types already built, by schema
+	building      map[*openapi3.Schema]bool        // unnamed types being built (cycle guard)
+	errorWrappers map[*openapi3.Schema]*model.Type // named types made for unnamed error models
+	errorSets     map[string]*model.ErrorSet       // by their cases
+	errorSetList  []*model.ErrorSet
+}
+
+// Build turns a loaded spec into the model the emitter reads: every operation with its
+// parameters, body, result and error models, and every named type, all names decided.
+func Build(spec *Spec) (*model.API, error) {
+	ops, err := spec.Operations()
+	if err != nil {
+		return nil, err
+	}
+	reserved, err := emit.ReservedNames()
+	if err != nil {
+		return nil, err
+	}
+	b := &builder{
+		spec:          spec,
+		reserved:      reserved,
+		pkg:           NewNamer(append(slices.Clone(reserved.Package), reserved.Imports...)...),
+		methods:       NewNamer(reserved.ClientMembers...),
+		components:    map[string]*model.Type{},
+		bySchema:      map[*openapi3.Schema]*model.Type{},
+		building:      map[*openapi3.Schema]bool{},
+		errorWrappers: map[*openapi3.Schema]*model.Type{},
+		errorSets:     map[string]*model.ErrorSet{},
+	}
+	doc := spec.Doc
+	api := &model.API{Operations: ops}
+	if doc.Info != nil {
+		api.Title, api.Version, api.Description = doc.Info.Title, doc.Info.Version, doc.Info.Description
+	}
+	for _, s := range doc.Servers {
+		if s != nil {
+			api.Servers = append(api.Servers, model.Server{URL: s.URL, Description: s.Description})
+		}
+	}
+	b.buildComponents()
+	for _, op := range ops {
+		b.operation(op)
+	}
+	b.nameLocals(ops)
+	breakCycles(b.decls)
+	if err := b.errs.Err(); err != nil {
+		return nil, err
+	}
+	api.Decls = b.decls
+	api.ErrorSets = b.errorSetList
+	return api, nil
+}
+
+// buildComponents declares every component schema first, sorted by name, so that they
+// keep their own names and any schema can refer to any other; then builds them.
+func (b *builder) buildComponents() {
+	if b.spec.Doc.Components == nil {
+		return
+	}
+	schemas := b.spec.Doc.Components.Schemas
+	names := sortedKeys(schemas)
+	decls := make([]*model.Decl, len(names))
+	for i, name := range names {
+		sr := schemas[name]
+		d := &model.Decl{
+			GoName:  b.pkg.UniqueFor(GoName(name), "schema "+strconv.Quote(name)),
+			Pointer: "#/components/schemas/" + escapePointer(name),
+		}
+		decls[i] = d
+		b.decls = append(b.decls, d)
+		b.components["#/components/schemas/"+name] = model.NamedType(d)
+		if sr == nil || sr.Value == nil {
+			d.Kind, d.Underlying = model.AliasDecl, model.BuiltinType(model.Any)
+			continue
+		}
+		d.Doc, d.Deprecated = schemaDoc(sr.Value), sr.Value.Deprecated
+		if sr.Ref != "" {
+			d.Kind, d.Underlying = model.AliasDecl, model.BuiltinType(model.Any)
+			continue
+		}
+		setKind(d, shapeOf(sr.Value))
+		if _, ok := b.bySchema[sr.Value]; !ok {
+			b.bySchema[sr.Value] = model.NamedType(d)
+		}
+	}
+	// Aliases of other components first, so that their kinds are known to the rest.
+	for i, name := range names {
+		if sr := schemas[name]; sr != nil && sr.Value != nil && sr.Ref != "" {
+			if t, ok := b.components[sr.Ref]; ok {
+				decls[i].Underlying = t
+			}
+		}
+	}
+	for i, name := range names {
+		sr := schemas[name]
+		if sr == nil || sr.Value == nil {
+			continue
+		}
+		d := decls[i]
+		if sr.Ref != "" {
+			if _, ok := b.components[sr.Ref]; !ok {
+				d.Underlying = b.typeOf(sr, d.GoName)
+			}
+			continue
+		}
+		s := sr.Value
+		sh := shapeOf(s)
+		switch sh.kind {
+		case shapeStruct, shapeEnum, shapeUnion:
+			b.fill(d, s, sh)
+		case shapeSlice:
+			b.building[s] = true
+			d.Underlying = model.SliceOf(b.elemType(s.Items, d.GoName+"Item"))
+			delete(b.building, s)
+		case shapeMap:
+			b.building[s] = true
+			d.Underlying = model.MapOf(b.elemType(s.AdditionalProperties.Schema, d.GoName+"Value"))
+			delete(b.building, s)
+		case shapeRef:
+			b.building[s] = true
+			t := b.typeOf(sh.ref, d.GoName)
+			delete(b.building, s)
+			if t.Kind == model.KindNamed && t.Decl == d {
+				t = model.BuiltinType(model.Any)
+			}
+			d.Underlying = t
+		}
+	}
+}
+
+// operation fills in everything about op besides what Spec.Operations decided.
+func (b *builder) operation(op *model.Operation) {
+	item := b.spec.Doc.Paths.Value(op.Path)
+	kop := item.GetOperation(op.Method)
+	name := op.OperationID
+	if name == "" {
+		name = strings.ToLower(op.Method) + " " + op.Path
+	}
+	op.GoName = b.methods.UniqueFor(GoName(name), "operation "+OpName(op.Method, op.Path, op.OperationID))
+	op.PolicyVar = b.pkg.Unique("policy" + op.GoName)
+	b.params(op, item, kop)
+	b.requestBody(op, kop)
+	b.responses(op, kop)
+}
+
+// located returns an error about op placed at obj's origin.
+func (b *builder) located(op *model.Operation, origin *openapi3.Origin, format string, args ...any) *Error {
+	return &Error{
+		Pos: b.spec.PosOf(origin),
+		Op:  OpName(op.Method, op.Path, op.OperationID),
+		Msg: fmt.Sprintf(format, args...),
+	}
+}
+
+// params builds the path template and the parameters: path parameters become method
+// arguments, the others fields of the params struct.
+func (b *builder) params(op *model.Operation, item *openapi3.PathItem, kop *openapi3.Operation) {
+	type key struct{ in, name string }
+	var list []*openapi3.Parameter
+	index := map[key]int{}
+	for _, group := range []openapi3.Parameters{item.Parameters, kop.Parameters} {
+		for _, pr := range group {
+			if pr == nil || pr.Value == nil {
+				continue
+			}
+			p := pr.Value
+			k := key{p.In, p.Name}
+			if i, ok := index[k]; ok {
+				list[i] = p // the operation's replaces the path item's
+				continue
+			}
+			index[k] = len(list)
+			list = append(list, p)
+		}
+	}
+
+	fields := NewNamer()
+	pathParams := map[string]*model.Param{}
+	for _, p := range list {
+		mp := &model.Param{
+			Name:       p.Name,
+			In:         p.In,
+			Doc:        p.Description,
+			Deprecated: p.Deprecated,
+			Required:   p.Required || p.In == openapi3.ParameterInPath,
+		}
+		switch p.In {
+		case openapi3.ParameterInHeader:
+			switch strings.ToLower(p.Name) {
+			case "accept", "content-type", "authorization":
+				continue // OpenAPI: such header parameters are ignored
+			}
+			if !validHeaderName(p.Name) {
+				e := b.located(op, p.Origin, "header parameter name %q is not a valid HTTP field name (RFC 9110 token)", p.Name)
+				e.Fix = "use letters, digits and !#$%&'*+-.^_`|~ only"
+				b.errs.Add(e)
+				continue
+			}
+		case openapi3.ParameterInCookie:
+			if !validHeaderName(p.Name) {
+				b.errs.Add(b.located(op, p.Origin, "cookie parameter name %q is not a valid cookie name (RFC 6265 token)", p.Name))
+				continue
+			}
+		case openapi3.ParameterInPath, openapi3.ParameterInQuery:
+		default:
+			continue
+		}
+		sm, err := p.SerializationMethod()
+		if err == nil {
+			mp.Style, mp.Explode = sm.Style, sm.Explode
+		}
+		place := op.GoName + GoName(p.Name)
+		schema := p.Schema
+		if schema == nil {
+			for _, ct := range sortedKeys(p.Content) {
+				if mt := p.Content[ct]; mt != nil {
+					schema = mt.Schema
+					mp.Style = "json"
+					break
+				}
+			}
+		}
+		t := b.typeOf(schema, place)
+		if p.In == openapi3.ParameterInHeader && op.Policy.IdempotencyKey != "" && strings.EqualFold(p.Name, op.Policy.IdempotencyKey) {
+			mp.IdempotencyKey = true
+			t = model.BuiltinType(model.String)
+		} else if !mp.Required && !t.Nilable() {
+			t = model.PointerTo(t)
+		}
+		mp.Type = t
+		if p.In == openapi3.ParameterInPath {
+			pathParams[p.Name] = mp
+			continue
+		}
+		mp.GoName = fields.UniqueFor(GoName(p.Name), p.In+" parameter "+strconv.Quote(p.Name))
+		op.Params = append(op.Params, mp)
+	}
+	if len(op.Params) > 0 {
+		op.ParamsType = b.pkg.UniqueFor(op.GoName+"Params", "parameters of "+op.GoName)
+	}
+
+	// The path template, cut at its parameters. Query text in the path key ("?beta=true")
+	// is sent as fixed query parameters.
+	path, query, _ := strings.Cut(op.Path, "?")
+	if query != "" {
+		if vals, err := url.ParseQuery(query); err == nil {
+			for _, k := range sortedKeys(vals) {
+				for _, v := range vals[k] {
+					op.FixedQuery = append(op.FixedQuery, [2]string{k, v})
+				}
+			}
+		}
+	}
+	used := map[string]bool{}
+	for path != "" {
+		open := strings.IndexByte(path, '{')
+		end := -1
+		if open >= 0 {
+			end = strings.IndexByte(path[open:], '}')
+		}
+		if open < 0 || end < 0 {
+			op.PathParts = append(op.PathParts, model.PathPart{Literal: escapeLiteral(path)})
+			break
+		}
+		end += open
+		if open > 0 {
+			op.PathParts = append(op.PathParts, model.PathPart{Literal: escapeLiteral(path[:open])})
+		}
+		name := path[open+1 : end]
+		path = path[end+1:]
+		mp, ok := pathParams[name]
+		if !ok {
+			// Not declared: sent as a string (kin-openapi's validation reports it).
+			mp = &model.Param{Name: name, In: openapi3.ParameterInPath, Required: true, Style: "simple", Type: model.BuiltinType(model.String)}
+			pathParams[name] = mp
+		}
+		if !used[name] {
+			used[name] = true
+			op.PathParams = append(op.PathParams, mp)
+		}
+		op.PathParts = append(op.PathParts, model.PathPart{Param: mp})
+	}
+}
+
+// escapeLiteral percent-encodes literal path text as a URL path does.
+func escapeLiteral(s string) string {
+	return (&url.URL{Path: s}).EscapedPath()
+}
+
+// mediaKind sorts media types into the encodings the client writes and reads.
+type mediaKind int
+
+const (
+	mediaJSON mediaKind = iota
+	mediaForm
+	mediaMultipart
+	mediaOther
+)
+
+func classifyMedia(ct string) mediaKind {
+	mt, _, err := mime.ParseMediaType(ct)
+	if err != nil {
+		mt = strings.ToLower(strings.TrimSpace(ct))
+	}
+	switch {
+	case mt == "application/json" || strings.HasSuffix(mt, "+json") || strings.HasSuffix(mt, "/json"):
+		return mediaJSON
+	case mt == "application/x-www-form-urlencoded":
+		return mediaForm
+	case mt == "multipart/form-data":
+		return mediaMultipart
+	}
+	return mediaOther
+}
+
+// pickMedia chooses the media type to use from content: JSON first, then form, multipart,
+// then anything else, ties broken by name.
+func pickMedia(content openapi3.Content) (string, *openapi3.MediaType, mediaKind) {
+	best, bestKind := "", mediaKind(-1)
+	for _, ct := range sortedKeys(content) {
+		if content[ct] == nil {
+			continue
+		}
+		k := classifyMedia(ct)
+		if bestKind < 0 || k < bestKind {
+			best, bestKind = ct, k
+		}
+	}
+	if bestKind < 0 {
+		return "", nil, mediaOther
+	}
+	return best, content[best], bestKind
+}
+
+// sendableType is the Content-Type sent for a media type the spec may write with
+// wildcards ("*/*", "image/*").
+func sendableType(ct string) string {
+	if strings.Contains(ct, "*") {
+		return "application/octet-stream"
+	}
+	return ct
+}
+
+// requestBody builds the operation's body argument.
+func (b *builder) requestBody(op *model.Operation, kop *openapi3.Operation) {
+	if kop.RequestBody == nil || kop.RequestBody.Value == nil {
+		return
+	}
+	rb := kop.RequestBody.Value
+	ct, mt, kind := pickMedia(rb.Content)
+	if mt == nil {
+		return
+	}
+	place := op.GoName + "Request"
+	body := &model.Body{ContentType: sendableType(ct), Required: rb.Required, Doc: rb.Description}
+	var t *model.Type
+	switch kind {
+	case mediaJSON, mediaForm:
+		body.Encoding = model.JSONBody
+		if kind == mediaForm {
+			body.Encoding = model.FormBody
+			for _, prop := range sortedKeys(mt.Encoding) {
+				if enc := mt.Encoding[prop]; enc != nil && enc.Style == "deepObject" {
+					body.DeepObject = append(body.DeepObject, prop)
+				}
+			}
+		}
+		t = b.typeOf(mt.Schema, place)
+	case mediaMultipart:
+		body.Encoding = model.MultipartBody
+		t = b.multipartType(mt.Schema, place)
+		if t == nil {
+			body.Encoding = model.RawBody
+			t = model.BuiltinType(model.Reader)
+		}
+	default:
+		body.Encoding = model.RawBody
+		t = model.BuiltinType(model.Reader)
+	}
+	if !body.Required && !t.Nilable() {
+		t = model.PointerTo(t)
+	}
+	body.Type = t
+	op.Body = body
+}
+
+// multipartType builds the struct of a multipart body: one field per part, file parts as
+// io.Reader. It returns nil when the schema has no properties.
+func (b *builder) multipartType(sr *openapi3.SchemaRef, place string) *model.Type {
+	if sr == nil || sr.Value == nil {
+		return nil
+	}
+	props, required := collectProperties(sr.Value)
+	if len(props) == 0 {
+		return nil
+	}
+	d := &model.Decl{
+		Kind:   model.StructDecl,
+		GoName: b.pkg.UniqueFor(place, "multipart body "+place),
+		Doc:    schemaDoc(sr.Value),
+	}
+	b.decls = append(b.decls, d)
+	b.structFields(d, props, required, true)
+	return model.NamedType(d)
+}
+
+// responses builds the typed result from the 2xx responses and the error models from the
+// others.
+func (b *builder) responses(op *model.Operation, kop *openapi3.Operation) {
+	if kop.Responses == nil {
+		return
+	}
+	all := kop.Responses.Map()
+	codes := sortedKeys(all)
+	type success struct {
+		status string
+		ct     string
+		t      *model.Type
+		json   bool
+	}
+	var oks []success
+	withContent := 0
+	for _, code := range codes {
+		if r := all[code]; strings.HasPrefix(code, "2") && r != nil && r.Value != nil && len(r.Value.Content) > 0 {
+			withContent++
+		}
+	}
+	var cases []*model.ErrorCase
+	for _, code := range codes {
+		rr := all[code]
+		if rr == nil || rr.Value == nil {
+			continue
+		}
+		ct, mt, kind := pickMedia(rr.Value.Content)
+		switch {
+		case strings.HasPrefix(code, "2"):
+			if mt == nil {
+				continue
+			}
+			if kind != mediaJSON {
+				oks = append(oks, success{status: code, ct: ct})
+				continue
+			}
+			place := op.GoName + "Response"
+			if withContent > 1 {
+				place += GoName(code)
+			}
+			oks = append(oks, success{status: code, ct: ct, t: b.typeOf(mt.Schema, place), json: true})
+		case strings.HasPrefix(code, "4"), strings.HasPrefix(code, "5"), code == "default":
+			if mt == nil || kind != mediaJSON || mt.Schema == nil || mt.Schema.Value == nil {
+				continue
+			}
+			place := op.GoName + "Error" + GoName(code)
+			if name, ok := strings.CutPrefix(rr.Ref, "#/components/responses/"); ok {
+				place = GoName(unescapePointer(name)) + "Response"
+			}
+			t := b.typeOf(mt.Schema, place)
+			t = b.markErrorModel(t, mt.Schema.Value, place)
+			status := code
+			if code != "default" {
+				status = strings.ToUpper(code)
+			}
+			cases = append(cases, &model.ErrorCase{Status: status, Type: t})
+		}
+	}
+	b.errorSet(op, cases)
+
+	if len(oks) == 0 {
+		return
+	}
+	distinct := map[string]bool{}
+	var accept []string
+	for _, ok := range oks {
+		k := "raw"
+		if ok.json {
+			k = ok.t.String()
+		}
+		distinct[k] = true
+		if !slices.Contains(accept, ok.ct) {
+			accept = append(accept, ok.ct)
+		}
+	}
+	res := &model.Result{Accept: strings.Join(accept, ", ")}
+	if len(distinct) == 1 {
+		first := oks[0]
+		r := &model.Response{Status: first.status, JSON: first.json}
+		if first.json {
+			r.Type = first.t
+			res.Type = first.t
+			if !first.t.Nilable() {
+				res.Type = model.PointerTo(first.t)
+			}
+		} else {
+			r.Type = model.BuiltinType(model.ReadCloser)
+			res.Type = r.Type
+		}
+		res.Responses = []*model.Response{r}
+		op.Result = res
+		return
+	}
+	multi := &model.Decl{
+		Kind:   model.StructDecl,
+		GoName: b.pkg.UniqueFor(op.GoName+"Responses", "responses of "+op.GoName),
+		Doc:    "The responses of " + op.GoName + ": the field of the status received is set.",
+	}
+	b.decls = append(b.decls, multi)
+	fields := NewNamer()
+	for _, ok := range oks {
+		t := model.BuiltinType(model.Bytes)
+		if ok.json {
+			t = ok.t
+			if !t.Nilable() {
+				t = model.PointerTo(t)
+			}
+		}
+		f := &model.Field{
+			GoName: fields.Unique("Status" + GoName(ok.status)),
+			Doc:    "The " + ok.status + " response.",
+			Type:   t,
+		}
+		multi.Fields = append(multi.Fields, f)
+		res.Responses = append(res.Responses, &model.Response{Status: ok.status, Type: t, JSON: ok.json, Field: f})
+	}
+	res.Type = model.PointerTo(model.NamedType(multi))
+	res.Multi = multi
+	op.Result = res
+}
+
+// errorSet records op's error models, shared with every operation that has the same.
+func (b *builder) errorSet(op *model.Operation, cases []*model.ErrorCase) {
+	if len(cases) == 0 {
+		return
+	}
+	rank := func(status string) int {
+		switch {
+		case status == "default":
+			return 2
+		case strings.HasSuffix(status, "XX"):
+			return 1
+		}
+		return 0
+	}
+	slices.SortStableFunc(cases, func(a, b *model.ErrorCase) int {
+		return cmp.Or(cmp.Compare(rank(a.Status), rank(b.Status)), cmp.Compare(a.Status, b.Status))
+	})
+	var key strings.Builder
+	for _, c := range cases {
+		key.WriteString(c.Status + "=" + c.Type.String() + ";")
+	}
+	if set, ok := b.errorSets[key.String()]; ok {
+		op.Errors = set
+		return
+	}
+	set := &model.ErrorSet{GoName: b.pkg.Unique("errors" + op.GoName), Cases: cases}
+	b.errorSets[key.String()] = set
+	b.errorSetList = append(b.errorSetList, set)
+	op.Errors = set
+}
+
+// nameLocals names the path-parameter arguments of each method, clear of the fixed local
+// names, the imports and every package-level unexported name a method body may use.
+func (b *builder) nameLocals(ops []*model.Operation) {
+	global := map[string]bool{}
+	for _, n := range b.reserved.Package {
+		global[n] = true
+	}
+	for _, n := range b.reserved.Imports {
+		global[n] = true
+	}
+	for _, op := range ops {
+		global[op.PolicyVar] = true
+	}
+	for _, set := range b.errorSetList {
+		global[set.GoName] = true
+	}
+	for _, op := range ops {
+		locals := NewNamer(b.reserved.Locals...)
+		locals.Reserve(b.reserved.Imports...)
+		for _, p := range op.PathParams {
+			cand := LowerName(p.Name)
+			for global[cand] {
+				cand += "Param"
+			}
+			cand = locals.Unique(cand)
+			for global[cand] {
+				cand = locals.Unique(cand + "Param")
+			}
+			p.LocalName = cand
+		}
+	}
+}

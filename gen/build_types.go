@@ -1,0 +1,786 @@
+package gen
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/retrygen/retrygen/gen/model"
+)
+
+// This file turns schemas into Go types. A schema becomes a named type (a model.Decl)
+// when it is a component, or when it needs declarations of its own: an object (a
+// struct), an enum (constants), a oneOf/anyOf (a union). Arrays, maps and scalars met
+// inline become type expressions. Inline named types are named after their place: the
+// property "owner" of Pet gives PetOwner, the items of an array PetTagsItem.
+
+// shapeKind says what Go type a schema becomes.
+type shapeKind int
+
+const (
+	shapeAny     shapeKind = iota // any
+	shapeBuiltin                  // a scalar: string, int64, time.Time, ...
+	shapeRef                      // whatever another schema (shape.ref) becomes
+	shapeStruct                   // a struct, allOf merged
+	shapeEnum                     // a named scalar with constants
+	shapeSlice                    // []T
+	shapeMap                      // map[string]T
+	shapeUnion                    // a oneOf/anyOf of several variants
+)
+
+type shape struct {
+	kind     shapeKind
+	builtin  model.Builtin         // shapeBuiltin; the base type of shapeEnum
+	ref      *openapi3.SchemaRef   // shapeRef
+	variants []*openapi3.SchemaRef // shapeUnion, null variants left out
+	values   []any                 // shapeEnum, converted to the base type
+}
+
+// shapeOf decides what s becomes, without building anything.
+func shapeOf(s *openapi3.Schema) shape {
+	// oneOf/anyOf: null variants make the value nullable; variants that only constrain
+	// the parent (required lists and the like) are not alternatives.
+	if len(s.Properties) == 0 {
+		if vs := alternatives(s); len(vs) == 1 {
+			return shape{kind: shapeRef, ref: vs[0]}
+		} else if len(vs) > 1 {
+			if allStrings(vs) {
+				return shape{kind: shapeBuiltin, builtin: model.String}
+			}
+			return shape{kind: shapeUnion, variants: vs}
+		}
+	}
+	if len(s.AllOf) > 0 {
+		if len(s.AllOf) == 1 && len(s.Properties) == 0 && len(s.Enum) == 0 && s.AllOf[0] != nil && s.AllOf[0].Value != nil {
+			return shape{kind: shapeRef, ref: s.AllOf[0]}
+		}
+		if hasProperties(s, map[*openapi3.Schema]bool{}) {
+			return shape{kind: shapeStruct}
+		}
+		for _, m := range s.AllOf {
+			if m != nil && m.Value != nil && shapeOf(m.Value).kind != shapeAny {
+				return shape{kind: shapeRef, ref: m}
+			}
+		}
+	}
+	types := nonNullTypes(s)
+	if len(s.Enum) > 0 {
+		if base, values := enumValues(s, types); len(values) > 0 {
+			return shape{kind: shapeEnum, builtin: base, values: values}
+		}
+	}
+	if len(types) > 1 {
+		return shape{kind: shapeAny}
+	}
+	typ := ""
+	if len(types) == 1 {
+		typ = types[0]
+	}
+	switch {
+	case typ == "array" || typ == "" && s.Items != nil:
+		return shape{kind: shapeSlice}
+	case typ == "object" || typ == "" && (len(s.Properties) > 0 || s.AdditionalProperties.Schema != nil):
+		if len(s.Properties) > 0 {
+			return shape{kind: shapeStruct}
+		}
+		return shape{kind: shapeMap}
+	case typ == "string", typ == "integer", typ == "number", typ == "boolean":
+		return shape{kind: shapeBuiltin, builtin: scalar(typ, s.Format)}
+	}
+	return shape{kind: shapeAny}
+}
+
+// scalar maps a JSON Schema type and format to a Go type.
+func scalar(typ, format string) model.Builtin {
+	switch typ {
+	case "string":
+		switch format {
+		case "date-time":
+			return model.Time
+		case "byte":
+			return model.Bytes
+		}
+		return model.String
+	case "integer":
+		if format == "int32" {
+			return model.Int32
+		}
+		return model.Int64
+	case "number":
+		if format == "float" {
+			return model.Float32
+		}
+		return model.Float64
+	case "boolean":
+		return model.Bool
+	}
+	return model.Any
+}
+
+// nonNullTypes lists the schema's types other than "null".
+func nonNullTypes(s *openapi3.Schema) []string {
+	if s.Type == nil {
+		return nil
+	}
+	var out []string
+	for _, t := range s.Type.Slice() {
+		if t != "null" {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// alternatives returns the oneOf (else anyOf) variants that are real alternatives: not
+// null, and not mere constraints on the parent.
+func alternatives(s *openapi3.Schema) []*openapi3.SchemaRef {
+	list := s.OneOf
+	if len(list) == 0 {
+		list = s.AnyOf
+	}
+	var out []*openapi3.SchemaRef
+	for _, v := range list {
+		if v == nil || v.Value == nil || isNullSchema(v.Value) || v.Ref == "" && constraintOnly(v.Value) {
+			continue
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+func isNullSchema(s *openapi3.Schema) bool {
+	if s.Type != nil && s.Type.Is("null") {
+		return true
+	}
+	return len(s.Enum) == 1 && s.Enum[0] == nil
+}
+
+// constraintOnly reports a schema that says nothing about the type of a value, such as
+// {required: [a]} inside a oneOf.
+func constraintOnly(s *openapi3.Schema) bool {
+	return (s.Type == nil || len(*s.Type) == 0) && len(s.Properties) == 0 && s.Items == nil &&
+		len(s.Enum) == 0 && len(s.AllOf) == 0 && len(s.OneOf) == 0 && len(s.AnyOf) == 0 &&
+		s.AdditionalProperties.Schema == nil && s.Const == nil
+}
+
+// allStrings reports variants that are all plain strings or string enums, which the
+// client treats as one string.
+func allStrings(vs []*openapi3.SchemaRef) bool {
+	for _, v := range vs {
+		s := v.Value
+		if len(s.OneOf) > 0 || len(s.AnyOf) > 0 || len(s.AllOf) > 0 {
+			return false
+		}
+		types := nonNullTypes(s)
+		if len(types) != 1 || types[0] != "string" || scalar("string", s.Format) != model.String {
+			return false
+		}
+	}
+	return true
+}
+
+// hasProperties reports whether s or its allOf members declare properties.
+func hasProperties(s *openapi3.Schema, seen map[*openapi3.Schema]bool) bool {
+	if seen[s] {
+		return false
+	}
+	seen[s] = true
+	if len(s.Properties) > 0 {
+		return true
+	}
+	for _, m := range s.AllOf {
+		if m != nil && m.Value != nil && hasProperties(m.Value, seen) {
+			return true
+		}
+	}
+	return false
+}
+
+// isNullable reports whether the schema admits null: nullable: true, a "null" type, or
+// a null variant.
+func isNullable(sr *openapi3.SchemaRef) bool {
+	if sr == nil || sr.Value == nil {
+		return true
+	}
+	s := sr.Value
+	if s.Nullable || s.Type != nil && s.Type.Includes("null") {
+		return true
+	}
+	for _, v := range append(slices.Clip(s.OneOf), s.AnyOf...) {
+		if v != nil && v.Value != nil && isNullSchema(v.Value) {
+			return true
+		}
+	}
+	return slices.Contains(s.Enum, nil)
+}
+
+// enumValues converts the enum's values to its base type, dropping null, duplicates and
+// values the type cannot hold (such as NaN, or an integer beyond int64).
+func enumValues(s *openapi3.Schema, types []string) (model.Builtin, []any) {
+	typ := ""
+	if len(types) == 1 {
+		typ = types[0]
+	}
+	if typ == "" {
+		for _, v := range s.Enum {
+			if v == nil {
+				continue
+			}
+			switch v.(type) {
+			case string:
+				typ = "string"
+			case bool:
+				typ = "boolean"
+			default:
+				typ = "number"
+				if _, ok := asInt(v); ok {
+					typ = "integer"
+				}
+			}
+			break
+		}
+	}
+	base := scalar(typ, s.Format)
+	var out []any
+	seen := map[any]bool{}
+	for _, v := range s.Enum {
+		var c any
+		switch base {
+		case model.String:
+			if str, ok := v.(string); ok {
+				c = str
+			}
+		case model.Bool:
+			if b, ok := v.(bool); ok {
+				c = b
+			}
+		case model.Int32, model.Int64:
+			if n, ok := asInt(v); ok && (base == model.Int64 || n >= math.MinInt32 && n <= math.MaxInt32) {
+				c = n
+			}
+		case model.Float32, model.Float64:
+			if f, ok := asFloat(v); ok && !math.IsNaN(f) && !math.IsInf(f, 0) {
+				c = f
+			}
+		default:
+			return base, nil
+		}
+		if c != nil && !seen[c] {
+			seen[c] = true
+			out = append(out, c)
+		}
+	}
+	return base, out
+}
+
+func asInt(v any) (int64, bool) {
+	switch n := v.(type) {
+	case int:
+		return int64(n), true
+	case int64:
+		return n, true
+	case uint64:
+		if n <= math.MaxInt64 {
+			return int64(n), true
+		}
+	case float64:
+		if n == math.Trunc(n) && n >= -(1<<63) && n < 1<<63 {
+			return int64(n), true
+		}
+	case interface{ Int64() (int64, error) }:
+		if i, err := n.Int64(); err == nil {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+func asFloat(v any) (float64, bool) {
+	switch n := v.(type) {
+	case int:
+		return float64(n), true
+	case int64:
+		return float64(n), true
+	case uint64:
+		return float64(n), true
+	case float64:
+		return n, true
+	case interface{ Float64() (float64, error) }:
+		if f, err := n.Float64(); err == nil {
+			return f, true
+		}
+	}
+	return 0, false
+}
+
+// typeOf returns the Go type of a schema met at place, building what it needs. place is
+// the name an inline named type gets, e.g. "PetOwner".
+func (b *builder) typeOf(sr *openapi3.SchemaRef, place string) *model.Type {
+	if sr == nil || sr.Value == nil {
+		return model.BuiltinType(model.Any)
+	}
+	if sr.Ref != "" {
+		if t, ok := b.components[sr.Ref]; ok {
+			return t
+		}
+		if t, ok := b.bySchema[sr.Value]; ok {
+			return t
+		}
+		// A $ref to a place other than components/schemas: the target is built where it
+		// is first met, named after the last step of the reference.
+		ref := sr.Ref
+		if i := strings.LastIndexAny(ref, "/#"); i >= 0 {
+			ref = ref[i+1:]
+		}
+		return b.inline(sr.Value, GoName(unescapePointer(ref)))
+	}
+	return b.inline(sr.Value, place)
+}
+
+func unescapePointer(s string) string {
+	return strings.NewReplacer("~1", "/", "~0", "~").Replace(s)
+}
+
+// inline returns the type of a schema that is not a component.
+func (b *builder) inline(s *openapi3.Schema, place string) *model.Type {
+	if t, ok := b.bySchema[s]; ok {
+		return t
+	}
+	if b.building[s] {
+		// A schema that contains itself without a named type in between.
+		return model.BuiltinType(model.Any)
+	}
+	sh := shapeOf(s)
+	switch sh.kind {
+	case shapeRef:
+		b.building[s] = true
+		defer delete(b.building, s)
+		return b.typeOf(sh.ref, place)
+	case shapeBuiltin:
+		return model.BuiltinType(sh.builtin)
+	case shapeSlice:
+		b.building[s] = true
+		defer delete(b.building, s)
+		return model.SliceOf(b.elemType(s.Items, place+"Item"))
+	case shapeMap:
+		b.building[s] = true
+		defer delete(b.building, s)
+		return model.MapOf(b.elemType(s.AdditionalProperties.Schema, place+"Value"))
+	case shapeStruct, shapeEnum, shapeUnion:
+		d := b.declare(place, s, sh)
+		b.fill(d, s, sh)
+		return model.NamedType(d)
+	}
+	return model.BuiltinType(model.Any)
+}
+
+// elemType is the type of array items or map values: a pointer when they may be null.
+func (b *builder) elemType(sr *openapi3.SchemaRef, place string) *model.Type {
+	if sr == nil || sr.Value == nil {
+		return model.BuiltinType(model.Any)
+	}
+	t := b.typeOf(sr, place)
+	if isNullable(sr) && !t.Nilable() {
+		return model.PointerTo(t)
+	}
+	return t
+}
+
+// declare creates the named type a schema needs and registers it, before its contents are
+// built, so that a schema that refers to itself finds it.
+func (b *builder) declare(place string, s *openapi3.Schema, sh shape) *model.Decl {
+	d := &model.Decl{
+		GoName:     b.pkg.UniqueFor(place, "schema at "+place),
+		Doc:        schemaDoc(s),
+		Deprecated: s.Deprecated,
+	}
+	setKind(d, sh)
+	b.decls = append(b.decls, d)
+	b.bySchema[s] = model.NamedType(d)
+	return d
+}
+
+func schemaDoc(s *openapi3.Schema) string {
+	if s.Description != "" {
+		return s.Description
+	}
+	return s.Title
+}
+
+// setKind sets the decl's kind from the shape, with a placeholder underlying type for
+// slices and maps, so that Nilable answers correctly before the contents are built.
+func setKind(d *model.Decl, sh shape) {
+	switch sh.kind {
+	case shapeStruct:
+		d.Kind = model.StructDecl
+	case shapeEnum:
+		d.Kind = model.EnumDecl
+		d.Underlying = model.BuiltinType(sh.builtin)
+	case shapeUnion:
+		d.Kind = model.UnionDecl
+	case shapeSlice:
+		d.Kind = model.DefinedDecl
+		d.Underlying = model.SliceOf(model.BuiltinType(model.Any))
+	case shapeMap:
+		d.Kind = model.DefinedDecl
+		d.Underlying = model.MapOf(model.BuiltinType(model.Any))
+	case shapeBuiltin:
+		d.Kind = model.AliasDecl
+		d.Underlying = model.BuiltinType(sh.builtin)
+	case shapeAny:
+		d.Kind = model.AliasDecl
+		d.Underlying = model.BuiltinType(model.Any)
+	case shapeRef:
+		d.Kind = model.AliasDecl
+		d.Underlying = model.BuiltinType(model.Any)
+	}
+}
+
+// fill builds the contents of a struct, enum or union decl.
+func (b *builder) fill(d *model.Decl, s *openapi3.Schema, sh shape) {
+	switch sh.kind {
+	case shapeStruct:
+		props, required := collectProperties(s)
+		b.structFields(d, props, required, false)
+	case shapeEnum:
+		for _, v := range sh.values {
+			d.Values = append(d.Values, &model.EnumValue{
+				GoName: b.pkg.UniqueFor(d.GoName+enumSuffix(v), "a value of "+d.GoName),
+				Value:  v,
+			})
+		}
+	case shapeUnion:
+		b.union(d, s, sh.variants)
+	}
+}
+
+// collectProperties merges the properties and required lists of s and its allOf members;
+// a later member's property replaces an earlier one's, and s's own come last.
+func collectProperties(s *openapi3.Schema) (map[string]*openapi3.SchemaRef, map[string]bool) {
+	props := map[string]*openapi3.SchemaRef{}
+	required := map[string]bool{}
+	var walk func(s *openapi3.Schema, seen map[*openapi3.Schema]bool)
+	walk = func(s *openapi3.Schema, seen map[*openapi3.Schema]bool) {
+		if seen[s] {
+			return
+		}
+		seen[s] = true
+		for _, m := range s.AllOf {
+			if m != nil && m.Value != nil {
+				walk(m.Value, seen)
+			}
+		}
+		for name, p := range s.Properties {
+			props[name] = p
+		}
+		for _, r := range s.Required {
+			required[r] = true
+		}
+	}
+	walk(s, map[*openapi3.Schema]bool{})
+	return props, required
+}
+
+// structFields builds the fields of a struct, sorted by wire name. In a multipart body,
+// binary properties become io.Reader file parts.
+func (b *builder) structFields(d *model.Decl, props map[string]*openapi3.SchemaRef, required map[string]bool, multipart bool) {
+	names := NewNamer("MarshalJSON", "UnmarshalJSON")
+	for _, name := range sortedKeys(props) {
+		p := props[name]
+		goName := names.UniqueFor(GoName(name), "property "+strconv.Quote(name))
+		f := &model.Field{
+			Name:     name,
+			GoName:   goName,
+			Required: required[name],
+		}
+		if p != nil && p.Value != nil {
+			f.Doc = schemaDoc(p.Value)
+			f.Deprecated = p.Value.Deprecated
+		}
+		var t *model.Type
+		switch {
+		case multipart && isBinary(p):
+			t = model.BuiltinType(model.Reader)
+		case multipart && p != nil && p.Value != nil && p.Value.Items != nil && isBinary(p.Value.Items):
+			t = model.SliceOf(model.BuiltinType(model.Reader))
+		default:
+			t = b.typeOf(p, d.GoName+GoName(name))
+		}
+		nullable := isNullable(p)
+		if (!f.Required || nullable) && !t.Nilable() {
+			t = model.PointerTo(t)
+		}
+		f.Type = t
+		f.OmitEmpty = !f.Required
+		switch {
+		case name == "-":
+			f.JSONTag = "-,"
+		case validTagName(name):
+			f.JSONTag = name
+		default:
+			f.JSONTag = "-"
+			d.CustomJSON = true
+		}
+		if f.OmitEmpty && f.JSONTag != "-" {
+			f.JSONTag += ",omitempty"
+			if name == "-" {
+				f.JSONTag = "-,omitempty"
+			}
+		}
+		d.Fields = append(d.Fields, f)
+	}
+}
+
+func isBinary(sr *openapi3.SchemaRef) bool {
+	if sr == nil || sr.Value == nil {
+		return false
+	}
+	t := nonNullTypes(sr.Value)
+	return len(t) == 1 && t[0] == "string" && sr.Value.Format == "binary"
+}
+
+// validTagName reports whether encoding/json accepts name as the name in a json tag.
+func validTagName(name string) bool {
+	if name == "" {
+		return false
+	}
+	for _, c := range name {
+		switch {
+		case strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", c):
+		case !unicode.IsLetter(c) && !unicode.IsDigit(c):
+			return false
+		}
+	}
+	return true
+}
+
+// enumSuffix names an enum value after its type's name: "available" → "Available",
+// "1st" → "1st", -1 → "Minus1", "" → "Empty".
+func enumSuffix(v any) string {
+	var s string
+	switch v := v.(type) {
+	case string:
+		s = v
+	case int64:
+		s = strconv.FormatInt(v, 10)
+	case float64:
+		s = strconv.FormatFloat(v, 'f', -1, 64)
+	case bool:
+		s = strconv.FormatBool(v)
+	}
+	prefix := ""
+	if strings.HasPrefix(s, "-") {
+		if _, isString := v.(string); !isString {
+			prefix = "Minus"
+		}
+	}
+	name := GoName(s)
+	if words := Words(s); len(words) > 0 && unicode.IsDigit([]rune(words[0])[0]) {
+		name = strings.TrimPrefix(name, "X")
+	}
+	return prefix + name
+}
+
+// union builds a oneOf/anyOf: a sum type when a discriminator selects among object
+// variants, else a raw-JSON union with accessors.
+func (b *builder) union(d *model.Decl, s *openapi3.Schema, variants []*openapi3.SchemaRef) {
+	names := NewNamer("Raw", "MarshalJSON", "UnmarshalJSON")
+	seen := map[string]bool{}
+	discriminated := s.Discriminator != nil && s.Discriminator.PropertyName != ""
+	for i, v := range variants {
+		place := d.GoName + "Variant" + strconv.Itoa(i+1)
+		if v.Ref == "" && v.Value.Title != "" {
+			place = d.GoName + GoName(v.Value.Title)
+		}
+		t := b.typeOf(v, place)
+		if seen[t.String()] {
+			continue
+		}
+		seen[t.String()] = true
+		mv := &model.Variant{GoName: names.Unique(variantLabel(t)), Type: t}
+		if discriminated {
+			if !isObject(t) || v.Ref == "" {
+				discriminated = false
+			} else {
+				mv.Values = discriminatorValues(s.Discriminator, v)
+			}
+		}
+		d.Variants = append(d.Variants, mv)
+	}
+	if discriminated {
+		d.Discriminator = s.Discriminator.PropertyName
+	} else {
+		for _, v := range d.Variants {
+			v.Values = nil
+		}
+	}
+}
+
+// isObject reports a type that is a struct (through aliases).
+func isObject(t *model.Type) bool {
+	for t.Kind == model.KindNamed {
+		switch t.Decl.Kind {
+		case model.StructDecl:
+			return true
+		case model.AliasDecl:
+			t = t.Decl.Underlying
+			continue
+		}
+		return false
+	}
+	return false
+}
+
+// discriminatorValues lists the values that select variant v: the mapping's keys that
+// name it, else the component's name.
+func discriminatorValues(disc *openapi3.Discriminator, v *openapi3.SchemaRef) []string {
+	var out []string
+	for _, key := range sortedKeys(disc.Mapping) {
+		m := disc.Mapping[key]
+		target := m.Ref
+		if target == v.Ref || !strings.Contains(target, "/") && "#/components/schemas/"+target == v.Ref {
+			out = append(out, key)
+		}
+	}
+	if len(out) == 0 {
+		ref := v.Ref
+		if i := strings.LastIndexByte(ref, '/'); i >= 0 {
+			ref = ref[i+1:]
+		}
+		out = append(out, unescapePointer(ref))
+	}
+	return out
+}
+
+// variantLabel names a union variant after its type: Pet, String, Int64, PetList.
+func variantLabel(t *model.Type) string {
+	switch t.Kind {
+	case model.KindNamed:
+		return t.Decl.GoName
+	case model.KindSlice:
+		return variantLabel(t.Elem) + "List"
+	case model.KindMap:
+		return variantLabel(t.Elem) + "Map"
+	case model.KindPointer:
+		return variantLabel(t.Elem)
+	}
+	switch t.Builtin {
+	case model.Time:
+		return "Time"
+	case model.Bytes:
+		return "Bytes"
+	case model.RawJSON:
+		return "JSON"
+	case model.Reader, model.ReadCloser:
+		return "Reader"
+	}
+	return GoName(string(t.Builtin))
+}
+
+// markErrorModel gives the named type behind t an Error method and returns the type to
+// decode an error body into. A type without a name of its own gets one, named place.
+func (b *builder) markErrorModel(t *model.Type, key *openapi3.Schema, place string) *model.Type {
+	d := t.Decl
+	if t.Kind == model.KindNamed {
+		for d.Kind == model.AliasDecl && d.Underlying.Kind == model.KindNamed {
+			d = d.Underlying.Decl
+		}
+		if d.Kind == model.AliasDecl {
+			// An alias cannot carry methods: make it a defined type.
+			d.Kind = model.DefinedDecl
+		}
+	} else {
+		if w, ok := b.errorWrappers[key]; ok {
+			return w
+		}
+		d = &model.Decl{
+			Kind:       model.DefinedDecl,
+			GoName:     b.pkg.UniqueFor(place, "error model "+place),
+			Underlying: t,
+		}
+		b.decls = append(b.decls, d)
+		w := model.NamedType(d)
+		b.errorWrappers[key] = w
+		t = w
+	}
+	if !d.ErrorModel {
+		d.ErrorModel = true
+		taken := map[string]bool{}
+		for _, f := range d.Fields {
+			taken[f.GoName] = true
+		}
+		for _, v := range d.Variants {
+			taken[v.GoName] = true
+		}
+		rename := func(name string) string {
+			if name != "Error" {
+				return name
+			}
+			cand := "ErrorValue"
+			for i := 2; taken[cand]; i++ {
+				cand = fmt.Sprintf("ErrorValue%d", i)
+			}
+			taken[cand] = true
+			return cand
+		}
+		for _, f := range d.Fields {
+			f.GoName = rename(f.GoName)
+		}
+		if d.Discriminator != "" {
+			for _, v := range d.Variants {
+				v.GoName = rename(v.GoName)
+			}
+		}
+	}
+	return t
+}
+
+// breakCycles makes a struct field a pointer where structs would otherwise contain
+// themselves by value (A{B} and B{A}), which Go rejects.
+func breakCycles(decls []*model.Decl) {
+	const (
+		unvisited = iota
+		visiting
+		done
+	)
+	state := map[*model.Decl]int{}
+	var visit func(d *model.Decl)
+	valueStruct := func(t *model.Type) *model.Decl {
+		for t.Kind == model.KindNamed {
+			switch t.Decl.Kind {
+			case model.StructDecl:
+				return t.Decl
+			case model.AliasDecl:
+				t = t.Decl.Underlying
+				continue
+			}
+			return nil
+		}
+		return nil
+	}
+	visit = func(d *model.Decl) {
+		state[d] = visiting
+		for _, f := range d.Fields {
+			next := valueStruct(f.Type)
+			if next == nil {
+				continue
+			}
+			switch state[next] {
+			case visiting:
+				f.Type = model.PointerTo(f.Type)
+			case unvisited:
+				visit(next)
+			}
+		}
+		state[d] = done
+	}
+	for _, d := range decls {
+		if d.Kind == model.StructDecl && state[d] == unvisited {
+			visit(d)
+		}
+	}
+}

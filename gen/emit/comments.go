@@ -1,0 +1,155 @@
+package emit
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/dave/jennifer/jen"
+)
+
+// wrapAt is the width, in runes, past which comment text is wrapped at a space.
+const wrapAt = 100
+
+// docLines turns spec text into comment lines: one per line of text, wrapped at about
+// 100 columns, with blank runs collapsed and leading and trailing blank lines dropped.
+// Each line is clean (see cleanLine), so no spec text can end a comment, start a
+// directive, or hide code behind bidirectional controls.
+func docLines(text string) []string {
+	text = strings.ToValidUTF8(text, "\uFFFD")
+	text = strings.NewReplacer("\r\n", "\n", "\r", "\n", "\u2028", "\n", "\u2029", "\n", "\u0085", "\n").Replace(text)
+	var out []string
+	blank := false
+	for _, line := range strings.Split(text, "\n") {
+		line = cleanLine(line)
+		if line == "" {
+			blank = len(out) > 0
+			continue
+		}
+		if blank {
+			out = append(out, "")
+			blank = false
+		}
+		out = append(out, wrap(line)...)
+	}
+	return out
+}
+
+// cleanLine drops the characters that must not appear in a generated comment: NUL and
+// other control characters (a tab becomes a space), the byte order mark, and the
+// bidirectional formatting characters of Trojan Source (CVE-2021-42574). Trailing space
+// is trimmed.
+func cleanLine(s string) string {
+	clean := true
+	for _, r := range s {
+		if dropRune(r) || r == '\t' {
+			clean = false
+			break
+		}
+	}
+	if !clean {
+		s = strings.Map(func(r rune) rune {
+			switch {
+			case r == '\t':
+				return ' '
+			case dropRune(r):
+				return -1
+			}
+			return r
+		}, s)
+	}
+	return strings.TrimRightFunc(s, unicode.IsSpace)
+}
+
+func dropRune(r rune) bool {
+	switch {
+	case r < 0x20, r == 0x7f, r >= 0x80 && r <= 0x9f: // C0, DEL, C1
+		return true
+	case r == 0xFEFF: // byte order mark
+		return true
+	case r >= 0x202A && r <= 0x202E, r >= 0x2066 && r <= 0x2069, r == 0x200E, r == 0x200F, r == 0x061C:
+		return true
+	}
+	return false
+}
+
+// wrap cuts a long line at spaces so that each piece is at most wrapAt runes, when it can.
+func wrap(line string) []string {
+	if utf8.RuneCountInString(line) <= wrapAt {
+		return []string{line}
+	}
+	indent := line[:len(line)-len(strings.TrimLeft(line, " "))]
+	words := strings.Fields(line)
+	var out []string
+	cur := indent
+	curLen := len(indent)
+	for _, w := range words {
+		n := utf8.RuneCountInString(w)
+		if curLen > len(indent) && curLen+1+n > wrapAt {
+			out = append(out, cur)
+			cur, curLen = indent, len(indent)
+		}
+		if curLen > len(indent) {
+			cur += " "
+			curLen++
+		}
+		cur += w
+		curLen += n
+	}
+	return append(out, cur)
+}
+
+// oneLine flattens text to a single clean line, for places that hold one line only
+// (the file header, a struct field note).
+func oneLine(text string) string {
+	return strings.Join(strings.Fields(strings.Join(docLines(text), " ")), " ")
+}
+
+// comment renders one clean line as a // comment. The text is given to jennifer with the
+// slashes already in place, so it is written verbatim: jennifer never turns it into a
+// /* */ block, whatever the text holds.
+func comment(line string) jen.Code {
+	if line == "" {
+		return jen.Comment("//")
+	}
+	return jen.Comment("// " + line)
+}
+
+// doc is a builder of doc-comment paragraphs.
+type doc struct {
+	lines []string
+}
+
+// para adds a paragraph of spec text (any number of lines), separated from the previous
+// paragraph by a blank comment line.
+func (d *doc) para(text string) {
+	lines := docLines(text)
+	if len(lines) == 0 {
+		return
+	}
+	if len(d.lines) > 0 {
+		d.lines = append(d.lines, "")
+	}
+	d.lines = append(d.lines, lines...)
+}
+
+// line adds a paragraph of one line that is never wrapped.
+func (d *doc) line(text string) {
+	text = oneLine(text)
+	if text == "" {
+		return
+	}
+	if len(d.lines) > 0 {
+		d.lines = append(d.lines, "")
+	}
+	d.lines = append(d.lines, text)
+}
+
+// code renders the comment lines, each followed by a newline.
+func (d *doc) code() *jen.Statement {
+	s := jen.Null()
+	for _, l := range d.lines {
+		s.Add(comment(l)).Line()
+	}
+	return s
+}

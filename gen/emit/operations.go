@@ -1,0 +1,399 @@
+package emit
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dave/jennifer/jen"
+	"github.com/retrygen/retrygen/gen/model"
+)
+
+// policy renders an operation's policy as a package-level literal:
+//
+//	var policyGetPet = runtime.Policy{
+//		MaxAttempts:  4,
+//		InitialDelay: 500 * time.Millisecond,
+//		...
+//	}
+func (e *emitter) policy(op *model.Operation) *jen.Statement {
+	p := op.Policy
+	var d doc
+	d.para(op.PolicyVar + " is the retry policy of " + op.GoName + ": " + strings.TrimSuffix(oneLine(p.Reason), ".") + ".")
+	type kv struct {
+		name  string
+		value jen.Code
+	}
+	fields := []kv{
+		{"MaxAttempts", jen.Lit(p.MaxAttempts)},
+		{"InitialDelay", duration(p.InitialDelay)},
+		{"MaxDelay", duration(p.MaxDelay)},
+		{"Multiplier", jen.Lit(p.Multiplier)},
+	}
+	if j := jitterConst(p.Jitter); j != "" {
+		fields = append(fields, kv{"Jitter", jen.Qual(runtimePath, j)})
+	}
+	fields = append(fields,
+		kv{"StatusCodes", statusCodes(p.StatusCodes)},
+		kv{"ConnectionErrors", jen.Lit(p.ConnectionErrors)},
+	)
+	if p.AttemptTimeout != 0 {
+		fields = append(fields, kv{"AttemptTimeout", duration(p.AttemptTimeout)})
+	}
+	if p.MaxElapsed != 0 {
+		fields = append(fields, kv{"MaxElapsed", duration(p.MaxElapsed)})
+	}
+	fields = append(fields,
+		kv{"RetryAfter", jen.Lit(p.RetryAfter)},
+		kv{"MaxRetryAfter", duration(p.MaxRetryAfter)},
+		kv{"Idempotent", jen.Lit(p.Idempotent)},
+	)
+	if p.IdempotencyKey != "" {
+		fields = append(fields, kv{"IdempotencyKey", jen.Lit(p.IdempotencyKey)})
+	}
+	values := make([]jen.Code, 0, len(fields)+1)
+	for _, f := range fields {
+		values = append(values, jen.Line().Id(f.name).Op(":").Add(f.value))
+	}
+	values = append(values, jen.Line())
+	return d.code().Var().Id(op.PolicyVar).Op("=").Qual(runtimePath, "Policy").Values(values...)
+}
+
+func jitterConst(j string) string {
+	switch j {
+	case "full":
+		return "JitterFull"
+	case "equal":
+		return "JitterEqual"
+	case "decorrelated":
+		return "JitterDecorrelated"
+	case "none":
+		return "JitterNone"
+	}
+	return ""
+}
+
+// statusCodes renders ["408", "5XX"] as []runtime.StatusCode{408, runtime.Class5XX}.
+func statusCodes(codes []string) *jen.Statement {
+	return jen.Index().Qual(runtimePath, "StatusCode").ValuesFunc(func(g *jen.Group) {
+		for _, c := range codes {
+			if len(c) == 3 && c[0] >= '1' && c[0] <= '5' && strings.EqualFold(c[1:], "XX") {
+				g.Qual(runtimePath, "Class"+c[:1]+"XX")
+			} else if n, err := strconv.Atoi(c); err == nil {
+				g.Lit(n)
+			}
+		}
+	})
+}
+
+// duration renders d in the largest unit that divides it: 500 * time.Millisecond.
+func duration(d time.Duration) jen.Code {
+	if d == 0 {
+		return jen.Lit(0)
+	}
+	units := []struct {
+		d    time.Duration
+		name string
+	}{
+		{time.Hour, "Hour"}, {time.Minute, "Minute"}, {time.Second, "Second"},
+		{time.Millisecond, "Millisecond"}, {time.Microsecond, "Microsecond"},
+	}
+	for _, u := range units {
+		if d%u.d == 0 {
+			if n := d / u.d; n != 1 {
+				return jen.Op(strconv.FormatInt(int64(n), 10)).Op("*").Qual(timePath, u.name)
+			}
+			return jen.Qual(timePath, u.name)
+		}
+	}
+	return jen.Op(strconv.FormatInt(int64(d), 10))
+}
+
+// retrySummary is the method doc's one-line account of its policy.
+func retrySummary(p model.Policy) string {
+	switch {
+	case p.Retry:
+		on := strings.Join(p.StatusCodes, "/")
+		if p.ConnectionErrors {
+			if on != "" {
+				on += " and "
+			}
+			on += "connection errors"
+		}
+		if on == "" {
+			on = "nothing"
+		}
+		s := fmt.Sprintf("Retries: up to %d attempts on %s, backoff %v–%v", p.MaxAttempts, on, p.InitialDelay, p.MaxDelay)
+		if j := oneLine(p.Jitter); j != "" {
+			s += ", " + j + " jitter"
+		}
+		return s + "."
+	case p.MaxAttempts > 1:
+		return fmt.Sprintf("Retries: only attempts that could not connect, up to %d attempts; the request is not idempotent.", p.MaxAttempts)
+	}
+	return "Retries: none."
+}
+
+// method renders one operation's method on Client.
+func (e *emitter) method(op *model.Operation) *jen.Statement {
+	var d doc
+	first := op.GoName + " calls " + oneLine(op.Method) + " " + oneLine(op.Path)
+	if op.OperationID != "" {
+		first += " (operationId " + oneLine(op.OperationID) + ")"
+	}
+	d.para(first + ".")
+	d.para(op.Summary)
+	if op.Description != op.Summary {
+		d.para(op.Description)
+	}
+	if op.Deprecated {
+		d.para("Deprecated: the API description marks this operation as deprecated.")
+	}
+	d.line(retrySummary(op.Policy))
+
+	args := []jen.Code{jen.Id("ctx").Qual(contextPath, "Context")}
+	for _, p := range op.PathParams {
+		args = append(args, jen.Id(p.LocalName).Add(typ(p.Type)))
+	}
+	if op.ParamsType != "" {
+		args = append(args, jen.Id("params").Op("*").Id(op.ParamsType))
+	}
+	if op.Body != nil {
+		args = append(args, jen.Id("body").Add(typ(op.Body.Type)))
+	}
+	args = append(args, jen.Id("opts").Op("...").Id("CallOption"))
+
+	var results []jen.Code
+	fail := []jen.Code{jen.Err()}
+	if op.Result != nil {
+		results = []jen.Code{typ(op.Result.Type), jen.Error()}
+		fail = []jen.Code{jen.Nil(), jen.Err()}
+	} else {
+		results = []jen.Code{jen.Error()}
+	}
+
+	var body []jen.Code
+	add := func(c jen.Code) { body = append(body, c) }
+	if op.ParamsType != "" {
+		add(jen.If(jen.Id("params").Op("==").Nil()).Block(
+			jen.Id("params").Op("=").New(jen.Id(op.ParamsType)),
+		))
+	}
+	add(jen.Id("r").Op(":=").Id("newRequest").Call(jen.Lit(op.Method)))
+	for _, part := range op.PathParts {
+		if part.Param == nil {
+			add(jen.Id("r").Dot("addPath").Call(jen.Lit(part.Literal)))
+			continue
+		}
+		p := part.Param
+		add(jen.Id("r").Dot("pathParam").Call(jen.Lit(p.Name), jen.Lit(p.Style), jen.Lit(p.Explode), jen.Id(p.LocalName)))
+	}
+	for _, kv := range op.FixedQuery {
+		add(jen.Id("r").Dot("setQuery").Call(jen.Lit(kv[0]), jen.Lit(kv[1])))
+	}
+	for _, p := range op.Params {
+		v := jen.Id("params").Dot(p.GoName)
+		switch {
+		case p.IdempotencyKey:
+			add(jen.Id("opts").Op("=").Id("withKey").Call(v, jen.Id("opts")))
+		case p.In == "query":
+			add(jen.Id("r").Dot("queryParam").Call(jen.Lit(p.Name), jen.Lit(p.Style), jen.Lit(p.Explode), v))
+		case p.In == "header":
+			add(jen.Id("r").Dot("headerParam").Call(jen.Lit(p.Name), jen.Lit(p.Style), jen.Lit(p.Explode), v))
+		case p.In == "cookie":
+			add(jen.Id("r").Dot("cookieParam").Call(jen.Lit(p.Name), jen.Lit(p.Style), jen.Lit(p.Explode), v))
+		}
+	}
+	if op.Body != nil {
+		add(e.body(op.Body))
+	}
+	accept := ""
+	if op.Result != nil {
+		accept = op.Result.Accept
+	}
+	add(jen.List(jen.Id("resp"), jen.Err()).Op(":=").Id("c").Dot("do").Call(
+		jen.Id("ctx"), jen.Id("r"), jen.Op("&").Id(op.PolicyVar), jen.Lit(accept), jen.Id("opts"),
+	))
+	errValue := jen.Err()
+	if op.Errors != nil {
+		errValue = jen.Id("decodeError").Call(jen.Err(), jen.Id(op.Errors.GoName))
+	}
+	if op.Result != nil {
+		add(jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), errValue)))
+	} else {
+		add(jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(errValue)))
+	}
+	e.decodeResult(op, add, fail)
+
+	return d.code().Func().Params(jen.Id("c").Op("*").Id("Client")).Id(op.GoName).
+		Params(args...).Params(results...).Block(body...)
+}
+
+// body renders the statements that attach the request body.
+func (e *emitter) body(b *model.Body) jen.Code {
+	var stmts []jen.Code
+	switch b.Encoding {
+	case model.JSONBody:
+		stmts = append(stmts, jen.Id("r").Dot("jsonBody").Call(jen.Lit(b.ContentType), jen.Id("body")))
+	case model.FormBody:
+		args := []jen.Code{jen.Lit(b.ContentType), jen.Id("body")}
+		for _, name := range b.DeepObject {
+			args = append(args, jen.Lit(name))
+		}
+		stmts = append(stmts, jen.Id("r").Dot("formBody").Call(args...))
+	case model.RawBody:
+		// rawBody skips a nil reader itself.
+		return jen.Id("r").Dot("rawBody").Call(jen.Lit(b.ContentType), jen.Id("body"))
+	case model.MultipartBody:
+		stmts = append(stmts, jen.Id("w").Op(":=").Id("newMultipart").Call())
+		t := b.Type
+		if t.Kind == model.KindPointer {
+			t = t.Elem
+		}
+		for _, f := range t.Decl.Fields {
+			v := jen.Id("body").Dot(f.GoName)
+			switch {
+			case f.Type.Kind == model.KindBuiltin && f.Type.Builtin == model.Reader:
+				stmts = append(stmts, jen.Id("w").Dot("file").Call(jen.Lit(f.Name), v))
+			case f.Type.Kind == model.KindSlice && f.Type.Elem.Kind == model.KindBuiltin && f.Type.Elem.Builtin == model.Reader:
+				stmts = append(stmts, jen.Id("w").Dot("files").Call(jen.Lit(f.Name), v))
+			default:
+				stmts = append(stmts, jen.Id("w").Dot("field").Call(jen.Lit(f.Name), v))
+			}
+		}
+		stmts = append(stmts, jen.Id("r").Dot("multipartBody").Call(jen.Id("w")))
+	}
+	if !b.Required && b.Type.Nilable() {
+		return jen.If(jen.Id("body").Op("!=").Nil()).Block(stmts...)
+	}
+	out := jen.Null()
+	for i, s := range stmts {
+		if i > 0 {
+			out.Line()
+		}
+		out.Add(s)
+	}
+	return out
+}
+
+// decodeResult renders what follows a successful Do: the typed result, or closing the
+// response.
+func (e *emitter) decodeResult(op *model.Operation, add func(jen.Code), fail []jen.Code) {
+	res := op.Result
+	if res == nil {
+		add(jen.Return(jen.Id("discard").Call(jen.Id("resp"))))
+		return
+	}
+	if res.Multi != nil {
+		add(jen.Id("out").Op(":=").New(jen.Id(res.Multi.GoName)))
+		add(jen.Switch().BlockFunc(func(g *jen.Group) {
+			for _, r := range res.Responses {
+				target := jen.Op("&").Id("out").Dot(r.Field.GoName)
+				var call jen.Code
+				if r.JSON {
+					call = jen.Id("decodeJSON").Call(jen.Id("resp"), target)
+				} else {
+					call = jen.Id("readBody").Call(jen.Id("resp"), target)
+				}
+				g.Case(statusCond(r.Status)).Block(jen.Err().Op("=").Add(call))
+			}
+			g.Default().Block(jen.Err().Op("=").Id("discard").Call(jen.Id("resp")))
+		}))
+		add(jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(fail...)))
+		add(jen.Return(jen.Id("out"), jen.Nil()))
+		return
+	}
+	r := res.Responses[0]
+	switch {
+	case !r.JSON:
+		add(jen.Return(jen.Id("resp").Dot("Body"), jen.Nil()))
+	case res.Type.Kind == model.KindPointer:
+		add(jen.Id("out").Op(":=").New(typ(res.Type.Elem)))
+		add(jen.If(jen.Err().Op(":=").Id("decodeJSON").Call(jen.Id("resp"), jen.Id("out")), jen.Err().Op("!=").Nil()).Block(jen.Return(fail...)))
+		add(jen.Return(jen.Id("out"), jen.Nil()))
+	default:
+		add(jen.Var().Id("out").Add(typ(res.Type)))
+		add(jen.If(jen.Err().Op(":=").Id("decodeJSON").Call(jen.Id("resp"), jen.Op("&").Id("out")), jen.Err().Op("!=").Nil()).Block(jen.Return(fail...)))
+		add(jen.Return(jen.Id("out"), jen.Nil()))
+	}
+}
+
+// statusCond renders the test of resp.StatusCode against "201", "2XX" or "default".
+func statusCond(status string) *jen.Statement {
+	code := jen.Id("resp").Dot("StatusCode")
+	return statusTest(code, status)
+}
+
+func statusTest(code *jen.Statement, status string) *jen.Statement {
+	if n, err := strconv.Atoi(status); err == nil {
+		return code.Op("==").Lit(n)
+	}
+	if len(status) == 3 && status[0] >= '1' && status[0] <= '5' {
+		return code.Op("/").Lit(100).Op("==").Lit(int(status[0] - '0'))
+	}
+	return jen.True()
+}
+
+// errorSet renders the function that picks an error model by status:
+//
+//	func errorsGetPet(status int) any {
+//		switch {
+//		case status == 404:
+//			return new(NotFound)
+//		case status/100 == 4:
+//			return new(Problem)
+//		}
+//		return new(Problem) // default
+//	}
+func (e *emitter) errorSet(set *model.ErrorSet) *jen.Statement {
+	var def *model.ErrorCase
+	var cases []*model.ErrorCase
+	for _, c := range set.Cases {
+		if c.Status == "default" {
+			def = c
+		} else {
+			cases = append(cases, c)
+		}
+	}
+	var stmts []jen.Code
+	if len(cases) > 0 {
+		stmts = append(stmts, jen.Switch().BlockFunc(func(g *jen.Group) {
+			for _, c := range cases {
+				g.Case(statusTest(jen.Id("status"), c.Status)).Block(jen.Return(jen.New(typ(c.Type))))
+			}
+		}))
+	}
+	if def != nil {
+		stmts = append(stmts, jen.Return(jen.New(typ(def.Type))))
+	} else {
+		stmts = append(stmts, jen.Return(jen.Nil()))
+	}
+	return jen.Comment("// " + set.GoName + " returns a new error model for a response status, nil when none is declared.").Line().
+		Func().Id(set.GoName).Params(jen.Id("status").Int()).Any().Block(stmts...)
+}
+
+// paramsStruct renders the struct that carries an operation's query, header and cookie
+// parameters.
+func (e *emitter) paramsStruct(op *model.Operation) *jen.Statement {
+	var d doc
+	d.para(op.ParamsType + " holds the query, header and cookie parameters of " + op.GoName + ".")
+	return d.code().Type().Id(op.ParamsType).StructFunc(func(g *jen.Group) {
+		for _, p := range op.Params {
+			var fd doc
+			note := p.GoName + " is the " + p.In + " parameter " + strconv.Quote(oneLine(p.Name))
+			if p.Required {
+				note += ", required"
+			}
+			if p.IdempotencyKey {
+				note += "; when empty, a random key is sent"
+			}
+			fd.para(note + ".")
+			fd.para(p.Doc)
+			if p.Deprecated {
+				fd.para("Deprecated: the API description marks this parameter as deprecated.")
+			}
+			g.Add(fd.code().Id(p.GoName).Add(typ(p.Type)))
+		}
+	})
+}

@@ -1,0 +1,226 @@
+package emit
+
+import (
+	"strconv"
+
+	"github.com/dave/jennifer/jen"
+	"github.com/retrygen/retrygen/gen/model"
+)
+
+// typ renders a type expression.
+func typ(t *model.Type) *jen.Statement {
+	switch t.Kind {
+	case model.KindNamed:
+		return jen.Id(t.Decl.GoName)
+	case model.KindSlice:
+		return jen.Index().Add(typ(t.Elem))
+	case model.KindMap:
+		return jen.Map(jen.String()).Add(typ(t.Elem))
+	case model.KindPointer:
+		return jen.Op("*").Add(typ(t.Elem))
+	}
+	switch t.Builtin {
+	case model.Time:
+		return jen.Qual(timePath, "Time")
+	case model.RawJSON:
+		return jen.Qual(jsonPath, "RawMessage")
+	case model.Reader:
+		return jen.Qual(ioPath, "Reader")
+	case model.ReadCloser:
+		return jen.Qual(ioPath, "ReadCloser")
+	case model.Bytes:
+		return jen.Index().Byte()
+	case model.Any:
+		return jen.Any()
+	}
+	return jen.Id(string(t.Builtin))
+}
+
+// decl renders a named type with its doc comment, constants and methods.
+func (e *emitter) decl(d *model.Decl) *jen.Statement {
+	var dc doc
+	dc.para(d.Doc)
+	if d.Pointer != "" && d.Doc == "" {
+		dc.para(d.GoName + " is the schema at " + d.Pointer + ".")
+	}
+	if d.Deprecated {
+		dc.para("Deprecated: the API description marks this schema as deprecated.")
+	}
+	s := dc.code()
+	switch d.Kind {
+	case model.StructDecl:
+		s.Type().Id(d.GoName).Struct(fieldList(d.Fields)...)
+		if d.CustomJSON {
+			s.Line().Line().Add(customJSON(d))
+		}
+	case model.EnumDecl:
+		s.Type().Id(d.GoName).Add(typ(d.Underlying))
+		if len(d.Values) > 0 {
+			s.Line().Line().Comment("// Values of " + d.GoName + ".").Line()
+			s.Const().DefsFunc(func(g *jen.Group) {
+				for _, v := range d.Values {
+					g.Id(v.GoName).Id(d.GoName).Op("=").Add(constLit(v.Value))
+				}
+			})
+		}
+	case model.DefinedDecl:
+		s.Type().Id(d.GoName).Add(typ(d.Underlying))
+	case model.AliasDecl:
+		s.Type().Id(d.GoName).Op("=").Add(typ(d.Underlying))
+	case model.UnionDecl:
+		if d.Discriminator != "" {
+			s.Add(sumType(d))
+		} else {
+			s.Add(rawUnion(d))
+		}
+	}
+	if d.ErrorModel {
+		s.Line().Line().Comment("// Error returns the error model as JSON, so that it can be returned as an error.").Line()
+		s.Func().Params(jen.Id("v").Id(d.GoName)).Id("Error").Params().String().Block(
+			jen.Return(jen.Id("modelErrorText").Call(jen.Id("v"))),
+		)
+	}
+	return s.Line()
+}
+
+// constLit renders an enum value; integers are written bare so that they take the
+// constant's type.
+func constLit(v any) jen.Code {
+	switch v := v.(type) {
+	case int64:
+		return jen.Op(strconv.FormatInt(v, 10))
+	case float64:
+		return jen.Lit(v)
+	case bool:
+		return jen.Lit(v)
+	case string:
+		return jen.Lit(v)
+	}
+	return jen.Lit("")
+}
+
+// fieldList renders struct fields with their doc comments and json tags.
+func fieldList(fields []*model.Field) []jen.Code {
+	out := make([]jen.Code, 0, len(fields))
+	for _, f := range fields {
+		var dc doc
+		dc.para(f.Doc)
+		if f.Deprecated {
+			dc.para("Deprecated: the API description marks this property as deprecated.")
+		}
+		s := dc.code().Id(f.GoName).Add(typ(f.Type))
+		if f.JSONTag != "" {
+			s.Tag(map[string]string{"json": f.JSONTag})
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// customJSON renders MarshalJSON and UnmarshalJSON for a struct whose wire names json
+// tags cannot spell:
+//
+//	func (v T) MarshalJSON() ([]byte, error) {
+//		return marshalFields([]jsonField{{"a,b", v.AB, true}, ...})
+//	}
+//	func (v *T) UnmarshalJSON(data []byte) error {
+//		return unmarshalFields(data, []jsonField{{"a,b", &v.AB, false}, ...})
+//	}
+func customJSON(d *model.Decl) *jen.Statement {
+	s := jen.Comment("// MarshalJSON writes the fields under their exact wire names.").Line()
+	s.Func().Params(jen.Id("v").Id(d.GoName)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
+		jen.Return(jen.Id("marshalFields").Call(jen.Index().Id("jsonField").ValuesFunc(func(g *jen.Group) {
+			for _, f := range d.Fields {
+				g.Values(jen.Lit(f.Name), jen.Id("v").Dot(f.GoName), jen.Lit(f.OmitEmpty))
+			}
+		}))),
+	).Line().Line()
+	s.Comment("// UnmarshalJSON reads the fields under their exact wire names.").Line()
+	s.Func().Params(jen.Id("v").Op("*").Id(d.GoName)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
+		jen.Return(jen.Id("unmarshalFields").Call(jen.Id("data"), jen.Index().Id("jsonField").ValuesFunc(func(g *jen.Group) {
+			for _, f := range d.Fields {
+				g.Values(jen.Lit(f.Name), jen.Op("&").Id("v").Dot(f.GoName), jen.False())
+			}
+		}))),
+	)
+	return s
+}
+
+// sumType renders a union with a discriminator: one pointer field per variant, set by
+// UnmarshalJSON from the discriminator's value, and the raw JSON for unknown values.
+func sumType(d *model.Decl) *jen.Statement {
+	s := jen.Type().Id(d.GoName).StructFunc(func(g *jen.Group) {
+		for _, v := range d.Variants {
+			g.Id(v.GoName).Add(typ(model.PointerTo(v.Type)))
+		}
+		g.Id("raw").Qual(jsonPath, "RawMessage")
+	}).Line().Line()
+	s.Comment("// MarshalJSON writes the variant that is set, else the JSON the value was read from.").Line()
+	s.Func().Params(jen.Id("v").Id(d.GoName)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
+		jen.Switch().BlockFunc(func(g *jen.Group) {
+			for _, v := range d.Variants {
+				g.Case(jen.Id("v").Dot(v.GoName).Op("!=").Nil()).Block(
+					jen.Return(jen.Qual(jsonPath, "Marshal").Call(jen.Id("v").Dot(v.GoName))),
+				)
+			}
+		}),
+		jen.Return(jen.Id("marshalRaw").Call(jen.Id("v").Dot("raw"))),
+	).Line().Line()
+	s.Comment("// UnmarshalJSON sets the variant the discriminator " + strconv.Quote(oneLine(d.Discriminator)) + " names;").Line()
+	s.Comment("// a value it does not know is kept as raw JSON.").Line()
+	s.Func().Params(jen.Id("v").Op("*").Id(d.GoName)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
+		jen.Op("*").Id("v").Op("=").Id(d.GoName).Values(jen.Dict{
+			jen.Id("raw"): jen.Append(jen.Qual(jsonPath, "RawMessage").Call(jen.Nil()), jen.Id("data").Op("...")),
+		}),
+		jen.Switch(jen.Id("discriminatorValue").Call(jen.Id("data"), jen.Lit(d.Discriminator))).BlockFunc(func(g *jen.Group) {
+			for _, v := range d.Variants {
+				vals := make([]jen.Code, len(v.Values))
+				for i, val := range v.Values {
+					vals[i] = jen.Lit(val)
+				}
+				g.Case(vals...).Block(
+					jen.Id("v").Dot(v.GoName).Op("=").New(typ(v.Type)),
+					jen.Return(jen.Qual(jsonPath, "Unmarshal").Call(jen.Id("data"), jen.Id("v").Dot(v.GoName))),
+				)
+			}
+		}),
+		jen.Return(jen.Nil()),
+	).Line().Line()
+	s.Add(rawMethod(d))
+	return s
+}
+
+// rawUnion renders a union without a discriminator: the raw JSON, with an As/Set pair per
+// variant to read and write it as that variant.
+func rawUnion(d *model.Decl) *jen.Statement {
+	s := jen.Type().Id(d.GoName).Struct(jen.Id("raw").Qual(jsonPath, "RawMessage")).Line().Line()
+	s.Comment("// MarshalJSON writes the value's JSON, or null when it is unset.").Line()
+	s.Func().Params(jen.Id("v").Id(d.GoName)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
+		jen.Return(jen.Id("marshalRaw").Call(jen.Id("v").Dot("raw"))),
+	).Line().Line()
+	s.Comment("// UnmarshalJSON keeps the JSON for the As methods to decode.").Line()
+	s.Func().Params(jen.Id("v").Op("*").Id(d.GoName)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
+		jen.Id("v").Dot("raw").Op("=").Append(jen.Qual(jsonPath, "RawMessage").Call(jen.Nil()), jen.Id("data").Op("...")),
+		jen.Return(jen.Nil()),
+	).Line().Line()
+	s.Add(rawMethod(d))
+	for _, v := range d.Variants {
+		s.Line().Line()
+		s.Comment("// As" + v.GoName + " decodes the value as " + v.Type.String() + ".").Line()
+		s.Func().Params(jen.Id("v").Id(d.GoName)).Id("As"+v.GoName).Params().Params(typ(v.Type), jen.Error()).Block(
+			jen.Return(jen.Id("asVariant").Types(typ(v.Type)).Call(jen.Id("v").Dot("raw"))),
+		).Line().Line()
+		s.Comment("// Set" + v.GoName + " makes x, a " + v.Type.String() + ", the value.").Line()
+		s.Func().Params(jen.Id("v").Op("*").Id(d.GoName)).Id("Set" + v.GoName).Params(jen.Id("x").Add(typ(v.Type))).Error().Block(
+			jen.Return(jen.Id("setVariant").Call(jen.Op("&").Id("v").Dot("raw"), jen.Id("x"))),
+		)
+	}
+	return s
+}
+
+func rawMethod(d *model.Decl) *jen.Statement {
+	return jen.Comment("// Raw returns the JSON the value was read from, nil when it was not read.").Line().
+		Func().Params(jen.Id("v").Id(d.GoName)).Id("Raw").Params().Qual(jsonPath, "RawMessage").Block(
+		jen.Return(jen.Id("v").Dot("raw")),
+	)
+}

@@ -1,0 +1,100 @@
+package model
+
+// Param is one parameter of an operation.
+type Param struct {
+	Name       string // the wire name, e.g. "petId" or "X-Request-ID"
+	In         string // "path", "query", "header" or "cookie"
+	GoName     string // the field in the params struct, e.g. "PetID"
+	LocalName  string // the method argument of a path parameter, e.g. "petID"
+	Doc        string
+	Deprecated bool
+	Required   bool
+	// Type is the field or argument type; optional scalars are pointers, so that an
+	// unset parameter is not sent.
+	Type *Type
+	// Style and Explode are the serialization, defaults applied: "simple", "label",
+	// "matrix", "form", "spaceDelimited", "pipeDelimited" or "deepObject".
+	Style   string
+	Explode bool
+	// IdempotencyKey marks the declared Idempotency-Key header: a value the caller sets
+	// becomes the call's idempotency key, and an empty one is filled by the runtime.
+	IdempotencyKey bool
+}
+
+// PathPart is one piece of a path template: literal text, or a parameter.
+type PathPart struct {
+	// Literal is already percent-encoded, e.g. "/pets/".
+	Literal string
+	// Param is set for a parameter, nil for literal text.
+	Param *Param
+}
+
+// BodyEncoding says how a request body is written.
+type BodyEncoding int
+
+const (
+	// JSONBody marshals Body.Type with encoding/json.
+	JSONBody BodyEncoding = iota
+	// FormBody writes application/x-www-form-urlencoded.
+	FormBody
+	// MultipartBody writes multipart/form-data, one part per struct field; io.Reader
+	// fields become file parts.
+	MultipartBody
+	// RawBody sends an io.Reader as is, e.g. application/octet-stream.
+	RawBody
+)
+
+// Body is an operation's request body.
+type Body struct {
+	Encoding    BodyEncoding
+	ContentType string // e.g. "application/json"
+	// Type is the method argument's type: a value for a required body, a pointer (or a
+	// nil-able type) for an optional one.
+	Type     *Type
+	Required bool
+	Doc      string
+	// DeepObject lists the properties of a form body that the spec's encoding object
+	// writes as deepObject ("metadata[key]=value") rather than form style.
+	DeepObject []string
+}
+
+// Result is what a successful call returns.
+type Result struct {
+	// Type is the method's first result, e.g. *Pet or []Pet.
+	Type *Type
+	// Accept is the Accept header sent, e.g. "application/json".
+	Accept string
+	// Responses are the 2xx responses that carry content, sorted by status. With one
+	// distinct type the method decodes any 2xx into it; with several, Type is the
+	// struct Multi and each response fills its own field.
+	Responses []*Response
+	// Multi is the struct with one field per response, e.g. "CreateOrderResponse"; nil
+	// when all responses share one type.
+	Multi *Decl
+}
+
+// Response is one 2xx response with content.
+type Response struct {
+	Status string // e.g. "200", "2XX"
+	// Type is the decoded value's type, e.g. Pet; ReadCloser for a body handed to the
+	// caller, Bytes for a non-JSON body read whole.
+	Type *Type
+	// JSON reports that the body is decoded with encoding/json.
+	JSON bool
+	// Field is the field of Result.Multi this response fills; nil without Multi.
+	Field *Field
+}
+
+// ErrorSet maps the non-2xx statuses of one or more operations to their error models.
+type ErrorSet struct {
+	// GoName is the function that picks a model for a status, e.g. "errorsGetPet".
+	GoName string
+	// Cases are sorted: exact statuses, then classes ("4XX"), then "default".
+	Cases []*ErrorCase
+}
+
+// ErrorCase is one declared error response with a JSON model.
+type ErrorCase struct {
+	Status string // "404", "4XX" or "default"
+	Type   *Type  // a named type with an Error method
+}

@@ -1,0 +1,182 @@
+package model
+
+// Kind says what a Type expression is.
+type Kind int
+
+const (
+	// KindBuiltin is a predeclared or standard-library type, named by Type.Builtin.
+	KindBuiltin Kind = iota
+	// KindNamed is a type declared in the generated package, Type.Decl.
+	KindNamed
+	// KindSlice is []Elem.
+	KindSlice
+	// KindMap is map[string]Elem.
+	KindMap
+	// KindPointer is *Elem.
+	KindPointer
+)
+
+// Builtin names a type the generated package does not declare.
+type Builtin string
+
+// The builtin types, spelled as generated code writes them.
+const (
+	String     Builtin = "string"
+	Bool       Builtin = "bool"
+	Int32      Builtin = "int32"
+	Int64      Builtin = "int64"
+	Float32    Builtin = "float32"
+	Float64    Builtin = "float64"
+	Any        Builtin = "any"             // a free-form JSON value
+	Time       Builtin = "time.Time"       // format: date-time
+	Bytes      Builtin = "[]byte"          // format: byte (base64 in JSON)
+	RawJSON    Builtin = "json.RawMessage" // kept undecoded
+	Reader     Builtin = "io.Reader"       // an upload: a binary body or multipart file
+	ReadCloser Builtin = "io.ReadCloser"   // a binary response body, closed by the caller
+)
+
+// Type is a Go type expression in generated code.
+type Type struct {
+	Kind    Kind
+	Builtin Builtin // KindBuiltin, e.g. Int64
+	Decl    *Decl   // KindNamed
+	Elem    *Type   // KindSlice, KindMap, KindPointer
+}
+
+// BuiltinType returns the type b.
+func BuiltinType(b Builtin) *Type { return &Type{Kind: KindBuiltin, Builtin: b} }
+
+// NamedType returns the type d declares.
+func NamedType(d *Decl) *Type { return &Type{Kind: KindNamed, Decl: d} }
+
+// SliceOf returns []elem.
+func SliceOf(elem *Type) *Type { return &Type{Kind: KindSlice, Elem: elem} }
+
+// MapOf returns map[string]elem.
+func MapOf(elem *Type) *Type { return &Type{Kind: KindMap, Elem: elem} }
+
+// PointerTo returns *elem.
+func PointerTo(elem *Type) *Type { return &Type{Kind: KindPointer, Elem: elem} }
+
+// String spells t as Go source would, e.g. "[]*Pet" or "map[string]time.Time".
+func (t *Type) String() string {
+	if t == nil {
+		return "<nil>"
+	}
+	switch t.Kind {
+	case KindBuiltin:
+		return string(t.Builtin)
+	case KindNamed:
+		return t.Decl.GoName
+	case KindSlice:
+		return "[]" + t.Elem.String()
+	case KindMap:
+		return "map[string]" + t.Elem.String()
+	case KindPointer:
+		return "*" + t.Elem.String()
+	}
+	return "?"
+}
+
+// Nilable reports whether the zero value of t is nil: pointers, slices, maps, any,
+// json.RawMessage, []byte and the io interfaces.
+func (t *Type) Nilable() bool {
+	switch t.Kind {
+	case KindPointer, KindSlice, KindMap:
+		return true
+	case KindBuiltin:
+		switch t.Builtin {
+		case Any, RawJSON, Bytes, Reader, ReadCloser:
+			return true
+		}
+	case KindNamed:
+		if t.Decl.Kind == AliasDecl || t.Decl.Kind == DefinedDecl {
+			return t.Decl.Underlying.Nilable()
+		}
+	}
+	return false
+}
+
+// DeclKind says what a Decl declares.
+type DeclKind int
+
+const (
+	// StructDecl: type Pet struct { ... } from an object schema (allOf merged).
+	StructDecl DeclKind = iota
+	// EnumDecl: type Status string, with a constant per value.
+	EnumDecl
+	// DefinedDecl: type Pets []Pet, a new named type over Underlying.
+	DefinedDecl
+	// AliasDecl: type Animal = Pet, for a component schema that only refers to another.
+	AliasDecl
+	// UnionDecl: a oneOf/anyOf. With a Discriminator it is a sum type with one pointer
+	// field per variant; without, a raw-JSON wrapper with an As/Set accessor pair per
+	// variant.
+	UnionDecl
+)
+
+// Decl is a named type of the generated package.
+type Decl struct {
+	Kind       DeclKind
+	GoName     string // e.g. "Pet", "ListPetsStatus", "CreateOrderRequest"
+	Doc        string // the schema's description, possibly several lines
+	Deprecated bool
+	// Pointer is where the schema lives, e.g. "#/components/schemas/Pet"; it is shown in
+	// the doc comment of types built from inline schemas.
+	Pointer string
+
+	// Fields are a StructDecl's fields in the spec's property order (sorted by wire name
+	// when the spec's order is unknown).
+	Fields []*Field
+	// CustomJSON makes the struct marshal itself field by field, because a wire name
+	// cannot be written in a json tag (it contains a comma, a quote, a backslash, or is
+	// empty); such fields carry the tag `json:"-"`.
+	CustomJSON bool
+
+	// Underlying is the type an EnumDecl, DefinedDecl or AliasDecl stands for.
+	Underlying *Type
+	// Values are an EnumDecl's constants.
+	Values []*EnumValue
+
+	// Variants are a UnionDecl's alternatives.
+	Variants []*Variant
+	// Discriminator is the wire name of the property that selects the variant, e.g.
+	// "petType"; "" for a raw-JSON union.
+	Discriminator string
+
+	// ErrorModel gives the type an Error() string method, so that a decoded error body
+	// is reachable with errors.As. The naming pass keeps fields and variants from being
+	// called Error.
+	ErrorModel bool
+}
+
+// Field is one field of a struct.
+type Field struct {
+	Name       string // the wire name, e.g. "pet_type"
+	GoName     string // e.g. "PetType"
+	Doc        string
+	Deprecated bool
+	Type       *Type // e.g. *string for an optional string
+	Required   bool
+	// JSONTag is the value of the json struct tag, e.g. "pet_type,omitempty", "-," for
+	// the wire name "-", or "-" when CustomJSON marshals the field.
+	JSONTag string
+	// OmitEmpty leaves the field out of a custom-marshalled object when it is nil.
+	OmitEmpty bool
+}
+
+// EnumValue is one constant of an enum.
+type EnumValue struct {
+	GoName string // e.g. "PetStatusAvailable"
+	Value  any    // string, int64, float64 or bool, e.g. "available"
+}
+
+// Variant is one alternative of a union.
+type Variant struct {
+	// GoName names the field of a sum type ("Cat") or the accessor pair of a raw union
+	// ("AsCat", "SetCat" use "Cat").
+	GoName string
+	Type   *Type
+	// Values are the discriminator values that select this variant, e.g. ["cat"].
+	Values []string
+}
