@@ -318,6 +318,7 @@ func (s *Spec) checkVersion(errs *ErrorList) {
 var (
 	resolveRefMsg = regexp.MustCompile(`in fragment in URI: "([^"]*)"`)
 	yamlLineMsg   = regexp.MustCompile(`^(?:yaml: )?line (\d+): `)
+	quotedMsg     = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
 )
 
 // loadError turns a kin-openapi or YAML error into a located Error.
@@ -367,6 +368,18 @@ func (s *Spec) loadError(err error) *Error {
 			e.Pos = s.posOfRef(m[1])
 			msg = fmt.Sprintf("unresolved $ref %q: nothing is defined there", m[1])
 			e.Fix = "correct the $ref, or define what it names"
+		} else {
+			// Other resolution errors quote the $ref they failed on.
+			for _, q := range quotedMsg.FindAllString(msg, -1) {
+				ref, err := strconv.Unquote(q)
+				if err != nil {
+					continue
+				}
+				if pos := s.posOfRef(ref); pos.IsValid() {
+					e.Pos = pos
+					break
+				}
+			}
 		}
 		e.Msg = msg
 	}

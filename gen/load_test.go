@@ -1,0 +1,283 @@
+package gen
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// writeFiles creates files (path → content) under dir.
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// refSpec is a spec whose one response schema is $ref.
+func refSpec(ref string) string {
+	return fmt.Sprintf(`openapi: 3.0.3
+info: {title: T, version: "1"}
+paths:
+  /pets:
+    get:
+      operationId: listPets
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema:
+                $ref: %q
+`, ref)
+}
+
+func TestExternalRefInsideFolder(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"api/api.yaml":         refSpec("./schemas/pet.yaml#/Pet"),
+		"api/schemas/pet.yaml": "Pet:\n  type: object\n  properties:\n    name: {type: string}\n",
+	})
+	spec := filepath.Join(dir, "api", "api.yaml")
+
+	_, err := Load(spec, LoadOptions{})
+	if err == nil || !strings.Contains(err.Error(), "api.yaml:13:17: $ref \"./schemas/pet.yaml#/Pet\" names another file") {
+		t.Errorf("default: got %v, want the $ref refused at api.yaml:13:17", err)
+	}
+
+	s, err := Load(spec, LoadOptions{AllowExternalRefs: true})
+	if err != nil {
+		t.Fatalf("allowed: %v", err)
+	}
+	schema := s.Doc.Paths.Value("/pets").Get.Responses.Value("200").Value.Content["application/json"].Schema.Value
+	if schema == nil || schema.Properties["name"] == nil {
+		t.Fatalf("external schema not resolved: %+v", schema)
+	}
+	if pos := s.PosOf(schema.Origin); !strings.HasSuffix(pos.File, filepath.Join("schemas", "pet.yaml")) || pos.Line != 1 {
+		t.Errorf("external schema located at %v, want schemas/pet.yaml:1", pos)
+	}
+}
+
+func TestExternalRefEscapes(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"secret.yaml":      "Pet: {type: object}\n",
+		"api/placeholder":  "",
+		"elsewhere/x.yaml": "Pet: {type: object}\n",
+	})
+	if err := os.Symlink(filepath.Join(dir, "elsewhere"), filepath.Join(dir, "api", "linked")); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	for _, ref := range []string{
+		"../secret.yaml#/Pet",
+		"%2e%2e/secret.yaml#/Pet",
+		"linked/x.yaml#/Pet",
+		"file:///etc/hosts#/Pet",
+		"/etc/hosts#/Pet",
+		filepath.ToSlash(filepath.Join(dir, "secret.yaml")) + "#/Pet",
+	} {
+		t.Run(ref, func(t *testing.T) {
+			spec := filepath.Join(dir, "api", "api.yaml")
+			writeFiles(t, dir, map[string]string{"api/api.yaml": refSpec(ref)})
+			_, err := Load(spec, LoadOptions{AllowExternalRefs: true})
+			if err == nil {
+				t.Fatal("loaded a $ref outside the spec's folder")
+			}
+			if !strings.Contains(err.Error(), "api.yaml:13:17: $ref to ") || !strings.Contains(err.Error(), "is not allowed") {
+				t.Errorf("got %q, want a located refusal", err)
+			}
+		})
+	}
+}
+
+// TestNoNetwork checks that a $ref to a URL is never fetched, whether or not external
+// references are allowed.
+func TestNoNetwork(t *testing.T) {
+	var hits atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		fmt.Fprint(w, "Pet: {type: object}\n")
+	}))
+	defer srv.Close()
+	for _, allow := range []bool{false, true} {
+		dir := t.TempDir()
+		writeFiles(t, dir, map[string]string{"api.yaml": refSpec(srv.URL + "/s.yaml#/Pet")})
+		_, err := Load(filepath.Join(dir, "api.yaml"), LoadOptions{AllowExternalRefs: allow})
+		if err == nil || !strings.Contains(err.Error(), "api.yaml:13:17: ") {
+			t.Errorf("allow=%v: got %v, want a located refusal", allow, err)
+		}
+	}
+	if n := hits.Load(); n != 0 {
+		t.Errorf("the server was asked %d times", n)
+	}
+}
+
+func TestLoadLimits(t *testing.T) {
+	dir := t.TempDir()
+	big := refSpec("#/components/schemas/Pet") + "components:\n  schemas:\n    Pet:\n      description: " + strings.Repeat("x", 4096) + "\n"
+	writeFiles(t, dir, map[string]string{"big.yaml": big})
+	_, err := Load(filepath.Join(dir, "big.yaml"), LoadOptions{MaxBytes: 1024})
+	if err == nil || !strings.Contains(err.Error(), "big.yaml: file too large") {
+		t.Errorf("got %v, want the size limit", err)
+	}
+
+	_, err = Load(filepath.Join(dir, "missing.yaml"), LoadOptions{})
+	if err == nil || !strings.Contains(err.Error(), "missing.yaml: no such file") {
+		t.Errorf("missing file: got %v", err)
+	}
+	_, err = Load(dir, LoadOptions{})
+	if err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("folder: got %v", err)
+	}
+}
+
+// TestBillionLaughs checks that a YAML alias bomb is rejected quickly.
+func TestBillionLaughs(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("openapi: 3.0.3\ninfo: {title: T, version: \"1\"}\npaths: {}\nx-bomb:\n  a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n")
+	prev := "a"
+	for _, name := range []string{"b", "c", "d", "e", "f", "g", "h", "i"} {
+		fmt.Fprintf(&b, "  %s: &%s [*%s,*%s,*%s,*%s,*%s,*%s,*%s,*%s,*%s]\n", name, name, prev, prev, prev, prev, prev, prev, prev, prev, prev)
+		prev = name
+	}
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"bomb.yaml": b.String()})
+	start := time.Now()
+	_, err := Load(filepath.Join(dir, "bomb.yaml"), LoadOptions{})
+	if err == nil {
+		t.Fatal("alias bomb loaded")
+	}
+	if !strings.HasPrefix(err.Error(), filepath.Join(dir, "bomb.yaml")+":") {
+		t.Errorf("error is not located: %v", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("took %v", d)
+	}
+}
+
+func TestPositions(t *testing.T) {
+	s, err := loadSpec(t, "api.yaml", `openapi: 3.0.3
+info: {title: T, version: "1"}
+paths:
+  /pets/{petId}:
+    parameters:
+      - name: petId
+        in: path
+        required: true
+        schema: {type: string}
+    get:
+      operationId: getPet
+      x-retry:
+        maxAttempts: 3
+      responses: {"200": {description: ok}}
+components:
+  schemas:
+    Pet:
+      type: object
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	item := s.Doc.Paths.Value("/pets/{petId}")
+	op := item.Get
+	file := s.Path
+	for _, tt := range []struct {
+		name string
+		got  Pos
+		want Pos
+	}{
+		{"operation", s.PosOf(op.Origin), Pos{file, 10, 5}},
+		{"operationId", s.PosOfField(op.Origin, "operationId"), Pos{file, 11, 7}},
+		{"extension", s.PosOfField(op.Origin, "x-retry"), Pos{file, 12, 7}},
+		{"inside an extension", s.posWithin(s.PosOfField(op.Origin, "x-retry"), "maxAttempts"), Pos{file, 13, 9}},
+		{"parameter", s.PosOf(item.Parameters[0].Value.Origin), Pos{file, 6, 9}},
+		{"schema", s.PosOf(s.Doc.Components.Schemas["Pet"].Value.Origin), Pos{file, 17, 5}},
+		{"pointer", s.PosOfPointer("#/paths/~1pets~1{petId}/get/x-retry/maxAttempts"), Pos{file, 13, 9}},
+		{"pointer past the end", s.PosOfPointer("#/components/schemas/Nope"), Pos{file, 16, 3}},
+		{"no origin", s.PosOf(nil), Pos{File: file}},
+	} {
+		if tt.got != tt.want {
+			t.Errorf("%s: got %v, want %v", tt.name, tt.got, tt.want)
+		}
+	}
+}
+
+func TestWarnings(t *testing.T) {
+	s, err := loadSpec(t, "api.yaml", `openapi: 3.0.3
+info: {title: T, version: "1"}
+paths:
+  /pets:
+    get:
+      parameters:
+        - {name: unused, in: path, required: true, schema: {type: string}}
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema: {type: array}
+`)
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	text := s.Warnings.Error()
+	for _, want := range []string{
+		`api.yaml:5:5: GET /pets: path parameter "unused" is not in the path template; it is ignored`,
+		"schema 'items' must be non-null",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("warnings lack %q:\n%s", want, text)
+		}
+	}
+}
+
+func TestErrorList(t *testing.T) {
+	var l ErrorList
+	for i := 15; i >= 1; i-- {
+		l.Add(&Error{Pos: Pos{"a.yaml", i, 1}, Msg: fmt.Sprintf("problem %d", i)})
+	}
+	l.Add(&Error{Pos: Pos{"a.yaml", 3, 1}, Msg: "problem 3"}) // an exact duplicate
+	err := l.Err()
+	var list ErrorList
+	if !errors.As(err, &list) || len(list) != 15 {
+		t.Fatalf("got %T with %d errors, want 15 after dropping the duplicate", err, len(list))
+	}
+	lines := strings.Split(err.Error(), "\n")
+	if len(lines) != MaxErrorsShown+1 || lines[0] != "a.yaml:1:1: problem 1" || lines[MaxErrorsShown] != "(and 5 more errors)" {
+		t.Errorf("got:\n%s", err)
+	}
+	var one *Error
+	if !errors.As(err, &one) || one.Msg != "problem 1" {
+		t.Errorf("errors.As reaches %v", one)
+	}
+	if (ErrorList{}).Err() != nil {
+		t.Error("empty list is not nil")
+	}
+	e := &Error{Pos: Pos{File: "a.yaml"}, Op: OpName("post", "/orders", "createOrder"), Msg: "m", Fix: "f"}
+	if got, want := e.Error(), "a.yaml: POST /orders (createOrder): m\n\tfix: f"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// TestMissingExternalFile checks that a $ref to a file that does not exist is located.
+func TestMissingExternalFile(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"api.yaml": refSpec("schemas/nope.yaml#/Pet")})
+	_, err := Load(filepath.Join(dir, "api.yaml"), LoadOptions{AllowExternalRefs: true})
+	if err == nil || !strings.Contains(err.Error(), "api.yaml:13:17: ") {
+		t.Errorf("got %v, want an error located at the $ref", err)
+	}
+}

@@ -1,0 +1,157 @@
+package gen
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestWriteFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "client_gen.go")
+
+	changed, err := WriteFile(path, []byte("package a\n"))
+	if err != nil || !changed {
+		t.Fatalf("first write: changed %v, err %v", changed, err)
+	}
+	if got, _ := os.ReadFile(path); string(got) != "package a\n" {
+		t.Fatalf("file holds %q", got)
+	}
+	fi, _ := os.Stat(path)
+	if fi.Mode().Perm() != 0o644 {
+		t.Errorf("new file mode %v, want 0644", fi.Mode().Perm())
+	}
+
+	// An unchanged file is left untouched, modification time included.
+	old := time.Now().Add(-time.Hour).Truncate(time.Second)
+	if err := os.Chtimes(path, old, old); err != nil {
+		t.Fatal(err)
+	}
+	changed, err = WriteFile(path, []byte("package a\n"))
+	if err != nil || changed {
+		t.Fatalf("same bytes: changed %v, err %v", changed, err)
+	}
+	if fi, _ := os.Stat(path); !fi.ModTime().Equal(old) {
+		t.Errorf("unchanged file was touched: mtime %v, want %v", fi.ModTime(), old)
+	}
+
+	// A changed file is replaced, keeping its mode.
+	if err := os.Chmod(path, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	changed, err = WriteFile(path, []byte("package b\n"))
+	if err != nil || !changed {
+		t.Fatalf("new bytes: changed %v, err %v", changed, err)
+	}
+	if got, _ := os.ReadFile(path); string(got) != "package b\n" {
+		t.Errorf("file holds %q", got)
+	}
+	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v, want 0600 kept", fi.Mode().Perm())
+	}
+
+	// No temporary file is left behind.
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		t.Errorf("folder holds %v, want only client_gen.go", names)
+	}
+}
+
+func TestWriteFileFailureLeavesOldFile(t *testing.T) {
+	// A name so long that the temporary file's name ("." + name + ".tmp" + digits) exceeds
+	// the file system's limit: the write fails before anything is replaced, even as root.
+	dir := t.TempDir()
+	path := filepath.Join(dir, strings.Repeat("c", 240)+".go")
+	if err := os.WriteFile(path, []byte("old\n"), 0o644); err != nil {
+		t.Skipf("file system does not take a %d-byte name: %v", len(filepath.Base(path)), err)
+	}
+	if _, err := WriteFile(path, []byte("new\n")); err == nil {
+		t.Fatal("write succeeded although its temporary file cannot be created")
+	}
+	if got, _ := os.ReadFile(path); string(got) != "old\n" {
+		t.Errorf("old file changed to %q", got)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("folder holds %d entries, want the old file only", len(entries))
+	}
+}
+
+func TestWriteFileRefusesNonRegular(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := WriteFile(dir, []byte("x")); err == nil {
+		t.Error("writing over a folder succeeded")
+	}
+}
+
+func TestCheck(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "client_gen.go")
+	lines := func(n int, change map[int]string) []byte {
+		var b strings.Builder
+		for i := 1; i <= n; i++ {
+			if s, ok := change[i]; ok {
+				b.WriteString(s + "\n")
+				continue
+			}
+			b.WriteString("line " + strings.Repeat("x", i%7) + "\n")
+		}
+		return []byte(b.String())
+	}
+	if err := os.WriteFile(path, lines(200, nil), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := Check(path, lines(200, nil)); err != nil {
+		t.Fatalf("identical file: %v", err)
+	}
+
+	err := Check(path, lines(200, map[int]string{100: "changed"}))
+	var stale *StaleError
+	if !errors.As(err, &stale) {
+		t.Fatalf("changed file: got %v, want *StaleError", err)
+	}
+	for _, want := range []string{"--- " + path, "+++ " + path + " (regenerated)", "@@ -97,7 +97,7 @@", "-line xx\n", "+changed\n"} {
+		if !strings.Contains(stale.Diff, want) {
+			t.Errorf("diff lacks %q:\n%s", want, stale.Diff)
+		}
+	}
+	if n := strings.Count(stale.Diff, "\n"); n > 12 {
+		t.Errorf("diff of one changed line has %d lines:\n%s", n, stale.Diff)
+	}
+
+	// A wholly different file gives a diff cut to a readable length.
+	err = Check(path, []byte(strings.Repeat("other\n", 500)))
+	if !errors.As(err, &stale) {
+		t.Fatalf("got %v", err)
+	}
+	if n := strings.Count(stale.Diff, "\n"); n > maxDiffLines+4 {
+		t.Errorf("diff has %d lines, want at most about %d", n, maxDiffLines)
+	}
+	if !strings.Contains(stale.Diff, "more lines)") {
+		t.Errorf("cut diff does not say so:\n%s", stale.Diff)
+	}
+
+	if err := Check(filepath.Join(dir, "missing.go"), []byte("x")); !errors.As(err, &stale) {
+		t.Errorf("missing file: got %v, want *StaleError", err)
+	}
+}
+
+func TestDiffInsertAndDelete(t *testing.T) {
+	a := []byte("a\nb\nc\nd\n")
+	b := []byte("a\nc\nd\ne\n")
+	got := Diff("old", "new", a, b)
+	for _, want := range []string{"-b\n", "+e\n", " c\n"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("diff lacks %q:\n%s", want, got)
+		}
+	}
+	if Diff("old", "new", a, a) != "" {
+		t.Error("diff of equal inputs is not empty")
+	}
+}
