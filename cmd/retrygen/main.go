@@ -281,5 +281,5 @@ func buildVersion() string {
 
 // generateCode renders the client source.
 func generateCode(spec *gen.Spec, pkg, command string) ([]byte, error) {
-	return nil, errors.New("code generation is not part of this build yet")
+	return gen.Generate(spec, gen.GenerateOptions{Package: pkg, Command: command})
 }

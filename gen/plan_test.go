@@ -1,0 +1,143 @@
+package gen
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// planDir holds specs with golden plan output: NAME.yaml with NAME.txt (table), NAME.md
+// (Markdown) and NAME.json.
+const planDir = "../testdata/plan"
+
+func TestPlanGolden(t *testing.T) {
+	specs, _ := filepath.Glob(filepath.Join(planDir, "*.yaml"))
+	if len(specs) == 0 {
+		t.Fatal("no specs in " + planDir)
+	}
+	for _, spec := range specs {
+		base := strings.TrimSuffix(spec, ".yaml")
+		t.Run(filepath.Base(base), func(t *testing.T) {
+			s, err := Load(spec, LoadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ops, err := s.Operations()
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.Path = filepath.Base(spec) // as the user would name it from that folder
+			for ext, write := range map[string]func(*bytes.Buffer) error{
+				".txt":  func(b *bytes.Buffer) error { return WritePlanTable(b, s, ops) },
+				".md":   func(b *bytes.Buffer) error { return WritePlanMarkdown(b, s, ops) },
+				".json": func(b *bytes.Buffer) error { return WritePlanJSON(b, Plan(ops)) },
+			} {
+				var buf bytes.Buffer
+				if err := write(&buf); err != nil {
+					t.Fatal(err)
+				}
+				golden(t, base+ext, buf.Bytes())
+			}
+		})
+	}
+}
+
+// golden compares got with the file at path, or rewrites the file with -update.
+func golden(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		t.Errorf("%s differs (-want +got):\n%s", filepath.Base(path), diff)
+	}
+}
+
+// TestPlanJSONKeys checks the JSON contract: exactly these keys, with these types.
+func TestPlanJSONKeys(t *testing.T) {
+	s, err := Load(filepath.Join(planDir, "shop.yaml"), LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ops, err := s.Operations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := WritePlanJSON(&buf, Plan(ops)); err != nil {
+		t.Fatal(err)
+	}
+	var entries []map[string]any
+	if err := json.Unmarshal(buf.Bytes(), &entries); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"attemptTimeout", "connectionErrors", "idempotencyKey", "initialDelay", "jitter", "maxAttempts",
+		"maxDelay", "maxElapsed", "maxRetryAfter", "method", "multiplier", "operationId", "path", "reason", "retry",
+		"retryAfter", "sources", "statusCodes"}
+	for _, e := range entries {
+		var keys []string
+		for k := range e {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		if diff := cmp.Diff(want, keys); diff != "" {
+			t.Fatalf("keys differ (-want +got):\n%s", diff)
+		}
+		for _, k := range []string{"initialDelay", "maxDelay", "attemptTimeout", "maxElapsed", "maxRetryAfter"} {
+			if _, ok := e[k].(string); !ok {
+				t.Errorf("%s is %T, want a duration string", k, e[k])
+			}
+		}
+		if _, ok := e["statusCodes"].([]any); !ok {
+			t.Errorf("statusCodes is %T", e["statusCodes"])
+		}
+		for field, src := range e["sources"].(map[string]any) {
+			if !slices.Contains([]any{"default", "document", "path", "operation"}, src) {
+				t.Errorf("sources[%s] = %v", field, src)
+			}
+		}
+	}
+}
+
+func TestPlanEmpty(t *testing.T) {
+	var buf bytes.Buffer
+	if err := WritePlanJSON(&buf, Plan(nil)); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.TrimSpace(buf.String()); got != "[]" {
+		t.Errorf("no operations: got %s, want []", got)
+	}
+}
+
+func TestCellEscaping(t *testing.T) {
+	for _, tt := range []struct{ in, term, md string }{
+		{"plain /pets/{id}", "plain /pets/{id}", "plain /pets/{id}"},
+		{"a|b", "a|b", `a\|b`},
+		{"tab\there\nnew", `tab\there\nnew`, `tab\\there\\nnew`},
+		{"\x1b[31mred", `\x1b[31mred`, `\\x1b\[31mred`},
+		{"bidi\u202eevil", `bidi\u202eevil`, `bidi\\u202eevil`},
+		{"<script>&", "<script>&", "&lt;script&gt;&amp;"},
+		{"*bold* _it_ `code` [l](u)", "*bold* _it_ `code` [l](u)", "\\*bold\\* \\_it\\_ \\`code\\` \\[l\\](u)"},
+		{"bad\xffutf8", "bad\uFFFDutf8", "bad\uFFFDutf8"},
+	} {
+		if got := termCell(tt.in); got != tt.term {
+			t.Errorf("termCell(%q) = %q, want %q", tt.in, got, tt.term)
+		}
+		if got := markdownCell(tt.in); got != tt.md {
+			t.Errorf("markdownCell(%q) = %q, want %q", tt.in, got, tt.md)
+		}
+	}
+}
