@@ -89,9 +89,9 @@ const generateUsage = `usage: retrygen [-package P] [-o FILE] [-check] [-allow-e
 func runGenerate(args []string, stdout, stderr io.Writer) int {
 	logger := newLogger(stderr)
 	fs := flag.NewFlagSet("retrygen", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	fs.Usage = func() {
 		fmt.Fprint(stderr, generateUsage+"\nFlags:\n")
+		fs.SetOutput(stderr)
 		fs.PrintDefaults()
 	}
 	pkg := fs.String("package", os.Getenv("GOPACKAGE"), "package name of the generated file (default $GOPACKAGE)")
@@ -99,11 +99,8 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 	check := fs.Bool("check", false, "write nothing; exit 1 with a diff if the output file is stale")
 	allowExt := fs.Bool("allow-external-refs", false, "follow $refs to files inside the spec's folder")
 	version := fs.Bool("version", false, "print the version and exit")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	if code, ok := parseFlags(fs, args, logger); !ok {
+		return code
 	}
 	if *version {
 		fmt.Fprintln(stdout, "retrygen", buildVersion())
@@ -136,6 +133,28 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 		stderr:   stderr,
 		logger:   logger,
 	})
+}
+
+// parseFlags parses args; when it fails it reports the problem with the "retrygen: "
+// prefix, shows the usage and returns the exit code (0 for -h, 2 otherwise).
+func parseFlags(fs *flag.FlagSet, args []string, logger *log.Logger) (code int, ok bool) {
+	// Parse would print the error and the usage itself; they are printed below instead,
+	// the error with the prefix.
+	usage := fs.Usage
+	fs.Usage = func() {}
+	fs.SetOutput(io.Discard)
+	err := fs.Parse(args)
+	fs.Usage = usage
+	if err == nil {
+		return 0, true
+	}
+	if errors.Is(err, flag.ErrHelp) {
+		fs.Usage()
+		return exitOK, false
+	}
+	logger.Print(err)
+	fs.Usage()
+	return exitUsage, false
 }
 
 type generateArgs struct {
@@ -208,19 +227,16 @@ func afterSpec(args []string, i int) bool {
 func runPlan(args []string, stdout, stderr io.Writer) int {
 	logger := newLogger(stderr)
 	fs := flag.NewFlagSet("retrygen plan", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	fs.Usage = func() {
 		fmt.Fprint(stderr, "usage: retrygen plan [-json | -markdown] [-allow-external-refs] SPEC\n\nFlags:\n")
+		fs.SetOutput(stderr)
 		fs.PrintDefaults()
 	}
 	asJSON := fs.Bool("json", false, "print a JSON array, one object per operation")
 	asMarkdown := fs.Bool("markdown", false, "print a Markdown table")
 	allowExt := fs.Bool("allow-external-refs", false, "follow $refs to files inside the spec's folder")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	if code, ok := parseFlags(fs, args, logger); !ok {
+		return code
 	}
 	if fs.NArg() != 1 {
 		logger.Printf("want exactly one spec file, got %d arguments", fs.NArg())

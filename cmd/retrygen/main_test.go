@@ -1,0 +1,285 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestMain lets the test binary stand in for the retrygen command: with
+// RETRYGEN_TEST_MAIN set it runs main, so that tests can check real exit codes.
+func TestMain(m *testing.M) {
+	if os.Getenv("RETRYGEN_TEST_MAIN") != "" {
+		main()
+		return
+	}
+	os.Exit(m.Run())
+}
+
+const (
+	goodSpec = "../../testdata/plan/shop.yaml"
+	badSpec  = "../../testdata/errors/maxattempts-zero.yaml"
+)
+
+// runCmd calls run and returns the exit code, stdout and stderr.
+func runCmd(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	code := run(args, &stdout, &stderr)
+	return code, stdout.String(), stderr.String()
+}
+
+func TestUsageErrors(t *testing.T) {
+	t.Setenv("GOPACKAGE", "")
+	for _, args := range [][]string{
+		{},
+		{"-nosuchflag", goodSpec},
+		{"-package", "p", goodSpec, "extra.yaml"},
+		{goodSpec}, // no package: neither -package nor $GOPACKAGE
+		{"-package", "not-a-name", goodSpec},
+		{"-package", "func", goodSpec},
+		{"-package", "p", "-o", "", goodSpec},
+		{"plan"},
+		{"plan", "-json", "-markdown", goodSpec},
+		{"plan", "-yaml", goodSpec},
+		{"plan", goodSpec, goodSpec},
+	} {
+		code, stdout, stderr := runCmd(t, args...)
+		if code != 2 {
+			t.Errorf("%q: exit %d, want 2", args, code)
+		}
+		if stdout != "" || !strings.HasPrefix(stderr, "retrygen: ") {
+			t.Errorf("%q: stdout %q, stderr %q: want the complaint on stderr only, prefixed", args, stdout, stderr)
+		}
+		if n := strings.Count(stderr, "usage:"); n > 1 {
+			t.Errorf("%q: usage printed %d times", args, n)
+		}
+	}
+}
+
+func TestHelpAndVersion(t *testing.T) {
+	code, _, stderr := runCmd(t, "-h")
+	if code != 0 || !strings.Contains(stderr, "usage: retrygen") {
+		t.Errorf("-h: exit %d, stderr %q", code, stderr)
+	}
+	code, stdout, _ := runCmd(t, "-version")
+	if code != 0 || !strings.HasPrefix(stdout, "retrygen ") {
+		t.Errorf("-version: exit %d, stdout %q", code, stdout)
+	}
+}
+
+func TestSpecErrors(t *testing.T) {
+	want := "maxattempts-zero.yaml:9:9: POST /orders (createOrder): x-retry.maxAttempts must be >= 1, got 0\n"
+	for _, args := range [][]string{
+		{"plan", badSpec},
+		{"plan", "-json", badSpec},
+		{"-package", "p", "-o", filepath.Join(t.TempDir(), "out.go"), badSpec},
+	} {
+		code, stdout, stderr := runCmd(t, args...)
+		if code != 1 {
+			t.Errorf("%q: exit %d, want 1", args, code)
+		}
+		if stdout != "" {
+			t.Errorf("%q: stdout %q, want nothing", args, stdout)
+		}
+		if !strings.Contains(stderr, want) {
+			t.Errorf("%q: stderr %q, want it to contain %q", args, stderr, want)
+		}
+	}
+	code, _, stderr := runCmd(t, "plan", "no/such/spec.yaml")
+	if code != 1 || !strings.Contains(stderr, "no/such/spec.yaml: no such file or directory") {
+		t.Errorf("missing spec: exit %d, stderr %q", code, stderr)
+	}
+}
+
+func TestPlanJSON(t *testing.T) {
+	code, stdout, stderr := runCmd(t, "plan", "-json", goodSpec)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var entries []map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(stdout), &entries); err != nil {
+		t.Fatalf("output is not a JSON array: %v", err)
+	}
+	if len(entries) != 10 {
+		t.Fatalf("%d entries, want 10", len(entries))
+	}
+	want := []string{"attemptTimeout", "connectionErrors", "idempotencyKey", "initialDelay", "jitter", "maxAttempts",
+		"maxDelay", "maxElapsed", "maxRetryAfter", "method", "multiplier", "operationId", "path", "reason", "retry",
+		"retryAfter", "sources", "statusCodes"}
+	for _, e := range entries {
+		var keys []string
+		for k := range e {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		if !slices.Equal(keys, want) {
+			t.Fatalf("keys %v, want exactly %v", keys, want)
+		}
+	}
+	var first struct {
+		OperationID string            `json:"operationId"`
+		Retry       bool              `json:"retry"`
+		MaxAttempts int               `json:"maxAttempts"`
+		Sources     map[string]string `json:"sources"`
+	}
+	if err := json.Unmarshal(mustJSON(t, entries[0]), &first); err != nil {
+		t.Fatal(err)
+	}
+	if first.OperationID != "getCart" || !first.Retry || first.MaxAttempts != 3 || first.Sources["jitter"] != "path" {
+		t.Errorf("first entry: %+v", first)
+	}
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestPlanTableAndMarkdown(t *testing.T) {
+	code, stdout, _ := runCmd(t, "plan", goodSpec)
+	if code != 0 || !strings.Contains(stdout, "GET /carts/{cartId} (getCart)") || !strings.Contains(stdout, "10 operations, 7 retried") {
+		t.Errorf("table: exit %d:\n%s", code, stdout)
+	}
+	code, stdout, _ = runCmd(t, "plan", "-markdown", goodSpec)
+	if code != 0 || !strings.Contains(stdout, "| GET /carts/{cartId} (getCart) | yes |") {
+		t.Errorf("markdown: exit %d:\n%s", code, stdout)
+	}
+}
+
+var headerRE = regexp.MustCompile(`^// Code generated .* DO NOT EDIT\.$`)
+
+func TestGenerate(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "client_gen.go")
+	code, stdout, stderr := runCmd(t, "-package", "shop", "-o", out, goodSpec)
+	if code != 0 || stdout != "" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	src, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	header, _, _ := strings.Cut(string(src), "\n")
+	if !headerRE.MatchString(header) || !strings.Contains(header, "-package shop -o "+out+" "+goodSpec) {
+		t.Errorf("header %q", header)
+	}
+	if !bytes.Contains(src, []byte("\npackage shop\n")) {
+		t.Error("package clause missing")
+	}
+
+	// Regenerating the same bytes leaves the file untouched.
+	old := time.Now().Add(-time.Hour).Truncate(time.Second)
+	if err := os.Chtimes(out, old, old); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := runCmd(t, "-package", "shop", "-o", out, goodSpec); code != 0 {
+		t.Fatalf("regenerate: exit %d: %s", code, stderr)
+	}
+	if fi, _ := os.Stat(out); !fi.ModTime().Equal(old) {
+		t.Error("unchanged output was rewritten")
+	}
+
+	// -check passes on the current file, writes nothing, and fails on a stale one.
+	if code, _, stderr := runCmd(t, "-check", "-package", "shop", "-o", out, goodSpec); code != 0 {
+		t.Errorf("-check on a current file: exit %d: %s", code, stderr)
+	}
+	stale := append(bytes.Clone(src), "// edited by hand\n"...)
+	if err := os.WriteFile(out, stale, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr = runCmd(t, "-package", "shop", "-o", out, "-check", goodSpec)
+	if code != 1 || !strings.Contains(stderr, "is stale") || !strings.Contains(stderr, "-// edited by hand") {
+		t.Errorf("-check on a stale file: exit %d, stderr %q", code, stderr)
+	}
+	if got, _ := os.ReadFile(out); !bytes.Equal(got, stale) {
+		t.Error("-check wrote the file")
+	}
+
+	// A bad spec writes nothing: the old file stays as it was.
+	if code, _, _ := runCmd(t, "-package", "shop", "-o", out, badSpec); code != 1 {
+		t.Errorf("bad spec: exit %d, want 1", code)
+	}
+	if got, _ := os.ReadFile(out); !bytes.Equal(got, stale) {
+		t.Error("a failed run changed the output file")
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("%d files in the output folder, want 1", len(entries))
+	}
+}
+
+func TestGeneratePackageFromEnvironment(t *testing.T) {
+	t.Setenv("GOPACKAGE", "fromenv")
+	out := filepath.Join(t.TempDir(), "client_gen.go")
+	if code, _, stderr := runCmd(t, "-o", out, goodSpec); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	src, _ := os.ReadFile(out)
+	if !bytes.Contains(src, []byte("\npackage fromenv\n")) {
+		t.Error("$GOPACKAGE was not used")
+	}
+	header, _, _ := strings.Cut(string(src), "\n")
+	if strings.Contains(header, "-package") {
+		t.Errorf("header %q records a flag that was not given", header)
+	}
+}
+
+func TestCommandLine(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-o", "client_gen.go", "api.yaml"}, "-o client_gen.go api.yaml"},
+		{[]string{"-check", "-o", "client_gen.go", "api.yaml"}, "-o client_gen.go api.yaml"},
+		{[]string{"-package", "p", "--check=true", "my api.yaml"}, `-package p "my api.yaml"`},
+		{[]string{"-o", "x.go", "--", "-check"}, "-o x.go -- -check"},
+	} {
+		if got := commandLine(tt.args); got != tt.want {
+			t.Errorf("commandLine(%q) = %q, want %q", tt.args, got, tt.want)
+		}
+	}
+}
+
+// TestExitCodes runs the test binary as the retrygen command.
+func TestExitCodes(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"plan", goodSpec}, 0},
+		{[]string{"plan", badSpec}, 1},
+		{[]string{"plan"}, 2},
+		{[]string{"-nosuchflag"}, 2},
+	} {
+		cmd := exec.Command(os.Args[0], tt.args...)
+		cmd.Env = append(os.Environ(), "RETRYGEN_TEST_MAIN=1")
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		err := cmd.Run()
+		code := 0
+		var exitErr *exec.ExitError
+		if errors.As(err, &exitErr) {
+			code = exitErr.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		if code != tt.code {
+			t.Errorf("retrygen %q: exit %d, want %d (stderr %q)", tt.args, code, tt.code, stderr.String())
+		}
+		if code != 0 && !strings.Contains(stderr.String(), "retrygen: ") && !strings.Contains(stderr.String(), ".yaml:") {
+			t.Errorf("retrygen %q: stderr %q lacks the prefix or a location", tt.args, stderr.String())
+		}
+	}
+}
