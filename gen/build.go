@@ -580,10 +580,26 @@ func (b *builder) errorSet(op *model.Operation, cases []*model.ErrorCase) {
 		op.Errors = set
 		return
 	}
-	set := &model.ErrorSet{GoName: b.pkg.Unique("errors" + op.GoName), Cases: cases}
+	set := &model.ErrorSet{GoName: b.pkg.Unique(errorSetName(op, cases)), Cases: cases}
 	b.errorSets[key.String()] = set
 	b.errorSetList = append(b.errorSetList, set)
 	op.Errors = set
+}
+
+// errorSetName names an error-model picker after the models it returns, so that a name
+// shared by many operations says what it holds: "errorsProblem",
+// "errorsBasicErrorValidationError"; after the first operation when there are many.
+func errorSetName(op *model.Operation, cases []*model.ErrorCase) string {
+	var names []string
+	for _, c := range cases {
+		if n := c.Type.String(); !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	if len(names) > 3 {
+		return "errors" + op.GoName
+	}
+	return "errors" + strings.Join(names, "")
 }
 
 // nameLocals names the path-parameter arguments of each method, clear of the fixed local

@@ -613,6 +613,18 @@ func (b *builder) union(d *model.Decl, s *openapi3.Schema, variants []*openapi3.
 	}
 	if discriminated {
 		d.Discriminator = s.Discriminator.PropertyName
+		// A value selects one variant only: the first that claims it.
+		taken := map[string]bool{}
+		for _, v := range d.Variants {
+			var keep []string
+			for _, val := range v.Values {
+				if !taken[val] {
+					taken[val] = true
+					keep = append(keep, val)
+				}
+			}
+			v.Values = keep
+		}
 	} else {
 		for _, v := range d.Variants {
 			v.Values = nil
@@ -636,7 +648,8 @@ func isObject(t *model.Type) bool {
 }
 
 // discriminatorValues lists the values that select variant v: the mapping's keys that
-// name it, else the component's name.
+// name it; else the component's name (the implicit mapping) and the values the variant's
+// own discriminator property allows (an enum or const), which real APIs send.
 func discriminatorValues(disc *openapi3.Discriminator, v *openapi3.SchemaRef) []string {
 	var out []string
 	for _, key := range sortedKeys(disc.Mapping) {
@@ -646,12 +659,21 @@ func discriminatorValues(disc *openapi3.Discriminator, v *openapi3.SchemaRef) []
 			out = append(out, key)
 		}
 	}
-	if len(out) == 0 {
-		ref := v.Ref
-		if i := strings.LastIndexByte(ref, '/'); i >= 0 {
-			ref = ref[i+1:]
+	if len(out) > 0 {
+		return out
+	}
+	ref := v.Ref
+	if i := strings.LastIndexByte(ref, '/'); i >= 0 {
+		ref = ref[i+1:]
+	}
+	out = append(out, unescapePointer(ref))
+	props, _ := collectProperties(v.Value)
+	if p := props[disc.PropertyName]; p != nil && p.Value != nil {
+		for _, e := range append(slices.Clip(p.Value.Enum), p.Value.Const) {
+			if str, ok := e.(string); ok && !slices.Contains(out, str) {
+				out = append(out, str)
+			}
 		}
-		out = append(out, unescapePointer(ref))
 	}
 	return out
 }

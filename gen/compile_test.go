@@ -1,0 +1,140 @@
+package gen
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// tempModule creates a module that builds against this repository's runtime, offline:
+// its go.mod replaces the retrygen module with the working tree, and go.sum is the
+// repository's.
+func tempModule(t *testing.T) string {
+	t.Helper()
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	gomod := fmt.Sprintf("module retrygen.test/clients\n\ngo 1.26\n\nrequire github.com/retrygen/retrygen v0.0.0\n\nreplace github.com/retrygen/retrygen => %s\n", root)
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// writePackage writes files into the package folder pkg of the module at dir.
+func writePackage(t *testing.T, dir, pkg string, files map[string][]byte) {
+	t.Helper()
+	p := filepath.Join(dir, pkg)
+	if err := os.MkdirAll(p, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(p, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// goCmd runs the go command in dir, offline, and fails the test with its output when it
+// fails.
+func goCmd(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("go", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off", "GOTOOLCHAIN=local")
+	start := time.Now()
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	t.Logf("go %s: %v", strings.Join(args, " "), time.Since(start).Round(time.Millisecond))
+}
+
+// TestGoldenCompiles builds and vets every golden client against the local runtime, and
+// runs the tests a case carries (client_test.go) against its generated client.
+func TestGoldenCompiles(t *testing.T) {
+	dir := tempModule(t)
+	for _, name := range goldenCases(t) {
+		want, err := os.ReadFile(filepath.Join(goldenDir, name, "want.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files := map[string][]byte{"client_gen.go": want}
+		if test, err := os.ReadFile(filepath.Join(goldenDir, name, "client_test.go")); err == nil {
+			files["client_test.go"] = test
+		}
+		writePackage(t, dir, name, files)
+	}
+	goCmd(t, dir, "vet", "./...")
+	goCmd(t, dir, "test", "-count=1", "./...")
+}
+
+// TestAllSpecsCompile generates a client for every description in ../shared/specs and
+// builds and vets them all, one package per spec.
+func TestAllSpecsCompile(t *testing.T) {
+	entries, err := os.ReadDir(sharedSpecs)
+	if os.IsNotExist(err) {
+		t.Skipf("%s is absent: no shared specs to check", sharedSpecs)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := tempModule(t)
+	n := 0
+	for _, e := range entries {
+		ext := filepath.Ext(e.Name())
+		if e.IsDir() || ext != ".yaml" && ext != ".json" && ext != ".yml" {
+			continue
+		}
+		pkg := packageName(e.Name())
+		path := filepath.Join(sharedSpecs, e.Name())
+		spec, err := Load(path, LoadOptions{})
+		if err != nil {
+			t.Errorf("%s: load: %v", e.Name(), err)
+			continue
+		}
+		out, err := Generate(spec, GenerateOptions{Package: pkg, Command: "-package " + pkg + " " + e.Name()})
+		if err != nil {
+			t.Errorf("%s: generate: %v", e.Name(), err)
+			continue
+		}
+		writePackage(t, dir, pkg, map[string][]byte{"client_gen.go": out})
+		t.Logf("%s: %d lines", e.Name(), strings.Count(string(out), "\n"))
+		n++
+	}
+	if n == 0 {
+		t.Fatalf("no specs in %s", sharedSpecs)
+	}
+	if t.Failed() {
+		return
+	}
+	goCmd(t, dir, "build", "./...")
+	goCmd(t, dir, "vet", "./...")
+}
+
+var nonIdent = regexp.MustCompile(`[^a-z0-9]+`)
+
+// packageName makes a package name of a spec's file name: "openrouter-31.yaml" gives
+// "openrouter31".
+func packageName(file string) string {
+	base := strings.TrimSuffix(file, filepath.Ext(file))
+	name := nonIdent.ReplaceAllString(strings.ToLower(base), "")
+	if name == "" || name[0] >= '0' && name[0] <= '9' {
+		name = "spec" + name
+	}
+	return name
+}
