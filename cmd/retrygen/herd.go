@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -26,9 +25,9 @@ func runHerd(args []string, stdout, stderr io.Writer) int {
 	logger := newLogger(stderr)
 	def := herd.DefaultConfig()
 	fs := flag.NewFlagSet("retrygen herd", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	fs.Usage = func() {
 		fmt.Fprint(stderr, herdUsage+"\nFlags:\n")
+		fs.SetOutput(stderr)
 		fs.PrintDefaults()
 	}
 	c := def
@@ -41,11 +40,8 @@ func runHerd(args []string, stdout, stderr io.Writer) int {
 	fs.Uint64Var(&c.Seed, "seed", def.Seed, "random seed; the same seed gives the same figures")
 	asJSON := fs.Bool("json", false, "print a JSON array instead of the table")
 	svgFile := fs.String("svg", "", "also write the chart to `FILE` as SVG")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	if code, ok := parseFlags(fs, args, logger); !ok {
+		return code
 	}
 	if fs.NArg() != 0 {
 		logger.Printf("herd takes no arguments, got %q", fs.Args())

@@ -71,6 +71,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		switch args[0] {
 		case "plan":
 			return runPlan(args[1:], stdout, stderr)
+		case "herd":
+			return runHerd(args[1:], stdout, stderr)
 		}
 	}
 	return runGenerate(args, stdout, stderr)
