@@ -6,6 +6,8 @@ import (
 	"encoding/xml"
 	"io"
 	"maps"
+	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strconv"
@@ -300,5 +302,31 @@ func TestSVG(t *testing.T) {
 	root = parseSVG(t, SVG(c, odd))
 	if !strings.Contains(root.text(), `a<b & "c"`) {
 		t.Error("an odd strategy name did not survive escaping")
+	}
+}
+
+// The chart in docs/ is the default scenario's; regenerate it with
+// "go run ./cmd/retrygen herd -svg docs/herd.svg" when the simulation changes.
+func TestCommittedChartIsCurrent(t *testing.T) {
+	c := DefaultConfig()
+	rs, err := Run(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile(filepath.Join("..", "..", "docs", "herd.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(SVG(c, rs), want) {
+		t.Fatal("docs/herd.svg is stale: run go run ./cmd/retrygen herd -svg docs/herd.svg")
+	}
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "herd.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var table bytes.Buffer
+	WriteMarkdown(&table, rs)
+	if !bytes.Contains(doc, table.Bytes()) {
+		t.Fatalf("docs/herd.md does not hold the current table:\n%s", table.String())
 	}
 }
