@@ -128,7 +128,7 @@ func (b *builder) buildComponents() {
 		d := decls[i]
 		if sr.Ref != "" {
 			if _, ok := b.components[sr.Ref]; !ok {
-				d.Underlying = b.typeOf(sr, d.GoName)
+				d.Underlying = b.typeOf(sr, site{d.GoName, "schema " + d.GoName})
 			}
 			continue
 		}
@@ -139,15 +139,15 @@ func (b *builder) buildComponents() {
 			b.fill(d, s, sh)
 		case shapeSlice:
 			b.building[s] = true
-			d.Underlying = model.SliceOf(b.elemType(s.Items, d.GoName+"Item"))
+			d.Underlying = model.SliceOf(b.elemType(s.Items, site{d.GoName + "Item", "items of " + d.GoName}))
 			delete(b.building, s)
 		case shapeMap:
 			b.building[s] = true
-			d.Underlying = model.MapOf(b.elemType(s.AdditionalProperties.Schema, d.GoName+"Value"))
+			d.Underlying = model.MapOf(b.elemType(s.AdditionalProperties.Schema, site{d.GoName + "Value", "values of " + d.GoName}))
 			delete(b.building, s)
 		case shapeRef:
 			b.building[s] = true
-			t := b.typeOf(sh.ref, d.GoName)
+			t := b.typeOf(sh.ref, site{d.GoName, "schema " + d.GoName})
 			delete(b.building, s)
 			if t.Kind == model.KindNamed && t.Decl == d {
 				t = model.BuiltinType(model.Any)
@@ -238,7 +238,6 @@ func (b *builder) params(op *model.Operation, item *openapi3.PathItem, kop *open
 		if err == nil {
 			mp.Style, mp.Explode = sm.Style, sm.Explode
 		}
-		place := op.GoName + GoName(p.Name)
 		schema := p.Schema
 		if schema == nil {
 			for _, ct := range sortedKeys(p.Content) {
@@ -249,7 +248,7 @@ func (b *builder) params(op *model.Operation, item *openapi3.PathItem, kop *open
 				}
 			}
 		}
-		t := b.typeOf(schema, place)
+		t := b.typeOf(schema, site{op.GoName + GoName(p.Name), p.In + " parameter " + strconv.Quote(p.Name) + " of " + op.GoName})
 		if p.In == openapi3.ParameterInHeader && op.Policy.IdempotencyKey != "" && strings.EqualFold(p.Name, op.Policy.IdempotencyKey) {
 			mp.IdempotencyKey = true
 			t = model.BuiltinType(model.String)
@@ -380,7 +379,7 @@ func (b *builder) requestBody(op *model.Operation, kop *openapi3.Operation) {
 	if mt == nil {
 		return
 	}
-	place := op.GoName + "Request"
+	at := site{op.GoName + "Request", "request body of " + op.GoName}
 	body := &model.Body{ContentType: sendableType(ct), Required: rb.Required, Doc: rb.Description}
 	var t *model.Type
 	switch kind {
@@ -394,10 +393,10 @@ func (b *builder) requestBody(op *model.Operation, kop *openapi3.Operation) {
 				}
 			}
 		}
-		t = b.typeOf(mt.Schema, place)
+		t = b.typeOf(mt.Schema, at)
 	case mediaMultipart:
 		body.Encoding = model.MultipartBody
-		t = b.multipartType(mt.Schema, place)
+		t = b.multipartType(mt.Schema, at)
 		if t == nil {
 			body.Encoding = model.RawBody
 			t = model.BuiltinType(model.Reader)
@@ -415,7 +414,7 @@ func (b *builder) requestBody(op *model.Operation, kop *openapi3.Operation) {
 
 // multipartType builds the struct of a multipart body: one field per part, file parts as
 // io.Reader. It returns nil when the schema has no properties.
-func (b *builder) multipartType(sr *openapi3.SchemaRef, place string) *model.Type {
+func (b *builder) multipartType(sr *openapi3.SchemaRef, at site) *model.Type {
 	if sr == nil || sr.Value == nil {
 		return nil
 	}
@@ -425,8 +424,11 @@ func (b *builder) multipartType(sr *openapi3.SchemaRef, place string) *model.Typ
 	}
 	d := &model.Decl{
 		Kind:   model.StructDecl,
-		GoName: b.pkg.UniqueFor(place, "multipart body "+place),
+		GoName: b.pkg.UniqueFor(at.name, at.where),
 		Doc:    schemaDoc(sr.Value),
+	}
+	if d.Doc == "" {
+		d.Doc = d.GoName + " is the " + at.where + ", written as multipart/form-data."
 	}
 	b.decls = append(b.decls, d)
 	b.structFields(d, props, required, true)
@@ -470,21 +472,21 @@ func (b *builder) responses(op *model.Operation, kop *openapi3.Operation) {
 				oks = append(oks, success{status: code, ct: ct})
 				continue
 			}
-			place := op.GoName + "Response"
+			at := site{op.GoName + "Response", code + " response of " + op.GoName}
 			if withContent > 1 {
-				place += GoName(code)
+				at.name += statusWord(code)
 			}
-			oks = append(oks, success{status: code, ct: ct, t: b.typeOf(mt.Schema, place), json: true})
+			oks = append(oks, success{status: code, ct: ct, t: b.typeOf(mt.Schema, at), json: true})
 		case strings.HasPrefix(code, "4"), strings.HasPrefix(code, "5"), code == "default":
 			if mt == nil || kind != mediaJSON || mt.Schema == nil || mt.Schema.Value == nil {
 				continue
 			}
-			place := op.GoName + "Error" + GoName(code)
+			at := site{op.GoName + "Error" + statusWord(code), code + " response of " + op.GoName}
 			if name, ok := strings.CutPrefix(rr.Ref, "#/components/responses/"); ok {
-				place = GoName(unescapePointer(name)) + "Response"
+				at = site{GoName(unescapePointer(name)) + "Response", "response " + strconv.Quote(unescapePointer(name))}
 			}
-			t := b.typeOf(mt.Schema, place)
-			t = b.markErrorModel(t, mt.Schema.Value, place)
+			t := b.typeOf(mt.Schema, at)
+			t = b.markErrorModel(t, mt.Schema.Value, at)
 			status := code
 			if code != "default" {
 				status = strings.ToUpper(code)
@@ -530,8 +532,8 @@ func (b *builder) responses(op *model.Operation, kop *openapi3.Operation) {
 	multi := &model.Decl{
 		Kind:   model.StructDecl,
 		GoName: b.pkg.UniqueFor(op.GoName+"Responses", "responses of "+op.GoName),
-		Doc:    "The responses of " + op.GoName + ": the field of the status received is set.",
 	}
+	multi.Doc = multi.GoName + " holds a response of " + op.GoName + ": the field of the status received is set."
 	b.decls = append(b.decls, multi)
 	fields := NewNamer()
 	for _, ok := range oks {
@@ -542,11 +544,8 @@ func (b *builder) responses(op *model.Operation, kop *openapi3.Operation) {
 				t = model.PointerTo(t)
 			}
 		}
-		f := &model.Field{
-			GoName: fields.Unique("Status" + GoName(ok.status)),
-			Doc:    "The " + ok.status + " response.",
-			Type:   t,
-		}
+		f := &model.Field{GoName: fields.Unique("Status" + statusWord(ok.status)), Type: t}
+		f.Doc = f.GoName + " is the " + ok.status + " response."
 		multi.Fields = append(multi.Fields, f)
 		res.Responses = append(res.Responses, &model.Response{Status: ok.status, Type: t, JSON: ok.json, Field: f})
 	}
@@ -586,20 +585,30 @@ func (b *builder) errorSet(op *model.Operation, cases []*model.ErrorCase) {
 	op.Errors = set
 }
 
-// errorSetName names an error-model picker after the models it returns, so that a name
-// shared by many operations says what it holds: "errorsProblem",
-// "errorsBasicErrorValidationError"; after the first operation when there are many.
+// errorSetName names an error-model picker after the one model it returns, so that a
+// name shared by many operations says what it holds ("errorsProblem"), else after the
+// first operation that uses it.
 func errorSetName(op *model.Operation, cases []*model.ErrorCase) string {
-	var names []string
-	for _, c := range cases {
-		if n := c.Type.String(); !slices.Contains(names, n) {
-			names = append(names, n)
+	for _, c := range cases[1:] {
+		if c.Type.String() != cases[0].Type.String() {
+			return "errors" + op.GoName
 		}
 	}
-	if len(names) > 3 {
-		return "errors" + op.GoName
+	return "errors" + cases[0].Type.String()
+}
+
+// statusWord writes a response status for an identifier: "404", "4XX", "Default".
+func statusWord(code string) string {
+	if code == "default" {
+		return "Default"
 	}
-	return "errors" + strings.Join(names, "")
+	var w strings.Builder
+	for _, r := range strings.ToUpper(code) {
+		if r >= '0' && r <= '9' || r >= 'A' && r <= 'Z' {
+			w.WriteRune(r)
+		}
+	}
+	return w.String()
 }
 
 // nameLocals names the path-parameter arguments of each method, clear of the fixed local

@@ -317,9 +317,18 @@ func asFloat(v any) (float64, bool) {
 	return 0, false
 }
 
-// typeOf returns the Go type of a schema met at place, building what it needs. place is
-// the name an inline named type gets, e.g. "PetOwner".
-func (b *builder) typeOf(sr *openapi3.SchemaRef, place string) *model.Type {
+// site is where a schema is met: the name an inline named type gets there ("PetOwner")
+// and a description of the place for its doc comment (`property "owner" of Pet`).
+type site struct {
+	name  string
+	where string
+}
+
+func (s site) items() site  { return site{s.name + "Item", "items of the " + s.where} }
+func (s site) values() site { return site{s.name + "Value", "values of the " + s.where} }
+
+// typeOf returns the Go type of a schema met at a site, building what it needs.
+func (b *builder) typeOf(sr *openapi3.SchemaRef, at site) *model.Type {
 	if sr == nil || sr.Value == nil {
 		return model.BuiltinType(model.Any)
 	}
@@ -336,9 +345,9 @@ func (b *builder) typeOf(sr *openapi3.SchemaRef, place string) *model.Type {
 		if i := strings.LastIndexAny(ref, "/#"); i >= 0 {
 			ref = ref[i+1:]
 		}
-		return b.inline(sr.Value, GoName(unescapePointer(ref)))
+		return b.inline(sr.Value, site{GoName(unescapePointer(ref)), "schema at " + sr.Ref})
 	}
-	return b.inline(sr.Value, place)
+	return b.inline(sr.Value, at)
 }
 
 func unescapePointer(s string) string {
@@ -346,7 +355,7 @@ func unescapePointer(s string) string {
 }
 
 // inline returns the type of a schema that is not a component.
-func (b *builder) inline(s *openapi3.Schema, place string) *model.Type {
+func (b *builder) inline(s *openapi3.Schema, at site) *model.Type {
 	if t, ok := b.bySchema[s]; ok {
 		return t
 	}
@@ -359,19 +368,19 @@ func (b *builder) inline(s *openapi3.Schema, place string) *model.Type {
 	case shapeRef:
 		b.building[s] = true
 		defer delete(b.building, s)
-		return b.typeOf(sh.ref, place)
+		return b.typeOf(sh.ref, at)
 	case shapeBuiltin:
 		return model.BuiltinType(sh.builtin)
 	case shapeSlice:
 		b.building[s] = true
 		defer delete(b.building, s)
-		return model.SliceOf(b.elemType(s.Items, place+"Item"))
+		return model.SliceOf(b.elemType(s.Items, at.items()))
 	case shapeMap:
 		b.building[s] = true
 		defer delete(b.building, s)
-		return model.MapOf(b.elemType(s.AdditionalProperties.Schema, place+"Value"))
+		return model.MapOf(b.elemType(s.AdditionalProperties.Schema, at.values()))
 	case shapeStruct, shapeEnum, shapeUnion:
-		d := b.declare(place, s, sh)
+		d := b.declare(at, s, sh)
 		b.fill(d, s, sh)
 		return model.NamedType(d)
 	}
@@ -379,11 +388,11 @@ func (b *builder) inline(s *openapi3.Schema, place string) *model.Type {
 }
 
 // elemType is the type of array items or map values: a pointer when they may be null.
-func (b *builder) elemType(sr *openapi3.SchemaRef, place string) *model.Type {
+func (b *builder) elemType(sr *openapi3.SchemaRef, at site) *model.Type {
 	if sr == nil || sr.Value == nil {
 		return model.BuiltinType(model.Any)
 	}
-	t := b.typeOf(sr, place)
+	t := b.typeOf(sr, at)
 	if isNullable(sr) && !t.Nilable() {
 		return model.PointerTo(t)
 	}
@@ -392,11 +401,14 @@ func (b *builder) elemType(sr *openapi3.SchemaRef, place string) *model.Type {
 
 // declare creates the named type a schema needs and registers it, before its contents are
 // built, so that a schema that refers to itself finds it.
-func (b *builder) declare(place string, s *openapi3.Schema, sh shape) *model.Decl {
+func (b *builder) declare(at site, s *openapi3.Schema, sh shape) *model.Decl {
 	d := &model.Decl{
-		GoName:     b.pkg.UniqueFor(place, "schema at "+place),
+		GoName:     b.pkg.UniqueFor(at.name, at.where),
 		Doc:        schemaDoc(s),
 		Deprecated: s.Deprecated,
+	}
+	if d.Doc == "" {
+		d.Doc = d.GoName + " is the type of the " + at.where + "."
 	}
 	setKind(d, sh)
 	b.decls = append(b.decls, d)
@@ -508,7 +520,7 @@ func (b *builder) structFields(d *model.Decl, props map[string]*openapi3.SchemaR
 		case multipart && p != nil && p.Value != nil && p.Value.Items != nil && isBinary(p.Value.Items):
 			t = model.SliceOf(model.BuiltinType(model.Reader))
 		default:
-			t = b.typeOf(p, d.GoName+GoName(name))
+			t = b.typeOf(p, site{d.GoName + GoName(name), "property " + strconv.Quote(name) + " of " + d.GoName})
 		}
 		nullable := isNullable(p)
 		if (!f.Required || nullable) && !t.Nilable() {
@@ -592,11 +604,11 @@ func (b *builder) union(d *model.Decl, s *openapi3.Schema, variants []*openapi3.
 	seen := map[string]bool{}
 	discriminated := s.Discriminator != nil && s.Discriminator.PropertyName != ""
 	for i, v := range variants {
-		place := d.GoName + "Variant" + strconv.Itoa(i+1)
+		at := site{d.GoName + "Variant" + strconv.Itoa(i+1), "variant " + strconv.Itoa(i+1) + " of " + d.GoName}
 		if v.Ref == "" && v.Value.Title != "" {
-			place = d.GoName + GoName(v.Value.Title)
+			at.name = d.GoName + GoName(v.Value.Title)
 		}
-		t := b.typeOf(v, place)
+		t := b.typeOf(v, at)
 		if seen[t.String()] {
 			continue
 		}
@@ -705,7 +717,7 @@ func variantLabel(t *model.Type) string {
 
 // markErrorModel gives the named type behind t an Error method and returns the type to
 // decode an error body into. A type without a name of its own gets one, named place.
-func (b *builder) markErrorModel(t *model.Type, key *openapi3.Schema, place string) *model.Type {
+func (b *builder) markErrorModel(t *model.Type, key *openapi3.Schema, at site) *model.Type {
 	d := t.Decl
 	if t.Kind == model.KindNamed {
 		for d.Kind == model.AliasDecl && d.Underlying.Kind == model.KindNamed {
@@ -721,9 +733,10 @@ func (b *builder) markErrorModel(t *model.Type, key *openapi3.Schema, place stri
 		}
 		d = &model.Decl{
 			Kind:       model.DefinedDecl,
-			GoName:     b.pkg.UniqueFor(place, "error model "+place),
+			GoName:     b.pkg.UniqueFor(at.name, at.where),
 			Underlying: t,
 		}
+		d.Doc = d.GoName + " is the type of the " + at.where + "."
 		b.decls = append(b.decls, d)
 		w := model.NamedType(d)
 		b.errorWrappers[key] = w

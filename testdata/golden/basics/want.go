@@ -325,7 +325,7 @@ func (c *Client) GetPet(ctx context.Context, petID int64, opts ...CallOption) (*
 	r.pathParam("petId", "simple", false, petID)
 	resp, err := c.do(ctx, r, &policyGetPet, "application/json", opts)
 	if err != nil {
-		return nil, decodeError(err, errorsNotFoundProblem)
+		return nil, decodeError(err, errorsGetPet)
 	}
 	out := new(Pet)
 	if err := decodeJSON(resp, out); err != nil {
@@ -376,8 +376,8 @@ func errorsProblem(status int) any {
 	return new(Problem)
 }
 
-// errorsNotFoundProblem returns a new error model for a response status, nil when none is declared.
-func errorsNotFoundProblem(status int) any {
+// errorsGetPet returns a new error model for a response status, nil when none is declared.
+func errorsGetPet(status int) any {
 	switch {
 	case status == 404:
 		return new(NotFound)

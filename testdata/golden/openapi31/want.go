@@ -255,6 +255,7 @@ type Thing struct {
 	Size   *int64      `json:"size,omitempty"`
 }
 
+// CreatedType is the type of the property "type" of Created.
 type CreatedType string
 
 // Values of CreatedType.
@@ -262,6 +263,7 @@ const (
 	CreatedTypeThingCreated CreatedType = "thing.created"
 )
 
+// DeletedType is the type of the property "type" of Deleted.
 type DeletedType string
 
 // Values of DeletedType.
@@ -269,6 +271,7 @@ const (
 	DeletedTypeThingDeleted DeletedType = "thing.deleted"
 )
 
+// ThingOwner is the type of the property "owner" of Thing.
 type ThingOwner struct {
 	Name *string `json:"name,omitempty"`
 }

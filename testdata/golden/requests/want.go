@@ -444,25 +444,30 @@ type Echo struct {
 	Query   *string             `json:"query,omitempty"`
 }
 
+// BetaRequest is the type of the request body of Beta.
 type BetaRequest struct {
 	Note *string `json:"note,omitempty"`
 }
 
+// SubmitFormRequest is the type of the request body of SubmitForm.
 type SubmitFormRequest struct {
 	Metadata map[string]string `json:"metadata,omitempty"`
 	Name     string            `json:"name"`
 	Tags     []string          `json:"tags,omitempty"`
 }
 
+// SearchFilter is the type of the query parameter "filter" of Search.
 type SearchFilter struct {
 	Min    *int64  `json:"min,omitempty"`
 	Status *string `json:"status,omitempty"`
 }
 
+// SearchJSON is the type of the query parameter "json" of Search.
 type SearchJSON struct {
 	A *int64 `json:"a,omitempty"`
 }
 
+// UploadRequest is the request body of Upload, written as multipart/form-data.
 type UploadRequest struct {
 	Attachments []io.Reader        `json:"attachments,omitempty"`
 	Count       *int64             `json:"count,omitempty"`
@@ -471,6 +476,7 @@ type UploadRequest struct {
 	Purpose     *string            `json:"purpose,omitempty"`
 }
 
+// UploadRequestMeta is the type of the property "meta" of UploadRequest.
 type UploadRequestMeta struct {
 	K *string `json:"k,omitempty"`
 }

@@ -226,14 +226,14 @@ func (c *Client) StartJob(ctx context.Context, opts ...CallOption) (*StartJobRes
 	r.addPath("/jobs")
 	resp, err := c.do(ctx, r, &policyStartJob, "application/json", opts)
 	if err != nil {
-		return nil, decodeError(err, errorsStartJobErrorX409EnvelopeStartJobErrorX5Xx)
+		return nil, decodeError(err, errorsStartJob)
 	}
 	out := new(StartJobResponses)
 	switch {
 	case resp.StatusCode == 200:
-		err = decodeJSON(resp, &out.StatusX200)
+		err = decodeJSON(resp, &out.Status200)
 	case resp.StatusCode == 202:
-		err = decodeJSON(resp, &out.StatusX202)
+		err = decodeJSON(resp, &out.Status202)
 	default:
 		err = discard(resp)
 	}
@@ -291,15 +291,15 @@ func (c *Client) JobStatus(ctx context.Context, id string, opts ...CallOption) (
 	return out, nil
 }
 
-// errorsStartJobErrorX409EnvelopeStartJobErrorX5Xx returns a new error model for a response status, nil when none is declared.
-func errorsStartJobErrorX409EnvelopeStartJobErrorX5Xx(status int) any {
+// errorsStartJob returns a new error model for a response status, nil when none is declared.
+func errorsStartJob(status int) any {
 	switch {
 	case status == 409:
-		return new(StartJobErrorX409)
+		return new(StartJobError409)
 	case status/100 == 4:
 		return new(Envelope)
 	case status/100 == 5:
-		return new(StartJobErrorX5Xx)
+		return new(StartJobError5XX)
 	}
 	return nil
 }
@@ -330,11 +330,13 @@ type Result struct {
 	Output *string `json:"output,omitempty"`
 }
 
+// EnvelopeError is the type of the property "error" of Envelope.
 type EnvelopeError struct {
 	Code    *string `json:"code,omitempty"`
 	Message *string `json:"message,omitempty"`
 }
 
+// JobState is the type of the property "state" of Job.
 type JobState string
 
 // Values of JobState.
@@ -343,28 +345,30 @@ const (
 	JobStateRunning JobState = "running"
 )
 
-type StartJobErrorX409 struct {
+// StartJobError409 is the type of the 409 response of StartJob.
+type StartJobError409 struct {
 	ConflictingJob *string `json:"conflictingJob,omitempty"`
 }
 
 // Error returns the error model as JSON, so that it can be returned as an error.
-func (v StartJobErrorX409) Error() string {
+func (v StartJobError409) Error() string {
 	return modelErrorText(v)
 }
 
-type StartJobErrorX5Xx []string
+// StartJobError5XX is the type of the 5XX response of StartJob.
+type StartJobError5XX []string
 
 // Error returns the error model as JSON, so that it can be returned as an error.
-func (v StartJobErrorX5Xx) Error() string {
+func (v StartJobError5XX) Error() string {
 	return modelErrorText(v)
 }
 
-// The responses of StartJob: the field of the status received is set.
+// StartJobResponses holds a response of StartJob: the field of the status received is set.
 type StartJobResponses struct {
-	// The 200 response.
-	StatusX200 *Result
-	// The 202 response.
-	StatusX202 *Job
+	// Status200 is the 200 response.
+	Status200 *Result
+	// Status202 is the 202 response.
+	Status202 *Job
 }
 
 // request is one call being built. Its methods record the first problem, which do

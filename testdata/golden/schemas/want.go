@@ -393,6 +393,7 @@ func (v *Value) SetCat(x Cat) error {
 	return setVariant(&v.raw, x)
 }
 
+// EverythingLevel is the type of the property "level" of Everything.
 type EverythingLevel int64
 
 // Values of EverythingLevel.
@@ -402,15 +403,18 @@ const (
 	EverythingLevel3 EverythingLevel = 3
 )
 
+// EverythingNestedItem is the type of the items of the property "nested" of Everything.
 type EverythingNestedItem struct {
 	X *int64 `json:"x,omitempty"`
 }
 
+// EverythingOwner is the type of the property "owner" of Everything.
 type EverythingOwner struct {
 	Kind *EverythingOwnerKind `json:"kind,omitempty"`
 	Name *string              `json:"name,omitempty"`
 }
 
+// EverythingOwnerKind is the type of the property "kind" of EverythingOwner.
 type EverythingOwnerKind string
 
 // Values of EverythingOwnerKind.

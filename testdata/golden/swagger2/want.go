@@ -290,6 +290,7 @@ type User struct {
 	Name string `json:"name"`
 }
 
+// LoginRequest is the type of the request body of Login.
 type LoginRequest struct {
 	Password string `json:"password"`
 	Username string `json:"username"`
