@@ -823,3 +823,45 @@ func TestA17ConnectionReuse(t *testing.T) {
 		t.Errorf("%d arrivals on %d connections, want 3 on 1", arrivals.Load(), conns.Load())
 	}
 }
+
+// 10,000 calls cancelled mid-backoff stop every timer and leave no goroutine behind (the
+// bubble would report one still blocked).
+func TestCancelledCallsLeaveNoTimers(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := &stub{fn: status(503)}
+		e := engineFor(s, 0.5)
+		var started, stopped atomic.Int32
+		e.newTimer = func(d time.Duration) (<-chan time.Time, func() bool) {
+			started.Add(1)
+			tm := time.NewTimer(d)
+			return tm.C, func() bool {
+				if tm.Stop() {
+					stopped.Add(1)
+				}
+				return true
+			}
+		}
+		p := idempotent()
+		p.Jitter = JitterNone
+		p.InitialDelay, p.MaxDelay = 10*time.Second, 10*time.Second
+		ctx, cancel := context.WithCancel(t.Context())
+		const calls = 10000
+		done := make(chan error, calls)
+		for range calls {
+			go func() {
+				_, err := e.Do(ctx, newRequest(t, ctx, "GET", testURL, nil), p)
+				done <- err
+			}()
+		}
+		time.Sleep(time.Second)
+		cancel()
+		for range calls {
+			if err := <-done; !errors.Is(err, context.Canceled) {
+				t.Fatalf("err = %v, want Canceled", err)
+			}
+		}
+		if started.Load() != calls || stopped.Load() != calls {
+			t.Errorf("%d timers started, %d stopped while pending; want %d each", started.Load(), stopped.Load(), calls)
+		}
+	})
+}
