@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
+	"slices"
 	"strconv"
 	"time"
 )
@@ -95,6 +96,7 @@ func (e *Engine) Do(ctx context.Context, req *http.Request, p *Policy, opts ...C
 	if e.Override != nil {
 		cp := new(Policy)
 		*cp = *p
+		cp.StatusCodes = slices.Clone(p.StatusCodes) // keeps nil apart from empty
 		e.Override(cp)
 		p = cp
 	}

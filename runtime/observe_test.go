@@ -185,9 +185,14 @@ func TestOverride(t *testing.T) {
 		if mustError(t, err).Attempts != 2 || p.MaxAttempts != 3 {
 			t.Fatalf("attempts %d, policy now %d; want 2 and the policy untouched", mustError(t, err).Attempts, p.MaxAttempts)
 		}
+		e.Override = func(p *Policy) { p.StatusCodes[0] = 404 }
+		_, _ = e.Do(t.Context(), newRequest(t, t.Context(), "GET", testURL, nil), p)
+		if p.StatusCodes[0] != 408 {
+			t.Fatalf("Override changed the operation's status codes: %v", p.StatusCodes)
+		}
 		e.Override = func(p *Policy) { p.Jitter = "bogus" }
 		_, err = e.Do(t.Context(), newRequest(t, t.Context(), "GET", testURL, nil), p)
-		if ee := mustError(t, err); ee.Attempts != 0 || !strings.Contains(err.Error(), `Jitter must be one of`) || s.count() != 2 {
+		if ee := mustError(t, err); ee.Attempts != 0 || !strings.Contains(err.Error(), `Jitter must be one of`) || s.count() != 5 {
 			t.Fatalf("invalid policy: %v after %d round trips", err, s.count())
 		}
 	})
