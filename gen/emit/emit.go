@@ -57,7 +57,7 @@ type FormatError struct {
 	Source []byte
 }
 
-// formatContext is how many lines around each reported position FormatError shows.
+// formatContext is how many lines around the first reported position FormatError shows.
 const formatContext = 8
 
 func (e *FormatError) Error() string {
@@ -66,12 +66,11 @@ func (e *FormatError) Error() string {
 	lines := strings.Split(string(e.Source), "\n")
 	show := make([]bool, len(lines))
 	var list scanner.ErrorList
-	if errors.As(e.Err, &list) {
-		for _, err := range list {
-			for i := err.Pos.Line - 1 - formatContext; i <= err.Pos.Line-1+formatContext; i++ {
-				if i >= 0 && i < len(lines) {
-					show[i] = true
-				}
+	if errors.As(e.Err, &list) && len(list) > 0 {
+		line := list[0].Pos.Line - 1
+		for i := line - formatContext; i <= line+formatContext; i++ {
+			if i >= 0 && i < len(lines) {
+				show[i] = true
 			}
 		}
 	} else {
