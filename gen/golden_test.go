@@ -2,6 +2,7 @@ package gen
 
 import (
 	"bytes"
+	"go/format"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -59,6 +60,9 @@ func TestGolden(t *testing.T) {
 	for _, name := range goldenCases(t) {
 		t.Run(name, func(t *testing.T) {
 			got := generateCase(t, name)
+			if again, err := format.Source(got); err != nil || !bytes.Equal(again, got) {
+				t.Errorf("generated client is not stable under gofmt (err %v)", err)
+			}
 			first, _, _ := bytes.Cut(got, []byte("\n"))
 			if !generatedHeader.Match(first) {
 				t.Errorf("first line %q does not match %v", first, generatedHeader)

@@ -44,6 +44,11 @@ func Generate(api *model.API, opts Options) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	// jennifer starts every line after the first of a statement with a space. Without it
+	// declarations and their doc comments start in column 1, where go/format reformats doc
+	// comments as gofmt does, so that the result is stable under gofmt. A line of our raw
+	// source never begins inside a literal or a comment, so only layout changes.
+	src = bytes.ReplaceAll(src, []byte("\n "), []byte("\n"))
 	out, err := format.Source(src)
 	if err != nil {
 		return nil, &FormatError{Err: err, Source: src}

@@ -143,7 +143,7 @@ func (e *emitter) method(op *model.Operation) *jen.Statement {
 		first += " (operationId " + oneLine(op.OperationID) + ")"
 	}
 	d.para(first + ".")
-	d.para(op.Summary)
+	d.para(sentence(op.Summary))
 	if op.Description != op.Summary {
 		d.para(op.Description)
 	}
@@ -228,6 +228,16 @@ func (e *emitter) method(op *model.Operation) *jen.Statement {
 
 	return d.code().Func().Params(jen.Id("c").Op("*").Id("Client")).Id(op.GoName).
 		Params(args...).Params(results...).Block(body...)
+}
+
+// sentence ends a one-line summary with a period, so that a doc comment does not read it
+// as a heading.
+func sentence(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" || strings.Contains(s, "\n") || strings.ContainsAny(s[len(s)-1:], ".!?:;") {
+		return s
+	}
+	return s + "."
 }
 
 // body renders the statements that attach the request body.

@@ -266,7 +266,7 @@ func (c *Client) GetHealth(ctx context.Context, opts ...CallOption) (io.ReadClos
 
 // ListPets calls GET /pets (operationId listPets).
 //
-// List pets
+// List pets.
 //
 // Returns the pets, newest first.
 //
@@ -293,7 +293,7 @@ func (c *Client) ListPets(ctx context.Context, params *ListPetsParams, opts ...C
 
 // CreatePet calls POST /pets (operationId createPet).
 //
-// Add a pet
+// Add a pet.
 //
 // Retries: up to 3 attempts on 408/429/500/502/503/504 and connection errors, backoff 100ms–2s, full jitter.
 func (c *Client) CreatePet(ctx context.Context, params *CreatePetParams, body NewPet, opts ...CallOption) (*Pet, error) {

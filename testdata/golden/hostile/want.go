@@ -409,7 +409,7 @@ func (c *Client) String(ctx context.Context, opts ...CallOption) error {
 
 // GetURL calls GET /url/{url}/{ctx}/{newRequest}/{policyGetURL} (operationId getURL).
 //
-// */ func init() {} /*
+// */ func init() {} /*.
 //
 // // not a directive
 // /* nor a block
