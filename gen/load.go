@@ -294,19 +294,17 @@ func (e *versionError) Error() string {
 	return fmt.Sprintf("unsupported OpenAPI version %s %q: retrygen reads OpenAPI 3.0, 3.1 and 3.2, and Swagger 2.0", e.field, e.version)
 }
 
+// checkVersion accepts OpenAPI 3.0, 3.1 and 3.2 ("3.1" or "3.1.x"); Swagger 2.0 was
+// checked before conversion.
 func (s *Spec) checkVersion(errs *ErrorList) {
-	if s.Version == "2.0" && !strings.HasPrefix(s.Doc.OpenAPI, "3.") {
+	if s.Version == "2.0" {
 		return
 	}
 	v := s.Doc.OpenAPI
-	ok := false
-	for _, p := range []string{"3.0.", "3.1.", "3.2."} {
-		if strings.HasPrefix(v, p) || v == strings.TrimSuffix(p, ".") {
-			ok = true
+	for _, minor := range []string{"3.0", "3.1", "3.2"} {
+		if v == minor || strings.HasPrefix(v, minor+".") {
+			return
 		}
-	}
-	if s.Version == "2.0" || ok {
-		return
 	}
 	pos := s.PosOfField(s.Doc.Origin, "openapi")
 	if !pos.IsValid() {

@@ -3,6 +3,7 @@ package gen
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -88,4 +89,31 @@ func countOperations(t *testing.T, s *Spec) int {
 		n += len(item.Operations())
 	}
 	return n
+}
+
+// BenchmarkPlan measures `retrygen plan -json` on the largest public specs: loading,
+// validation, policy derivation and rendering.
+func BenchmarkPlan(b *testing.B) {
+	for _, name := range []string{"stripe.yaml", "github.json"} {
+		path := filepath.Join(sharedSpecs, name)
+		if _, err := os.Stat(path); err != nil {
+			b.Skipf("%s is absent: %v", path, err)
+		}
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				s, err := Load(path, LoadOptions{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				ops, err := s.Operations()
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := WritePlanJSON(io.Discard, Plan(ops)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }
