@@ -133,6 +133,11 @@ func Load(path string, opts LoadOptions) (*Spec, error) {
 	}
 	s.validate(&errs)
 	s.checkDepth(opts.MaxDepth, &errs)
+	// Policy problems are reported with the rest, so that one run shows everything.
+	var policyErrs ErrorList
+	if _, err := s.Operations(); errors.As(err, &policyErrs) {
+		errs = append(errs, policyErrs...)
+	}
 	if err := errs.Err(); err != nil {
 		return nil, err
 	}
