@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/retrygen/retrygen/gen/emit"
 )
 
 // goldenDir holds one folder per case: spec.yaml, whose info.description says what the
@@ -96,4 +97,47 @@ func TestGenerateDeterministic(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestChunkedFormatting checks that formatting the file in chunks, as Generate does, gives
+// what formatting the whole file at once gives.
+func TestChunkedFormatting(t *testing.T) {
+	var paths []string
+	for _, name := range goldenCases(t) {
+		paths = append(paths, filepath.Join(goldenDir, name, "spec.yaml"))
+	}
+	if dub := filepath.Join(sharedSpecs, "dub.json"); fileExists(dub) {
+		paths = append(paths, dub) // a real spec, large enough for many chunks
+	}
+	for _, path := range paths {
+		spec, err := Load(path, LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		api, err := Build(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts := emit.Options{Package: "p", Command: "x"}
+		chunked, err := emit.Generate(api, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src, err := emit.Source(api, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		whole, err := format.Source(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(string(whole), string(chunked)); diff != "" {
+			t.Errorf("%s: chunked formatting differs (-whole +chunked):\n%s", path, diff)
+		}
+	}
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }

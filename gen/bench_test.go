@@ -1,0 +1,36 @@
+package gen
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// BenchmarkGenerate measures Generate (build the model, emit, format) on the largest
+// shared specs, loaded once. Run it with:
+//
+//	go test -run '^$' -bench BenchmarkGenerate -benchmem ./gen/
+func BenchmarkGenerate(b *testing.B) {
+	for _, name := range []string{"stripe.yaml", "github.json"} {
+		path := filepath.Join(sharedSpecs, name)
+		if _, err := os.Stat(path); err != nil {
+			b.Skipf("%s is absent: %v", path, err)
+		}
+		spec, err := Load(path, LoadOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			var size int
+			for b.Loop() {
+				out, err := Generate(spec, GenerateOptions{Package: "bench", Command: name})
+				if err != nil {
+					b.Fatal(err)
+				}
+				size = len(out)
+			}
+			b.ReportMetric(float64(size), "bytes/op-output")
+		})
+	}
+}
