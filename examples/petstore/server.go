@@ -1,0 +1,184 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// fault is one scripted misbehaviour of the server, used for one request.
+type fault struct {
+	status     int           // answer with this status (and a small JSON problem body)
+	retryAfter string        // with this Retry-After value
+	drop       bool          // close the connection without answering
+	hold       time.Duration // wait this long before answering normally
+}
+
+// flakyServer is a petstore server that follows a script: each route answers its scripted
+// faults in order, one per request, then behaves. It writes one "server" line per request
+// to the log before it answers, so the log reads in the order things happened.
+type flakyServer struct {
+	log *logger
+	mux *http.ServeMux
+
+	mu       sync.Mutex
+	script   map[string][]fault // by route pattern, e.g. "GET /v1/pets"
+	arrivals map[string]int     // requests per route pattern
+	fed      map[string]int     // meals per pet, the side effect of feedPet
+	lastID   int64              // of the latest pet created
+}
+
+func newFlakyServer(log *logger) *flakyServer {
+	s := &flakyServer{
+		log:      log,
+		mux:      http.NewServeMux(),
+		script:   map[string][]fault{},
+		arrivals: map[string]int{},
+		fed:      map[string]int{},
+		lastID:   2,
+	}
+	pets := []map[string]any{
+		{"id": 1, "name": "Rex", "species": "dog"},
+		{"id": 2, "name": "Tom", "species": "cat"},
+	}
+	s.route("GET /v1/pets", func(*http.Request, []byte) (int, any) {
+		return http.StatusOK, pets
+	})
+	s.route("POST /v1/pets", func(_ *http.Request, body []byte) (int, any) {
+		s.mu.Lock()
+		s.lastID++
+		id := s.lastID
+		s.mu.Unlock()
+		return http.StatusCreated, withID(body, strconv.FormatInt(id, 10))
+	})
+	s.route("POST /v1/pets/search", func(*http.Request, []byte) (int, any) {
+		return http.StatusOK, pets[:1]
+	})
+	s.route("GET /v1/pets/{petId}", func(r *http.Request, _ []byte) (int, any) {
+		return http.StatusOK, withID([]byte(`{"name":"Rex","species":"dog"}`), r.PathValue("petId"))
+	})
+	s.route("PUT /v1/pets/{petId}", func(r *http.Request, body []byte) (int, any) {
+		return http.StatusOK, withID(body, r.PathValue("petId"))
+	})
+	s.route("DELETE /v1/pets/{petId}", func(*http.Request, []byte) (int, any) {
+		return http.StatusNoContent, nil
+	})
+	s.route("POST /v1/pets/{petId}/feed", func(r *http.Request, _ []byte) (int, any) {
+		pet := withID([]byte(`{"name":"Rex","species":"dog"}`), r.PathValue("petId"))
+		pet["fedTimes"] = s.meals(r.PathValue("petId"))
+		return http.StatusOK, pet
+	})
+	s.route("GET /v1/store/inventory", func(*http.Request, []byte) (int, any) {
+		return http.StatusOK, map[string]int{"dog": 1, "cat": 1}
+	})
+	s.route("POST /v1/store/orders", func(_ *http.Request, body []byte) (int, any) {
+		return http.StatusCreated, withID(body, "100")
+	})
+	return s
+}
+
+func (s *flakyServer) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+
+// plan scripts the next requests to the route pattern.
+func (s *flakyServer) plan(pattern string, faults ...fault) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.script[pattern] = append(s.script[pattern], faults...)
+}
+
+func (s *flakyServer) meals(pet string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.fed[pet]
+}
+
+// answer returns a route's normal status and JSON body (nil for none).
+type answer func(r *http.Request, body []byte) (status int, v any)
+
+// route registers the normal answer of a route, wrapped in the script.
+func (s *flakyServer) route(pattern string, normal answer) {
+	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			return // the client went away
+		}
+		s.mu.Lock()
+		s.arrivals[pattern]++
+		n := s.arrivals[pattern]
+		var f fault
+		if q := s.script[pattern]; len(q) > 0 {
+			f, s.script[pattern] = q[0], q[1:]
+		}
+		// Feeding happens once the request is read and the server is up to it (no error
+		// status), whatever becomes of the answer.
+		fed := 0
+		if pattern == "POST /v1/pets/{petId}/feed" && f.status == 0 {
+			s.fed[r.PathValue("petId")]++
+			fed = s.fed[r.PathValue("petId")]
+		}
+		s.mu.Unlock()
+
+		line := fmt.Sprintf("server  #%d %s %s", n, r.Method, r.URL.Path)
+		if key := r.Header.Get("Idempotency-Key"); key != "" {
+			line += " (Idempotency-Key " + key + ")"
+		}
+		if fed > 0 {
+			line += fmt.Sprintf(": pet %s fed (meal %d)", r.PathValue("petId"), fed)
+		}
+		switch {
+		case f.drop:
+			s.log.printf("%s -> drops the connection without answering", line)
+			if c, _, err := http.NewResponseController(w).Hijack(); err == nil {
+				c.Close()
+			}
+		case f.status != 0:
+			extra := ""
+			if f.retryAfter != "" {
+				w.Header().Set("Retry-After", f.retryAfter)
+				extra = ", Retry-After: " + f.retryAfter
+			}
+			s.log.printf("%s -> %d %s%s", line, f.status, http.StatusText(f.status), extra)
+			reply(w, f.status, map[string]any{"code": f.status, "message": http.StatusText(f.status)})
+		case f.hold > 0:
+			s.log.printf("%s -> holds the answer for %v", line, f.hold)
+			select {
+			case <-time.After(f.hold):
+				status, v := normal(r, body)
+				reply(w, status, v)
+			case <-r.Context().Done(): // the client gave up on this attempt
+			}
+		default:
+			status, v := normal(r, body)
+			s.log.printf("%s -> %d %s", line, status, http.StatusText(status))
+			reply(w, status, v)
+		}
+	})
+}
+
+// reply writes status and, unless v is nil, v as JSON.
+func reply(w http.ResponseWriter, status int, v any) {
+	if v == nil {
+		w.WriteHeader(status)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v)
+}
+
+// withID returns the JSON object body with "id" set to the number id, or an object
+// holding only the id if body is not one.
+func withID(body []byte, id string) map[string]any {
+	m := map[string]any{}
+	json.Unmarshal(body, &m)
+	if m == nil {
+		m = map[string]any{}
+	}
+	n, _ := strconv.ParseInt(id, 10, 64)
+	m["id"] = n
+	return m
+}
