@@ -3,11 +3,13 @@ package gen
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"mime"
 	"net/url"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/retrygen/retrygen/gen/emit"
@@ -34,6 +36,16 @@ type builder struct {
 	errorSetList  []*model.ErrorSet
 }
 
+// baseNamer holds what every scope reserves (keywords and predeclared names); scopes
+// start from a copy, which costs far less than a new Namer for each of thousands of structs.
+var baseNamer = sync.OnceValue(func() *Namer { return NewNamer() })
+
+func scopeNamer(reserved ...string) *Namer {
+	n := &Namer{owner: maps.Clone(baseNamer().owner)}
+	n.Reserve(reserved...)
+	return n
+}
+
 // Build turns a loaded spec into the model the emitter reads: every operation with its
 // parameters, body, result and error models, and every named type, all names decided.
 func Build(spec *Spec) (*model.API, error) {
@@ -48,8 +60,8 @@ func Build(spec *Spec) (*model.API, error) {
 	b := &builder{
 		spec:          spec,
 		reserved:      reserved,
-		pkg:           NewNamer(append(slices.Clone(reserved.Package), reserved.Imports...)...),
-		methods:       NewNamer(reserved.ClientMembers...),
+		pkg:           scopeNamer(append(slices.Clone(reserved.Package), reserved.Imports...)...),
+		methods:       scopeNamer(reserved.ClientMembers...),
 		components:    map[string]*model.Type{},
 		bySchema:      map[*openapi3.Schema]*model.Type{},
 		building:      map[*openapi3.Schema]bool{},
@@ -203,7 +215,7 @@ func (b *builder) params(op *model.Operation, item *openapi3.PathItem, kop *open
 		}
 	}
 
-	fields := NewNamer()
+	fields := scopeNamer()
 	pathParams := map[string]*model.Param{}
 	for _, p := range list {
 		mp := &model.Param{
@@ -535,7 +547,7 @@ func (b *builder) responses(op *model.Operation, kop *openapi3.Operation) {
 	}
 	multi.Doc = multi.GoName + " holds a response of " + op.GoName + ": the field of the status received is set."
 	b.decls = append(b.decls, multi)
-	fields := NewNamer()
+	fields := scopeNamer()
 	for _, ok := range oks {
 		t := model.BuiltinType(model.Bytes)
 		if ok.json {
@@ -628,7 +640,7 @@ func (b *builder) nameLocals(ops []*model.Operation) {
 		global[set.GoName] = true
 	}
 	for _, op := range ops {
-		locals := NewNamer(b.reserved.Locals...)
+		locals := scopeNamer(b.reserved.Locals...)
 		locals.Reserve(b.reserved.Imports...)
 		for _, p := range op.PathParams {
 			cand := LowerName(p.Name)

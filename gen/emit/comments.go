@@ -17,7 +17,7 @@ const wrapAt = 100
 // directive, or hide code behind bidirectional controls.
 func docLines(text string) []string {
 	text = strings.ToValidUTF8(text, "\uFFFD")
-	text = strings.NewReplacer("\r\n", "\n", "\r", "\n", "\u2028", "\n", "\u2029", "\n", "\u0085", "\n").Replace(text)
+	text = newlines.Replace(text)
 	var out []string
 	blank := false
 	for _, line := range strings.Split(text, "\n") {
@@ -34,6 +34,9 @@ func docLines(text string) []string {
 	}
 	return out
 }
+
+// newlines are the line breaks of spec text, as \n.
+var newlines = strings.NewReplacer("\r\n", "\n", "\r", "\n", "\u2028", "\n", "\u2029", "\n", "\u0085", "\n")
 
 // cleanLine drops the characters that must not appear in a generated comment: NUL and
 // other control characters (a tab becomes a space), the byte order mark, and the
