@@ -604,16 +604,20 @@ func (b *builder) union(d *model.Decl, s *openapi3.Schema, variants []*openapi3.
 	seen := map[string]bool{}
 	discriminated := s.Discriminator != nil && s.Discriminator.PropertyName != ""
 	for i, v := range variants {
-		at := site{d.GoName + "Variant" + strconv.Itoa(i+1), "variant " + strconv.Itoa(i+1) + " of " + d.GoName}
-		if v.Ref == "" && v.Value.Title != "" {
-			at.name = d.GoName + GoName(v.Value.Title)
+		label := ""
+		if v.Ref == "" {
+			label = inlineVariantLabel(v.Value)
 		}
+		at := site{d.GoName + label, "variant " + strconv.Itoa(i+1) + " of " + d.GoName}
 		t := b.typeOf(v, at)
 		if seen[t.String()] {
 			continue
 		}
 		seen[t.String()] = true
-		mv := &model.Variant{GoName: names.Unique(variantLabel(t)), Type: t}
+		if label == "" {
+			label = variantLabel(t)
+		}
+		mv := &model.Variant{GoName: names.Unique(label), Type: t}
 		if discriminated {
 			if !isObject(t) || v.Ref == "" {
 				discriminated = false
@@ -688,6 +692,27 @@ func discriminatorValues(disc *openapi3.Discriminator, v *openapi3.SchemaRef) []
 		}
 	}
 	return out
+}
+
+// inlineVariantLabel names a union variant written inline, after its title or its shape:
+// "Object", "Empty" for the enum [""] (Stripe's way to unset a field), "Enum", "Union";
+// "" for the shapes variantLabel names after their type.
+func inlineVariantLabel(s *openapi3.Schema) string {
+	if s.Title != "" {
+		return GoName(s.Title)
+	}
+	switch sh := shapeOf(s); sh.kind {
+	case shapeStruct:
+		return "Object"
+	case shapeEnum:
+		if len(sh.values) == 1 {
+			return enumSuffix(sh.values[0])
+		}
+		return "Enum"
+	case shapeUnion:
+		return "Union"
+	}
+	return ""
 }
 
 // variantLabel names a union variant after its type: Pet, String, Int64, PetList.
