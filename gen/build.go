@@ -475,6 +475,9 @@ func (b *builder) responses(op *model.Operation, kop *openapi3.Operation) {
 			continue
 		}
 		ct, mt, kind := pickMedia(rr.Value.Content)
+		if desc := rr.Value.Description; strings.HasPrefix(code, "2") && desc != nil && strings.TrimSpace(*desc) != "" {
+			op.ResponseDocs = append(op.ResponseDocs, code+": "+strings.TrimSpace(*desc))
+		}
 		switch {
 		case strings.HasPrefix(code, "2"):
 			if mt == nil {

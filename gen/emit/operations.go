@@ -147,6 +147,12 @@ func (e *emitter) method(op *model.Operation) *jen.Statement {
 	if op.Description != op.Summary {
 		d.para(op.Description)
 	}
+	if op.Body != nil && strings.TrimSpace(op.Body.Doc) != "" {
+		d.para("Request body: " + op.Body.Doc)
+	}
+	for _, r := range op.ResponseDocs {
+		d.para("Response " + r)
+	}
 	if op.Deprecated {
 		d.para("Deprecated: the API description marks this operation as deprecated.")
 	}

@@ -63,6 +63,9 @@ type Operation struct {
 	// Errors maps non-2xx statuses to the error models declared for them; nil when the
 	// operation declares none.
 	Errors *ErrorSet
+	// ResponseDocs describe the 2xx responses, one per status with a description, e.g.
+	// "201: The pet as stored.".
+	ResponseDocs []string
 }
 
 // Source says where a policy field's value came from.

@@ -253,6 +253,8 @@ var policyDeletePet = runtime.Policy{
 
 // GetHealth calls GET /health.
 //
+// Response 200: Plain text status.
+//
 // Retries: up to 3 attempts on 408/429/500/502/503/504 and connection errors, backoff 100ms–2s, full jitter.
 func (c *Client) GetHealth(ctx context.Context, opts ...CallOption) (io.ReadCloser, error) {
 	r := newRequest("GET")
@@ -269,6 +271,8 @@ func (c *Client) GetHealth(ctx context.Context, opts ...CallOption) (io.ReadClos
 // List pets.
 //
 // Returns the pets, newest first.
+//
+// Response 200: The pets.
 //
 // Retries: up to 3 attempts on 408/429/500/502/503/504 and connection errors, backoff 100ms–2s, full jitter.
 func (c *Client) ListPets(ctx context.Context, params *ListPetsParams, opts ...CallOption) ([]Pet, error) {
@@ -295,6 +299,8 @@ func (c *Client) ListPets(ctx context.Context, params *ListPetsParams, opts ...C
 //
 // Add a pet.
 //
+// Response 201: Created.
+//
 // Retries: up to 3 attempts on 408/429/500/502/503/504 and connection errors, backoff 100ms–2s, full jitter.
 func (c *Client) CreatePet(ctx context.Context, params *CreatePetParams, body NewPet, opts ...CallOption) (*Pet, error) {
 	if params == nil {
@@ -318,6 +324,8 @@ func (c *Client) CreatePet(ctx context.Context, params *CreatePetParams, body Ne
 
 // GetPet calls GET /pets/{petId} (operationId getPet).
 //
+// Response 200: The pet.
+//
 // Retries: up to 5 attempts on 429/5XX and connection errors, backoff 100ms–2s, full jitter.
 func (c *Client) GetPet(ctx context.Context, petID int64, opts ...CallOption) (*Pet, error) {
 	r := newRequest("GET")
@@ -335,6 +343,8 @@ func (c *Client) GetPet(ctx context.Context, petID int64, opts ...CallOption) (*
 }
 
 // ReplacePet calls PUT /pets/{petId} (operationId replacePet).
+//
+// Response 200: Replaced.
 //
 // Retries: up to 3 attempts on 408/429/500/502/503/504 and connection errors, backoff 100ms–2s, full jitter.
 func (c *Client) ReplacePet(ctx context.Context, petID int64, body NewPet, opts ...CallOption) (*Pet, error) {
@@ -356,6 +366,8 @@ func (c *Client) ReplacePet(ctx context.Context, petID int64, body NewPet, opts 
 // DeletePet calls DELETE /pets/{petId} (operationId deletePet).
 //
 // Pets are archived instead; this removes one for good.
+//
+// Response 204: Gone.
 //
 // Deprecated: the API description marks this operation as deprecated.
 //

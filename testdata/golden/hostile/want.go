@@ -301,6 +301,8 @@ var policyGetURL = runtime.Policy{
 
 // GetUser calls GET /get-user (operationId get-user).
 //
+// Response 204: ok
+//
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
 func (c *Client) GetUser(ctx context.Context, opts ...CallOption) error {
 	r := newRequest("GET")
@@ -314,6 +316,8 @@ func (c *Client) GetUser(ctx context.Context, opts ...CallOption) error {
 
 // GetUser2 calls GET /get_user (operationId get_user).
 //
+// Response 204: ok
+//
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
 func (c *Client) GetUser2(ctx context.Context, opts ...CallOption) error {
 	r := newRequest("GET")
@@ -326,6 +330,8 @@ func (c *Client) GetUser2(ctx context.Context, opts ...CallOption) error {
 }
 
 // XFuncInit calls GET /pet/{petId}/x"+os.Exit(1)+" (operationId X() {} func init() {).
+//
+// Response 204: ok
 //
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
 func (c *Client) XFuncInit(ctx context.Context, petID string, opts ...CallOption) error {
@@ -342,6 +348,8 @@ func (c *Client) XFuncInit(ctx context.Context, petID string, opts ...CallOption
 
 // Quoted calls GET /q/'+str(exec(1))+'/`{id}` (operationId quoted).
 //
+// Response 204: ok
+//
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
 func (c *Client) Quoted(ctx context.Context, id string, opts ...CallOption) error {
 	r := newRequest("GET")
@@ -357,6 +365,8 @@ func (c *Client) Quoted(ctx context.Context, id string, opts ...CallOption) erro
 
 // Type calls GET /type (operationId type).
 //
+// Response 204: ok
+//
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
 func (c *Client) Type(ctx context.Context, opts ...CallOption) error {
 	r := newRequest("GET")
@@ -369,6 +379,8 @@ func (c *Client) Type(ctx context.Context, opts ...CallOption) error {
 }
 
 // Go calls PUT /type (operationId go).
+//
+// Response 204: ok
 //
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
 func (c *Client) Go(ctx context.Context, opts ...CallOption) error {
@@ -383,6 +395,8 @@ func (c *Client) Go(ctx context.Context, opts ...CallOption) error {
 
 // Func calls POST /type (operationId func).
 //
+// Response 204: ok
+//
 // Retries: only attempts that could not connect, up to 4 attempts; the request is not idempotent.
 func (c *Client) Func(ctx context.Context, opts ...CallOption) error {
 	r := newRequest("POST")
@@ -395,6 +409,8 @@ func (c *Client) Func(ctx context.Context, opts ...CallOption) error {
 }
 
 // String calls DELETE /type (operationId string).
+//
+// Response 204: ok
 //
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
 func (c *Client) String(ctx context.Context, opts ...CallOption) error {
@@ -413,6 +429,8 @@ func (c *Client) String(ctx context.Context, opts ...CallOption) error {
 //
 // // not a directive
 // /* nor a block
+//
+// Response 200: ok
 //
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
 func (c *Client) GetURL(ctx context.Context, urlParam string, ctx2 string, newRequestParam string, policyGetURLParam string, params *GetURLParams, opts ...CallOption) (*Type, error) {

@@ -177,6 +177,8 @@ var policyGetThing = runtime.Policy{
 
 // GetThing calls GET /things/{id} (operationId getThing).
 //
+// Response 200: The thing.
+//
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
 func (c *Client) GetThing(ctx context.Context, id string, opts ...CallOption) (*Thing, error) {
 	r := newRequest("GET")

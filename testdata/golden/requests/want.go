@@ -266,6 +266,8 @@ var policyUpload = runtime.Policy{
 
 // Beta calls POST /beta?mode=compact (operationId beta).
 //
+// Response 200: Echo.
+//
 // Retries: only attempts that could not connect, up to 4 attempts; the request is not idempotent.
 func (c *Client) Beta(ctx context.Context, body *BetaRequest, opts ...CallOption) (*Echo, error) {
 	r := newRequest("POST")
@@ -287,6 +289,8 @@ func (c *Client) Beta(ctx context.Context, body *BetaRequest, opts ...CallOption
 
 // GetFile calls GET /files/{name} (operationId getFile).
 //
+// Response 200: Echo.
+//
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
 func (c *Client) GetFile(ctx context.Context, name string, opts ...CallOption) (*Echo, error) {
 	r := newRequest("GET")
@@ -304,6 +308,8 @@ func (c *Client) GetFile(ctx context.Context, name string, opts ...CallOption) (
 }
 
 // UploadFile calls PUT /files/{name} (operationId uploadFile).
+//
+// Response 200: Echo.
 //
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
 func (c *Client) UploadFile(ctx context.Context, name string, body io.Reader, opts ...CallOption) (*Echo, error) {
@@ -324,6 +330,8 @@ func (c *Client) UploadFile(ctx context.Context, name string, body io.Reader, op
 
 // SubmitForm calls POST /forms (operationId submitForm).
 //
+// Response 200: Echo.
+//
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
 func (c *Client) SubmitForm(ctx context.Context, body SubmitFormRequest, opts ...CallOption) (*Echo, error) {
 	r := newRequest("POST")
@@ -341,6 +349,8 @@ func (c *Client) SubmitForm(ctx context.Context, body SubmitFormRequest, opts ..
 }
 
 // Search calls GET /search (operationId search).
+//
+// Response 200: Echo of the request as the server saw it.
 //
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
 func (c *Client) Search(ctx context.Context, params *SearchParams, opts ...CallOption) (*Echo, error) {
@@ -371,6 +381,8 @@ func (c *Client) Search(ctx context.Context, params *SearchParams, opts ...CallO
 
 // Styled calls GET /styled/{label}/{matrix} (operationId styled).
 //
+// Response 200: Echo.
+//
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
 func (c *Client) Styled(ctx context.Context, label []string, matrix string, opts ...CallOption) (*Echo, error) {
 	r := newRequest("GET")
@@ -390,6 +402,8 @@ func (c *Client) Styled(ctx context.Context, label []string, matrix string, opts
 }
 
 // Upload calls POST /uploads (operationId upload).
+//
+// Response 200: Echo.
 //
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
 func (c *Client) Upload(ctx context.Context, body UploadRequest, opts ...CallOption) (*Echo, error) {

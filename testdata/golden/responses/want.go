@@ -220,6 +220,12 @@ var policyJobStatus = runtime.Policy{
 
 // StartJob calls POST /jobs (operationId startJob).
 //
+// Response 200: Done at once.
+//
+// Response 202: Accepted for later.
+//
+// Response 204: Nothing to do.
+//
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
 func (c *Client) StartJob(ctx context.Context, opts ...CallOption) (*StartJobResponses, error) {
 	r := newRequest("POST")
@@ -245,6 +251,8 @@ func (c *Client) StartJob(ctx context.Context, opts ...CallOption) (*StartJobRes
 
 // CancelJob calls DELETE /jobs/{id} (operationId cancelJob).
 //
+// Response 204: Cancelled.
+//
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
 func (c *Client) CancelJob(ctx context.Context, id string, opts ...CallOption) error {
 	r := newRequest("DELETE")
@@ -258,6 +266,8 @@ func (c *Client) CancelJob(ctx context.Context, id string, opts ...CallOption) e
 }
 
 // DownloadOutput calls GET /jobs/{id}/output (operationId downloadOutput).
+//
+// Response 200: The output file.
 //
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
 func (c *Client) DownloadOutput(ctx context.Context, id string, opts ...CallOption) (io.ReadCloser, error) {
@@ -273,6 +283,8 @@ func (c *Client) DownloadOutput(ctx context.Context, id string, opts ...CallOpti
 }
 
 // JobStatus calls GET /jobs/{id}/status (operationId jobStatus).
+//
+// Response 2XX: Any success.
 //
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
 func (c *Client) JobStatus(ctx context.Context, id string, opts ...CallOption) (*Job, error) {

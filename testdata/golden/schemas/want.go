@@ -194,6 +194,8 @@ var policyGetTree = runtime.Policy{
 
 // PutShapes calls POST /shapes (operationId putShapes).
 //
+// Response 200: Echo.
+//
 // Retries: only attempts that could not connect, up to 4 attempts; the request is not idempotent.
 func (c *Client) PutShapes(ctx context.Context, body Everything, opts ...CallOption) (*Everything, error) {
 	r := newRequest("POST")
@@ -211,6 +213,8 @@ func (c *Client) PutShapes(ctx context.Context, body Everything, opts ...CallOpt
 }
 
 // GetTree calls GET /tree (operationId getTree).
+//
+// Response 200: A tree.
 //
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
 func (c *Client) GetTree(ctx context.Context, opts ...CallOption) (*Node, error) {

@@ -209,6 +209,8 @@ var policyCreateUser = runtime.Policy{
 
 // Login calls POST /login (operationId login).
 //
+// Response 204: Logged in.
+//
 // Retries: only attempts that could not connect, up to 4 attempts; the request is not idempotent.
 func (c *Client) Login(ctx context.Context, body *LoginRequest, opts ...CallOption) error {
 	r := newRequest("POST")
@@ -224,6 +226,8 @@ func (c *Client) Login(ctx context.Context, body *LoginRequest, opts ...CallOpti
 }
 
 // ListUsers calls GET /users (operationId listUsers).
+//
+// Response 200: Users.
 //
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
 func (c *Client) ListUsers(ctx context.Context, params *ListUsersParams, opts ...CallOption) ([]User, error) {
@@ -245,6 +249,8 @@ func (c *Client) ListUsers(ctx context.Context, params *ListUsersParams, opts ..
 }
 
 // CreateUser calls POST /users (operationId createUser).
+//
+// Response 201: Created.
 //
 // Retries: only attempts that could not connect, up to 4 attempts; the request is not idempotent.
 func (c *Client) CreateUser(ctx context.Context, body User, opts ...CallOption) (*User, error) {
