@@ -1,0 +1,146 @@
+package gen
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/retrygen/retrygen/gen/model"
+)
+
+func buildSpec(t *testing.T, yaml string) (*model.API, error) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "spec.yaml")
+	if err := os.WriteFile(path, []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	spec, err := Load(path, LoadOptions{})
+	if err != nil {
+		t.Fatalf("load: %v", err)
+	}
+	return Build(spec)
+}
+
+// D7: a header or cookie name that is not an RFC 9110 token is a located error.
+func TestBadParameterNamesAreLocated(t *testing.T) {
+	for _, tt := range []struct{ in, name string }{
+		{"header", "X Bad"},
+		{"header", "X:Colon"},
+		{"cookie", "a;b"},
+	} {
+		_, err := buildSpec(t, `openapi: 3.0.3
+info: {title: t, version: "1"}
+paths:
+  /x:
+    get:
+      operationId: getX
+      parameters:
+        - name: "`+tt.name+`"
+          in: `+tt.in+`
+          schema: {type: string}
+      responses:
+        "204": {description: ok}
+`)
+		var e *Error
+		if !errors.As(err, &e) {
+			t.Fatalf("%s %q: want a located error, got %v", tt.in, tt.name, err)
+		}
+		if e.Pos.Line != 8 || e.Op != "GET /x (getX)" || !strings.Contains(e.Msg, tt.name) {
+			t.Errorf("%s %q: error %q at %v", tt.in, tt.name, e.Error(), e.Pos)
+		}
+	}
+}
+
+func TestIdempotencyKeyParameterIsAString(t *testing.T) {
+	api, err := buildSpec(t, `openapi: 3.0.3
+info: {title: t, version: "1"}
+paths:
+  /x:
+    post:
+      operationId: postX
+      parameters:
+        - name: idempotency-key
+          in: header
+          required: true
+          schema: {type: string, format: uuid}
+      responses:
+        "204": {description: ok}
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	op := api.Operations[0]
+	if op.Policy.IdempotencyKey == "" || !op.Policy.Idempotent {
+		t.Fatalf("policy %+v: want an idempotency key", op.Policy)
+	}
+	p := op.Params[0]
+	if !p.IdempotencyKey || p.Type.String() != "string" {
+		t.Errorf("param %+v: want the idempotency key, as a string", p)
+	}
+}
+
+func TestNamingHelpers(t *testing.T) {
+	for in, want := range map[string]string{"200": "200", "4xx": "4XX", "default": "Default", "2XX ": "2XX"} {
+		if got := statusWord(in); got != want {
+			t.Errorf("statusWord(%q) = %q, want %q", in, got, want)
+		}
+	}
+	for _, tt := range []struct {
+		in   any
+		want string
+	}{
+		{"available", "Available"}, {"1st", "1st"}, {"", "Empty"}, {int64(-1), "Minus1"},
+		{int64(2), "2"}, {1.5, "15"}, {true, "True"}, {"Foo Bar", "FooBar"},
+	} {
+		if got := enumSuffix(tt.in); got != tt.want {
+			t.Errorf("enumSuffix(%#v) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	for name, want := range map[string]bool{
+		"id": true, "pet_type": true, "a-b.c": true, "ünï": true, "with space": true,
+		"": false, "a,b": false, `a"b`: false, `a\b`: false, "`": false, "a\x00": false,
+	} {
+		if got := validTagName(name); got != want {
+			t.Errorf("validTagName(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
+
+// E3: a schema that contains itself through required properties, directly or through
+// another, still gives types Go accepts (a pointer breaks each cycle).
+func TestValueCyclesBecomePointers(t *testing.T) {
+	api, err := buildSpec(t, `openapi: 3.0.3
+info: {title: t, version: "1"}
+paths: {}
+components:
+  schemas:
+    A:
+      type: object
+      required: [b, self]
+      properties:
+        b: {$ref: "#/components/schemas/B"}
+        self: {$ref: "#/components/schemas/A"}
+    B:
+      type: object
+      required: [a]
+      properties:
+        a: {$ref: "#/components/schemas/A"}
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	types := map[string]string{}
+	for _, d := range api.Decls {
+		for _, f := range d.Fields {
+			types[d.GoName+"."+f.GoName] = f.Type.String()
+		}
+	}
+	if types["A.Self"] != "*A" {
+		t.Errorf("A.Self is %s, want *A", types["A.Self"])
+	}
+	if types["A.B"] != "*B" && types["B.A"] != "*A" {
+		t.Errorf("neither A.B (%s) nor B.A (%s) is a pointer", types["A.B"], types["B.A"])
+	}
+}
