@@ -267,6 +267,8 @@ var policyGetLiveReport = runtime.Policy{
 //
 // A binary upload, replayed on a retry only when its reader can seek.
 //
+// Response 204: Stored.
+//
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
 func (c *Client) UploadFile(ctx context.Context, name string, body io.Reader, opts ...CallOption) error {
 	r := newRequest("PUT")
@@ -283,6 +285,8 @@ func (c *Client) UploadFile(ctx context.Context, name string, body io.Reader, op
 // GetItem calls GET /items/{name} (operationId getItem).
 //
 // Read an item; the answer echoes what the server received.
+//
+// Response 200: The item.
 //
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
 func (c *Client) GetItem(ctx context.Context, name string, params *GetItemParams, opts ...CallOption) (*Item, error) {
@@ -309,6 +313,8 @@ func (c *Client) GetItem(ctx context.Context, name string, params *GetItemParams
 //
 // A PATCH without an idempotency key, so never retried after it may have been sent.
 //
+// Response 200: The item.
+//
 // Retries: only attempts that could not connect, up to 4 attempts; the request is not idempotent.
 func (c *Client) PatchItem(ctx context.Context, name string, body Item, opts ...CallOption) (*Item, error) {
 	r := newRequest("PATCH")
@@ -329,6 +335,8 @@ func (c *Client) PatchItem(ctx context.Context, name string, body Item, opts ...
 // PatchProfile calls PATCH /profiles/{user} (operationId patchProfile).
 //
 // A PATCH with an idempotency key, so retried with one key per call.
+//
+// Response 200: The profile.
 //
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
 func (c *Client) PatchProfile(ctx context.Context, user string, body Item, opts ...CallOption) (*Item, error) {
@@ -351,6 +359,8 @@ func (c *Client) PatchProfile(ctx context.Context, user string, body Item, opts 
 //
 // No x-retry anywhere, so retrygen's default policy.
 //
+// Response 200: The report.
+//
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
 func (c *Client) GetDailyReport(ctx context.Context, opts ...CallOption) (*Item, error) {
 	r := newRequest("GET")
@@ -370,6 +380,8 @@ func (c *Client) GetDailyReport(ctx context.Context, opts ...CallOption) (*Item,
 //
 // Five attempts, from its own x-retry.
 //
+// Response 200: The report.
+//
 // Retries: up to 5 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
 func (c *Client) GetHourlyReport(ctx context.Context, opts ...CallOption) (*Item, error) {
 	r := newRequest("GET")
@@ -388,6 +400,8 @@ func (c *Client) GetHourlyReport(ctx context.Context, opts ...CallOption) (*Item
 // GetLiveReport calls GET /reports/live (operationId getLiveReport).
 //
 // Never retried (x-retry false).
+//
+// Response 200: The report.
 //
 // Retries: none.
 func (c *Client) GetLiveReport(ctx context.Context, opts ...CallOption) (*Item, error) {

@@ -302,6 +302,8 @@ var policyPlaceOrder = runtime.Policy{
 //
 // Safe (GET), so it is retried with the document's policy.
 //
+// Response 200: A page of pets.
+//
 // Retries: up to 3 attempts on 408/429/500/502/503/504 and connection errors, backoff 100ms–1s, full jitter.
 func (c *Client) ListPets(ctx context.Context, params *ListPetsParams, opts ...CallOption) ([]Pet, error) {
 	if params == nil {
@@ -331,6 +333,8 @@ func (c *Client) ListPets(ctx context.Context, params *ListPetsParams, opts ...C
 // means the server is still working on an earlier attempt with the same key, so it is
 // retried too (draft-ietf-httpapi-idempotency-key-header §2.7).
 //
+// Response 201: The pet as stored.
+//
 // Retries: up to 3 attempts on 408/409/429/500/502/503/504 and connection errors, backoff 100ms–1s, full jitter.
 func (c *Client) CreatePet(ctx context.Context, body NewPet, opts ...CallOption) (*Pet, error) {
 	r := newRequest("POST")
@@ -353,6 +357,8 @@ func (c *Client) CreatePet(ctx context.Context, body NewPet, opts ...CallOption)
 //
 // A read-only query sent as POST; x-idempotent says it is safe to repeat.
 //
+// Response 200: Matching pets.
+//
 // Retries: up to 3 attempts on 408/429/500/502/503/504 and connection errors, backoff 100ms–1s, full jitter.
 func (c *Client) SearchPets(ctx context.Context, body PetQuery, opts ...CallOption) ([]Pet, error) {
 	r := newRequest("POST")
@@ -372,6 +378,8 @@ func (c *Client) SearchPets(ctx context.Context, body PetQuery, opts ...CallOpti
 // GetPet calls GET /pets/{petId} (operationId getPet).
 //
 // Find a pet by ID.
+//
+// Response 200: The pet.
 //
 // Retries: up to 3 attempts on 408/429/500/502/503/504 and connection errors, backoff 100ms–1s, full jitter.
 func (c *Client) GetPet(ctx context.Context, petID int64, opts ...CallOption) (*Pet, error) {
@@ -394,6 +402,8 @@ func (c *Client) GetPet(ctx context.Context, petID int64, opts ...CallOption) (*
 // Replace a pet.
 //
 // PUT is idempotent; this operation tightens its own policy.
+//
+// Response 200: The updated pet.
 //
 // Retries: up to 4 attempts on 429/503 and connection errors, backoff 100ms–1s, full jitter.
 func (c *Client) UpdatePet(ctx context.Context, petID int64, body NewPet, opts ...CallOption) (*Pet, error) {
@@ -418,6 +428,8 @@ func (c *Client) UpdatePet(ctx context.Context, petID int64, body NewPet, opts .
 //
 // DELETE is idempotent, so it is retried by default.
 //
+// Response 204: Removed.
+//
 // Retries: up to 3 attempts on 408/429/500/502/503/504 and connection errors, backoff 100ms–1s, full jitter.
 func (c *Client) DeletePet(ctx context.Context, petID int64, opts ...CallOption) error {
 	r := newRequest("DELETE")
@@ -436,6 +448,8 @@ func (c *Client) DeletePet(ctx context.Context, petID int64, opts ...CallOption)
 //
 // A plain POST with no idempotency key: feeding twice is not the same as feeding once, so
 // it is never retried once the request may have reached the server.
+//
+// Response 200: The pet after its meal.
 //
 // Retries: only attempts that could not connect, up to 4 attempts; the request is not idempotent.
 func (c *Client) FeedPet(ctx context.Context, petID int64, body Meal, opts ...CallOption) (*Pet, error) {
@@ -459,6 +473,8 @@ func (c *Client) FeedPet(ctx context.Context, petID int64, body Meal, opts ...Ca
 //
 // Stock per species.
 //
+// Response 200: Count of pets per species.
+//
 // Retries: up to 2 attempts on 5XX and connection errors, backoff 100ms–1s, equal jitter.
 func (c *Client) GetInventory(ctx context.Context, opts ...CallOption) (map[string]int32, error) {
 	r := newRequest("GET")
@@ -480,6 +496,8 @@ func (c *Client) GetInventory(ctx context.Context, opts ...CallOption) (map[stri
 //
 // Declares the Idempotency-Key header itself. The client fills it with a fresh key when
 // the caller leaves it empty, and sends the same key on every attempt.
+//
+// Response 201: The order as placed.
 //
 // Retries: up to 3 attempts on 408/429/500/502/503/504 and connection errors, backoff 100ms–1s, full jitter.
 func (c *Client) PlaceOrder(ctx context.Context, params *PlaceOrderParams, body Order, opts ...CallOption) (*Order, error) {
