@@ -46,6 +46,15 @@ func scopeNamer(reserved ...string) *Namer {
 	return n
 }
 
+// exportedNamer is a Namer for a scope whose names all come from GoName, which are
+// exported and so can never be keywords or predeclared identifiers: struct fields,
+// union variants, Client's methods.
+func exportedNamer(reserved ...string) *Namer {
+	n := &Namer{owner: make(map[string]string, len(reserved)+8)}
+	n.Reserve(reserved...)
+	return n
+}
+
 // Build turns a loaded spec into the model the emitter reads: every operation with its
 // parameters, body, result and error models, and every named type, all names decided.
 func Build(spec *Spec) (*model.API, error) {
@@ -61,7 +70,7 @@ func Build(spec *Spec) (*model.API, error) {
 		spec:          spec,
 		reserved:      reserved,
 		pkg:           scopeNamer(append(slices.Clone(reserved.Package), reserved.Imports...)...),
-		methods:       scopeNamer(reserved.ClientMembers...),
+		methods:       exportedNamer(reserved.ClientMembers...),
 		components:    map[string]*model.Type{},
 		bySchema:      map[*openapi3.Schema]*model.Type{},
 		building:      map[*openapi3.Schema]bool{},
@@ -215,7 +224,7 @@ func (b *builder) params(op *model.Operation, item *openapi3.PathItem, kop *open
 		}
 	}
 
-	fields := scopeNamer()
+	fields := exportedNamer()
 	pathParams := map[string]*model.Param{}
 	for _, p := range list {
 		mp := &model.Param{
@@ -550,7 +559,7 @@ func (b *builder) responses(op *model.Operation, kop *openapi3.Operation) {
 	}
 	multi.Doc = multi.GoName + " holds a response of " + op.GoName + ": the field of the status received is set."
 	b.decls = append(b.decls, multi)
-	fields := scopeNamer()
+	fields := exportedNamer()
 	for _, ok := range oks {
 		t := model.BuiltinType(model.Bytes)
 		if ok.json {

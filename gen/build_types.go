@@ -350,9 +350,9 @@ func (b *builder) typeOf(sr *openapi3.SchemaRef, at site) *model.Type {
 	return b.inline(sr.Value, at)
 }
 
-func unescapePointer(s string) string {
-	return strings.NewReplacer("~1", "/", "~0", "~").Replace(s)
-}
+var pointerUnescaper = strings.NewReplacer("~1", "/", "~0", "~")
+
+func unescapePointer(s string) string { return pointerUnescaper.Replace(s) }
 
 // inline returns the type of a schema that is not a component.
 func (b *builder) inline(s *openapi3.Schema, at site) *model.Type {
@@ -500,7 +500,7 @@ func collectProperties(s *openapi3.Schema) (map[string]*openapi3.SchemaRef, map[
 // structFields builds the fields of a struct, sorted by wire name. In a multipart body,
 // binary properties become io.Reader file parts.
 func (b *builder) structFields(d *model.Decl, props map[string]*openapi3.SchemaRef, required map[string]bool, multipart bool) {
-	names := scopeNamer("MarshalJSON", "UnmarshalJSON")
+	names := exportedNamer("MarshalJSON", "UnmarshalJSON")
 	for _, name := range sortedKeys(props) {
 		p := props[name]
 		goName := names.UniqueFor(GoName(name), "property "+strconv.Quote(name))
@@ -600,7 +600,7 @@ func enumSuffix(v any) string {
 // union builds a oneOf/anyOf: a sum type when a discriminator selects among object
 // variants, else a raw-JSON union with accessors.
 func (b *builder) union(d *model.Decl, s *openapi3.Schema, variants []*openapi3.SchemaRef) {
-	names := scopeNamer("Raw", "MarshalJSON", "UnmarshalJSON")
+	names := exportedNamer("Raw", "MarshalJSON", "UnmarshalJSON")
 	seen := map[string]bool{}
 	discriminated := s.Discriminator != nil && s.Discriminator.PropertyName != ""
 	for i, v := range variants {
