@@ -195,8 +195,13 @@ func (b *builder) operation(op *model.Operation) {
 
 // located returns an error about op placed at obj's origin.
 func (b *builder) located(op *model.Operation, origin *openapi3.Origin, format string, args ...any) *Error {
+	pos := b.spec.PosOf(origin)
+	if !pos.IsValid() {
+		// Documents kin-openapi reads without origins: the operation, by its pointer.
+		pos = b.spec.PosOfPointer("#/paths/" + escapePointer(op.Path) + "/" + strings.ToLower(op.Method))
+	}
 	return &Error{
-		Pos: b.spec.PosOf(origin),
+		Pos: pos,
 		Op:  OpName(op.Method, op.Path, op.OperationID),
 		Msg: fmt.Sprintf(format, args...),
 	}

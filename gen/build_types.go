@@ -219,7 +219,8 @@ func isNullable(sr *openapi3.SchemaRef) bool {
 }
 
 // enumValues converts the enum's values to its base type, dropping null, duplicates and
-// values the type cannot hold (such as NaN, or an integer beyond int64).
+// values the type cannot hold exactly (such as NaN, or an integer beyond 2^53, which
+// decoding may have rounded).
 func enumValues(s *openapi3.Schema, types []string) (model.Builtin, []any) {
 	typ := ""
 	if len(types) == 1 {
@@ -288,7 +289,9 @@ func asInt(v any) (int64, bool) {
 			return int64(n), true
 		}
 	case float64:
-		if n == math.Trunc(n) && n >= -(1<<63) && n < 1<<63 {
+		// Beyond 2^53 a float64 no longer holds every integer: the value written in the
+		// spec may have been rounded when it was decoded, so it is not known exactly.
+		if n == math.Trunc(n) && n > -(1<<53) && n < 1<<53 {
 			return int64(n), true
 		}
 	case interface{ Int64() (int64, error) }:

@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/getkin/kin-openapi/openapi2"
 	"github.com/getkin/kin-openapi/openapi2conv"
@@ -29,6 +30,11 @@ const (
 	// DefaultMaxDepth caps how deeply schemas may nest inline (properties, items, allOf
 	// and the like); a $ref starts a new count. Real specs stay far below it.
 	DefaultMaxDepth = 64
+	// MaxOperations caps the operations of one spec. The largest public descriptions have
+	// a few thousand.
+	MaxOperations = 10000
+	// MaxEnumValues caps the values of one enum. Real enums have at most hundreds.
+	MaxEnumValues = 10000
 )
 
 // LoadOptions says what Load may read.
@@ -96,6 +102,10 @@ func Load(path string, opts LoadOptions) (*Spec, error) {
 		return nil, ErrorList{{Pos: Pos{File: path}, Msg: err.Error()}}
 	}
 	s.files[s.rootURI] = data
+	if line, col, ok := checkUTF8(data); !ok {
+		return nil, ErrorList{{Pos: Pos{File: path, Line: line, Col: col}, Msg: "malformed document: invalid UTF-8",
+			Fix: "save the file as UTF-8"}}
+	}
 
 	var errs ErrorList
 	loader := openapi3.NewLoader()
@@ -128,6 +138,7 @@ func Load(path string, opts LoadOptions) (*Spec, error) {
 		s.Version = doc.OpenAPI
 	}
 	s.checkVersion(&errs)
+	s.checkOperationCount(&errs)
 	if len(errs) > 0 {
 		return nil, errs.Err()
 	}
@@ -150,6 +161,48 @@ func openapi3NewLoaderLike(l *openapi3.Loader) *openapi3.Loader {
 	n.IsExternalRefsAllowed = l.IsExternalRefsAllowed
 	n.ReadFromURIFunc = l.ReadFromURIFunc
 	return n
+}
+
+// checkUTF8 returns the line and column (in bytes) of the first byte of data that is not
+// UTF-8, and false. Documents that start with a UTF-16 or UTF-32 byte order mark are left
+// to the parser.
+func checkUTF8(data []byte) (line, col int, ok bool) {
+	if utf8.Valid(data) || bytes.HasPrefix(data, []byte{0xFE, 0xFF}) || bytes.HasPrefix(data, []byte{0xFF, 0xFE}) ||
+		bytes.HasPrefix(data, []byte{0, 0, 0xFE, 0xFF}) {
+		return 0, 0, true
+	}
+	line, col = 1, 1
+	for i := 0; i < len(data); {
+		r, n := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && n == 1 {
+			return line, col, false
+		}
+		if r == '\n' {
+			line, col = line+1, 1
+		} else {
+			col += n
+		}
+		i += n
+	}
+	return 0, 0, true
+}
+
+// checkOperationCount rejects specs with more than MaxOperations operations.
+func (s *Spec) checkOperationCount(errs *ErrorList) {
+	n := 0
+	for _, item := range s.Doc.Paths.Map() {
+		if item != nil {
+			n += len(item.Operations())
+		}
+	}
+	if n > MaxOperations {
+		errs.Add(&Error{
+			Pos:     s.PosOfPointer("#/paths"),
+			Pointer: "#/paths",
+			Msg:     fmt.Sprintf("limit exceeded: %d operations, more than %d", n, MaxOperations),
+			Fix:     "split the description into several, one client each",
+		})
+	}
 }
 
 // readCapped reads a regular file, failing when it is larger than what remains of budget.
@@ -795,7 +848,8 @@ func escapePointer(s string) string {
 	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
 }
 
-// checkDepth rejects schemas nested inline deeper than max.
+// checkDepth rejects schemas nested inline deeper than max, and enums of more than
+// MaxEnumValues values.
 func (s *Spec) checkDepth(max int, errs *ErrorList) {
 	seen := map[*openapi3.Schema]bool{}
 	var walk func(ref *openapi3.SchemaRef, depth int) bool
@@ -811,6 +865,13 @@ func (s *Spec) checkDepth(max int, errs *ErrorList) {
 			return true
 		}
 		seen[sc] = true
+		if len(sc.Enum) > MaxEnumValues {
+			errs.Add(&Error{
+				Pos: s.PosOf(sc.Origin),
+				Msg: fmt.Sprintf("limit exceeded: enum of %d values, more than %d", len(sc.Enum), MaxEnumValues),
+				Fix: "declare the values as a plain string or integer, and document them",
+			})
+		}
 		if depth > max {
 			errs.Add(&Error{
 				Pos: s.PosOf(sc.Origin),
