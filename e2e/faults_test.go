@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/retrygen/retrygen/e2e/faultapi"
 	"github.com/retrygen/retrygen/examples/petstore/client"
+	"github.com/retrygen/retrygen/internal/memnet"
 	retry "github.com/retrygen/retrygen/runtime"
 )
 
@@ -421,4 +423,50 @@ func TestB20Concurrency(t *testing.T) {
 			t.Errorf("%d arrivals but 50 calls and %d retries", n, len(ev))
 		}
 	})
+}
+
+// BenchmarkB11HugeErrorBody measures one GetPet call that meets a 503 with a 100 MiB body
+// and then a 200, on the in-memory network outside a bubble (waits of 1ns): B/op is what
+// the call and the server cost together.
+func BenchmarkB11HugeErrorBody(b *testing.B) {
+	n := memnet.New()
+	ln, err := n.Listen("tcp", petstoreAddr)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var mu sync.Mutex
+	calls := 0
+	hs := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		calls++
+		odd := calls%2 == 1
+		mu.Unlock()
+		if !odd {
+			io.WriteString(w, petJSON)
+			return
+		}
+		w.Header().Set("Content-Length", strconv.Itoa(100<<20))
+		w.WriteHeader(503)
+		chunk := make([]byte, 32<<10)
+		for written := 0; written < 100<<20; written += len(chunk) {
+			if _, err := w.Write(chunk); err != nil {
+				return
+			}
+		}
+	})}
+	go hs.Serve(ln)
+	defer hs.Close()
+	tr := n.Transport()
+	defer tr.CloseIdleConnections()
+	c, err := client.NewClient(petstoreURL, client.WithHTTPClient(&http.Client{Transport: tr}), client.WithoutRetryBudget(),
+		client.WithPolicyOverride(func(p *client.Policy) { p.InitialDelay, p.MaxDelay = time.Nanosecond, time.Nanosecond }))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := c.GetPet(b.Context(), 7); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

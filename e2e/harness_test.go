@@ -326,20 +326,6 @@ func redirect(code int, location string) step {
 	}
 }
 
-// sequence runs the first step on its first call, the second on its second, and so on,
-// the last one repeating; for a step used by a route of its own.
-func sequence(steps ...step) step {
-	var mu sync.Mutex
-	n := 0
-	return func(w http.ResponseWriter, r *http.Request, a *arrival) {
-		mu.Lock()
-		i := min(n, len(steps)-1)
-		n++
-		mu.Unlock()
-		steps[i](w, r, a)
-	}
-}
-
 // mustAPIError returns err as an *APIError, failing the test when it is not one.
 func mustAPIError(t *testing.T, err error) *client.APIError {
 	t.Helper()
