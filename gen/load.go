@@ -102,9 +102,9 @@ func Load(path string, opts LoadOptions) (*Spec, error) {
 		return nil, ErrorList{{Pos: Pos{File: path}, Msg: err.Error()}}
 	}
 	s.files[s.rootURI] = data
-	if line, col, ok := checkUTF8(data); !ok {
-		return nil, ErrorList{{Pos: Pos{File: path, Line: line, Col: col}, Msg: "malformed document: invalid UTF-8",
-			Fix: "save the file as UTF-8"}}
+	if line, col, msg := checkText(data); msg != "" {
+		return nil, ErrorList{{Pos: Pos{File: path, Line: line, Col: col}, Msg: "malformed document: " + msg,
+			Fix: "save the file as UTF-8 text, writing control characters as escapes"}}
 	}
 
 	var errs ErrorList
@@ -163,19 +163,23 @@ func openapi3NewLoaderLike(l *openapi3.Loader) *openapi3.Loader {
 	return n
 }
 
-// checkUTF8 returns the line and column (in bytes) of the first byte of data that is not
-// UTF-8, and false. Documents that start with a UTF-16 or UTF-32 byte order mark are left
-// to the parser.
-func checkUTF8(data []byte) (line, col int, ok bool) {
-	if utf8.Valid(data) || bytes.HasPrefix(data, []byte{0xFE, 0xFF}) || bytes.HasPrefix(data, []byte{0xFF, 0xFE}) ||
+// checkText returns the line and column (in bytes) of the first byte of data that is not
+// UTF-8, or is a control character neither YAML nor JSON allows (any below U+0020 but
+// tab, line feed and carriage return), and what is wrong with it. Documents that start
+// with a UTF-16 or UTF-32 byte order mark are left to the parser.
+func checkText(data []byte) (line, col int, msg string) {
+	if bytes.HasPrefix(data, []byte{0xFE, 0xFF}) || bytes.HasPrefix(data, []byte{0xFF, 0xFE}) ||
 		bytes.HasPrefix(data, []byte{0, 0, 0xFE, 0xFF}) {
-		return 0, 0, true
+		return 0, 0, ""
 	}
 	line, col = 1, 1
 	for i := 0; i < len(data); {
 		r, n := utf8.DecodeRune(data[i:])
-		if r == utf8.RuneError && n == 1 {
-			return line, col, false
+		switch {
+		case r == utf8.RuneError && n == 1:
+			return line, col, "invalid UTF-8"
+		case r < 0x20 && r != '\t' && r != '\n' && r != '\r':
+			return line, col, fmt.Sprintf("control character %U is not allowed", r)
 		}
 		if r == '\n' {
 			line, col = line+1, 1
@@ -184,7 +188,7 @@ func checkUTF8(data []byte) (line, col int, ok bool) {
 		}
 		i += n
 	}
-	return 0, 0, true
+	return 0, 0, ""
 }
 
 // checkOperationCount rejects specs with more than MaxOperations operations.
@@ -368,6 +372,9 @@ func (s *Spec) checkVersion(errs *ErrorList) {
 	if !pos.IsValid() {
 		pos = s.PosOfPointer("#/openapi")
 	}
+	if !pos.IsValid() {
+		pos = Pos{File: s.Path, Line: 1, Col: 1} // an empty document: the field belongs at its start
+	}
 	errs.Add(&Error{Pos: pos, Msg: (&versionError{version: v, field: "openapi"}).Error(), Fix: versionFix})
 }
 
@@ -375,6 +382,7 @@ var (
 	resolveRefMsg = regexp.MustCompile(`in fragment in URI: "([^"]*)"`)
 	yamlLineMsg   = regexp.MustCompile(`^(?:yaml: )?line (\d+): `)
 	quotedMsg     = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
+	jsonFieldMsg  = regexp.MustCompile(`cannot unmarshal (\w+) into field \w+\.([\w.]+) of type \S+`)
 )
 
 // loadError turns a kin-openapi or YAML error into a located Error.
@@ -420,6 +428,12 @@ func (s *Spec) loadError(err error) *Error {
 		if m := yamlLineMsg.FindStringSubmatch(msg); m != nil {
 			e.Pos.Line, _ = strconv.Atoi(m[1])
 			msg = "malformed document: " + msg[len(m[0]):]
+		} else if m := jsonFieldMsg.FindStringSubmatch(msg); m != nil {
+			// Swagger 2.0 documents are decoded as JSON, without positions: the field's
+			// place, by its pointer.
+			e.Pointer = "#/" + strings.ReplaceAll(m[2], ".", "/")
+			e.Pos = s.PosOfPointer(e.Pointer)
+			msg = "malformed document: " + m[0]
 		} else if m := resolveRefMsg.FindStringSubmatch(msg); m != nil {
 			e.Pos = s.posOfRef(m[1])
 			msg = fmt.Sprintf("unresolved $ref %q: nothing is defined there", m[1])
