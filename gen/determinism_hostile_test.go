@@ -1,0 +1,155 @@
+package gen
+
+// C9 of RELIABILITY.md: the same spec gives the same bytes, whatever the order of its
+// mappings, the time zone, the locale and the run.
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v4"
+)
+
+// determinismEnv, when set, makes TestRegenerationIsByteIdentical generate the specs its
+// value lists (one path a line) into path+".go" instead of testing: it is how the test
+// runs generations in other environments.
+const determinismEnv = "RETRYGEN_TEST_GENERATE_LIST"
+
+// determinismEnvironments are the environments regenerations run in.
+var determinismEnvironments = [][]string{
+	{"TZ=UTC", "LANG=C", "LC_ALL=C"},
+	{"TZ=Asia/Kolkata", "LANG=tr_TR.UTF-8", "LC_ALL=tr_TR.UTF-8"},
+	{"TZ=America/St_Johns", "LANG=ja_JP.UTF-8", "LC_ALL=ja_JP.UTF-8", "GOMAXPROCS=1"},
+	{"TZ=Pacific/Chatham", "LANG=de_DE.UTF-8", "LC_ALL=de_DE.UTF-8", "GODEBUG=randautoseed=0"},
+}
+
+// shuffleMappings reorders the keys of every mapping of n, leaving sequences in order.
+func shuffleMappings(n *yaml.Node, r *rand.Rand) {
+	if n.Kind == yaml.MappingNode {
+		pairs := len(n.Content) / 2
+		r.Shuffle(pairs, func(i, j int) {
+			n.Content[2*i], n.Content[2*j] = n.Content[2*j], n.Content[2*i]
+			n.Content[2*i+1], n.Content[2*j+1] = n.Content[2*j+1], n.Content[2*i+1]
+		})
+	}
+	for _, c := range n.Content {
+		shuffleMappings(c, r)
+	}
+}
+
+// TestRegenerationIsByteIdentical writes 20 variants of each spec, its mappings
+// shuffled differently in each, and generates them in four environments (time zones,
+// locales, GOMAXPROCS) in child processes, five variants each: every output must be
+// byte for byte the client generated here from the spec as written.
+func TestRegenerationIsByteIdentical(t *testing.T) {
+	if list := os.Getenv(determinismEnv); list != "" {
+		generateListed(t, list)
+		return
+	}
+	if testing.Short() {
+		t.Skip("runs child processes: skipped in -short mode")
+	}
+	specs := []string{
+		filepath.Join("..", "examples", "petstore", "petstore.yaml"),
+		filepath.Join("..", "testdata", "hostile", "recursive.yaml"),
+		filepath.Join("..", "testdata", "hostile", "wire.yaml"),
+		filepath.Join(sharedSpecs, "oai-tictactoe-31.yaml"),
+		filepath.Join(sharedSpecs, "swagger2-uber.yaml"),
+	}
+	for _, name := range goldenCases(t) {
+		specs = append(specs, filepath.Join(goldenDir, name, "spec.yaml"))
+	}
+	dir := t.TempDir()
+	want := map[string][]byte{} // by variant path
+	var lists [4][]string
+	n := 0
+	for i, spec := range specs {
+		data, err := os.ReadFile(spec)
+		if os.IsNotExist(err) && strings.HasPrefix(spec, sharedSpecs) {
+			continue // the shared specs are optional
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		expected, err := generateFile(dir, fmt.Sprintf("original%d%s", i, filepath.Ext(spec)), data, "client")
+		if err != nil {
+			t.Fatalf("%s: %v", spec, err)
+		}
+		var root yaml.Node
+		if err := yaml.Unmarshal(data, &root); err != nil {
+			t.Fatalf("%s: %v", spec, err)
+		}
+		for v := range 20 {
+			shuffleMappings(&root, rand.New(rand.NewPCG(uint64(i), uint64(v))))
+			text, err := yaml.Marshal(&root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The same file name for every variant, since the header names the spec.
+			sub := filepath.Join(dir, fmt.Sprintf("s%d-v%d", i, v))
+			if err := os.MkdirAll(sub, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(sub, fmt.Sprintf("original%d.yaml", i))
+			if err := os.WriteFile(path, text, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			want[path] = expected
+			lists[v%4] = append(lists[v%4], path)
+			n++
+		}
+	}
+	for e, env := range determinismEnvironments {
+		listFile := filepath.Join(dir, fmt.Sprintf("list%d", e))
+		if err := os.WriteFile(listFile, []byte(strings.Join(lists[e], "\n")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(os.Args[0], "-test.run=^TestRegenerationIsByteIdentical$", "-test.count=1")
+		cmd.Env = append(append(os.Environ(), env...), determinismEnv+"="+listFile)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("generating in %v: %v\n%s", env, err, out)
+		}
+	}
+	differ := 0
+	for path, expected := range want {
+		got, err := os.ReadFile(path + ".go")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, expected) {
+			differ++
+			if differ <= 3 {
+				t.Errorf("%s: generated %d bytes that differ from the %d generated from the spec as written", path, len(got), len(expected))
+			}
+		}
+	}
+	t.Logf("%d regenerations (%d specs × 20 orders of their mappings, in %d environments): %d differ",
+		n, n/20, len(determinismEnvironments), differ)
+}
+
+// generateListed generates each spec the file at list names into its path plus ".go".
+func generateListed(t *testing.T, list string) {
+	data, err := os.ReadFile(list)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range strings.Split(string(data), "\n") {
+		spec, err := Load(path, LoadOptions{})
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		src, err := Generate(spec, GenerateOptions{Package: "client", Command: filepath.Base(path)})
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		if err := os.WriteFile(path+".go", src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
