@@ -100,13 +100,14 @@ func credentials(ctx context.Context, req *http.Request) error {
 	req.Header.Set("Authorization", "Bearer s3cr3t-TOKEN")
 	req.Header.Set("Proxy-Authorization", "Basic cHJveHk6cGE1NQ==")
 	req.Header.Set("Cookie", "session=c00kie-S3CRET")
+	req.Header.Set("X-Api-Key", "k3y-S3CRET")
 	return nil
 }
 
-var sensitive = []string{"Authorization", "Proxy-Authorization", "Cookie"}
+var sensitive = []string{"Authorization", "Proxy-Authorization", "Cookie", "X-Api-Key"}
 
-// B14: a redirect to another host carries no Authorization, Proxy-Authorization or
-// Cookie; one to the same host keeps them; a chain that leaves the host and comes back
+// B14: a redirect to another host carries no Authorization, Proxy-Authorization, Cookie
+// or API key header of the API's own; one to the same host keeps them; a chain that leaves the host and comes back
 // never gets them back (CVE-2023-45289, CVE-2024-45336). A redirect is no retry.
 func TestB14RedirectsStripCredentials(t *testing.T) {
 	run := func(t *testing.T, a []step, b []step) (*server, *server) {

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"sync"
 	"time"
 )
 
@@ -32,7 +33,10 @@ type RetryEvent struct {
 // without a budget; set the fields before the first call and do not change them after.
 type Engine struct {
 	// HTTPClient sends each attempt; nil means http.DefaultClient. Do not give it a
-	// Transport that retries by itself: attempts would multiply.
+	// Transport that retries by itself: attempts would multiply. The engine sends with a
+	// copy whose redirects to another host keep only content headers (Accept, Content-Type,
+	// User-Agent, Idempotency-Key, ...), so no credential follows a redirect off its host,
+	// whatever header carries it; hc's own CheckRedirect still runs.
 	HTTPClient *http.Client
 	// Budget caps retries to a share of recent requests; nil means no budget.
 	Budget *Budget
@@ -50,6 +54,10 @@ type Engine struct {
 	// before this one: "0" on the first, "1" on the first retry. A request that already
 	// has the header keeps its value.
 	AttemptHeader string
+
+	// guarded is HTTPClient with redirects that keep credentials on their host, made once.
+	guardOnce sync.Once
+	guarded   *http.Client
 
 	// Test seams: the clock, the timer behind each wait and the random source. nil means
 	// time.Now, time.NewTimer and math/rand/v2.
@@ -131,10 +139,7 @@ func (e *Engine) Do(ctx context.Context, req *http.Request, p *Policy, opts ...C
 	}
 	req = e.withHeaders(req, &pol, &cfg)
 
-	client := e.HTTPClient
-	if client == nil {
-		client = http.DefaultClient
-	}
+	client := e.httpClient()
 	now := e.clock()
 	var elapsedEnd time.Time
 	if pol.MaxElapsed > 0 {
@@ -416,6 +421,20 @@ func (e *Engine) sleep(ctx context.Context, d time.Duration) error {
 		stop()
 		return ctx.Err()
 	}
+}
+
+// httpClient returns the client that sends each attempt: HTTPClient (or
+// http.DefaultClient) whose redirects to another host carry no credentials; see
+// guardRedirects.
+func (e *Engine) httpClient() *http.Client {
+	e.guardOnce.Do(func() {
+		hc := e.HTTPClient
+		if hc == nil {
+			hc = http.DefaultClient
+		}
+		e.guarded = guardRedirects(hc)
+	})
+	return e.guarded
 }
 
 func (e *Engine) clock() time.Time {

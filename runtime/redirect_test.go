@@ -1,0 +1,103 @@
+package runtime
+
+import (
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// redirectChain answers each request from a table of path → Location; a path without an
+// entry answers 200.
+func redirectChain(hops map[string]string) *stub {
+	return &stub{fn: func(n int, r *http.Request) (*http.Response, error) {
+		h := http.Header{}
+		status := 200
+		if loc, ok := hops[r.URL.Host+r.URL.Path]; ok {
+			status = http.StatusTemporaryRedirect
+			h.Set("Location", loc)
+		}
+		return &http.Response{StatusCode: status, Header: h, Body: io.NopCloser(strings.NewReader("")), Request: r}, nil
+	}}
+}
+
+func TestRedirectKeepsCredentialsOnTheirHost(t *testing.T) {
+	tests := []struct {
+		name string
+		hops map[string]string
+		keep []bool // per request of the chain: does it carry X-Api-Key
+	}{
+		{"same host", map[string]string{"api.test/a": "http://api.test/b"}, []bool{true, true}},
+		{"subdomain", map[string]string{"api.test/a": "http://eu.api.test/b"}, []bool{true, true}},
+		{"other host", map[string]string{"api.test/a": "http://evil.test/b"}, []bool{true, false}},
+		{"parent domain", map[string]string{"eu.api.test/a": "http://api.test/b"}, []bool{true, false}},
+		{"away and back", map[string]string{"api.test/a": "http://evil.test/b", "evil.test/b": "http://api.test/c"}, []bool{true, false, false}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := redirectChain(tt.hops)
+			e := &Engine{HTTPClient: &http.Client{Transport: s}}
+			start := "http://api.test/a"
+			if tt.name == "parent domain" {
+				start = "http://eu.api.test/a"
+			}
+			req, _ := http.NewRequest("GET", start, nil)
+			req.Header.Set("X-Api-Key", "s3cr3t")
+			req.Header.Set("Accept", "application/json")
+			resp, err := e.Do(t.Context(), req, &Policy{MaxAttempts: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if len(s.requests) != len(tt.keep) {
+				t.Fatalf("%d requests, want %d", len(s.requests), len(tt.keep))
+			}
+			for i, r := range s.requests {
+				if got := r.Header.Get("X-Api-Key") != ""; got != tt.keep[i] {
+					t.Errorf("request %d to %s: X-Api-Key present = %v, want %v", i, r.URL, got, tt.keep[i])
+				}
+				if r.Header.Get("Accept") != "application/json" {
+					t.Errorf("request %d to %s lost Accept", i, r.URL)
+				}
+			}
+		})
+	}
+}
+
+func TestRedirectRunsTheClientsOwnCheck(t *testing.T) {
+	stop := errors.New("no redirects here")
+	var calls int
+	s := redirectChain(map[string]string{"api.test/a": "http://evil.test/b"})
+	hc := &http.Client{Transport: s, CheckRedirect: func(req *http.Request, via []*http.Request) error {
+		calls++
+		if req.Header.Get("X-Api-Key") != "" {
+			t.Errorf("the client's CheckRedirect saw the key: it should run after the guard")
+		}
+		return stop
+	}}
+	e := &Engine{HTTPClient: hc}
+	req, _ := http.NewRequest("GET", "http://api.test/a", nil)
+	req.Header.Set("X-Api-Key", "s3cr3t")
+	_, err := e.Do(t.Context(), req, &Policy{MaxAttempts: 1})
+	if !errors.Is(err, stop) || calls != 1 {
+		t.Fatalf("err = %v after %d calls; want the client's own error after 1", err, calls)
+	}
+	if hc.CheckRedirect == nil || hc.Transport != s {
+		t.Fatal("the caller's client was changed")
+	}
+}
+
+func TestRedirectLimit(t *testing.T) {
+	s := redirectChain(map[string]string{"api.test/a": "http://api.test/a"})
+	e := &Engine{HTTPClient: &http.Client{Transport: s}}
+	req, _ := http.NewRequest("GET", "http://api.test/a", nil)
+	_, err := e.Do(t.Context(), req, &Policy{MaxAttempts: 3, StatusCodes: []StatusCode{Class5XX}, Idempotent: true, ConnectionErrors: true})
+	var rerr *Error
+	if !errors.As(err, &rerr) || !strings.Contains(err.Error(), "stopped after 10 redirects") {
+		t.Fatalf("err = %v, want the redirect limit", err)
+	}
+	if rerr.Attempts != 1 || s.count() != 10 {
+		t.Fatalf("%d attempts, %d requests; want 1 attempt of 10 requests (a redirect loop is not retried)", rerr.Attempts, s.count())
+	}
+}
