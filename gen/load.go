@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -382,6 +383,7 @@ var (
 	resolveRefMsg = regexp.MustCompile(`in fragment in URI: "([^"]*)"`)
 	yamlLineMsg   = regexp.MustCompile(`^(?:yaml: )?line (\d+): `)
 	quotedMsg     = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
+	mustObjectMsg = regexp.MustCompile(`^invalid ([a-zA-Z ]+): value MUST be an object$`)
 	jsonFieldMsg  = regexp.MustCompile(`cannot unmarshal (\w+) into field \w+\.([\w.]+) of type \S+`)
 )
 
@@ -434,6 +436,10 @@ func (s *Spec) loadError(err error) *Error {
 			e.Pointer = "#/" + strings.ReplaceAll(m[2], ".", "/")
 			e.Pos = s.PosOfPointer(e.Pointer)
 			msg = "malformed document: " + m[0]
+		} else if m := mustObjectMsg.FindStringSubmatch(msg); m != nil {
+			// kin-openapi does not say which one: the first empty one of that kind.
+			e.Pos = s.posOfEmpty(objectPlaces[m[1]])
+			e.Fix = "give it a value, or remove it"
 		} else if m := resolveRefMsg.FindStringSubmatch(msg); m != nil {
 			e.Pos = s.posOfRef(m[1])
 			msg = fmt.Sprintf("unresolved $ref %q: nothing is defined there", m[1])
@@ -625,6 +631,73 @@ func findKeyValue(n *yaml.Node, line, col int) *yaml.Node {
 	}
 	walk(n, 0)
 	return found
+}
+
+// objectPlace lists where an object of one kind sits: the entries (mapping values or
+// list items) of the keys in entries, and the values of the keys in values.
+type objectPlace struct{ entries, values []string }
+
+// objectPlaces are the places of each kind kin-openapi's "invalid <kind>: value MUST be
+// an object" names.
+var objectPlaces = map[string]objectPlace{
+	"schema": {
+		entries: []string{"schemas", "properties", "patternProperties", "$defs", "definitions", "allOf", "oneOf", "anyOf", "prefixItems", "dependentSchemas"},
+		values:  []string{"schema", "items", "not", "if", "then", "else", "contains", "propertyNames", "unevaluatedItems", "unevaluatedProperties"},
+	},
+	"parameter":      {entries: []string{"parameters"}},
+	"response":       {entries: []string{"responses"}},
+	"requestBody":    {entries: []string{"requestBodies"}, values: []string{"requestBody"}},
+	"header":         {entries: []string{"headers"}},
+	"example":        {entries: []string{"examples"}},
+	"securityScheme": {entries: []string{"securitySchemes"}},
+	"callback":       {entries: []string{"callbacks"}},
+	"link":           {entries: []string{"links"}},
+	"path item":      {entries: []string{"paths", "webhooks", "pathItems"}},
+}
+
+// posOfEmpty finds the first empty (null) value at one of place's places in the root
+// file.
+func (s *Spec) posOfEmpty(place objectPlace) Pos {
+	pos := Pos{File: s.Path}
+	isNull := func(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.Tag == "!!null" }
+	var walk func(n *yaml.Node, key string, depth int) bool
+	walk = func(n *yaml.Node, key string, depth int) bool {
+		if n == nil || depth > 10000 {
+			return false
+		}
+		switch n.Kind {
+		case yaml.MappingNode:
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k, v := n.Content[i], n.Content[i+1]
+				if isNull(v) && (slices.Contains(place.entries, key) || slices.Contains(place.values, k.Value)) {
+					pos.Line, pos.Col = k.Line, k.Column
+					return true
+				}
+				if walk(v, k.Value, depth+1) {
+					return true
+				}
+			}
+		case yaml.SequenceNode:
+			for _, c := range n.Content {
+				if isNull(c) && slices.Contains(place.entries, key) {
+					pos.Line, pos.Col = c.Line, c.Column
+					return true
+				}
+				if walk(c, key, depth+1) {
+					return true
+				}
+			}
+		case yaml.DocumentNode:
+			for _, c := range n.Content {
+				if walk(c, key, depth+1) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	walk(s.tree(s.rootURI), "", 0)
+	return pos
 }
 
 // posOfRef finds the first `$ref: <ref>` in the root file.
