@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"sync"
@@ -183,6 +185,9 @@ func (e *Engine) Do(ctx context.Context, req *http.Request, p *Policy, opts ...C
 			r = r.WithContext(actx)
 		}
 		resp, err := client.Do(r)
+		if err == nil && pol.ReadBody && resp.StatusCode >= 200 && resp.StatusCode <= 299 {
+			resp, err = readBody(r, resp)
+		}
 		now = e.clock()
 
 		var hint time.Duration
@@ -204,7 +209,11 @@ func (e *Engine) Do(ctx context.Context, req *http.Request, p *Policy, opts ...C
 		} else {
 			if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
 				e.Breaker.record(now, probe, outcomeSuccess)
-				if cancel != nil {
+				switch {
+				case cancel == nil:
+				case pol.ReadBody: // the body is in memory: the attempt is over
+					cancel()
+				default:
 					resp.Body = &cancelBody{ReadCloser: resp.Body, cancel: cancel}
 				}
 				return resp, nil
@@ -461,6 +470,20 @@ func (b *cancelBody) Close() error {
 	err := b.ReadCloser.Close()
 	b.cancel()
 	return err
+}
+
+// readBody reads resp's whole body into memory and closes it. A failed read is returned as
+// the attempt's error, wrapped in *url.Error like net/http's own, so that it is classified
+// as a transport failure that may have reached the server.
+func readBody(req *http.Request, resp *http.Response) (*http.Response, error) {
+	b, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		return nil, &url.Error{Op: req.Method, URL: req.URL.Redacted(), Err: fmt.Errorf("reading response body: %w", err)}
+	}
+	resp.Body = io.NopCloser(bytes.NewReader(b))
+	resp.ContentLength = int64(len(b))
+	return resp, nil
 }
 
 // drain reads up to limit bytes of body, closes it and returns what it read.

@@ -86,6 +86,12 @@ type Policy struct {
 	Idempotent bool
 	// IdempotencyKey is the header that carries the call's idempotency key; "" sends none.
 	IdempotencyKey string
+	// ReadBody makes the engine read a 2xx response's whole body within its attempt and
+	// hand it over in memory, so that a body cut short (RFC 9112 §8) or one that outlasts
+	// AttemptTimeout is a failed attempt like any other transport failure, retried under the
+	// same rules. Generated clients set it for responses they decode whole; leave it off for
+	// bodies meant to be streamed.
+	ReadBody bool
 }
 
 // DefaultPolicy returns the defaults of DESIGN.md's x-retry: 4 attempts, 500ms initial
