@@ -187,6 +187,7 @@ var policyGetItem = runtime.Policy{
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
 	Idempotent:       true,
+	ReadBody:         true,
 }
 
 // policyPatchItem is the retry policy of PatchItem: PATCH is not idempotent and has no idempotency key
@@ -202,6 +203,7 @@ var policyPatchItem = runtime.Policy{
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
 	Idempotent:       false,
+	ReadBody:         true,
 }
 
 // policyPatchProfile is the retry policy of PatchProfile: PATCH sends an idempotency key in
@@ -218,6 +220,7 @@ var policyPatchProfile = runtime.Policy{
 	MaxRetryAfter:    time.Minute,
 	Idempotent:       true,
 	IdempotencyKey:   "Idempotency-Key",
+	ReadBody:         true,
 }
 
 // policyGetDailyReport is the retry policy of GetDailyReport: GET is safe (RFC 9110 §9.2.1).
@@ -232,6 +235,7 @@ var policyGetDailyReport = runtime.Policy{
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
 	Idempotent:       true,
+	ReadBody:         true,
 }
 
 // policyGetHourlyReport is the retry policy of GetHourlyReport: GET is safe (RFC 9110 §9.2.1).
@@ -246,6 +250,7 @@ var policyGetHourlyReport = runtime.Policy{
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
 	Idempotent:       true,
+	ReadBody:         true,
 }
 
 // policyGetLiveReport is the retry policy of GetLiveReport: GET is safe (RFC 9110 §9.2.1); retries
@@ -261,6 +266,7 @@ var policyGetLiveReport = runtime.Policy{
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
 	Idempotent:       true,
+	ReadBody:         true,
 }
 
 // UploadFile calls PUT /files/{name} (operationId uploadFile).

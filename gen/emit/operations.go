@@ -52,6 +52,11 @@ func (e *emitter) policy(op *model.Operation) *jen.Statement {
 	if p.IdempotencyKey != "" {
 		fields = append(fields, kv{"IdempotencyKey", jen.Lit(p.IdempotencyKey)})
 	}
+	if op.Result != nil && !op.Result.Streams() {
+		// The method decodes the body whole: reading it within the attempt lets a body
+		// cut short be retried like any other failed attempt.
+		fields = append(fields, kv{"ReadBody", jen.True()})
+	}
 	values := make([]jen.Code, 0, len(fields)+1)
 	for _, f := range fields {
 		values = append(values, jen.Line().Id(f.name).Op(":").Add(f.value))

@@ -73,6 +73,17 @@ type Result struct {
 	Multi *Decl
 }
 
+// Streams reports whether a response's body is handed to the caller unread (an
+// io.ReadCloser) rather than decoded whole by the method.
+func (r *Result) Streams() bool {
+	for _, resp := range r.Responses {
+		if resp.Type.Kind == KindBuiltin && resp.Type.Builtin == ReadCloser {
+			return true
+		}
+	}
+	return false
+}
+
 // Response is one 2xx response with content.
 type Response struct {
 	Status string // e.g. "200", "2XX"

@@ -175,6 +175,7 @@ var policyListPets = runtime.Policy{
 	RetryAfter:       true,
 	MaxRetryAfter:    5 * time.Second,
 	Idempotent:       true,
+	ReadBody:         true,
 }
 
 // policyCreatePet is the retry policy of CreatePet: POST sends an idempotency key in "Idempotency-Key"
@@ -191,6 +192,7 @@ var policyCreatePet = runtime.Policy{
 	MaxRetryAfter:    5 * time.Second,
 	Idempotent:       true,
 	IdempotencyKey:   "Idempotency-Key",
+	ReadBody:         true,
 }
 
 // policySearchPets is the retry policy of SearchPets: POST is declared idempotent (x-idempotent:
@@ -206,6 +208,7 @@ var policySearchPets = runtime.Policy{
 	RetryAfter:       true,
 	MaxRetryAfter:    5 * time.Second,
 	Idempotent:       true,
+	ReadBody:         true,
 }
 
 // policyGetPet is the retry policy of GetPet: GET is safe (RFC 9110 §9.2.1).
@@ -220,6 +223,7 @@ var policyGetPet = runtime.Policy{
 	RetryAfter:       true,
 	MaxRetryAfter:    5 * time.Second,
 	Idempotent:       true,
+	ReadBody:         true,
 }
 
 // policyUpdatePet is the retry policy of UpdatePet: PUT is idempotent (RFC 9110 §9.2.2).
@@ -235,6 +239,7 @@ var policyUpdatePet = runtime.Policy{
 	RetryAfter:       true,
 	MaxRetryAfter:    5 * time.Second,
 	Idempotent:       true,
+	ReadBody:         true,
 }
 
 // policyDeletePet is the retry policy of DeletePet: DELETE is idempotent (RFC 9110 §9.2.2).
@@ -264,6 +269,7 @@ var policyFeedPet = runtime.Policy{
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
 	Idempotent:       false,
+	ReadBody:         true,
 }
 
 // policyGetInventory is the retry policy of GetInventory: GET is safe (RFC 9110 §9.2.1).
@@ -278,6 +284,7 @@ var policyGetInventory = runtime.Policy{
 	RetryAfter:       true,
 	MaxRetryAfter:    5 * time.Second,
 	Idempotent:       true,
+	ReadBody:         true,
 }
 
 // policyPlaceOrder is the retry policy of PlaceOrder: POST sends an idempotency key in
@@ -294,6 +301,7 @@ var policyPlaceOrder = runtime.Policy{
 	MaxRetryAfter:    5 * time.Second,
 	Idempotent:       true,
 	IdempotencyKey:   "Idempotency-Key",
+	ReadBody:         true,
 }
 
 // ListPets calls GET /pets (operationId listPets).

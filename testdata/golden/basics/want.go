@@ -190,6 +190,7 @@ var policyListPets = runtime.Policy{
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
 	Idempotent:       true,
+	ReadBody:         true,
 }
 
 // policyCreatePet is the retry policy of CreatePet: POST sends an idempotency key in "Idempotency-Key"
@@ -206,6 +207,7 @@ var policyCreatePet = runtime.Policy{
 	MaxRetryAfter:    time.Minute,
 	Idempotent:       true,
 	IdempotencyKey:   "Idempotency-Key",
+	ReadBody:         true,
 }
 
 // policyGetPet is the retry policy of GetPet: GET is safe (RFC 9110 §9.2.1).
@@ -221,6 +223,7 @@ var policyGetPet = runtime.Policy{
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
 	Idempotent:       true,
+	ReadBody:         true,
 }
 
 // policyReplacePet is the retry policy of ReplacePet: PUT is idempotent (RFC 9110 §9.2.2).
@@ -235,6 +238,7 @@ var policyReplacePet = runtime.Policy{
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
 	Idempotent:       true,
+	ReadBody:         true,
 }
 
 // policyDeletePet is the retry policy of DeletePet: DELETE is idempotent (RFC 9110 §9.2.2).

@@ -297,6 +297,7 @@ var policyGetURL = runtime.Policy{
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
 	Idempotent:       true,
+	ReadBody:         true,
 }
 
 // GetUser calls GET /get-user (operationId get-user).

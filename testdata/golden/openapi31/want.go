@@ -173,6 +173,7 @@ var policyGetThing = runtime.Policy{
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
 	Idempotent:       true,
+	ReadBody:         true,
 }
 
 // GetThing calls GET /things/{id} (operationId getThing).

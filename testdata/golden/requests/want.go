@@ -175,6 +175,7 @@ var policyBeta = runtime.Policy{
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
 	Idempotent:       false,
+	ReadBody:         true,
 }
 
 // policyGetFile is the retry policy of GetFile: GET is safe (RFC 9110 §9.2.1).
@@ -189,6 +190,7 @@ var policyGetFile = runtime.Policy{
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
 	Idempotent:       true,
+	ReadBody:         true,
 }
 
 // policyUploadFile is the retry policy of UploadFile: PUT is idempotent (RFC 9110 §9.2.2).
@@ -203,6 +205,7 @@ var policyUploadFile = runtime.Policy{
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
 	Idempotent:       true,
+	ReadBody:         true,
 }
 
 // policySubmitForm is the retry policy of SubmitForm: POST is declared idempotent (x-idempotent:
@@ -218,6 +221,7 @@ var policySubmitForm = runtime.Policy{
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
 	Idempotent:       true,
+	ReadBody:         true,
 }
 
 // policySearch is the retry policy of Search: GET is safe (RFC 9110 §9.2.1).
@@ -232,6 +236,7 @@ var policySearch = runtime.Policy{
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
 	Idempotent:       true,
+	ReadBody:         true,
 }
 
 // policyStyled is the retry policy of Styled: GET is safe (RFC 9110 §9.2.1).
@@ -246,6 +251,7 @@ var policyStyled = runtime.Policy{
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
 	Idempotent:       true,
+	ReadBody:         true,
 }
 
 // policyUpload is the retry policy of Upload: POST sends an idempotency key in "Idempotency-Key"
@@ -262,6 +268,7 @@ var policyUpload = runtime.Policy{
 	MaxRetryAfter:    time.Minute,
 	Idempotent:       true,
 	IdempotencyKey:   "Idempotency-Key",
+	ReadBody:         true,
 }
 
 // Beta calls POST /beta?mode=compact (operationId beta).

@@ -174,6 +174,7 @@ var policyStartJob = runtime.Policy{
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
 	Idempotent:       true,
+	ReadBody:         true,
 }
 
 // policyCancelJob is the retry policy of CancelJob: DELETE is idempotent (RFC 9110 §9.2.2).
@@ -216,6 +217,7 @@ var policyJobStatus = runtime.Policy{
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
 	Idempotent:       true,
+	ReadBody:         true,
 }
 
 // StartJob calls POST /jobs (operationId startJob).

@@ -176,6 +176,7 @@ var policyPutShapes = runtime.Policy{
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
 	Idempotent:       false,
+	ReadBody:         true,
 }
 
 // policyGetTree is the retry policy of GetTree: GET is safe (RFC 9110 §9.2.1).
@@ -190,6 +191,7 @@ var policyGetTree = runtime.Policy{
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
 	Idempotent:       true,
+	ReadBody:         true,
 }
 
 // PutShapes calls POST /shapes (operationId putShapes).

@@ -190,6 +190,7 @@ var policyListUsers = runtime.Policy{
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
 	Idempotent:       true,
+	ReadBody:         true,
 }
 
 // policyCreateUser is the retry policy of CreateUser: POST is not idempotent and has no idempotency
@@ -205,6 +206,7 @@ var policyCreateUser = runtime.Policy{
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
 	Idempotent:       false,
+	ReadBody:         true,
 }
 
 // Login calls POST /login (operationId login).
