@@ -14,6 +14,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/retrygen/retrygen/gen/model"
+	"github.com/retrygen/retrygen/runtime"
 )
 
 // Extension names read from the spec.
@@ -40,21 +41,30 @@ var methodOrder = []string{
 	http.MethodOptions, http.MethodHead, http.MethodPatch, http.MethodTrace,
 }
 
-// DefaultPolicy returns the built-in policy, every source "default". Retry and Reason
+// DefaultPolicy returns the built-in policy, every source "default": the runtime's
+// defaults, so that the generator and the engine cannot disagree on them. Retry and Reason
 // are left for the method rules to decide.
 func DefaultPolicy() model.Policy {
+	rp := runtime.DefaultPolicy()
+	codes := make([]string, len(rp.StatusCodes))
+	for i, c := range rp.StatusCodes {
+		codes[i] = strconv.Itoa(int(c))
+		if c < 10 { // a class, runtime.Class5XX
+			codes[i] += "XX"
+		}
+	}
 	p := model.Policy{
-		MaxAttempts:      4,
-		InitialDelay:     500 * time.Millisecond,
-		MaxDelay:         10 * time.Second,
-		Multiplier:       2,
-		Jitter:           "full",
-		StatusCodes:      []string{"408", "429", "500", "502", "503", "504"},
-		ConnectionErrors: true,
-		AttemptTimeout:   0,
-		MaxElapsed:       0,
-		RetryAfter:       true,
-		MaxRetryAfter:    60 * time.Second,
+		MaxAttempts:      rp.MaxAttempts,
+		InitialDelay:     rp.InitialDelay,
+		MaxDelay:         rp.MaxDelay,
+		Multiplier:       rp.Multiplier,
+		Jitter:           string(rp.Jitter),
+		StatusCodes:      codes,
+		ConnectionErrors: rp.ConnectionErrors,
+		AttemptTimeout:   rp.AttemptTimeout,
+		MaxElapsed:       rp.MaxElapsed,
+		RetryAfter:       rp.RetryAfter,
+		MaxRetryAfter:    rp.MaxRetryAfter,
 		Sources:          map[string]model.Source{},
 	}
 	for _, f := range retryFields {
