@@ -485,7 +485,8 @@ type hostileRun struct {
 // hostileOutcome is what one payload in some fields gave.
 type hostileOutcome struct {
 	accepted bool
-	err      error // a deviation from the oracle
+	err      error  // a deviation from the oracle
+	src      []byte // the client, when the spec was accepted
 }
 
 // try generates with payload in fields and applies the oracle, comparing with the
@@ -506,7 +507,7 @@ func (r *hostileRun) try(fields []hostileField, payload string) hostileOutcome {
 	}
 	f, err := clientChecks(r.t, src)
 	if err != nil {
-		return hostileOutcome{accepted: true, err: err}
+		return hostileOutcome{accepted: true, err: err, src: src}
 	}
 	twinText := hostileSpecText(twinValues)
 	twin, ok := r.twins[string(twinText)]
@@ -515,10 +516,10 @@ func (r *hostileRun) try(fields []hostileField, payload string) hostileOutcome {
 		if err == nil {
 			tf, err := parser.ParseFile(token.NewFileSet(), "twin.go", twinSrc, parser.ParseComments)
 			if err != nil {
-				return hostileOutcome{accepted: true, err: fmt.Errorf("twin does not parse: %v", err)}
+				return hostileOutcome{accepted: true, err: fmt.Errorf("twin does not parse: %v", err), src: src}
 			}
 			if twin, err = newHostileTwin(tf); err != nil {
-				return hostileOutcome{accepted: true, err: fmt.Errorf("twin: %v", err)}
+				return hostileOutcome{accepted: true, err: fmt.Errorf("twin: %v", err), src: src}
 			}
 		}
 		// A twin may be refused where the payload is not (a path parameter only the
@@ -526,9 +527,9 @@ func (r *hostileRun) try(fields []hostileField, payload string) hostileOutcome {
 		r.twins[string(twinText)] = twin
 	}
 	if twin == nil {
-		return hostileOutcome{accepted: true}
+		return hostileOutcome{accepted: true, src: src}
 	}
-	return hostileOutcome{accepted: true, err: compareWithTwin(fields, payload, f, twin)}
+	return hostileOutcome{accepted: true, err: compareWithTwin(fields, payload, f, twin), src: src}
 }
 
 // bisect tries payload in all of fields at once; when that fails the oracle or is
