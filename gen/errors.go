@@ -55,18 +55,49 @@ func (e *Error) Error() string {
 	}
 	switch {
 	case e.Op != "":
-		b.WriteString(e.Op)
+		b.WriteString(inert(e.Op))
 		b.WriteString(": ")
 	case e.Pointer != "":
-		b.WriteString(e.Pointer)
+		b.WriteString(inert(e.Pointer))
 		b.WriteString(": ")
 	}
-	b.WriteString(e.Msg)
+	b.WriteString(inert(e.Msg))
 	if e.Fix != "" {
 		b.WriteString("\n\tfix: ")
 		b.WriteString(e.Fix)
 	}
 	return b.String()
+}
+
+// inert escapes the control and bidirectional formatting characters of spec text in a
+// message ("\x1b", "\n", "\u202e"), so that a spec cannot forge message lines or hide
+// text on a terminal.
+func inert(s string) string {
+	if !strings.ContainsFunc(s, escapedInMessages) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case !escapedInMessages(r):
+			b.WriteRune(r)
+		case r < 0x100:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		default:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		}
+	}
+	return b.String()
+}
+
+func escapedInMessages(r rune) bool {
+	switch {
+	case r < 0x20, r == 0x7f, r >= 0x80 && r <= 0x9f, r == 0x2028, r == 0x2029, r == 0xfeff:
+		return true
+	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x200e, r == 0x200f, r == 0x061c:
+		return true
+	}
+	return false
 }
 
 // OpName names an operation in messages: "POST /orders (createOrder)", or "POST /orders"

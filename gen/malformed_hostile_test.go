@@ -108,3 +108,26 @@ func TestMalformedSpecs(t *testing.T) {
 		t.Errorf("only %d specs found: the corpora are missing", len(specs))
 	}
 }
+
+// TestErrorMessagesAreInert: spec text in an error message cannot forge another message
+// line, or send terminal escapes and bidirectional controls to the user's screen.
+func TestErrorMessagesAreInert(t *testing.T) {
+	spec := "openapi: 3.0.3\ninfo: {title: T, version: \"1\"}\npaths:\n" +
+		"  \"/a\\e[31m\\nforged.yaml:1:1: forged\\r\":\n    get:\n      operationId: \"x\\e[2J\\u202e\\u2028\"\n" +
+		"      x-retry: {maxAttempts: 0}\n      responses: {\"204\": {description: ok}}\n"
+	_, err := loadAndGenerate(t, writeSpec(t, "esc.yaml", spec), LoadOptions{})
+	if err == nil {
+		t.Fatal("accepted")
+	}
+	msg := err.Error()
+	lines := strings.Split(msg, "\n")
+	if len(lines) != 2 || !strings.HasPrefix(lines[1], "\tfix: ") {
+		t.Errorf("got %d lines, want the error and its fix:\n%s", len(lines), msg)
+	}
+	if strings.ContainsFunc(msg, func(r rune) bool { return r != '\n' && r != '\t' && dropRuneForTest(r) }) {
+		t.Errorf("message keeps control characters: %q", msg)
+	}
+	if want := `GET /a\x1b[31m\x0aforged.yaml:1:1: forged\x0d (x\x1b[2J\u202e\u2028): x-retry.maxAttempts must be >= 1, got 0`; !strings.Contains(msg, want) {
+		t.Errorf("got %q, want it to contain %q", msg, want)
+	}
+}
