@@ -119,7 +119,8 @@ type hostileField struct {
 	// ident: the payload shapes identifiers; a program cannot refer to the client's
 	// names when the field carries one.
 	ident bool
-	// checked: the generator validates the text and may refuse the spec.
+	// checked: the generator validates the text and refuses most payloads, so the field
+	// is tried on its own rather than in a group.
 	checked bool
 }
 
@@ -314,8 +315,8 @@ func generateFile(dir, name string, text []byte, pkg string) ([]byte, error) {
 	return Generate(spec, GenerateOptions{Package: pkg, Command: name})
 }
 
-// locatedError reports whether err is a rejection of the spec that names the file and
-// a line or a JSON pointer for every problem, as users see them.
+// locatedError returns nil when err refuses the spec naming the file and a line or a
+// JSON pointer for every problem, as users see them, and else says what is wrong.
 func locatedError(err error) error {
 	var fe *emit.FormatError
 	if errors.As(err, &fe) {
