@@ -102,6 +102,7 @@ func Load(path string, opts LoadOptions) (*Spec, error) {
 	if err != nil {
 		return nil, ErrorList{{Pos: Pos{File: path}, Msg: err.Error()}}
 	}
+	data = escapeJSONLineBreaks(data)
 	s.files[s.rootURI] = data
 	if line, col, msg := checkText(data); msg != "" {
 		return nil, ErrorList{{Pos: Pos{File: path, Line: line, Col: col}, Msg: "malformed document: " + msg,
@@ -191,6 +192,22 @@ func checkText(data []byte) (line, col int, msg string) {
 	}
 	return 0, 0, ""
 }
+
+// escapeJSONLineBreaks writes the characters U+0085, U+2028 and U+2029 of a JSON
+// document as escapes. kin-openapi reads JSON with its YAML parser, which breaks lines at
+// them, folding the spaces around them away or losing the positions of the document;
+// JSON allows them only inside strings, where the escapes mean the same.
+func escapeJSONLineBreaks(data []byte) []byte {
+	if !bytes.Contains(data, []byte("\u0085")) && !bytes.Contains(data, []byte("\u2028")) && !bytes.Contains(data, []byte("\u2029")) {
+		return data
+	}
+	if !json.Valid(data) {
+		return data
+	}
+	return []byte(jsonLineBreaks.Replace(string(data)))
+}
+
+var jsonLineBreaks = strings.NewReplacer("\u0085", `\u0085`, "\u2028", `\u2028`, "\u2029", `\u2029`)
 
 // checkOperationCount rejects specs with more than MaxOperations operations.
 func (s *Spec) checkOperationCount(errs *ErrorList) {
@@ -384,7 +401,7 @@ var (
 	yamlLineMsg   = regexp.MustCompile(`^(?:yaml: )?line (\d+): `)
 	quotedMsg     = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
 	mustObjectMsg = regexp.MustCompile(`^invalid ([a-zA-Z ]+): value MUST be an object$`)
-	jsonFieldMsg  = regexp.MustCompile(`cannot unmarshal (\w+) into field \w+\.([\w.]+) of type \S+`)
+	jsonFieldMsg  = regexp.MustCompile(`cannot unmarshal (\w+) into (?:field \w+\.([\w.]+)|value) of type \S+`)
 )
 
 // loadError turns a kin-openapi or YAML error into a located Error.
@@ -432,9 +449,12 @@ func (s *Spec) loadError(err error) *Error {
 			msg = "malformed document: " + msg[len(m[0]):]
 		} else if m := jsonFieldMsg.FindStringSubmatch(msg); m != nil {
 			// Swagger 2.0 documents are decoded as JSON, without positions: the field's
-			// place, by its pointer.
-			e.Pointer = "#/" + strings.ReplaceAll(m[2], ".", "/")
-			e.Pos = s.PosOfPointer(e.Pointer)
+			// place, by its pointer, or the document's.
+			e.Pos = s.PosOfPointer("#")
+			if m[2] != "" {
+				e.Pointer = "#/" + strings.ReplaceAll(m[2], ".", "/")
+				e.Pos = s.PosOfPointer(e.Pointer)
+			}
 			msg = "malformed document: " + m[0]
 		} else if m := mustObjectMsg.FindStringSubmatch(msg); m != nil {
 			// kin-openapi does not say which one: the first empty one of that kind.

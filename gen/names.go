@@ -128,7 +128,8 @@ func LowerName(s string) string {
 		b.WriteString(titleWord(w))
 	}
 	name := b.String()
-	if r, _ := utf8.DecodeRuneInString(name); !unicode.IsLetter(r) {
+	// A capital without a lower case ("ϓ") would export the name.
+	if r, _ := utf8.DecodeRuneInString(name); !unicode.IsLetter(r) || unicode.IsUpper(r) {
 		name = "x" + name
 	}
 	name = truncate(name)
