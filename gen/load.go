@@ -397,7 +397,7 @@ func (s *Spec) checkVersion(errs *ErrorList) {
 }
 
 var (
-	resolveRefMsg = regexp.MustCompile(`in fragment in URI: "([^"]*)"`)
+	resolveRefMsg = regexp.MustCompile(`in fragment in URI: ("(?:[^"\\]|\\.)*")`)
 	yamlLineMsg   = regexp.MustCompile(`^(?:yaml: )?line (\d+): `)
 	quotedMsg     = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
 	mustObjectMsg = regexp.MustCompile(`^invalid ([a-zA-Z ]+): value MUST be an object$`)
@@ -461,8 +461,12 @@ func (s *Spec) loadError(err error) *Error {
 			e.Pos = s.posOfEmpty(objectPlaces[m[1]])
 			e.Fix = "give it a value, or remove it"
 		} else if m := resolveRefMsg.FindStringSubmatch(msg); m != nil {
-			e.Pos = s.posOfRef(m[1])
-			msg = fmt.Sprintf("unresolved $ref %q: nothing is defined there", m[1])
+			ref, err := strconv.Unquote(m[1])
+			if err != nil {
+				ref = m[1]
+			}
+			e.Pos = s.posOfRef(ref)
+			msg = fmt.Sprintf("unresolved $ref %q: nothing is defined there", ref)
 			e.Fix = "correct the $ref, or define what it names"
 		} else {
 			// Other resolution errors quote the $ref they failed on.
