@@ -368,11 +368,16 @@ func classifyMedia(ct string) mediaKind {
 }
 
 // pickMedia chooses the media type to use from content: JSON first, then form, multipart,
-// then anything else, ties broken by name.
-func pickMedia(content openapi3.Content) (string, *openapi3.MediaType, mediaKind) {
+// then anything else, ties broken by name. A media type that could not be sent as a header
+// value (control characters) is an error of op.
+func (b *builder) pickMedia(op *model.Operation, content openapi3.Content) (string, *openapi3.MediaType, mediaKind) {
 	best, bestKind := "", mediaKind(-1)
 	for _, ct := range sortedKeys(content) {
 		if content[ct] == nil {
+			continue
+		}
+		if !validHeaderValue(ct) {
+			b.errs.Add(b.located(op, content[ct].Origin, "media type %q is not a valid header value", ct))
 			continue
 		}
 		k := classifyMedia(ct)
@@ -384,6 +389,17 @@ func pickMedia(content openapi3.Content) (string, *openapi3.MediaType, mediaKind
 		return "", nil, mediaOther
 	}
 	return best, content[best], bestKind
+}
+
+// validHeaderValue reports whether s can be sent as a header value: no control characters
+// but tab (RFC 9110 §5.5).
+func validHeaderValue(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < ' ' && c != '\t' || c == 0x7f {
+			return false
+		}
+	}
+	return true
 }
 
 // sendableType is the Content-Type sent for a media type the spec may write with
@@ -401,7 +417,7 @@ func (b *builder) requestBody(op *model.Operation, kop *openapi3.Operation) {
 		return
 	}
 	rb := kop.RequestBody.Value
-	ct, mt, kind := pickMedia(rb.Content)
+	ct, mt, kind := b.pickMedia(op, rb.Content)
 	if mt == nil {
 		return
 	}
@@ -488,7 +504,7 @@ func (b *builder) responses(op *model.Operation, kop *openapi3.Operation) {
 		if rr == nil || rr.Value == nil {
 			continue
 		}
-		ct, mt, kind := pickMedia(rr.Value.Content)
+		ct, mt, kind := b.pickMedia(op, rr.Value.Content)
 		if desc := rr.Value.Description; strings.HasPrefix(code, "2") && desc != nil && strings.TrimSpace(*desc) != "" {
 			op.ResponseDocs = append(op.ResponseDocs, code+": "+strings.TrimSpace(*desc))
 		}

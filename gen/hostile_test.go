@@ -684,6 +684,19 @@ func TestHeaderWireNames(t *testing.T) {
 			}
 		}
 	}
+	// Media types become Content-Type and Accept values: control characters are refused.
+	for _, field := range []string{"request.mediatype", "response.mediatype"} {
+		for _, suffix := range []string{"\r\nInjected: 1", "\nY", "\x00", "\x7f", "; charset=\x1b"} {
+			_, err := generateFile(dir, "spec.json", hostileSpecText(map[string]string{field: suffix}), "client")
+			if err == nil || !strings.Contains(err.Error(), "is not a valid header value") {
+				t.Errorf("%s %q: err = %v, want a refused media type", field, suffix, err)
+				continue
+			}
+			if lerr := locatedError(err); lerr != nil {
+				t.Errorf("%s %q: %v", field, suffix, lerr)
+			}
+		}
+	}
 	// Empty names.
 	for _, replace := range []string{`"name": "HX"`, `"name": "cX"`, `"x-idempotency-key": "Key"`} {
 		empty := strings.Replace(replace, "HX", "", 1)
