@@ -778,20 +778,18 @@ func (s *Spec) findRef(match func(string) bool) (pos Pos, value string) {
 func (s *Spec) validate(errs *ErrorList) {
 	// The options go to Validate itself: it rebuilds the context's options from its own
 	// arguments for 3.1 documents, dropping any set on the context.
-	err := s.Doc.Validate(context.Background(),
+	var list []error
+	for _, err := range validateHalves(s.Doc,
 		openapi3.EnableMultiError(),
 		openapi3.DisableExamplesValidation(),
 		openapi3.DisableSchemaDefaultsValidation(),
 		openapi3.DisableSchemaPatternValidation(),
-	)
-	if err == nil {
-		return
-	}
-	var list []error
-	if me, ok := err.(openapi3.MultiError); ok {
-		list = me
-	} else {
-		list = []error{err}
+	) {
+		if me, ok := err.(openapi3.MultiError); ok {
+			list = append(list, me...)
+		} else if err != nil {
+			list = append(list, err)
+		}
 	}
 	for _, e := range list {
 		var dup *openapi3.DuplicateOperationIDError
@@ -812,6 +810,60 @@ func (s *Spec) validate(errs *ErrorList) {
 	}
 	s.Warnings.Sort()
 }
+
+// validateHalves validates doc on two cores at once: kin-openapi re-validates a component
+// schema wherever an operation refers to it, which makes the paths most of the cost on
+// large specs. Each half is the document with about half of the operations; paths whose
+// templates could conflict stay in one half, so the cross-path checks see each other. The
+// findings outside the paths are reported by both halves and collapse when sorted, as
+// ErrorList drops exact duplicates. Validation only reads the shared parts of the document.
+func validateHalves(doc *openapi3.T, opts ...openapi3.ValidationOption) []error {
+	if doc.Paths == nil || doc.Paths.Len() < 2 {
+		return []error{doc.Validate(context.Background(), opts...)}
+	}
+	// Group paths by their template with variable names erased, as kin-openapi compares
+	// them, and deal the groups out by operation count.
+	groups := map[string][]string{}
+	var order []string
+	for _, path := range doc.Paths.Keys() {
+		key := templateVars.ReplaceAllString(path, "{}")
+		if _, ok := groups[key]; !ok {
+			order = append(order, key)
+		}
+		groups[key] = append(groups[key], path)
+	}
+	var halves [2]*openapi3.Paths
+	var weight [2]int
+	for i := range halves {
+		halves[i] = openapi3.NewPaths()
+		halves[i].Origin = doc.Paths.Origin
+	}
+	halves[0].Extensions = doc.Paths.Extensions
+	for _, key := range order {
+		i := 0
+		if weight[1] < weight[0] {
+			i = 1
+		}
+		for _, path := range groups[key] {
+			item := doc.Paths.Value(path)
+			halves[i].Set(path, item)
+			if item != nil {
+				weight[i] += 1 + len(item.Operations())
+			}
+		}
+	}
+	errs := make([]error, 2)
+	var wg sync.WaitGroup
+	for i, half := range halves {
+		d := *doc
+		d.Paths = half
+		wg.Go(func() { errs[i] = d.Validate(context.Background(), opts...) })
+	}
+	wg.Wait()
+	return errs
+}
+
+var templateVars = regexp.MustCompile(`\{[^}]*\}`)
 
 // tolerated reports validation findings common in real public specs that do not keep a
 // client from being generated.
