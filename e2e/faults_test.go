@@ -28,41 +28,35 @@ import (
 // the generated policy sets ReadBody, so the engine reads the body within the attempt and
 // a short read is a failed attempt.
 func TestB7FaultsOnIdempotentRequests(t *testing.T) {
-	t.Run("connection closed before the answer", func(t *testing.T) {
-		bubble(t, func(t *testing.T, e *env) {
-			srv := e.serve(petstoreAddr, drop, reply(200, petJSON))
-			pet, err := e.petstore().GetPet(t.Context(), 7)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if pet.Name != "Rex" {
-				t.Errorf("pet = %+v", pet)
-			}
-			ev := e.events()
-			if len(ev) != 1 || ev[0].Err == nil || ev[0].StatusCode != 0 {
-				t.Errorf("retries: %+v; want one, after a transport error", ev)
-			}
-			if n := srv.count(); n != 2 {
-				t.Errorf("%d arrivals, want 2 (one per engine attempt)", n)
-			}
+	for _, tc := range []struct {
+		name  string
+		fault step
+		want  error // the failed attempt's error, nil for any transport error
+	}{
+		{"connection closed before the answer", drop, nil},
+		{"body cut short", truncated, io.ErrUnexpectedEOF},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			bubble(t, func(t *testing.T, e *env) {
+				srv := e.serve(petstoreAddr, tc.fault, reply(200, petJSON))
+				pet, err := e.petstore().GetPet(t.Context(), 7)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if pet.Name != "Rex" {
+					t.Errorf("pet = %+v", pet)
+				}
+				ev := e.events()
+				if len(ev) != 1 || ev[0].Err == nil || ev[0].StatusCode != 0 ||
+					tc.want != nil && !errors.Is(ev[0].Err, tc.want) {
+					t.Errorf("retries: %+v; want one, after a transport error (%v)", ev, tc.want)
+				}
+				if n := srv.count(); n != 2 {
+					t.Errorf("%d arrivals, want 2 (one per engine attempt)", n)
+				}
+			})
 		})
-	})
-	t.Run("truncated body is retried", func(t *testing.T) {
-		bubble(t, func(t *testing.T, e *env) {
-			srv := e.serve(petstoreAddr, truncated, reply(200, petJSON))
-			pet, err := e.petstore().GetPet(t.Context(), 7)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if pet.Name != "Rex" {
-				t.Errorf("pet = %+v", pet)
-			}
-			ev := e.events()
-			if n := srv.count(); n != 2 || len(ev) != 1 || !errors.Is(ev[0].Err, io.ErrUnexpectedEOF) {
-				t.Errorf("%d arrivals, retries %+v; want 2 arrivals and one retry after io.ErrUnexpectedEOF", n, ev)
-			}
-		})
-	})
+	}
 }
 
 // B8: a POST without a key whose connection drops after the server read (and applied) it
