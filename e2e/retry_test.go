@@ -417,12 +417,9 @@ func TestB6IdempotencyErrorCodes(t *testing.T) {
 }
 
 // B17: RateLimit fields (draft-ietf-httpapi-ratelimit-headers -10 §7). Retry-After takes
-// precedence over a RateLimit reset, and malformed RateLimit fields are ignored.
-//
-// The runtime reads only Retry-After and retry-after-ms (DESIGN.md); it does not read
-// RateLimit at all. A RateLimit reset without Retry-After is therefore no floor, and
-// t=1000000 does not end the call: the last subtest pins that, so that the day the
-// runtime learns RateLimit this test says what changed.
+// precedence over a RateLimit reset, malformed RateLimit fields are ignored, an exhausted
+// quota's reset is a floor on its own, and a reset beyond maxRetryAfter ends the call at once
+// as a too-long Retry-After does (A8).
 func TestB17RateLimitFields(t *testing.T) {
 	gap := func(t *testing.T, header ...string) time.Duration {
 		var g time.Duration
@@ -450,12 +447,27 @@ func TestB17RateLimitFields(t *testing.T) {
 			}
 		}
 	})
-	t.Run("RateLimit alone is not read", func(t *testing.T) {
-		for _, v := range []string{`"default";r=0;t=5`, `"default";r=0;t=1000000`} {
-			if g := gap(t, "RateLimit", v); g >= 100*time.Millisecond {
-				t.Errorf("RateLimit %s: gap %v; the runtime does not read RateLimit, so want plain backoff (< 100ms)", v, g)
-			}
+	t.Run("RateLimit alone is a floor", func(t *testing.T) {
+		if g := gap(t, "RateLimit", `"default";r=0;t=5`); g < 5*time.Second || g >= 5100*time.Millisecond {
+			t.Errorf("gap %v, want the reset's 5s plus under 100ms of backoff", g)
 		}
+		if g := gap(t, "RateLimit", `"default";r=4;t=5`); g >= 100*time.Millisecond {
+			t.Errorf("gap %v: a quota with requests left is no floor, want plain backoff (< 100ms)", g)
+		}
+	})
+	t.Run("a huge reset ends the call", func(t *testing.T) {
+		bubble(t, func(t *testing.T, e *env) {
+			srv := e.serve(petstoreAddr, status(429, "RateLimit", `"default";r=0;t=1000000`), reply(200, "[]"))
+			start := time.Now()
+			_, err := e.petstore().ListPets(t.Context(), nil)
+			apiErr := mustAPIError(t, err)
+			if !errors.Is(err, client.ErrRetryAfterTooLong) || apiErr.RetryAfter != 1000000*time.Second || apiErr.Attempts != 1 {
+				t.Errorf("err = %v (attempts %d, hint %v); want ErrRetryAfterTooLong with the reset after 1 attempt", err, apiErr.Attempts, apiErr.RetryAfter)
+			}
+			if n, el := srv.count(), time.Since(start); n != 1 || el != 0 {
+				t.Errorf("%d arrivals in %v; want 1, at once", n, el)
+			}
+		})
 	})
 }
 

@@ -11,7 +11,8 @@
 //   - Backoff: retry k's ceiling is min(MaxDelay, InitialDelay × Multiplier^(k-1)), computed
 //     without overflow; the wait is drawn under the policy's [Jitter] ([Policy.Backoff]).
 //     There is no wait after the last attempt.
-//   - Retry-After and retry-after-ms ([ParseRetryAfter]) are a floor with the jittered
+//   - Retry-After and retry-after-ms, or else the reset of an exhausted RateLimit quota
+//     ([ParseRetryAfter]), are a floor with the jittered
 //     backoff added on top ([Policy.Wait]). A hint over MaxRetryAfter, or one that would
 //     outlast the context's deadline or MaxElapsed, ends the call at once with
 //     [ErrRetryAfterTooLong] and the hint in [Error.RetryAfter].

@@ -75,7 +75,8 @@ type Policy struct {
 	AttemptTimeout time.Duration
 	// MaxElapsed bounds the whole call across attempts and waits; 0 leaves it to the context.
 	MaxElapsed time.Duration
-	// RetryAfter honours Retry-After and retry-after-ms as a floor under the backoff.
+	// RetryAfter honours Retry-After and retry-after-ms (or else an exhausted RateLimit
+	// quota's reset) as a floor under the backoff; see ParseRetryAfter.
 	RetryAfter bool
 	// MaxRetryAfter is the longest server hint the engine waits for; a longer one ends the
 	// call. 0 means 60s.

@@ -23,10 +23,23 @@ import (
 // from net/http.ParseTime, which pins 69-99 to the 1900s.
 //
 // A field given more than once, a negative, fractional or signed number, a date in any other
-// form (lowercase names, a zone other than GMT, trailing text) and anything else is ignored:
-// (0, false). A number too large for a Duration gives the largest Duration; it is valid, and
-// the engine ends the call rather than wait that long.
+// form (lowercase names, a zone other than GMT, trailing text) and anything else is ignored.
+// A number too large for a Duration gives the largest Duration; it is valid, and the engine
+// ends the call rather than wait that long.
+//
+// Without a valid Retry-After it reads the RateLimit field
+// (draft-ietf-httpapi-ratelimit-headers-10 §4): when a quota has no requests left (r=0), its
+// reset t (delay-seconds) is the wait; with several such quotas, the longest. Retry-After
+// takes precedence, as the draft's §7 requires, and a malformed RateLimit field is ignored
+// whole. With none of these it returns (0, false).
 func ParseRetryAfter(h http.Header, now time.Time) (time.Duration, bool) {
+	if d, ok := parseRetryAfter(h, now); ok {
+		return d, true
+	}
+	return rateLimitReset(h["Ratelimit"])
+}
+
+func parseRetryAfter(h http.Header, now time.Time) (time.Duration, bool) {
 	if v, ok := single(h, "Retry-After-Ms"); ok {
 		if n, ok := parseDigits(v); ok {
 			if n > math.MaxInt64/int64(time.Millisecond) {
@@ -51,6 +64,126 @@ func ParseRetryAfter(h http.Header, now time.Time) (time.Duration, bool) {
 	}
 	d := t.Sub(now) // saturates at the Duration bounds
 	return max(d, 0), true
+}
+
+// rateLimitReset returns the longest reset of the exhausted quotas in RateLimit field
+// lines: a Structured Fields List (RFC 9651) of items such as `"default";r=0;t=30`, where r
+// (remaining, required) and t (reset, optional) are non-negative integers. Any syntax error
+// voids the whole field.
+func rateLimitReset(lines []string) (time.Duration, bool) {
+	if len(lines) == 0 {
+		return 0, false
+	}
+	var (
+		reset time.Duration
+		found bool
+	)
+	for _, member := range splitOutsideQuotes(strings.Join(lines, ","), ',') {
+		params := splitOutsideQuotes(member, ';')
+		if !validSFItem(strings.Trim(params[0], " \t")) {
+			return 0, false
+		}
+		r, t := int64(-1), int64(-1) // absent
+		for _, p := range params[1:] {
+			key, value, hasValue := strings.Cut(strings.TrimLeft(p, " "), "=")
+			if !validSFKey(key) {
+				return 0, false
+			}
+			switch key {
+			case "r", "t":
+				n, ok := sfInteger(value)
+				if !hasValue || !ok {
+					return 0, false
+				}
+				if key == "r" {
+					r = n
+				} else {
+					t = n
+				}
+			}
+		}
+		if r < 0 {
+			return 0, false // r is required
+		}
+		if r == 0 && t >= 0 {
+			d := time.Duration(math.MaxInt64)
+			if t <= math.MaxInt64/int64(time.Second) {
+				d = time.Duration(t) * time.Second
+			}
+			reset, found = max(reset, d), true
+		}
+	}
+	return reset, found
+}
+
+// splitOutsideQuotes splits s at sep where sep is not inside a quoted string.
+func splitOutsideQuotes(s string, sep byte) []string {
+	var (
+		parts   []string
+		start   int
+		quoted  bool
+		escaped bool
+	)
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case escaped:
+			escaped = false
+		case quoted && c == '\\':
+			escaped = true
+		case c == '"':
+			quoted = !quoted
+		case !quoted && c == sep:
+			parts = append(parts, s[start:i])
+			start = i + 1
+		}
+	}
+	return append(parts, s[start:])
+}
+
+// validSFItem reports whether s is a quoted string or a token, the bare items RateLimit
+// policies are named by.
+func validSFItem(s string) bool {
+	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
+		for i := 1; i < len(s)-1; i++ {
+			if c := s[i]; c < 0x20 || c > 0x7e {
+				return false
+			}
+		}
+		return true
+	}
+	if s == "" || !(s[0] == '*' || s[0] >= 'A' && s[0] <= 'Z' || s[0] >= 'a' && s[0] <= 'z') {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		c := s[i]
+		if c <= 0x20 || c >= 0x7f || strings.IndexByte(`"(),;<=>?@[\]{}`, c) >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// validSFKey reports whether s is a Structured Fields parameter key: lcalpha or "*", then
+// lcalpha, digits, "_", "-", "." or "*".
+func validSFKey(s string) bool {
+	if s == "" || !(s[0] == '*' || s[0] >= 'a' && s[0] <= 'z') {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || strings.IndexByte("_-.*", c) >= 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// sfInteger parses a non-negative Structured Fields integer: 1 to 15 digits.
+func sfInteger(s string) (int64, bool) {
+	if len(s) > 15 {
+		return 0, false
+	}
+	return parseDigits(s)
 }
 
 // single returns the one value of a canonical header key, trimmed of optional whitespace.

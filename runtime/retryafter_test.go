@@ -226,3 +226,61 @@ func FuzzParseRetryAfter(f *testing.F) {
 		}
 	})
 }
+
+// B17 at the unit level: RateLimit (draft-ietf-httpapi-ratelimit-headers-10) gives a floor
+// only without a valid Retry-After, only for an exhausted quota, and only when well formed.
+func TestRateLimitReset(t *testing.T) {
+	now := time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
+	tests := []struct {
+		name   string
+		header http.Header
+		want   time.Duration
+		ok     bool
+	}{
+		{"exhausted", http.Header{"Ratelimit": {`"default";r=0;t=5`}}, 5 * time.Second, true},
+		{"token name", http.Header{"Ratelimit": {`default;r=0;t=7`}}, 7 * time.Second, true},
+		{"quota left", http.Header{"Ratelimit": {`"default";r=3;t=5`}}, 0, false},
+		{"no reset", http.Header{"Ratelimit": {`"default";r=0`}}, 0, false},
+		{"longest exhausted", http.Header{"Ratelimit": {`"a";r=0;t=5, "b";r=9;t=60, "c";r=0;t=30`}}, 30 * time.Second, true},
+		{"over two lines", http.Header{"Ratelimit": {`"a";r=1;t=5`, `"b";r=0;t=12`}}, 12 * time.Second, true},
+		{"other parameters", http.Header{"Ratelimit": {`"a";r=0;t=4;pk=:cHJvamVjdC0xMjM=:`}}, 4 * time.Second, true},
+		{"quoted separators", http.Header{"Ratelimit": {`"a,b;c";r=0;t=3`}}, 3 * time.Second, true},
+		{"Retry-After wins", http.Header{"Ratelimit": {`"default";r=0;t=5`}, "Retry-After": {"2"}}, 2 * time.Second, true},
+		{"huge reset", http.Header{"Ratelimit": {`"default";r=0;t=1000000`}}, 1000000 * time.Second, true},
+		{"negative r", http.Header{"Ratelimit": {`"default";r=-1;t=5`}}, 0, false},
+		{"non-integer t", http.Header{"Ratelimit": {`"default";r=0;t=abc`}}, 0, false},
+		{"fraction", http.Header{"Ratelimit": {`"default";r=0;t=1.5`}}, 0, false},
+		{"missing r", http.Header{"Ratelimit": {`"default";t=5`}}, 0, false},
+		{"not a list", http.Header{"Ratelimit": {`r=0, t=5; garbage(`}}, 0, false},
+		{"one bad member voids all", http.Header{"Ratelimit": {`"a";r=0;t=5, (x)`}}, 0, false},
+		{"16 digits", http.Header{"Ratelimit": {`"a";r=0;t=1234567890123456`}}, 0, false},
+		{"uppercase key", http.Header{"Ratelimit": {`"a";R=0;t=5`}}, 0, false},
+	}
+	for _, tt := range tests {
+		got, ok := ParseRetryAfter(tt.header, now)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("%s: ParseRetryAfter = %v, %v; want %v, %v", tt.name, got, ok, tt.want, tt.ok)
+		}
+	}
+}
+
+func FuzzRateLimit(f *testing.F) {
+	for _, s := range []string{
+		`"default";r=0;t=5`, `default;r=0;t=7`, `"a";r=0;t=5, "b";r=9;t=60`, `"a,b;c";r=0;t=3`,
+		`"a";r=0;t=4;pk=:cHJvamVjdC0xMjM=:`, `"default";r=-1;t=5`, `r=0, t=5; garbage(`, `"\"";r=0;t=1`,
+	} {
+		f.Add(s)
+	}
+	now := time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
+	f.Fuzz(func(t *testing.T, v string) {
+		d, ok := ParseRetryAfter(http.Header{"Ratelimit": {v}}, now)
+		switch {
+		case !ok && d != 0:
+			t.Fatalf("invalid field with a duration: %v", d)
+		case d < 0:
+			t.Fatalf("negative reset %v", d)
+		case ok && !strings.Contains(v, "r=0"):
+			t.Fatalf("a reset from %q, which has no exhausted quota", v)
+		}
+	})
+}
