@@ -89,8 +89,8 @@ func newLogger(stderr io.Writer) *log.Logger {
 	return log.New(stderr, "retrygen: ", 0)
 }
 
-const generateUsage = `usage: retrygen [-package P] [-o FILE] [-check] [-allow-external-refs] SPEC
-       retrygen plan [-json | -markdown] [-allow-external-refs] SPEC
+const generateUsage = `usage: retrygen [-package P] [-o FILE] [-check] [-allow-external-refs] [-v] SPEC
+       retrygen plan [-json | -markdown] [-allow-external-refs] [-v] SPEC
        retrygen herd [flags]
        retrygen -version
 `
@@ -108,6 +108,7 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 	check := fs.Bool("check", false, "write nothing; exit 1 with a diff if the output file is stale")
 	allowExt := fs.Bool("allow-external-refs", false, "follow $refs to files inside the spec's folder")
 	version := fs.Bool("version", false, "print the version and exit")
+	verbose := fs.Bool("v", false, "also print the spec's warnings: validation findings that do not stop generation")
 	if code, ok := parseFlags(fs, args, logger); !ok {
 		return code
 	}
@@ -138,6 +139,7 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 		out:      *out,
 		check:    *check,
 		allowExt: *allowExt,
+		verbose:  *verbose,
 		command:  commandLine(args),
 		stderr:   stderr,
 		logger:   logger,
@@ -167,10 +169,10 @@ func parseFlags(fs *flag.FlagSet, args []string, logger *log.Logger) (code int, 
 }
 
 type generateArgs struct {
-	spec, pkg, out, command string
-	check, allowExt         bool
-	stderr                  io.Writer
-	logger                  *log.Logger
+	spec, pkg, out, command  string
+	check, allowExt, verbose bool
+	stderr                   io.Writer
+	logger                   *log.Logger
 }
 
 // generate loads the spec, generates the client and writes it (or, with -check, compares
@@ -179,6 +181,9 @@ func generate(a generateArgs) int {
 	spec, err := gen.Load(a.spec, gen.LoadOptions{AllowExternalRefs: a.allowExt})
 	if err != nil {
 		return reportSpecError(a.stderr, a.logger, err)
+	}
+	if a.verbose {
+		printWarnings(a.stderr, spec)
 	}
 	src, err := generateCode(spec, a.pkg, a.command)
 	if err != nil {
@@ -199,12 +204,12 @@ func generate(a generateArgs) int {
 }
 
 // commandLine is the argument string recorded in the generated header: the arguments as
-// given, so that the header says how to regenerate the file, without -check, which does
-// not change what is generated.
+// given, so that the header says how to regenerate the file, without -check and -v, which
+// do not change what is generated.
 func commandLine(args []string) string {
 	var quoted []string
 	for i, a := range args {
-		if isCheckFlag(a) && !afterSpec(args, i) {
+		if notInHeader(a) && !afterSpec(args, i) {
 			continue
 		}
 		if a == "" || strings.ContainsAny(a, " \t\n\"'\\$`") {
@@ -215,12 +220,11 @@ func commandLine(args []string) string {
 	return strings.Join(quoted, " ")
 }
 
-func isCheckFlag(a string) bool {
-	switch a {
-	case "-check", "--check", "-check=true", "--check=true", "-check=false", "--check=false":
-		return true
-	}
-	return false
+// notInHeader reports the flags that do not change what is generated: -check and -v.
+func notInHeader(a string) bool {
+	name, value, _ := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-"), "=")
+	return strings.HasPrefix(a, "-") && (name == "check" || name == "v") &&
+		(value == "" && !strings.Contains(a, "=") || value == "true" || value == "false")
 }
 
 // afterSpec reports whether args[i] comes after a "--" that ends the flags.
@@ -237,13 +241,14 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 	logger := newLogger(stderr)
 	fs := flag.NewFlagSet("retrygen plan", flag.ContinueOnError)
 	fs.Usage = func() {
-		fmt.Fprint(stderr, "usage: retrygen plan [-json | -markdown] [-allow-external-refs] SPEC\n\nFlags:\n")
+		fmt.Fprint(stderr, "usage: retrygen plan [-json | -markdown] [-allow-external-refs] [-v] SPEC\n\nFlags:\n")
 		fs.SetOutput(stderr)
 		fs.PrintDefaults()
 	}
 	asJSON := fs.Bool("json", false, "print a JSON array, one object per operation")
 	asMarkdown := fs.Bool("markdown", false, "print a Markdown table")
 	allowExt := fs.Bool("allow-external-refs", false, "follow $refs to files inside the spec's folder")
+	verbose := fs.Bool("v", false, "also print the spec's warnings: validation findings that do not stop planning")
 	if code, ok := parseFlags(fs, args, logger); !ok {
 		return code
 	}
@@ -259,6 +264,9 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 	spec, err := gen.Load(fs.Arg(0), gen.LoadOptions{AllowExternalRefs: *allowExt})
 	if err != nil {
 		return reportSpecError(stderr, logger, err)
+	}
+	if *verbose {
+		printWarnings(stderr, spec)
 	}
 	ops, err := spec.Operations()
 	if err != nil {
@@ -277,6 +285,13 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 		return exitFail
 	}
 	return exitOK
+}
+
+// printWarnings prints each of the spec's warnings on its own line, located like an error.
+func printWarnings(stderr io.Writer, spec *gen.Spec) {
+	for _, w := range spec.Warnings {
+		fmt.Fprintf(stderr, "warning: %s\n", w)
+	}
 }
 
 // reportSpecError prints located spec errors as they are, one per line, like a compiler;

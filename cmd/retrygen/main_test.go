@@ -245,10 +245,51 @@ func TestCommandLine(t *testing.T) {
 		{[]string{"-check", "-o", "client_gen.go", "api.yaml"}, "-o client_gen.go api.yaml"},
 		{[]string{"-package", "p", "--check=true", "my api.yaml"}, `-package p "my api.yaml"`},
 		{[]string{"-o", "x.go", "--", "-check"}, "-o x.go -- -check"},
+		{[]string{"-v", "-o", "x.go", "--v=true", "api.yaml"}, "-o x.go api.yaml"},
+		{[]string{"-version=1", "-vv", "api.yaml"}, "-version=1 -vv api.yaml"},
 	} {
 		if got := commandLine(tt.args); got != tt.want {
 			t.Errorf("commandLine(%q) = %q, want %q", tt.args, got, tt.want)
 		}
+	}
+}
+
+// TestWarnings: -v prints the findings that do not stop generation, located; without it
+// nothing is printed, and neither changes what is generated.
+func TestWarnings(t *testing.T) {
+	dir := t.TempDir()
+	spec := filepath.Join(dir, "api.yaml")
+	os.WriteFile(spec, []byte(`openapi: 3.0.3
+info: {title: T, version: "1"}
+paths:
+  /tags:
+    get:
+      operationId: listTags
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema: {type: array}
+`), 0o644)
+	for _, args := range [][]string{{"plan", "-v", spec}, {"-package", "p", "-o", filepath.Join(dir, "a.go"), "-v", spec}} {
+		code, _, stderr := runCmd(t, args...)
+		if code != 0 || !strings.HasPrefix(stderr, "warning: "+spec+":11:13: GET /tags (listTags): ") || !strings.Contains(stderr, "items") {
+			t.Errorf("%q: exit %d, stderr %q; want a located warning about items", args, code, stderr)
+		}
+	}
+	for _, args := range [][]string{{"plan", spec}, {"-package", "p", "-o", filepath.Join(dir, "b.go"), spec}} {
+		if code, _, stderr := runCmd(t, args...); code != 0 || stderr != "" {
+			t.Errorf("%q: exit %d, stderr %q; want silence without -v", args, code, stderr)
+		}
+	}
+	// The headers differ only in the -o argument; the rest must not.
+	a, _ := os.ReadFile(filepath.Join(dir, "a.go"))
+	b, _ := os.ReadFile(filepath.Join(dir, "b.go"))
+	_, restA, _ := bytes.Cut(a, []byte("\n"))
+	_, restB, _ := bytes.Cut(b, []byte("\n"))
+	if len(restA) == 0 || !bytes.Equal(restA, restB) || bytes.Contains(a[:len(a)-len(restA)], []byte("-v")) {
+		t.Error("-v changed what was generated")
 	}
 }
 
