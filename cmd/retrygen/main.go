@@ -3,8 +3,8 @@
 //
 // Usage:
 //
-//	retrygen [-package P] [-o FILE] [-check] [-allow-external-refs] SPEC
-//	retrygen plan [-json | -markdown] [-allow-external-refs] SPEC
+//	retrygen [-package P] [-o FILE] [-check] [-allow-external-refs] [-v] SPEC
+//	retrygen plan [-json | -markdown] [-allow-external-refs] [-v] SPEC
 //	retrygen herd [flags]
 //	retrygen -version
 //
@@ -12,6 +12,8 @@
 // $GOPACKAGE, which go generate sets). The file is written atomically and left untouched
 // when it would not change; nothing is written when the spec has errors. With -check,
 // nothing is written at all: retrygen exits 1 with a short diff when FILE is stale.
+// -allow-external-refs follows $refs to files inside the spec's own folder (never URLs);
+// -v also prints the spec's warnings, validation findings that do not stop generation.
 //
 // "retrygen plan" prints each operation's retry policy and where each value came from
 // (retrygen's default, the document, the path item or the operation): as a table, as
