@@ -17,8 +17,10 @@ import (
 // EmptyName is what GoName returns for text with nothing usable in it.
 const EmptyName = "Empty"
 
-// maxNameLen caps generated identifiers; longer names are cut and marked with a hash-free
-// numeric suffix by the Namer when they collide.
+// maxNameLen caps the identifier GoName makes from one piece of spec text; a longer one is
+// cut, and the Namer marks cut names that collide with a numeric suffix. A name joined from
+// several pieces (an inline type named after its schema and property) can be a few times
+// longer, but no more.
 const maxNameLen = 100
 
 // initialisms are written in capitals, as Go code writes them (ID, URL, HTTP).
