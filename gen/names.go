@@ -19,8 +19,8 @@ const EmptyName = "Empty"
 
 // maxNameLen caps the identifier GoName makes from one piece of spec text; a longer one is
 // cut, and the Namer marks cut names that collide with a numeric suffix. A name joined from
-// several pieces (an inline type named after its schema and property) can be a few times
-// longer, but no more.
+// several pieces (an inline type named after its schema and property) can be longer: each
+// piece is capped, not the whole.
 const maxNameLen = 100
 
 // initialisms are written in capitals, as Go code writes them (ID, URL, HTTP).
