@@ -1,4 +1,4 @@
-package gen
+package load
 
 import (
 	"context"
@@ -60,7 +60,7 @@ func TestValidateHalvesFindsWhatValidateFinds(t *testing.T) {
 		if strings.HasSuffix(f, ".md") || strings.Contains(f, "swagger2") {
 			continue
 		}
-		s, err := Load(f, LoadOptions{})
+		s, err := Load(f, Options{})
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
