@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/retrygen/retrygen/gen/internal/policy"
+	"github.com/retrygen/retrygen/gen/internal/spectest"
 	"go.yaml.in/yaml/v4"
 )
 
@@ -33,8 +34,8 @@ func TestSharedSpecs(t *testing.T) {
 	for _, f := range specs {
 		name := filepath.Base(f)
 		t.Run(strings.TrimSuffix(name, filepath.Ext(name)), func(t *testing.T) {
-			if testing.Short() && fileSize(t, f) > 1<<20 {
-				t.Skip("large spec skipped in -short mode")
+			if fileSize(t, f) > 1<<20 {
+				spectest.Long(t)
 			}
 			s, err := Load(f, LoadOptions{})
 			if err != nil {

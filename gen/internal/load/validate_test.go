@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/retrygen/retrygen/gen/internal/spectest"
 )
 
 // findings flattens what Validate returned into sorted, distinct messages.
@@ -55,6 +56,11 @@ func TestValidateHalvesFindsWhatValidateFinds(t *testing.T) {
 		t.Fatalf("the spec should have a conflict and a missing parameter, found %q", whole)
 	}
 
+}
+
+// validateHalves finds what one Validate finds on every public spec.
+func TestValidateHalvesOnSharedSpecs(t *testing.T) {
+	spectest.Long(t)
 	files, _ := filepath.Glob(filepath.Join(sharedSpecs, "*.*"))
 	for _, f := range files {
 		if strings.HasSuffix(f, ".md") || strings.Contains(f, "swagger2") {

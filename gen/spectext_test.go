@@ -25,6 +25,7 @@ import (
 	"github.com/retrygen/retrygen/gen/emit"
 	"github.com/retrygen/retrygen/gen/internal/build"
 	"github.com/retrygen/retrygen/gen/internal/source"
+	"github.com/retrygen/retrygen/gen/internal/spectest"
 )
 
 // hostileTemplate is a JSON spec in which each place that spec text can reach carries a
@@ -577,6 +578,7 @@ func hostileUnits() [][]hostileField {
 // one spec carries it in all the fields that accepted it, and that client must
 // type-check.
 func TestHostileFields(t *testing.T) {
+	spectest.Long(t)
 	r := &hostileRun{t: t, dir: t.TempDir(), twins: map[string]*hostileTwin{}}
 	for _, f := range hostileFields {
 		if o := r.try([]hostileField{f}, f.base); !o.accepted || o.err != nil {
