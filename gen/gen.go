@@ -7,11 +7,12 @@
 //	build   kin-openapi document → model: names, types, and each operation's policy,
 //	        derived once (internal/build, internal/policy, internal/names)
 //	emit    model → Go source (emit)
-//	report  model → `retrygen plan` (internal/report)
+//	report  model → `retrygen plan`, and two models → `retrygen diff` (internal/report,
+//	        internal/diff)
 //
 // Every problem is reported located, like a compiler error, all of them in one run
-// (internal/source). Load runs the first two stages; Generate and Plan read what it
-// built:
+// (internal/source). Load runs the first two stages; Generate, Plan and Diff read what
+// it built:
 //
 //	spec, err := gen.Load("api.yaml", gen.LoadOptions{})
 //	if err != nil {
@@ -28,6 +29,7 @@ import (
 
 	"github.com/retrygen/retrygen/gen/emit"
 	"github.com/retrygen/retrygen/gen/internal/build"
+	"github.com/retrygen/retrygen/gen/internal/diff"
 	"github.com/retrygen/retrygen/gen/internal/load"
 	"github.com/retrygen/retrygen/gen/internal/report"
 	"github.com/retrygen/retrygen/gen/internal/source"
@@ -138,4 +140,56 @@ func Plan(w io.Writer, spec *Spec, opts PlanOptions) error {
 		return report.WriteJSON(w, spec.API)
 	}
 	return fmt.Errorf("unknown plan format %q: want table, markdown or json", opts.Format)
+}
+
+// DiffOptions say how Diff renders.
+type DiffOptions struct {
+	// Format is "table" (text for a terminal, at most 100 columns, the default when
+	// empty), "markdown" (for a pull request comment, long lists folded) or "json" (an
+	// object whose keys the README lists).
+	Format string
+}
+
+// Findings counts the changes Diff found, by level.
+type Findings struct {
+	// Breaking counts Go API changes that can break a caller's compile: something
+	// removed, a type changed, an argument added or removed.
+	Breaking int
+	// Loosened counts operations that become retried, and more attempts on operations
+	// that are not idempotent.
+	Loosened int
+	// Tightened counts operations that stop being retried, and fewer attempts.
+	Tightened int
+	// Changed counts other policy changes: an x-retry field, the idempotency key.
+	Changed int
+	// Compatible counts Go API changes no caller has to follow: additions,
+	// deprecations, other error models.
+	Compatible int
+}
+
+// Diff writes to w what changes from old to new for a reviewer of the spec change: each
+// operation's retry policy (operations matched by operationId, else method and path) and
+// the Go API of the generated client (methods, arguments, parameters, types, fields, enum
+// values), each change marked breaking or compatible the way golang.org/x/exp/apidiff
+// would judge the generated package. It compares the models, not generated text.
+func Diff(w io.Writer, old, new *Spec, opts DiffOptions) (Findings, error) {
+	r := diff.Compare(old.API, new.API)
+	f := Findings{
+		Breaking:   r.Count(diff.Breaking),
+		Loosened:   r.Count(diff.Loosened),
+		Tightened:  r.Count(diff.Tightened),
+		Changed:    r.Count(diff.Changed),
+		Compatible: r.Count(diff.Compatible),
+	}
+	o := report.DiffSide{Path: old.Path, API: old.API}
+	n := report.DiffSide{Path: new.Path, API: new.API}
+	switch opts.Format {
+	case "", "table":
+		return f, report.WriteDiffTable(w, o, n, r)
+	case "markdown":
+		return f, report.WriteDiffMarkdown(w, o, n, r)
+	case "json":
+		return f, report.WriteDiffJSON(w, o, n, r)
+	}
+	return Findings{}, fmt.Errorf("unknown diff format %q: want table, markdown or json", opts.Format)
 }

@@ -1,6 +1,7 @@
 // Package templates holds the text retrygen writes that is not Go code, as text/template
 // files embedded in the binary: the policy report of `retrygen plan` (plan.txt.tmpl for
-// the terminal, plan.md.tmpl for pull requests).
+// the terminal, plan.md.tmpl for pull requests) and the change report of `retrygen diff`
+// (diff.txt.tmpl, diff.md.tmpl).
 package templates
 
 import "embed"

@@ -5,6 +5,7 @@
 //
 //	retrygen [-package P] [-o FILE] [-check] [-allow-external-refs] [-v] SPEC
 //	retrygen plan [-json | -markdown] [-allow-external-refs] [-v] SPEC
+//	retrygen diff [-json | -markdown] [-allow=breaking,loosened] [-allow-external-refs] OLD NEW
 //	retrygen herd [flags]
 //	retrygen -version
 //
@@ -18,6 +19,13 @@
 // "retrygen plan" prints each operation's retry policy and where each value came from
 // (retrygen's default, the document, the path item or the operation): as a table, as
 // Markdown for a pull request, or as JSON for scripts.
+//
+// "retrygen diff" compares two versions of a spec for the review of a spec change: each
+// operation's retry policy (retried or not and why, every x-retry field, the idempotency
+// key) and the generated Go API (methods, arguments, parameters, types, struct fields,
+// enum values), each change marked breaking or compatible. It exits 1 when it finds a
+// breaking change or a loosened retry rule (an operation that becomes retried, or more
+// attempts on one that is not idempotent), unless -allow lists that kind.
 //
 // "retrygen herd" simulates clients that fail together and shows how their retries
 // spread out over time.
@@ -38,7 +46,8 @@
 //
 //	api.yaml:12:5: POST /orders (createOrder): x-retry.maxAttempts must be >= 1, got 0
 //
-// Exit status: 0 done, 1 the spec or the check failed, 2 usage.
+// Exit status: 0 done, 1 the spec or the check failed (or diff found what it was not
+// allowed to), 2 usage.
 package main
 
 import (
@@ -81,6 +90,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		switch args[0] {
 		case "plan":
 			return runPlan(args[1:], stdout, stderr)
+		case "diff":
+			return runDiff(args[1:], stdout, stderr)
 		case "herd":
 			return runHerd(args[1:], stdout, stderr)
 		}
@@ -94,6 +105,7 @@ func newLogger(stderr io.Writer) *log.Logger {
 
 const generateUsage = `usage: retrygen [-package P] [-o FILE] [-check] [-allow-external-refs] [-v] SPEC
        retrygen plan [-json | -markdown] [-allow-external-refs] [-v] SPEC
+       retrygen diff [-json | -markdown] [-allow=breaking,loosened] [-allow-external-refs] OLD NEW
        retrygen herd [flags]
        retrygen -version
 `
@@ -284,6 +296,101 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 		return exitFail
 	}
 	return exitOK
+}
+
+const diffUsage = "usage: retrygen diff [-json | -markdown] [-allow=breaking,loosened] [-allow-external-refs] OLD NEW\n"
+
+// runDiff compares two versions of a spec. It exits 1 when it finds a breaking change or
+// a loosened retry rule that -allow does not allow.
+func runDiff(args []string, stdout, stderr io.Writer) int {
+	logger := newLogger(stderr)
+	fs := flag.NewFlagSet("retrygen diff", flag.ContinueOnError)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, diffUsage+"\nFlags:\n")
+		fs.SetOutput(stderr)
+		fs.PrintDefaults()
+	}
+	asJSON := fs.Bool("json", false, "print a JSON object: counts and one entry per change")
+	asMarkdown := fs.Bool("markdown", false, "print Markdown for a pull request comment")
+	allow := fs.String("allow", "", "comma-separated `kinds` that do not fail the run: breaking, loosened")
+	allowExt := fs.Bool("allow-external-refs", false, "follow $refs to files inside each spec's folder")
+	if code, ok := parseFlags(fs, args, logger); !ok {
+		return code
+	}
+	if fs.NArg() != 2 {
+		logger.Printf("want two spec files, OLD and NEW, got %d arguments", fs.NArg())
+		fs.Usage()
+		return exitUsage
+	}
+	if *asJSON && *asMarkdown {
+		logger.Print("-json and -markdown exclude each other")
+		return exitUsage
+	}
+	allowed := map[string]bool{}
+	for _, k := range strings.Split(*allow, ",") {
+		switch k = strings.TrimSpace(k); k {
+		case "":
+		case "breaking", "loosened":
+			allowed[k] = true
+		default:
+			logger.Printf("-allow: unknown kind %q: want breaking, loosened or both", k)
+			return exitUsage
+		}
+	}
+
+	// The two specs load at the same time: loading is most of the work.
+	var specs [2]*gen.Spec
+	var errs [2]error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		specs[1], errs[1] = gen.Load(fs.Arg(1), gen.LoadOptions{AllowExternalRefs: *allowExt})
+	}()
+	specs[0], errs[0] = gen.Load(fs.Arg(0), gen.LoadOptions{AllowExternalRefs: *allowExt})
+	<-done
+	failed := false
+	for _, err := range errs {
+		if err != nil {
+			reportSpecError(stderr, logger, err)
+			failed = true
+		}
+	}
+	if failed {
+		return exitFail
+	}
+
+	format := "table"
+	switch {
+	case *asJSON:
+		format = "json"
+	case *asMarkdown:
+		format = "markdown"
+	}
+	found, err := gen.Diff(stdout, specs[0], specs[1], gen.DiffOptions{Format: format})
+	if err != nil {
+		logger.Print(err)
+		return exitFail
+	}
+	var fail []string
+	if found.Breaking > 0 && !allowed["breaking"] {
+		fail = append(fail, plural(found.Breaking, "breaking change"))
+	}
+	if found.Loosened > 0 && !allowed["loosened"] {
+		fail = append(fail, plural(found.Loosened, "loosened retry rule"))
+	}
+	if len(fail) > 0 {
+		logger.Printf("%s (-allow=breaking,loosened accepts them)", strings.Join(fail, " and "))
+		return exitFail
+	}
+	return exitOK
+}
+
+// plural spells n things: "1 breaking change", "2 breaking changes".
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return strconv.Itoa(n) + " " + thing + "s"
 }
 
 // printWarnings prints each of the spec's warnings on its own line, located like an error.

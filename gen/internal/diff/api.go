@@ -1,0 +1,400 @@
+package diff
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/retrygen/retrygen/gen/model"
+)
+
+// methods compares the Client methods, matched by Go name as a caller's code refers to
+// them, with their arguments, results, parameter structs and error responses.
+func (c *comparer) methods(old, new *model.API) {
+	olds := map[string]*model.Operation{}
+	for _, op := range old.Operations {
+		olds[op.GoName] = op
+	}
+	news := map[string]bool{}
+	for _, n := range new.Operations {
+		news[n.GoName] = true
+		o := olds[n.GoName]
+		if o == nil {
+			note := "not retried"
+			if n.Policy.Retry {
+				note = "retried"
+			}
+			c.add(Change{Area: API, Level: Compatible, Operation: opName(n), Element: ElemMethod,
+				Name: n.GoName, Change: Added, New: Signature(n), Note: note})
+			continue
+		}
+		c.method(o, n)
+	}
+	for _, o := range old.Operations {
+		if !news[o.GoName] {
+			c.add(Change{Area: API, Level: Breaking, Operation: opName(o), Element: ElemMethod,
+				Name: o.GoName, Change: Removed, Old: Signature(o)})
+		}
+	}
+}
+
+// Signature spells an operation's method without the arguments every method has, ctx
+// and opts, in full: "GetPet(ctx, petID string, params *GetPetParams, opts...) (*Pet, error)".
+func Signature(op *model.Operation) string {
+	args := []string{"ctx"}
+	for _, p := range op.PathParams {
+		args = append(args, p.LocalName+" "+p.Type.String())
+	}
+	if op.ParamsType != "" {
+		args = append(args, "params *"+op.ParamsType)
+	}
+	if op.Body != nil {
+		args = append(args, "body "+op.Body.Type.String())
+	}
+	args = append(args, "opts...")
+	res := "error"
+	if op.Result != nil {
+		res = "(" + op.Result.Type.String() + ", error)"
+	}
+	return op.GoName + "(" + strings.Join(args, ", ") + ") " + res
+}
+
+// method compares two versions of one method.
+func (c *comparer) method(o, n *model.Operation) {
+	name := opName(n)
+	breaking := func(elem, what, change, old, new string) {
+		c.add(Change{Area: API, Level: Breaking, Operation: name, Element: elem, Name: what,
+			Change: change, Old: old, New: new})
+	}
+	arg := func(a string) string { return n.GoName + "(" + a + ")" }
+	for i := range max(len(o.PathParams), len(n.PathParams)) {
+		switch {
+		case i >= len(o.PathParams):
+			p := n.PathParams[i]
+			breaking(ElemArgument, arg(p.LocalName), Added, "", p.Type.String())
+		case i >= len(n.PathParams):
+			p := o.PathParams[i]
+			breaking(ElemArgument, arg(p.LocalName), Removed, p.Type.String(), "")
+		default:
+			if ot, nt := o.PathParams[i].Type.String(), n.PathParams[i].Type.String(); ot != nt {
+				breaking(ElemArgument, arg(n.PathParams[i].LocalName), Modified, ot, nt)
+			}
+		}
+	}
+	switch {
+	case o.ParamsType == "" && n.ParamsType != "":
+		breaking(ElemArgument, arg("params"), Added, "", "*"+n.ParamsType)
+	case o.ParamsType != "" && n.ParamsType == "":
+		breaking(ElemArgument, arg("params"), Removed, "*"+o.ParamsType, "")
+	case o.ParamsType != n.ParamsType:
+		breaking(ElemArgument, arg("params"), Modified, "*"+o.ParamsType, "*"+n.ParamsType)
+	}
+	if o.ParamsType != "" && n.ParamsType != "" {
+		c.params(name, n.ParamsType, o.Params, n.Params)
+	}
+	switch {
+	case o.Body == nil && n.Body != nil:
+		breaking(ElemArgument, arg("body"), Added, "", n.Body.Type.String())
+	case o.Body != nil && n.Body == nil:
+		breaking(ElemArgument, arg("body"), Removed, o.Body.Type.String(), "")
+	case o.Body != nil:
+		if ot, nt := o.Body.Type.String(), n.Body.Type.String(); ot != nt {
+			breaking(ElemArgument, arg("body"), Modified, ot, nt)
+		}
+	}
+	switch {
+	case o.Result == nil && n.Result != nil:
+		breaking(ElemResult, n.GoName, Added, "", n.Result.Type.String())
+	case o.Result != nil && n.Result == nil:
+		breaking(ElemResult, n.GoName, Removed, o.Result.Type.String(), "")
+	case o.Result != nil:
+		if ot, nt := o.Result.Type.String(), n.Result.Type.String(); ot != nt {
+			breaking(ElemResult, n.GoName, Modified, ot, nt)
+		}
+	}
+	if n.Deprecated && !o.Deprecated {
+		c.add(Change{Area: API, Level: Compatible, Operation: name, Element: ElemMethod,
+			Name: n.GoName, Change: Deprecated})
+	}
+	c.errors(name, o.Errors, n.Errors)
+}
+
+// params compares the fields of an operation's params struct, called typ in the new API.
+func (c *comparer) params(op, typ string, old, new []*model.Param) {
+	olds := map[string]*model.Param{}
+	for _, p := range old {
+		olds[p.GoName] = p
+	}
+	news := map[string]bool{}
+	describe := func(p *model.Param) string {
+		req := "optional"
+		if p.Required {
+			req = "required"
+		}
+		return fmt.Sprintf("%s %s parameter %q", req, p.In, p.Name)
+	}
+	for _, n := range new {
+		news[n.GoName] = true
+		name := typ + "." + n.GoName
+		o := olds[n.GoName]
+		if o == nil {
+			c.add(Change{Area: API, Level: Compatible, Operation: op, Element: ElemParameter,
+				Name: name, Change: Added, New: n.Type.String(), Note: describe(n)})
+			continue
+		}
+		c.member(op, ElemParameter, name, o.Type, n.Type, o.Required, n.Required, o.Deprecated, n.Deprecated)
+	}
+	for _, o := range old {
+		if !news[o.GoName] {
+			c.add(Change{Area: API, Level: Breaking, Operation: op, Element: ElemParameter,
+				Name: typ + "." + o.GoName, Change: Removed, Old: o.Type.String(), Note: describe(o)})
+		}
+	}
+}
+
+// member compares a struct field or a parameter present in both versions.
+func (c *comparer) member(op, elem, name string, ot, nt *model.Type, oreq, nreq, odep, ndep bool) {
+	req := func(r bool) string {
+		if r {
+			return "required"
+		}
+		return "optional"
+	}
+	switch {
+	case ot.String() != nt.String():
+		ch := Change{Area: API, Level: Breaking, Operation: op, Element: elem, Name: name,
+			Change: Modified, Old: ot.String(), New: nt.String()}
+		if oreq != nreq {
+			ch.Note = "now " + req(nreq)
+		}
+		c.add(ch)
+	case oreq != nreq:
+		c.add(Change{Area: API, Level: Compatible, Operation: op, Element: elem, Name: name,
+			Change: Modified, Old: req(oreq), New: req(nreq), Note: "same Go type " + nt.String()})
+	}
+	if ndep && !odep {
+		c.add(Change{Area: API, Level: Compatible, Operation: op, Element: elem, Name: name, Change: Deprecated})
+	}
+}
+
+// errors compares the error models an operation decodes non-2xx responses into. They
+// are not part of any signature: a caller's errors.As may stop or start matching.
+func (c *comparer) errors(op string, old, new *model.ErrorSet) {
+	cases := func(s *model.ErrorSet) map[string]string {
+		m := map[string]string{}
+		if s != nil {
+			for _, ec := range s.Cases {
+				m[ec.Status] = ec.Type.String()
+			}
+		}
+		return m
+	}
+	olds, news := cases(old), cases(new)
+	add := func(status, change, o, n string) {
+		c.add(Change{Area: API, Level: Compatible, Operation: op, Element: ElemError, Name: status,
+			Change: change, Old: o, New: n})
+	}
+	if new != nil {
+		for _, ec := range new.Cases {
+			o, ok := olds[ec.Status]
+			switch n := ec.Type.String(); {
+			case !ok:
+				add(ec.Status, Added, "", n)
+			case o != n:
+				add(ec.Status, Modified, o, n)
+			}
+		}
+	}
+	if old != nil {
+		for _, ec := range old.Cases {
+			if _, ok := news[ec.Status]; !ok {
+				add(ec.Status, Removed, ec.Type.String(), "")
+			}
+		}
+	}
+}
+
+// decls compares the named types, matched by Go name.
+func (c *comparer) decls(old, new *model.API) {
+	olds := map[string]*model.Decl{}
+	for _, d := range old.Decls {
+		olds[d.GoName] = d
+	}
+	news := map[string]bool{}
+	for _, n := range new.Decls {
+		news[n.GoName] = true
+		o := olds[n.GoName]
+		if o == nil {
+			c.add(Change{Area: API, Level: Compatible, Element: ElemType, Name: n.GoName,
+				Change: Added, New: kind(n)})
+			continue
+		}
+		c.decl(o, n)
+	}
+	for _, o := range old.Decls {
+		if !news[o.GoName] {
+			c.add(Change{Area: API, Level: Breaking, Element: ElemType, Name: o.GoName,
+				Change: Removed, Old: kind(o)})
+		}
+	}
+}
+
+// kind describes what a declaration is: "struct", "enum of string", "[]Pet",
+// "alias of Pet", "union on \"petType\"" or "union of raw JSON".
+func kind(d *model.Decl) string {
+	switch d.Kind {
+	case model.StructDecl:
+		return "struct"
+	case model.EnumDecl:
+		return "enum of " + d.Underlying.String()
+	case model.DefinedDecl:
+		return d.Underlying.String()
+	case model.AliasDecl:
+		return "alias of " + d.Underlying.String()
+	case model.UnionDecl:
+		if d.Discriminator != "" {
+			return "union on " + strconv.Quote(d.Discriminator)
+		}
+		return "union of raw JSON"
+	}
+	return "?"
+}
+
+// decl compares two versions of one named type.
+func (c *comparer) decl(o, n *model.Decl) {
+	change := func(level Level, elem, name, change, old, new string) {
+		c.add(Change{Area: API, Level: level, Element: elem, Name: name, Change: change, Old: old, New: new})
+	}
+	sameShape := o.Kind == n.Kind && (o.Kind != model.UnionDecl || (o.Discriminator == "") == (n.Discriminator == ""))
+	if ok, nk := kind(o), kind(n); ok != nk {
+		level := Breaking
+		if sameShape {
+			level = Compatible // a union's discriminator property renamed
+		}
+		change(level, ElemType, n.GoName, Modified, ok, nk)
+	}
+	if !sameShape {
+		return
+	}
+	if o.ErrorModel != n.ErrorModel {
+		if n.ErrorModel {
+			c.add(Change{Area: API, Level: Compatible, Element: ElemType, Name: n.GoName,
+				Change: Modified, Note: "now an error model: Error method added"})
+		} else {
+			c.add(Change{Area: API, Level: Breaking, Element: ElemType, Name: n.GoName,
+				Change: Modified, Note: "no longer an error model: Error method removed"})
+		}
+	}
+	if n.Deprecated && !o.Deprecated {
+		change(Compatible, ElemType, n.GoName, Deprecated, "", "")
+	}
+	switch n.Kind {
+	case model.StructDecl:
+		c.fields(n.GoName, o.Fields, n.Fields)
+	case model.EnumDecl:
+		c.enumValues(o.Values, n.Values)
+	case model.UnionDecl:
+		c.variants(n.GoName, o.Variants, n.Variants)
+	}
+}
+
+// fields compares the fields of struct typ.
+func (c *comparer) fields(typ string, old, new []*model.Field) {
+	olds := map[string]*model.Field{}
+	for _, f := range old {
+		olds[f.GoName] = f
+	}
+	news := map[string]bool{}
+	describe := func(f *model.Field) string {
+		req := "optional"
+		if f.Required {
+			req = "required"
+		}
+		if f.Name == "" {
+			return req
+		}
+		return fmt.Sprintf("%s, %q in JSON", req, f.Name)
+	}
+	for _, n := range new {
+		news[n.GoName] = true
+		name := typ + "." + n.GoName
+		o := olds[n.GoName]
+		if o == nil {
+			c.add(Change{Area: API, Level: Compatible, Element: ElemField, Name: name,
+				Change: Added, New: n.Type.String(), Note: describe(n)})
+			continue
+		}
+		c.member("", ElemField, name, o.Type, n.Type, o.Required, n.Required, o.Deprecated, n.Deprecated)
+	}
+	for _, o := range old {
+		if !news[o.GoName] {
+			c.add(Change{Area: API, Level: Breaking, Element: ElemField, Name: typ + "." + o.GoName,
+				Change: Removed, Old: o.Type.String(), Note: describe(o)})
+		}
+	}
+}
+
+// enumValues compares the constants of an enum.
+func (c *comparer) enumValues(old, new []*model.EnumValue) {
+	olds := map[string]*model.EnumValue{}
+	for _, v := range old {
+		olds[v.GoName] = v
+	}
+	news := map[string]bool{}
+	lit := func(v any) string {
+		if s, ok := v.(string); ok {
+			return strconv.Quote(s)
+		}
+		return fmt.Sprint(v)
+	}
+	for _, n := range new {
+		news[n.GoName] = true
+		o := olds[n.GoName]
+		switch {
+		case o == nil:
+			c.add(Change{Area: API, Level: Compatible, Element: ElemEnumValue, Name: n.GoName,
+				Change: Added, New: lit(n.Value)})
+		case lit(o.Value) != lit(n.Value):
+			c.add(Change{Area: API, Level: Breaking, Element: ElemEnumValue, Name: n.GoName,
+				Change: Modified, Old: lit(o.Value), New: lit(n.Value)})
+		}
+	}
+	for _, o := range old {
+		if !news[o.GoName] {
+			c.add(Change{Area: API, Level: Breaking, Element: ElemEnumValue, Name: o.GoName,
+				Change: Removed, Old: lit(o.Value)})
+		}
+	}
+}
+
+// variants compares the alternatives of union typ.
+func (c *comparer) variants(typ string, old, new []*model.Variant) {
+	olds := map[string]*model.Variant{}
+	for _, v := range old {
+		olds[v.GoName] = v
+	}
+	news := map[string]bool{}
+	values := func(v *model.Variant) string { return strings.Join(v.Values, ", ") }
+	for _, n := range new {
+		news[n.GoName] = true
+		name := typ + "." + n.GoName
+		o := olds[n.GoName]
+		switch {
+		case o == nil:
+			c.add(Change{Area: API, Level: Compatible, Element: ElemVariant, Name: name,
+				Change: Added, New: n.Type.String()})
+		case o.Type.String() != n.Type.String():
+			c.add(Change{Area: API, Level: Breaking, Element: ElemVariant, Name: name,
+				Change: Modified, Old: o.Type.String(), New: n.Type.String()})
+		case values(o) != values(n):
+			c.add(Change{Area: API, Level: Compatible, Element: ElemVariant, Name: name,
+				Change: Modified, Old: values(o), New: values(n), Note: "discriminator values"})
+		}
+	}
+	for _, o := range old {
+		if !news[o.GoName] {
+			c.add(Change{Area: API, Level: Breaking, Element: ElemVariant, Name: typ + "." + o.GoName,
+				Change: Removed, Old: o.Type.String()})
+		}
+	}
+}
