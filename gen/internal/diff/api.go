@@ -67,20 +67,7 @@ func (c *comparer) method(o, n *model.Operation) {
 			Change: change, Old: old, New: new})
 	}
 	arg := func(a string) string { return n.GoName + "(" + a + ")" }
-	for i := range max(len(o.PathParams), len(n.PathParams)) {
-		switch {
-		case i >= len(o.PathParams):
-			p := n.PathParams[i]
-			breaking(ElemArgument, arg(p.LocalName), Added, "", p.Type.String())
-		case i >= len(n.PathParams):
-			p := o.PathParams[i]
-			breaking(ElemArgument, arg(p.LocalName), Removed, p.Type.String(), "")
-		default:
-			if ot, nt := o.PathParams[i].Type.String(), n.PathParams[i].Type.String(); ot != nt {
-				breaking(ElemArgument, arg(n.PathParams[i].LocalName), Modified, ot, nt)
-			}
-		}
-	}
+	c.pathParams(name, n.GoName, o.PathParams, n.PathParams)
 	switch {
 	case o.ParamsType == "" && n.ParamsType != "":
 		breaking(ElemArgument, arg("params"), Added, "", "*"+n.ParamsType)
@@ -117,6 +104,51 @@ func (c *comparer) method(o, n *model.Operation) {
 			Name: n.GoName, Change: Deprecated})
 	}
 	c.errors(name, o.Errors, n.Errors)
+}
+
+// pathParams compares the path parameters of method m, arguments in path order:
+// matched by wire name, so that the one inserted is the one reported.
+func (c *comparer) pathParams(op, m string, old, new []*model.Param) {
+	breaking := func(p *model.Param, change, old, new string) {
+		c.add(Change{Area: API, Level: Breaking, Operation: op, Element: ElemArgument,
+			Name: m + "(" + p.LocalName + ")", Change: change, Old: old, New: new})
+	}
+	olds := map[string]int{}
+	for i, p := range old {
+		olds[p.Name] = i
+	}
+	news := map[string]bool{}
+	moved := false
+	for i, n := range new {
+		news[n.Name] = true
+		j, ok := olds[n.Name]
+		if !ok {
+			breaking(n, Added, "", n.Type.String())
+			continue
+		}
+		if ot, nt := old[j].Type.String(), n.Type.String(); ot != nt {
+			breaking(n, Modified, ot, nt)
+		}
+		moved = moved || i != j
+	}
+	for _, o := range old {
+		if !news[o.Name] {
+			breaking(o, Removed, o.Type.String(), "")
+		}
+	}
+	if moved && len(old) == len(new) {
+		// The same parameters in another order: every call compiles the same or not at
+		// all, and may now pass its values to the wrong parameters.
+		locals := func(ps []*model.Param) string {
+			var s []string
+			for _, p := range ps {
+				s = append(s, p.LocalName)
+			}
+			return strings.Join(s, ", ")
+		}
+		c.add(Change{Area: API, Level: Breaking, Operation: op, Element: ElemArgument, Name: m,
+			Change: Modified, Old: locals(old), New: locals(new), Note: "path parameters in another order"})
+	}
 }
 
 // params compares the fields of an operation's params struct, called typ in the new API.

@@ -73,7 +73,7 @@ const (
 
 // What a change is about, its Element.
 const (
-	ElemRetry     = "retry"          // Name is ""; Old and New are "yes: reason" or "no: reason"
+	ElemRetry     = "retry"          // Old and New are "yes: reason" or "no: reason"
 	ElemXRetry    = "x-retry"        // Name is the field, e.g. "maxAttempts"
 	ElemKey       = "idempotencyKey" // Old and New are header names
 	ElemOperation = "operation"      // moved: Old and New are "METHOD /path"

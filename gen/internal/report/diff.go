@@ -77,7 +77,8 @@ type DiffReport struct {
 type DiffGroup struct {
 	Title string // "Go API, breaking"
 	Count int
-	// Collapse folds a long group of a report for people into a <details> element.
+	// Collapse folds a long group of compatible, changed or tightened changes into a
+	// <details> element of the Markdown report.
 	Collapse bool
 	Rows     []DiffRow
 }
@@ -156,7 +157,8 @@ func renderDiff(w io.Writer, name string, old, new DiffSide, r *diff.Result, cel
 			for _, rc := range group(changes) {
 				g.Rows = append(g.Rows, diffRow(rc, cell))
 			}
-			g.Collapse = len(g.Rows) > collapseOver
+			// Breaking changes and loosened rules fail the run: they stay in view.
+			g.Collapse = len(g.Rows) > collapseOver && level != diff.Breaking && level != diff.Loosened
 			rep.Groups = append(rep.Groups, g)
 		}
 	}
@@ -193,7 +195,7 @@ func group(changes []diff.Change) []rowChanges {
 
 // elementWords are how the report names an element.
 var elementWords = map[string]string{
-	diff.ElemRetry:     "retried",
+	diff.ElemRetry:     "retry",
 	diff.ElemXRetry:    "",
 	diff.ElemKey:       "idempotency key",
 	diff.ElemOperation: "operation",
@@ -224,39 +226,7 @@ func diffRow(rc rowChanges, cell func(string) string) DiffRow {
 		row.OperationList = strings.Join(row.Operations, "<br>")
 	}
 
-	// The terminal line: "[where: ]what change[: values][ (note)]".
-	var b strings.Builder
-	if row.Where != "" {
-		b.WriteString(row.Where + ": ")
-	}
-	b.WriteString(row.What)
-	switch c.Change {
-	case diff.Added:
-		b.WriteString(" added")
-		if c.New != "" {
-			b.WriteString(": " + row.New)
-		}
-	case diff.Removed:
-		b.WriteString(" removed")
-		if c.Old != "" {
-			b.WriteString(": " + row.Old)
-		}
-	case diff.Modified, diff.Moved:
-		if c.Change == diff.Moved {
-			b.WriteString(" moved")
-		}
-		if c.Old != "" || c.New != "" {
-			b.WriteString(": " + orNone(row.Old) + " → " + orNone(row.New))
-		} else {
-			b.WriteString(" changed")
-		}
-	default:
-		b.WriteString(" " + c.Change)
-	}
-	if row.Note != "" {
-		b.WriteString(" (" + row.Note + ")")
-	}
-	row.Lines = wrap(b.String(), diffWidth-2, 4)
+	row.Lines = termLines(row, c)
 	if len(row.Operations) > 0 {
 		ops := row.Operations
 		list := strings.Join(ops[:min(len(ops), shownOperations)], ", ")
@@ -266,6 +236,50 @@ func diffRow(rc rowChanges, cell func(string) string) DiffRow {
 		row.Lines = append(row.Lines, wrap("    "+list, diffWidth-2, 4)...)
 	}
 	return row
+}
+
+// termLines spells a row for the terminal: "[where: ]what change[: values][ (note)]" on
+// one line when it fits, else the values on lines of their own.
+func termLines(row DiffRow, c diff.Change) []string {
+	head := row.What
+	if row.Where != "" {
+		head = row.Where + ": " + head
+	}
+	note := ""
+	if row.Note != "" {
+		note = " (" + row.Note + ")"
+	}
+	var values string
+	switch c.Change {
+	case diff.Added:
+		head += " added"
+		values = row.New
+	case diff.Removed:
+		head += " removed"
+		values = row.Old
+	case diff.Modified, diff.Moved:
+		if c.Change == diff.Moved {
+			head += " moved"
+		}
+		if c.Old != "" || c.New != "" {
+			values = orNone(row.Old) + " → " + orNone(row.New)
+		} else {
+			head += " changed"
+		}
+	default:
+		head += " " + c.Change
+	}
+	line := head
+	if values != "" {
+		line += ": " + values
+	}
+	line += note
+	if utf8.RuneCountInString(line) <= diffWidth-2 || values == "" || c.Change != diff.Modified {
+		return wrap(line, diffWidth-2, 4)
+	}
+	lines := wrap(head+" changed"+note, diffWidth-2, 4)
+	lines = append(lines, wrap("    old: "+orNone(row.Old), diffWidth-2, 9)...)
+	return append(lines, wrap("    new: "+orNone(row.New), diffWidth-2, 9)...)
 }
 
 func orNone(s string) string {

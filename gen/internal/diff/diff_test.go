@@ -1,0 +1,193 @@
+package diff
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/retrygen/retrygen/gen/internal/build"
+	"github.com/retrygen/retrygen/gen/internal/load"
+	"github.com/retrygen/retrygen/gen/internal/spectest"
+	"github.com/retrygen/retrygen/gen/model"
+)
+
+// sharedSpecs is the folder of real public OpenAPI descriptions (../shared/specs from the
+// repository root); history/ holds earlier versions of some of them.
+const sharedSpecs = "../../../../shared/specs"
+
+// diffDir holds one folder per kind of change, each with old.yaml and new.yaml.
+const diffDir = "../../../testdata/diff"
+
+func loadAPI(t testing.TB, path string) *model.API {
+	t.Helper()
+	s, err := load.Load(path, load.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	api, err := build.Build(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return api
+}
+
+func compareCase(t *testing.T, name string) *Result {
+	t.Helper()
+	dir := filepath.Join(diffDir, name)
+	return Compare(loadAPI(t, filepath.Join(dir, "old.yaml")), loadAPI(t, filepath.Join(dir, "new.yaml")))
+}
+
+// line spells a change compactly for the tables below:
+// "level|operation|element|name|change|old|new".
+func line(c Change) string {
+	return strings.Join([]string{string(c.Level), c.Operation, c.Element, c.Name, c.Change, c.Old, c.New}, "|")
+}
+
+// checkChanges checks that r holds exactly the changes want, in that order.
+func checkChanges(t *testing.T, r *Result, want []string) {
+	t.Helper()
+	var got []string
+	for _, c := range r.Changes {
+		got = append(got, line(c))
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got changes:\n\t%s\nwant:\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
+	}
+}
+
+func TestComparePolicy(t *testing.T) {
+	r := compareCase(t, "policy")
+	const post = "no: POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2); only attempts that could not connect are retried"
+	checkChanges(t, r, []string{
+		`loosened|POST /orders (placeOrder)|retry||changed|` + post + `|yes: POST sends an idempotency key in "Idempotency-Key" (x-idempotency-key on the operation)`,
+		`loosened|POST /refunds (refund)|x-retry|maxAttempts|changed|1|4`,
+		`tightened|GET /carts/{cartId} (getCart)|x-retry|maxAttempts|changed|5|3`,
+		`tightened|PUT /carts/{cartId} (replaceCart)|retry||changed|yes: PUT is idempotent (RFC 9110 §9.2.2)|no: PUT opted out with x-idempotent: false; only attempts that could not connect are retried`,
+		`changed|GET /carts/{cartId} (getCart)|x-retry|jitter|changed|full|equal`,
+		`changed|GET /carts/{cartId} (getCart)|x-retry|statusCodes|changed|408,429,500,502,503,504|429,503`,
+		`changed|POST /orders (placeOrder)|idempotencyKey||added||Idempotency-Key`,
+		`changed|POST /payments (pay)|idempotencyKey||changed|Idempotency-Key|X-Payment-Key`,
+		`compatible|POST /search (search)|operation||moved|POST /v1/search|POST /search`,
+	})
+}
+
+func TestCompareMethods(t *testing.T) {
+	r := compareCase(t, "methods")
+	checkChanges(t, r, []string{
+		`breaking|DELETE /owners/{ownerId}/pets/{petId} (deletePet)|argument|DeletePet(ownerID)|added||string`,
+		`breaking|GET /pets (listPets)|parameter|ListPetsParams.Limit|changed|*int32|*int64`,
+		`breaking|GET /pets (listPets)|parameter|ListPetsParams.Tag|removed|*string|`,
+		`breaking|POST /pets (createPet)|argument|CreatePet(body)|changed|Pet|*Pet`,
+		`breaking|GET /pets/{petId} (getPet)|argument|GetPet(petID)|changed|string|int64`,
+		`breaking|GET /pets/{petId} (getPet)|argument|GetPet(params)|added||*GetPetParams`,
+		`breaking|GET /pets/{petId} (getPet)|result|GetPet|changed|*Pet|[]Pet`,
+		`breaking|GET /stores/{storeId} (getStore)|method|GetStore|removed|GetStore(ctx, storeID string, opts...) error|`,
+		`compatible|DELETE /owners/{ownerId}/pets/{petId} (deletePet)|operation||moved|DELETE /pets/{petId}|DELETE /owners/{ownerId}/pets/{petId}`,
+		`compatible|GET /owners (listOwners)|method|ListOwners|added||ListOwners(ctx, opts...) error`,
+		`compatible|GET /pets (listPets)|parameter|ListPetsParams.Kind|changed|optional|required`,
+		`compatible|GET /pets (listPets)|parameter|ListPetsParams.Owner|added||string`,
+		`compatible|GET /pets (listPets)|parameter|ListPetsParams.Sort|added||*string`,
+		`compatible|POST /pets (createPet)|method|CreatePet|deprecated||`,
+		`compatible|GET /pets/{petId} (getPet)|errorResponse|404|changed|Error|Problem`,
+		`compatible|GET /pets/{petId} (getPet)|errorResponse|429|added||Error`,
+		`compatible||type|Problem|changed||`,
+	})
+}
+
+func TestCompareTypes(t *testing.T) {
+	r := compareCase(t, "types")
+	checkChanges(t, r, []string{
+		`breaking||type|Color|changed|alias of string|struct`,
+		`breaking||type|Fault|changed||`,
+		`breaking||field|Pet.Age|changed|*int64|*float64`,
+		`breaking||field|Pet.Name|changed|string|*string`,
+		`breaking||field|Pet.Tag|removed|*string|`,
+		`breaking||variant|Shape.Square|removed|Square|`,
+		`breaking||enumValue|StatusLost|removed|"lost"|`,
+		`breaking||type|Legacy|removed|struct|`,
+		`breaking||type|Square|removed|struct|`,
+		`compatible|GET /animals (listAnimals)|errorResponse|400|removed|Fault|`,
+		`compatible||type|Animal|changed|alias of Pet|alias of Cat`,
+		`compatible||type|Circle|deprecated||`,
+		`compatible||type|Owner|added||struct`,
+		`compatible||field|Pet.Nickname|added||string`,
+		`compatible||field|Pet.Owner|added||*string`,
+		`compatible||field|Pet.Tags|changed|optional|required`,
+		`compatible||variant|Shape.Triangle|added||Triangle`,
+		`compatible||enumValue|StatusPending|added||"pending"`,
+		`compatible||type|Triangle|added||struct`,
+	})
+}
+
+func TestCompareNoChange(t *testing.T) {
+	if r := compareCase(t, "nochange"); len(r.Changes) != 0 {
+		t.Errorf("documentation-only edits gave changes: %v", r.Changes)
+	}
+}
+
+// TestCompareSelf compares every synthetic spec with itself: nothing may change.
+func TestCompareSelf(t *testing.T) {
+	specs, _ := filepath.Glob(filepath.Join(diffDir, "*", "*.yaml"))
+	for _, s := range specs {
+		api := loadAPI(t, s)
+		if r := Compare(api, api); len(r.Changes) != 0 {
+			t.Errorf("%s against itself: %v", s, r.Changes)
+		}
+	}
+}
+
+// TestCompareOpenAI compares two versions of OpenAI's spec ten days apart. Upstream's
+// history for them says: a 429 response added to every endpoint, a deprecated string error
+// type removed from tool call responses, fields added (metadata on chat completions,
+// shutdown_date on models, obfuscation on chat chunks, residency on projects).
+func TestCompareOpenAI(t *testing.T) {
+	spectest.Long(t)
+	oldPath := filepath.Join(sharedSpecs, "history", "openai-2026-08-10.yaml")
+	newPath := filepath.Join(sharedSpecs, "openai.yaml")
+	r := Compare(loadAPI(t, oldPath), loadAPI(t, newPath))
+
+	has := func(want string) {
+		t.Helper()
+		for _, c := range r.Changes {
+			if line(c) == want {
+				return
+			}
+		}
+		t.Errorf("missing change %s", want)
+	}
+	// The string error of MCP tool calls became a union of error objects.
+	has(`breaking||field|McpToolCall.Error|changed|*string|*McpToolCallError`)
+	has(`compatible||type|McpToolCallError|added||union on "type"`)
+	// Fields added.
+	has(`compatible||field|CreateChatCompletionResponse.Metadata|added||Metadata`)
+	has(`compatible||field|Model.ShutdownDate|added||*string`)
+	has(`compatible||field|CreateChatCompletionStreamResponse.Obfuscation|added||*string`)
+	has(`compatible||field|Project.Residency|added||*PublicProjectResidency`)
+	// The project's geography gave way to residency.
+	has(`breaking||field|ProjectCreateRequest.Geography|removed|*string|`)
+
+	// A 429 with ErrorResponse on every operation that declares errors; no retry policy
+	// changes, since 429 was already retried by default.
+	errors429 := 0
+	for _, c := range r.Changes {
+		if c.Area == Policy {
+			t.Errorf("policy change %s", line(c))
+		}
+		if c.Element == ElemError && c.Name == "429" && c.Change == Added && c.New == "ErrorResponse" {
+			errors429++
+		}
+	}
+	if errors429 != 161 { // the 429s the upstream diff adds
+		t.Errorf("429 error response added to %d operations, want 161", errors429)
+	}
+	for _, l := range Levels {
+		t.Logf("%s: %d", l, r.Count(l))
+	}
+	if t.Failed() {
+		for _, c := range r.Changes {
+			if c.Element != ElemError {
+				t.Log(line(c))
+			}
+		}
+	}
+}
