@@ -6,11 +6,13 @@ import (
 	"maps"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/retrygen/retrygen/gen/internal/diff"
+	"github.com/retrygen/retrygen/gen/model"
 )
 
 // diffDir holds one folder per kind of change: old.yaml, new.yaml and the expected report
@@ -121,5 +123,49 @@ func TestWrap(t *testing.T) {
 		if got := wrap(tc.in, tc.width, 2); !slices.Equal(got, tc.want) {
 			t.Errorf("wrap(%q, %d) = %q, want %q", tc.in, tc.width, got, tc.want)
 		}
+	}
+}
+
+// TestDiffMarkdownFolds checks that a long group of compatible changes is folded into a
+// <details> element, a long group of breaking ones not, and that the same change to
+// several operations is one row listing them.
+func TestDiffMarkdownFolds(t *testing.T) {
+	r := &diff.Result{}
+	for i := range collapseOver + 1 {
+		name := "T" + strconv.Itoa(i)
+		r.Changes = append(r.Changes,
+			diff.Change{Area: diff.API, Level: diff.Breaking, Element: diff.ElemType, Name: name, Change: diff.Removed, Old: "struct"})
+	}
+	for i := range collapseOver + 1 {
+		r.Changes = append(r.Changes,
+			diff.Change{Area: diff.API, Level: diff.Compatible, Element: diff.ElemType, Name: "N" + strconv.Itoa(i), Change: diff.Added, New: "struct"})
+	}
+	for _, op := range []string{"GET /a (a)", "GET /b (b)", "GET /c (c)", "GET /d (d)"} {
+		r.Changes = append(r.Changes,
+			diff.Change{Area: diff.API, Level: diff.Compatible, Operation: op, Element: diff.ElemError, Name: "429", Change: diff.Added, New: "Problem"})
+	}
+	side := DiffSide{Path: "x.yaml", API: &model.API{Title: "X"}}
+	var md bytes.Buffer
+	if err := WriteDiffMarkdown(&md, side, side, r); err != nil {
+		t.Fatal(err)
+	}
+	breaking, compatible, _ := strings.Cut(md.String(), "#### Go API, compatible")
+	if strings.Contains(breaking, "<details>") {
+		t.Errorf("breaking changes folded:\n%s", breaking)
+	}
+	if !strings.Contains(compatible, "<details><summary>15 changes</summary>") {
+		t.Errorf("compatible changes not folded:\n%s", compatible)
+	}
+	want := "| <details><summary>4 operations</summary>GET /a (a)<br>GET /b (b)<br>GET /c (c)<br>GET /d (d)</details> | error response 429 | added |  | Problem |  |"
+	if !strings.Contains(compatible, want) {
+		t.Errorf("no row %q in:\n%s", want, compatible)
+	}
+	var txt bytes.Buffer
+	if err := WriteDiffTable(&txt, side, side, r); err != nil {
+		t.Fatal(err)
+	}
+	want = "  4 operations: error response 429 added: Problem\n      GET /a (a), GET /b (b), GET /c (c) and 1 more\n"
+	if !strings.Contains(txt.String(), want) {
+		t.Errorf("no row %q in:\n%s", want, txt.String())
 	}
 }
