@@ -1,6 +1,6 @@
 // Package report renders what the generator knows of a spec for people and scripts:
-// `retrygen plan`, each operation's retry policy and where each value came from. It reads
-// only the model.
+// `retrygen plan`, each operation's retry policy and where each value came from, and
+// `retrygen diff`, what changes between two versions (diff.go). It reads only the model.
 package report
 
 import (
