@@ -68,9 +68,11 @@ func WriteDiffJSON(w io.Writer, old, new DiffSide, r *diff.Result) error {
 // format.
 type DiffReport struct {
 	Old, New string // "openai.yaml (OpenAI API 2.3.0)"
-	Counts   string // "2 breaking, 0 loosened, 0 tightened, 0 changed, 5 compatible"
-	Groups   []DiffGroup
-	Empty    bool // no change at all
+	// Header is "old: Old" and "new: New" wrapped for the terminal.
+	Header []string
+	Counts string // "2 breaking, 0 loosened, 0 tightened, 0 changed, 5 compatible"
+	Groups []DiffGroup
+	Empty  bool // no change at all
 }
 
 // DiffGroup is the changes of one area and level, e.g. the breaking Go API changes.
@@ -138,6 +140,7 @@ func renderDiff(w io.Writer, name string, old, new DiffSide, r *diff.Result, cel
 		counts = append(counts, fmt.Sprintf("%d %s", r.Count(l), l))
 	}
 	rep := DiffReport{Old: side(old), New: side(new), Counts: strings.Join(counts, ", "), Empty: len(r.Changes) == 0}
+	rep.Header = append(wrap("old: "+rep.Old, diffWidth, 5), wrap("new: "+rep.New, diffWidth, 5)...)
 	for _, area := range []diff.Area{diff.Policy, diff.API} {
 		for _, level := range diff.Levels {
 			var changes []diff.Change
