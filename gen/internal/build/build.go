@@ -71,6 +71,7 @@ func Build(spec *load.Spec) (*model.API, error) {
 		}
 	}
 	b.buildComponents()
+	breakNamedCycles(b.decls)
 	for _, op := range ops {
 		b.operation(op)
 	}
