@@ -12,7 +12,6 @@ import (
 	"sync"
 
 	"github.com/getkin/kin-openapi/openapi3"
-	"github.com/retrygen/retrygen/gen/emit"
 	"github.com/retrygen/retrygen/gen/model"
 )
 
@@ -21,7 +20,7 @@ import (
 // methods through another, struct fields and method arguments per scope.
 type builder struct {
 	spec     *Spec
-	reserved emit.Reserved
+	reserved model.Reserved
 	errs     ErrorList
 
 	pkg     *Namer // package-level identifiers
@@ -62,10 +61,7 @@ func Build(spec *Spec) (*model.API, error) {
 	if err != nil {
 		return nil, err
 	}
-	reserved, err := emit.ReservedNames()
-	if err != nil {
-		return nil, err
-	}
+	reserved := model.FixedNames()
 	b := &builder{
 		spec:          spec,
 		reserved:      reserved,
@@ -616,6 +612,7 @@ func (b *builder) errorSet(op *model.Operation, cases []*model.ErrorCase) {
 	slices.SortStableFunc(cases, func(a, b *model.ErrorCase) int {
 		return cmp.Or(cmp.Compare(rank(a.Status), rank(b.Status)), cmp.Compare(a.Status, b.Status))
 	})
+	cases = model.SimplifyErrorCases(cases)
 	var key strings.Builder
 	for _, c := range cases {
 		key.WriteString(c.Status + "=" + c.Type.String() + ";")
