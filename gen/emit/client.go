@@ -25,7 +25,7 @@ var newClientOptions = []clientOption{
 		args:   []string{"hc"},
 	},
 	{
-		doc: "WithRequestEditor calls edit on each request before it is sent, for example to add authentication. It runs once per call, before the first attempt, never on a redirect, so credentials it adds are not carried to another host. An error from edit ends the call before anything is sent.",
+		doc:  "WithRequestEditor calls edit on each request before it is sent, for example to add authentication. It runs once per call, before the first attempt, never on a redirect, so credentials it adds are not carried to another host. An error from edit ends the call before anything is sent.",
 		name: "WithRequestEditor",
 		params: []jen.Code{jen.Id("edit").Func().Params(
 			jen.Id("ctx").Qual(contextPath, "Context"), jen.Id("req").Op("*").Qual(httpPath, "Request"),
