@@ -120,7 +120,8 @@ func (c *Client) Do(ctx context.Context, r *Request, p *runtime.Policy, accept s
 	}
 	req.URL, req.Host = &u, u.Host
 	if err := replayable(req, r.body); err != nil {
-		return nil, fmt.Errorf("%s %s: request body: %w", r.method, u.Redacted(), err)
+		// The path only: query values may be secrets.
+		return nil, fmt.Errorf("%s %s: request body: %w", r.method, r.path.String(), err)
 	}
 	for k, v := range r.header {
 		req.Header[k] = v

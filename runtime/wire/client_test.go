@@ -234,3 +234,30 @@ func TestDoReplaysBodies(t *testing.T) {
 		}
 	})
 }
+
+// badSeeker reports its offset but cannot seek to its end.
+type badSeeker struct{ io.Reader }
+
+func (badSeeker) Seek(off int64, whence int) (int64, error) {
+	if whence == io.SeekCurrent {
+		return 0, nil
+	}
+	return 0, errors.New("no end")
+}
+
+// A body that fails before anything is sent names the path, never the query values.
+func TestDoBodyErrorHidesQuery(t *testing.T) {
+	rt := &recorder{}
+	c := newTestClient(t, rt)
+	r := NewRequest("PUT")
+	r.Path("/files")
+	r.QueryParam("api_key", QueryForm, "s3cret")
+	r.RawBody("text/plain", badSeeker{strings.NewReader("x")})
+	_, err := c.Do(context.Background(), r, &retrying, "", nil)
+	if err == nil || !strings.Contains(err.Error(), "PUT /files: request body: no end") || strings.Contains(err.Error(), "s3cret") {
+		t.Errorf("err = %v", err)
+	}
+	if len(rt.reqs) != 0 {
+		t.Errorf("%d requests sent", len(rt.reqs))
+	}
+}
