@@ -121,10 +121,16 @@ func fieldList(fields []*model.Field) []jen.Code {
 // tags cannot spell:
 //
 //	func (v T) MarshalJSON() ([]byte, error) {
-//		return wire.MarshalFields(wire.OptionalField("a,b", v.AB), ...)
+//		return wire.MarshalFields(
+//			wire.OptionalField("a,b", v.AB),
+//			...
+//		)
 //	}
 //	func (v *T) UnmarshalJSON(data []byte) error {
-//		return wire.UnmarshalFields(data, wire.Field("a,b", &v.AB), ...)
+//		return wire.UnmarshalFields(data,
+//			wire.Field("a,b", &v.AB),
+//			...
+//		)
 //	}
 func customJSON(d *model.Decl) *jen.Statement {
 	s := jen.Comment("// MarshalJSON writes the fields under their exact wire names.").Line()
@@ -135,8 +141,9 @@ func customJSON(d *model.Decl) *jen.Statement {
 				if f.OmitEmpty {
 					field = "OptionalField"
 				}
-				g.Qual(wirePath, field).Call(jen.Lit(f.Name), jen.Id("v").Dot(f.GoName))
+				g.Line().Qual(wirePath, field).Call(jen.Lit(f.Name), jen.Id("v").Dot(f.GoName))
 			}
+			g.Line()
 		})),
 	).Line().Line()
 	s.Comment("// UnmarshalJSON reads the fields under their exact wire names.").Line()
@@ -144,8 +151,9 @@ func customJSON(d *model.Decl) *jen.Statement {
 		jen.Return(jen.Qual(wirePath, "UnmarshalFields").CallFunc(func(g *jen.Group) {
 			g.Id("data")
 			for _, f := range d.Fields {
-				g.Qual(wirePath, "Field").Call(jen.Lit(f.Name), jen.Op("&").Id("v").Dot(f.GoName))
+				g.Line().Qual(wirePath, "Field").Call(jen.Lit(f.Name), jen.Op("&").Id("v").Dot(f.GoName))
 			}
+			g.Line()
 		})),
 	)
 	return s

@@ -496,12 +496,34 @@ type Type struct {
 
 // MarshalJSON writes the fields under their exact wire names.
 func (v Type) MarshalJSON() ([]byte, error) {
-	return wire.MarshalFields(wire.OptionalField("", v.Empty), wire.OptionalField("-", v.Minus), wire.OptionalField("Error", v.Error), wire.OptionalField("MarshalJSON", v.MarshalJSON2), wire.OptionalField("`", v.Backtick), wire.OptionalField("a\" json:\"b", v.AJSONB), wire.OptionalField("a,omitempty", v.AOmitempty), wire.OptionalField("a,string", v.AString), wire.OptionalField("enum", v.Enum), wire.OptionalField("type", v.Type))
+	return wire.MarshalFields(
+		wire.OptionalField("", v.Empty),
+		wire.OptionalField("-", v.Minus),
+		wire.OptionalField("Error", v.Error),
+		wire.OptionalField("MarshalJSON", v.MarshalJSON2),
+		wire.OptionalField("`", v.Backtick),
+		wire.OptionalField("a\" json:\"b", v.AJSONB),
+		wire.OptionalField("a,omitempty", v.AOmitempty),
+		wire.OptionalField("a,string", v.AString),
+		wire.OptionalField("enum", v.Enum),
+		wire.OptionalField("type", v.Type),
+	)
 }
 
 // UnmarshalJSON reads the fields under their exact wire names.
 func (v *Type) UnmarshalJSON(data []byte) error {
-	return wire.UnmarshalFields(data, wire.Field("", &v.Empty), wire.Field("-", &v.Minus), wire.Field("Error", &v.Error), wire.Field("MarshalJSON", &v.MarshalJSON2), wire.Field("`", &v.Backtick), wire.Field("a\" json:\"b", &v.AJSONB), wire.Field("a,omitempty", &v.AOmitempty), wire.Field("a,string", &v.AString), wire.Field("enum", &v.Enum), wire.Field("type", &v.Type))
+	return wire.UnmarshalFields(data,
+		wire.Field("", &v.Empty),
+		wire.Field("-", &v.Minus),
+		wire.Field("Error", &v.Error),
+		wire.Field("MarshalJSON", &v.MarshalJSON2),
+		wire.Field("`", &v.Backtick),
+		wire.Field("a\" json:\"b", &v.AJSONB),
+		wire.Field("a,omitempty", &v.AOmitempty),
+		wire.Field("a,string", &v.AString),
+		wire.Field("enum", &v.Enum),
+		wire.Field("type", &v.Type),
+	)
 }
 
 // URL is the schema at #/components/schemas/url.
