@@ -98,6 +98,11 @@ func Generate(api *model.API, opts Options) ([]byte, error) {
 	f := e.header(opts)
 	// Registering the chunks' imports makes jennifer list them in the header.
 	for _, p := range slices.Sorted(slices.Values(slices.Concat(paths...))) {
+		if _, ok := importNames[p]; !ok {
+			// The naming pass keeps spec names clear of the package names in
+			// importNames (through model.FixedNames) and of no others.
+			return nil, fmt.Errorf("internal error: generated code imports %s, which importNames does not list", p)
+		}
 		_ = jen.Qual(p, "X").RenderWithFile(io.Discard, f)
 	}
 	head, err := formatFile(f)
