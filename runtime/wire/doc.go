@@ -18,8 +18,8 @@
 // false.
 //
 // What goes on the wire is checked before anything is sent: a path parameter stays one
-// segment ("../admin" becomes "..%2Fadmin", ".." becomes "%2E%2E"), and header and cookie
-// values with control characters (cookies: or a semicolon) fail the call.
+// segment ("../admin" becomes "..%2Fadmin", ".." becomes "%2E%2E"); a header value with
+// a control character, or a cookie value with one or with a semicolon, fails the call.
 //
 // The package imports only the standard library and this module's runtime.
 package wire
