@@ -53,6 +53,7 @@ const (
 	MaxOutageWork     = 2_000_000 // calls × attempts per call, all clients, warm-up included
 	MaxOutageAttempts = 10
 	MaxOutageDuration = time.Hour
+	MaxOutageRate     = 100_000 // calls per second of one client
 )
 
 // Calls returns how many calls c makes during the outage, all clients together.
@@ -73,8 +74,8 @@ func (c OutageConfig) Validate() error {
 	switch {
 	case c.Clients < 1 || c.Clients > MaxClients:
 		return fmt.Errorf("clients must be between 1 and %d, got %d", MaxClients, c.Clients)
-	case !(c.Rate > 0) || math.IsInf(c.Rate, 0):
-		return fmt.Errorf("rate must be a positive number of calls per second, got %v", c.Rate)
+	case !(c.Rate > 0) || c.Rate > MaxOutageRate:
+		return fmt.Errorf("rate must be a positive number of calls per second up to %d, got %v", MaxOutageRate, c.Rate)
 	case c.Duration <= 0 || c.Duration > MaxOutageDuration:
 		return fmt.Errorf("duration must be positive and at most %v, got %v", MaxOutageDuration, c.Duration)
 	case c.Warmup < 0 || c.Warmup > MaxOutageDuration:
@@ -90,7 +91,8 @@ func (c OutageConfig) Validate() error {
 	case c.Latency < 0:
 		return fmt.Errorf("latency must not be negative, got %v", c.Latency)
 	}
-	calls := float64(c.Clients) * c.Rate * (c.Duration + c.Warmup).Seconds()
+	// Each client makes at least one call in each span; count as the simulation does.
+	calls := float64(c.Clients) * float64(callsIn(c.Rate, c.Warmup)+callsIn(c.Rate, c.Duration))
 	if calls*float64(c.Attempts) > MaxOutageWork {
 		return fmt.Errorf("%d clients at %v calls/s for %v (warm-up included) make %.0f calls of up to %d attempts, "+
 			"more than %d attempts to simulate; lower -clients, -rate, -duration or -attempts",

@@ -143,6 +143,7 @@ func TestOutageValidate(t *testing.T) {
 	}{
 		{func(c *OutageConfig) { c.Clients = 0 }, "clients must be between 1"},
 		{func(c *OutageConfig) { c.Rate = 0 }, "rate must be a positive"},
+		{func(c *OutageConfig) { c.Rate = 1e300 }, "rate must be a positive"},
 		{func(c *OutageConfig) { c.Duration = 0 }, "duration must be positive"},
 		{func(c *OutageConfig) { c.Duration = 2 * time.Hour }, "duration must be positive and at most"},
 		{func(c *OutageConfig) { c.Warmup = -1 }, "warm-up must be between"},
@@ -152,6 +153,7 @@ func TestOutageValidate(t *testing.T) {
 		{func(c *OutageConfig) { c.Max = time.Millisecond }, "must not be less than the initial delay"},
 		{func(c *OutageConfig) { c.Latency = -1 }, "latency must not be negative"},
 		{func(c *OutageConfig) { c.Clients, c.Rate = 10_000, 10 }, "attempts to simulate"},
+		{func(c *OutageConfig) { c.Clients, c.Rate = 1_000_000, 1e-6 }, "attempts to simulate"},
 	} {
 		c := DefaultOutage()
 		tc.mut(&c)
