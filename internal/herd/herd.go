@@ -6,6 +6,11 @@
 // (runtime.Policy.Backoff and Policy.Wait, runtime.ParseRetryAfter, runtime.Budget), in
 // virtual time, so the figures describe what generated clients do. The simulation counts
 // the retries that land in each window (100ms by default).
+//
+// RunOutage and RunTradeoff simulate steady traffic instead: clients make calls at a steady
+// rate while a share of attempts fails at random, and each retry budget (the runtime's and
+// those of other libraries, rebuilt as Limiters) is judged by the calls that fail and the
+// attempts per call it lets through.
 package herd
 
 import (
