@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/retrygen/retrygen/gen/internal/spectest"
 )
 
 // tempModule creates a module that builds against this repository's runtime, offline:
@@ -86,6 +88,7 @@ func TestGoldenCompiles(t *testing.T) {
 // TestAllSpecsCompile generates a client for every description in ../shared/specs and
 // builds and vets them all, one package per spec.
 func TestAllSpecsCompile(t *testing.T) {
+	spectest.Long(t)
 	entries, err := os.ReadDir(sharedSpecs)
 	if os.IsNotExist(err) {
 		t.Skipf("%s is absent: no shared specs to check", sharedSpecs)

@@ -47,7 +47,7 @@ func generateCase(t testing.TB, name string) []byte {
 	if err != nil {
 		t.Fatalf("load: %v", err)
 	}
-	if !strings.HasPrefix(spec.Doc.Info.Description, `Golden case "`+name+`"`) {
+	if !strings.HasPrefix(spec.API.Description, `Golden case "`+name+`"`) {
 		t.Errorf("info.description must start with %q and say what the case exercises", `Golden case "`+name+`"`)
 	}
 	out, err := Generate(spec, GenerateOptions{Package: name, Command: "-package " + name + " -o want.go spec.yaml"})
@@ -114,10 +114,7 @@ func TestChunkedFormatting(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		api, err := Build(spec)
-		if err != nil {
-			t.Fatal(err)
-		}
+		api := spec.API
 		opts := emit.Options{Package: "p", Command: "x"}
 		chunked, err := emit.Generate(api, opts)
 		if err != nil {

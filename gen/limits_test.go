@@ -13,6 +13,10 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/retrygen/retrygen/gen/internal/load"
+	"github.com/retrygen/retrygen/gen/internal/names"
+	"github.com/retrygen/retrygen/gen/internal/spectest"
 )
 
 // hangBound is how long a load or a generation may take before a test calls it hung. It
@@ -81,7 +85,7 @@ func clip(s string) string {
 	return s
 }
 
-// E4: a file over DefaultMaxBytes is refused from its size alone, before anything of it
+// E4: a file over load.DefaultMaxBytes is refused from its size alone, before anything of it
 // is read.
 func TestSpecSizeCap(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "huge.yaml")
@@ -90,7 +94,7 @@ func TestSpecSizeCap(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A sparse file: 64 MiB + 1 of zero bytes, which would not parse if it were read.
-	if err := f.Truncate(DefaultMaxBytes + 1); err != nil {
+	if err := f.Truncate(load.DefaultMaxBytes + 1); err != nil {
 		t.Fatal(err)
 	}
 	f.Close()
@@ -99,23 +103,23 @@ func TestSpecSizeCap(t *testing.T) {
 	goruntime.ReadMemStats(&before)
 	_, err = Load(path, LoadOptions{})
 	goruntime.ReadMemStats(&after)
-	want := fmt.Sprintf("%s: file too large: %d bytes, limit %d", path, DefaultMaxBytes+1, DefaultMaxBytes)
+	want := fmt.Sprintf("%s: file too large: %d bytes, limit %d", path, load.DefaultMaxBytes+1, load.DefaultMaxBytes)
 	if err == nil || err.Error() != want {
 		t.Errorf("got %v, want %q", err, want)
 	}
 	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 1<<20 {
 		t.Errorf("refusing the file allocated %d bytes: it was read", alloc)
 	}
-	if DefaultMaxBytes != 64<<20 {
-		t.Errorf("DefaultMaxBytes = %d, want 64 MiB as documented", DefaultMaxBytes)
+	if load.DefaultMaxBytes != 64<<20 {
+		t.Errorf("load.DefaultMaxBytes = %d, want 64 MiB as documented", load.DefaultMaxBytes)
 	}
 }
 
 // E4: external files draw on the same byte budget as the spec.
 func TestSpecSizeCapCountsExternalFiles(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
-		"api.yaml": refSpec("./big.yaml#/Pet"),
+	spectest.WriteFiles(t, dir, map[string]string{
+		"api.yaml": spectest.RefSpec("./big.yaml#/Pet"),
 		"big.yaml": "Pet:\n  type: object\n  description: " + strings.Repeat("x", 2000) + "\n",
 	})
 	_, err := Load(filepath.Join(dir, "api.yaml"), LoadOptions{AllowExternalRefs: true, MaxBytes: 1000})
@@ -137,15 +141,15 @@ func nestedProperties(depth int) string {
 		strings.Repeat(`{"type":"object","properties":{"a":`, depth) + `{"type":"string"}` + strings.Repeat("}}", depth) + `}}}`
 }
 
-// E2: schemas nested inline deeper than DefaultMaxDepth are refused with their place;
+// E2: schemas nested inline deeper than load.DefaultMaxDepth are refused with their place;
 // 9000 levels are refused the same way, without exhausting the stack.
 func TestDepthCap(t *testing.T) {
-	want := fmt.Sprintf("schema nested more than %d levels deep", DefaultMaxDepth)
-	if _, err := loadAndGenerate(t, writeSpec(t, "at-cap.json", nestedItems(DefaultMaxDepth)), LoadOptions{}); err != nil {
-		t.Errorf("%d levels: %v", DefaultMaxDepth, err)
+	want := fmt.Sprintf("schema nested more than %d levels deep", load.DefaultMaxDepth)
+	if _, err := loadAndGenerate(t, writeSpec(t, "at-cap.json", nestedItems(load.DefaultMaxDepth)), LoadOptions{}); err != nil {
+		t.Errorf("%d levels: %v", load.DefaultMaxDepth, err)
 	}
-	_, err := loadAndGenerate(t, writeSpec(t, "over.json", nestedItems(DefaultMaxDepth+1)), LoadOptions{})
-	wantLocated(t, fmt.Sprintf("%d levels", DefaultMaxDepth+1), err, want)
+	_, err := loadAndGenerate(t, writeSpec(t, "over.json", nestedItems(load.DefaultMaxDepth+1)), LoadOptions{})
+	wantLocated(t, fmt.Sprintf("%d levels", load.DefaultMaxDepth+1), err, want)
 	for name, text := range map[string]string{
 		"items-9000.json":      nestedItems(9000),
 		"properties-4500.json": nestedProperties(4500), // 9000 levels of JSON
@@ -321,23 +325,23 @@ func bigEnum(n int) string {
 	return b.String()
 }
 
-// E4: more than MaxOperations operations, or an enum of more than MaxEnumValues values,
+// E4: more than load.MaxOperations operations, or an enum of more than load.MaxEnumValues values,
 // is refused with a located "limit exceeded".
 func TestWidthCaps(t *testing.T) {
-	if MaxOperations != 10000 || MaxEnumValues != 10000 {
-		t.Errorf("caps are %d operations and %d enum values; the README and this test say 10000", MaxOperations, MaxEnumValues)
+	if load.MaxOperations != 10000 || load.MaxEnumValues != 10000 {
+		t.Errorf("caps are %d operations and %d enum values; the README and this test say 10000", load.MaxOperations, load.MaxEnumValues)
 	}
-	_, err := Load(writeSpec(t, "ops.yaml", manyOperations(MaxOperations+1)), LoadOptions{})
-	wantLocated(t, "operations", err, fmt.Sprintf("ops.yaml:3:1: #/paths: limit exceeded: %d operations, more than %d", MaxOperations+1, MaxOperations))
-	_, err = Load(writeSpec(t, "enum.yaml", bigEnum(MaxEnumValues+1)), LoadOptions{})
-	wantLocated(t, "enum", err, fmt.Sprintf("enum.yaml:6:5: limit exceeded: enum of %d values, more than %d", MaxEnumValues+1, MaxEnumValues))
-	if _, err := Load(writeSpec(t, "enum.yaml", bigEnum(MaxEnumValues)), LoadOptions{}); err != nil {
-		t.Errorf("an enum of exactly %d values: %v", MaxEnumValues, err)
+	_, err := Load(writeSpec(t, "ops.yaml", manyOperations(load.MaxOperations+1)), LoadOptions{})
+	wantLocated(t, "operations", err, fmt.Sprintf("ops.yaml:3:1: #/paths: limit exceeded: %d operations, more than %d", load.MaxOperations+1, load.MaxOperations))
+	_, err = Load(writeSpec(t, "enum.yaml", bigEnum(load.MaxEnumValues+1)), LoadOptions{})
+	wantLocated(t, "enum", err, fmt.Sprintf("enum.yaml:6:5: limit exceeded: enum of %d values, more than %d", load.MaxEnumValues+1, load.MaxEnumValues))
+	if _, err := Load(writeSpec(t, "enum.yaml", bigEnum(load.MaxEnumValues)), LoadOptions{}); err != nil {
+		t.Errorf("an enum of exactly %d values: %v", load.MaxEnumValues, err)
 	}
 }
 
 // E4: names and values of 10,000 characters give a client whose identifiers are cut to
-// maxNameLen and whose literals hold the text whole.
+// names.MaxNameLen and whose literals hold the text whole.
 func TestLongNames(t *testing.T) {
 	long := strings.Repeat("a", 10000)
 	spec := fmt.Sprintf(`openapi: 3.0.3
@@ -387,10 +391,10 @@ components:
 	for _, id := range identifiers(f) {
 		longest = max(longest, utf8.RuneCountInString(id))
 	}
-	// A name is cut at maxNameLen; an identifier joins at most three of them here (the
+	// A name is cut at names.MaxNameLen; an identifier joins at most three of them here (the
 	// schema, its property and the enum value), plus a short suffix.
-	if longest > 3*maxNameLen+10 {
-		t.Errorf("an identifier of %d characters, more than three names cut at %d", longest, maxNameLen)
+	if longest > 3*names.MaxNameLen+10 {
+		t.Errorf("an identifier of %d characters, more than three names cut at %d", longest, names.MaxNameLen)
 	}
 	if len(src) > 1<<20 {
 		t.Errorf("client of %d bytes for a spec of %d", len(src), len(spec))

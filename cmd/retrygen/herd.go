@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/retrygen/retrygen/gen"
 	"github.com/retrygen/retrygen/internal/herd"
 )
 
@@ -143,7 +142,7 @@ func runHerd(args []string, stdout, stderr io.Writer) int {
 		return exitFail
 	}
 	if *svgFile != "" {
-		if _, err := gen.WriteFile(*svgFile, herd.SVG(c, results)); err != nil {
+		if _, err := writeAtomic(*svgFile, herd.SVG(c, results)); err != nil {
 			logger.Print(err)
 			return exitFail
 		}

@@ -46,6 +46,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"go/token"
 	"io"
 	"log"
 	"os"
@@ -128,7 +129,7 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 		logger.Print("no package name: pass -package, or run from go generate, which sets $GOPACKAGE")
 		return exitUsage
 	}
-	if !gen.IsValidIdent(*pkg) {
+	if !token.IsIdentifier(*pkg) || *pkg == "_" {
 		logger.Printf("-package %q is not a valid Go package name", *pkg)
 		return exitUsage
 	}
@@ -193,13 +194,13 @@ func generate(a generateArgs) int {
 		return reportSpecError(a.stderr, a.logger, err)
 	}
 	if a.check {
-		if err := gen.Check(a.out, src); err != nil {
+		if err := checkStale(a.out, src); err != nil {
 			a.logger.Print(err)
 			return exitFail
 		}
 		return exitOK
 	}
-	if _, err := gen.WriteFile(a.out, src); err != nil {
+	if _, err := writeAtomic(a.out, src); err != nil {
 		a.logger.Print(err)
 		return exitFail
 	}
@@ -271,18 +272,14 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 	if *verbose {
 		printWarnings(stderr, spec)
 	}
-	ops, err := spec.Operations()
-	if err != nil {
-		return reportSpecError(stderr, logger, err)
-	}
+	format := "table"
 	switch {
 	case *asJSON:
-		err = gen.WritePlanJSON(stdout, gen.Plan(ops))
+		format = "json"
 	case *asMarkdown:
-		err = gen.WritePlanMarkdown(stdout, spec, ops)
-	default:
-		err = gen.WritePlanTable(stdout, spec, ops)
+		format = "markdown"
 	}
+	err = gen.Plan(stdout, spec, gen.PlanOptions{Format: format})
 	if err != nil {
 		logger.Print(err)
 		return exitFail

@@ -1,24 +1,21 @@
-package gen
+package policy_test
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/retrygen/retrygen/gen"
+	"github.com/retrygen/retrygen/gen/internal/policy"
+	"github.com/retrygen/retrygen/gen/internal/spectest"
 	"github.com/retrygen/retrygen/gen/model"
 )
 
 // loadSpec writes text to a temporary spec file and loads it.
-func loadSpec(t *testing.T, name, text string) (*Spec, error) {
+func loadSpec(t *testing.T, name, text string) (*gen.Spec, error) {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return Load(path, LoadOptions{})
+	return gen.Load(spectest.Write(t, name, text), gen.LoadOptions{})
 }
 
 // policies loads a spec and returns each operation's policy by "METHOD path".
@@ -28,10 +25,7 @@ func policies(t *testing.T, text string) map[string]model.Policy {
 	if err != nil {
 		t.Fatalf("Load: %v", err)
 	}
-	ops, err := s.Operations()
-	if err != nil {
-		t.Fatalf("Operations: %v", err)
-	}
+	ops := s.API.Operations
 	out := map[string]model.Policy{}
 	for _, op := range ops {
 		out[op.Method+" "+op.Path] = op.Policy
@@ -58,8 +52,8 @@ func op(method string, extra ...string) string {
 // sources builds a Sources map: every field from def, then the listed overrides.
 func sources(def model.Source, overrides map[string]model.Source) map[string]model.Source {
 	m := map[string]model.Source{"idempotencyKey": model.FromDefault}
-	for _, f := range retryFields {
-		m[f] = def
+	for _, f := range policy.Fields {
+		m[f.Name] = def
 	}
 	for k, v := range overrides {
 		m[k] = v
@@ -69,7 +63,7 @@ func sources(def model.Source, overrides map[string]model.Source) map[string]mod
 
 // want builds the default policy with changes applied.
 func want(change func(p *model.Policy)) model.Policy {
-	p := DefaultPolicy()
+	p := policy.Default()
 	change(&p)
 	return p
 }
@@ -342,10 +336,7 @@ func TestPolicyFromJSONAndSwagger(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ops, err := s.Operations()
-	if err != nil {
-		t.Fatal(err)
-	}
+	ops := s.API.Operations
 	if p := ops[0].Policy; p.MaxAttempts != 3 || p.Multiplier != 1.5 || !cmp.Equal(p.StatusCodes, []string{"503", "4XX"}) {
 		t.Errorf("JSON spec: got %+v", p)
 	}
@@ -367,10 +358,7 @@ paths:
 	if s.Version != "2.0" {
 		t.Errorf("Version = %q, want 2.0", s.Version)
 	}
-	ops, err = s.Operations()
-	if err != nil {
-		t.Fatal(err)
-	}
+	ops = s.API.Operations
 	if p := ops[0].Policy; !p.Retry || p.MaxAttempts != 2 || p.IdempotencyKey != "Idempotency-Key" {
 		t.Errorf("Swagger 2.0 spec: got %+v", p)
 	}
@@ -399,10 +387,7 @@ func TestOperationOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ops, err := s.Operations()
-	if err != nil {
-		t.Fatal(err)
-	}
+	ops := s.API.Operations
 	var got []string
 	for _, op := range ops {
 		got = append(got, op.Method+" "+op.Path)
@@ -419,13 +404,11 @@ func TestOperationFields(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ops, err := s.Operations()
-	if err != nil {
-		t.Fatal(err)
-	}
+	ops := s.API.Operations
 	got := *ops[0]
 	got.Policy = model.Policy{}
-	want := model.Operation{Method: "GET", Path: "/pets", OperationID: "listPets", Summary: "List pets", Description: "All of them.", Deprecated: true}
+	want := model.Operation{Method: "GET", Path: "/pets", OperationID: "listPets", Summary: "List pets", Description: "All of them.", Deprecated: true,
+		GoName: "ListPets", PolicyVar: "policyListPets", PathParts: []model.PathPart{{Literal: "/pets"}}, ResponseDocs: []string{"200: ok"}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("operation differs (-want +got):\n%s", diff)
 	}
@@ -461,7 +444,7 @@ func TestDefaultPolicy(t *testing.T) {
 			"maxElapsed": "default", "retryAfter": "default", "maxRetryAfter": "default", "idempotencyKey": "default",
 		},
 	}
-	if diff := cmp.Diff(want, DefaultPolicy()); diff != "" {
+	if diff := cmp.Diff(want, policy.Default()); diff != "" {
 		t.Errorf("defaults differ from DESIGN.md (-want +got):\n%s", diff)
 	}
 }

@@ -1,8 +1,9 @@
-package gen
+package names
 
 import (
 	"go/token"
 	"go/types"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -50,7 +51,7 @@ func TestGoName(t *testing.T) {
 		{"A struct{}; func init(){}//", "AStructFuncInit"},
 		{"a\u202eb", "AB"},
 		{"emoji😀name", "EmojiName"},
-		{strings.Repeat("a", 300), "A" + strings.Repeat("a", maxNameLen-1)},
+		{strings.Repeat("a", 300), "A" + strings.Repeat("a", MaxNameLen-1)},
 	}
 	for _, tt := range tests {
 		if got := GoName(tt.in); got != tt.want {
@@ -112,22 +113,34 @@ func TestNamer(t *testing.T) {
 		}
 	}
 
-	if err := n.Pin("Order", `schema "Order"`); err != nil {
-		t.Errorf("Pin(Order): %v", err)
-	}
-	if err := n.Pin("Order", `schema "order"`); err == nil || !strings.Contains(err.Error(), `collides with schema "Order"`) {
-		t.Errorf("Pin of a taken name: got %v, want a collision naming the holder", err)
-	}
-	for _, bad := range []string{"func", "Foo Bar", "1x", "", "_"} {
-		if err := n.Pin(bad, "x"); err == nil {
-			t.Errorf("Pin(%q) accepted an invalid identifier", bad)
+}
+
+// TestNamerCrowd gives 30,000 equal names: each gets the next suffix, and taken
+// suffixes are skipped.
+func TestNamerCrowd(t *testing.T) {
+	n := NewNamer()
+	n.Reserve("Pet5")
+	for i := 1; i <= 30000; i++ {
+		want := "Pet"
+		if i > 1 {
+			want += strconv.Itoa(i)
+		}
+		if i >= 5 {
+			want = "Pet" + strconv.Itoa(i+1)
+		}
+		if got := n.Unique("Pet"); got != want {
+			t.Fatalf("name %d = %q, want %q", i, got, want)
 		}
 	}
-	if err := n.Pin("NewClient", "x"); err == nil {
-		t.Error("Pin of a reserved name succeeded")
-	}
-	if err := n.Pin("error", "x"); err == nil {
-		t.Error("Pin of a predeclared name succeeded")
+}
+
+// BenchmarkNamerCrowd names 10,000 equal names per iteration.
+func BenchmarkNamerCrowd(b *testing.B) {
+	for b.Loop() {
+		n := NewNamer()
+		for range 10000 {
+			n.Unique("Pet")
+		}
 	}
 }
 

@@ -1,8 +1,9 @@
-package gen
+package report
 
 import (
 	"bytes"
 	"encoding/json"
+	"flag"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,11 +11,30 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/retrygen/retrygen/gen/internal/build"
+	"github.com/retrygen/retrygen/gen/internal/load"
+	"github.com/retrygen/retrygen/gen/model"
 )
 
 // planDir holds specs with golden plan output: NAME.yaml with NAME.txt (table), NAME.md
 // (Markdown) and NAME.json.
-const planDir = "../testdata/plan"
+const planDir = "../../../testdata/plan"
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// loadAPI loads and builds the spec at path.
+func loadAPI(t *testing.T, path string) *model.API {
+	t.Helper()
+	s, err := load.Load(path, load.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	api, err := build.Build(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return api
+}
 
 func TestPlanGolden(t *testing.T) {
 	specs, _ := filepath.Glob(filepath.Join(planDir, "*.yaml"))
@@ -24,19 +44,12 @@ func TestPlanGolden(t *testing.T) {
 	for _, spec := range specs {
 		base := strings.TrimSuffix(spec, ".yaml")
 		t.Run(filepath.Base(base), func(t *testing.T) {
-			s, err := Load(spec, LoadOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			ops, err := s.Operations()
-			if err != nil {
-				t.Fatal(err)
-			}
-			s.Path = filepath.Base(spec) // as the user would name it from that folder
+			api := loadAPI(t, spec)
+			path := filepath.Base(spec) // as the user would name it from that folder
 			for ext, write := range map[string]func(*bytes.Buffer) error{
-				".txt":  func(b *bytes.Buffer) error { return WritePlanTable(b, s, ops) },
-				".md":   func(b *bytes.Buffer) error { return WritePlanMarkdown(b, s, ops) },
-				".json": func(b *bytes.Buffer) error { return WritePlanJSON(b, Plan(ops)) },
+				".txt":  func(b *bytes.Buffer) error { return WriteTable(b, path, api) },
+				".md":   func(b *bytes.Buffer) error { return WriteMarkdown(b, path, api) },
+				".json": func(b *bytes.Buffer) error { return WriteJSON(b, api) },
 			} {
 				var buf bytes.Buffer
 				if err := write(&buf); err != nil {
@@ -68,16 +81,9 @@ func golden(t *testing.T, path string, got []byte) {
 
 // TestPlanJSONKeys checks the JSON contract: exactly these keys, with these types.
 func TestPlanJSONKeys(t *testing.T) {
-	s, err := Load(filepath.Join(planDir, "shop.yaml"), LoadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ops, err := s.Operations()
-	if err != nil {
-		t.Fatal(err)
-	}
+	api := loadAPI(t, filepath.Join(planDir, "shop.yaml"))
 	var buf bytes.Buffer
-	if err := WritePlanJSON(&buf, Plan(ops)); err != nil {
+	if err := WriteJSON(&buf, api); err != nil {
 		t.Fatal(err)
 	}
 	var entries []map[string]any
@@ -114,7 +120,7 @@ func TestPlanJSONKeys(t *testing.T) {
 
 func TestPlanEmpty(t *testing.T) {
 	var buf bytes.Buffer
-	if err := WritePlanJSON(&buf, Plan(nil)); err != nil {
+	if err := WriteJSON(&buf, &model.API{}); err != nil {
 		t.Fatal(err)
 	}
 	if got := strings.TrimSpace(buf.String()); got != "[]" {

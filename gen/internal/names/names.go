@@ -1,27 +1,27 @@
-package gen
+// Package names turns spec text into Go identifiers and keeps the identifiers of one scope
+// unique. Every Go identifier the generator writes is decided with it, during the build
+// stage; the emitter does no name arithmetic of its own.
+package names
 
 import (
-	"fmt"
 	"go/token"
 	"go/types"
+	"maps"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
 
-// Every Go identifier the generator writes goes through this file: GoName and LowerName
-// turn spec text into identifiers, and a Namer keeps the names of one scope unique.
-// The results always satisfy token.IsIdentifier and are never keywords.
-
 // EmptyName is what GoName returns for text with nothing usable in it.
 const EmptyName = "Empty"
 
-// maxNameLen caps the identifier GoName makes from one piece of spec text; a longer one is
+// MaxNameLen caps the identifier GoName makes from one piece of spec text; a longer one is
 // cut, and the Namer marks cut names that collide with a numeric suffix. A name joined from
 // several pieces (an inline type named after its schema and property) can be longer: each
 // piece is capped, not the whole.
-const maxNameLen = 100
+const MaxNameLen = 100
 
 // initialisms are written in capitals, as Go code writes them (ID, URL, HTTP).
 var initialisms = map[string]bool{
@@ -178,10 +178,10 @@ func lowerWord(w string) string {
 }
 
 func truncate(name string) string {
-	if len(name) <= maxNameLen {
+	if len(name) <= MaxNameLen {
 		return name
 	}
-	cut := maxNameLen
+	cut := MaxNameLen
 	for cut > 0 && !utf8.RuneStart(name[cut]) {
 		cut--
 	}
@@ -202,24 +202,40 @@ func IsValidIdent(s string) bool {
 // Namer hands out unique identifiers within one scope (a package's top level, a struct's
 // fields, a method's parameters). Names are given in call order, so callers must ask in a
 // stable order (sorted by a stable key): then the result is deterministic.
-//
-// A fresh Namer already holds the Go keywords and predeclared identifiers; Reserve adds
-// the names the emitter writes itself (Client, NewClient, Option ...) and import names.
 type Namer struct {
 	owner map[string]string // name → what holds it, for messages
+	next  map[string]int    // base name → the next suffix to try, so a crowd of equal names stays linear
 }
 
-// NewNamer returns a Namer holding keywords, predeclared identifiers and reserved.
-func NewNamer(reserved ...string) *Namer {
-	n := &Namer{owner: map[string]string{"_": "the blank identifier"}}
+// predeclared holds the keywords and predeclared identifiers every scope of unexported
+// names starts with.
+var predeclared = sync.OnceValue(func() map[string]string {
+	owner := map[string]string{"_": "the blank identifier"}
 	for _, k := range types.Universe.Names() {
-		n.owner[k] = "a predeclared identifier"
+		owner[k] = "a predeclared identifier"
 	}
 	for tok := token.BREAK; tok <= token.VAR; tok++ {
 		if tok.IsKeyword() {
-			n.owner[tok.String()] = "a Go keyword"
+			owner[tok.String()] = "a Go keyword"
 		}
 	}
+	return owner
+})
+
+// NewNamer returns a Namer holding the Go keywords, the predeclared identifiers and
+// reserved: for a scope whose names may be unexported (a package's top level, a
+// method's parameters).
+func NewNamer(reserved ...string) *Namer {
+	n := &Namer{owner: maps.Clone(predeclared())}
+	n.Reserve(reserved...)
+	return n
+}
+
+// NewExportedNamer returns a Namer holding only reserved: for a scope whose names all
+// come from GoName, which are exported and so can never be keywords or predeclared
+// identifiers (struct fields, union variants, a client's methods).
+func NewExportedNamer(reserved ...string) *Namer {
+	n := &Namer{owner: make(map[string]string, len(reserved)+8)}
 	n.Reserve(reserved...)
 	return n
 }
@@ -246,8 +262,7 @@ func (n *Namer) Unique(name string) string {
 	return n.UniqueFor(name, "")
 }
 
-// UniqueFor is Unique, recording what the name is for (e.g. `operation "listPets"`), so a
-// later Pin that collides can say what holds it.
+// UniqueFor is Unique, recording what the name is for (e.g. `operation "listPets"`).
 func (n *Namer) UniqueFor(name, owner string) string {
 	if !IsValidIdent(name) {
 		name = GoName(name)
@@ -263,24 +278,15 @@ func (n *Namer) UniqueFor(name, owner string) string {
 	if last, _ := utf8.DecodeLastRuneInString(name); unicode.IsDigit(last) {
 		sep = "_"
 	}
-	for i := 2; ; i++ {
+	if n.next == nil {
+		n.next = map[string]int{}
+	}
+	for i := max(2, n.next[name]); ; i++ {
 		cand := name + sep + strconv.Itoa(i)
 		if !n.Taken(cand) {
 			n.owner[cand] = owner
+			n.next[name] = i + 1
 			return cand
 		}
 	}
-}
-
-// Pin takes exactly name, as an x-go-name asks. It is an error, not a rename, when name
-// is not a valid identifier or is already held.
-func (n *Namer) Pin(name, owner string) error {
-	if !IsValidIdent(name) || token.IsKeyword(name) {
-		return fmt.Errorf("x-go-name %q is not a valid Go identifier", name)
-	}
-	if prev, ok := n.owner[name]; ok {
-		return fmt.Errorf("x-go-name %q for %s collides with %s", name, owner, prev)
-	}
-	n.owner[name] = owner
-	return nil
 }

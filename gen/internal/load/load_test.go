@@ -1,7 +1,6 @@
-package gen
+package load
 
 import (
-	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -11,54 +10,34 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/retrygen/retrygen/gen/internal/source"
+	"github.com/retrygen/retrygen/gen/internal/spectest"
 )
 
-// writeFiles creates files (path → content) under dir.
-func writeFiles(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
+// sharedSpecs holds the public specs every stage must handle.
+const sharedSpecs = "../../../../shared/specs"
 
-// refSpec is a spec whose one response schema is $ref.
-func refSpec(ref string) string {
-	return fmt.Sprintf(`openapi: 3.0.3
-info: {title: T, version: "1"}
-paths:
-  /pets:
-    get:
-      operationId: listPets
-      responses:
-        "200":
-          description: ok
-          content:
-            application/json:
-              schema:
-                $ref: %q
-`, ref)
+// loadSpec writes text as name in a fresh folder and loads it.
+func loadSpec(t *testing.T, name, text string) (*Spec, error) {
+	t.Helper()
+	return Load(spectest.Write(t, name, text), Options{})
 }
 
 func TestExternalRefInsideFolder(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
-		"api/api.yaml":         refSpec("./schemas/pet.yaml#/Pet"),
+	spectest.WriteFiles(t, dir, map[string]string{
+		"api/api.yaml":         spectest.RefSpec("./schemas/pet.yaml#/Pet"),
 		"api/schemas/pet.yaml": "Pet:\n  type: object\n  properties:\n    name: {type: string}\n",
 	})
 	spec := filepath.Join(dir, "api", "api.yaml")
 
-	_, err := Load(spec, LoadOptions{})
+	_, err := Load(spec, Options{})
 	if err == nil || !strings.Contains(err.Error(), "api.yaml:13:17: $ref \"./schemas/pet.yaml#/Pet\" names another file") {
 		t.Errorf("default: got %v, want the $ref refused at api.yaml:13:17", err)
 	}
 
-	s, err := Load(spec, LoadOptions{AllowExternalRefs: true})
+	s, err := Load(spec, Options{AllowExternalRefs: true})
 	if err != nil {
 		t.Fatalf("allowed: %v", err)
 	}
@@ -66,14 +45,14 @@ func TestExternalRefInsideFolder(t *testing.T) {
 	if schema == nil || schema.Properties["name"] == nil {
 		t.Fatalf("external schema not resolved: %+v", schema)
 	}
-	if pos := s.PosOf(schema.Origin); !strings.HasSuffix(pos.File, filepath.Join("schemas", "pet.yaml")) || pos.Line != 1 {
+	if pos := s.Files.PosOf(schema.Origin); !strings.HasSuffix(pos.File, filepath.Join("schemas", "pet.yaml")) || pos.Line != 1 {
 		t.Errorf("external schema located at %v, want schemas/pet.yaml:1", pos)
 	}
 }
 
 func TestExternalRefEscapes(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
+	spectest.WriteFiles(t, dir, map[string]string{
 		"secret.yaml":      "Pet: {type: object}\n",
 		"api/placeholder":  "",
 		"elsewhere/x.yaml": "Pet: {type: object}\n",
@@ -91,8 +70,8 @@ func TestExternalRefEscapes(t *testing.T) {
 	} {
 		t.Run(ref, func(t *testing.T) {
 			spec := filepath.Join(dir, "api", "api.yaml")
-			writeFiles(t, dir, map[string]string{"api/api.yaml": refSpec(ref)})
-			_, err := Load(spec, LoadOptions{AllowExternalRefs: true})
+			spectest.WriteFiles(t, dir, map[string]string{"api/api.yaml": spectest.RefSpec(ref)})
+			_, err := Load(spec, Options{AllowExternalRefs: true})
 			if err == nil {
 				t.Fatal("loaded a $ref outside the spec's folder")
 			}
@@ -114,8 +93,8 @@ func TestNoNetwork(t *testing.T) {
 	defer srv.Close()
 	for _, allow := range []bool{false, true} {
 		dir := t.TempDir()
-		writeFiles(t, dir, map[string]string{"api.yaml": refSpec(srv.URL + "/s.yaml#/Pet")})
-		_, err := Load(filepath.Join(dir, "api.yaml"), LoadOptions{AllowExternalRefs: allow})
+		spectest.WriteFiles(t, dir, map[string]string{"api.yaml": spectest.RefSpec(srv.URL + "/s.yaml#/Pet")})
+		_, err := Load(filepath.Join(dir, "api.yaml"), Options{AllowExternalRefs: allow})
 		if err == nil || !strings.Contains(err.Error(), "api.yaml:13:17: ") {
 			t.Errorf("allow=%v: got %v, want a located refusal", allow, err)
 		}
@@ -127,18 +106,18 @@ func TestNoNetwork(t *testing.T) {
 
 func TestLoadLimits(t *testing.T) {
 	dir := t.TempDir()
-	big := refSpec("#/components/schemas/Pet") + "components:\n  schemas:\n    Pet:\n      description: " + strings.Repeat("x", 4096) + "\n"
-	writeFiles(t, dir, map[string]string{"big.yaml": big})
-	_, err := Load(filepath.Join(dir, "big.yaml"), LoadOptions{MaxBytes: 1024})
+	big := spectest.RefSpec("#/components/schemas/Pet") + "components:\n  schemas:\n    Pet:\n      description: " + strings.Repeat("x", 4096) + "\n"
+	spectest.WriteFiles(t, dir, map[string]string{"big.yaml": big})
+	_, err := Load(filepath.Join(dir, "big.yaml"), Options{MaxBytes: 1024})
 	if err == nil || !strings.Contains(err.Error(), "big.yaml: file too large") {
 		t.Errorf("got %v, want the size limit", err)
 	}
 
-	_, err = Load(filepath.Join(dir, "missing.yaml"), LoadOptions{})
+	_, err = Load(filepath.Join(dir, "missing.yaml"), Options{})
 	if err == nil || !strings.Contains(err.Error(), "missing.yaml: no such file") {
 		t.Errorf("missing file: got %v", err)
 	}
-	_, err = Load(dir, LoadOptions{})
+	_, err = Load(dir, Options{})
 	if err == nil || !strings.Contains(err.Error(), "not a regular file") {
 		t.Errorf("folder: got %v", err)
 	}
@@ -154,9 +133,9 @@ func TestBillionLaughs(t *testing.T) {
 		prev = name
 	}
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{"bomb.yaml": b.String()})
+	spectest.WriteFiles(t, dir, map[string]string{"bomb.yaml": b.String()})
 	start := time.Now()
-	_, err := Load(filepath.Join(dir, "bomb.yaml"), LoadOptions{})
+	_, err := Load(filepath.Join(dir, "bomb.yaml"), Options{})
 	if err == nil {
 		t.Fatal("alias bomb loaded")
 	}
@@ -196,18 +175,18 @@ components:
 	file := s.Path
 	for _, tt := range []struct {
 		name string
-		got  Pos
-		want Pos
+		got  source.Pos
+		want source.Pos
 	}{
-		{"operation", s.PosOf(op.Origin), Pos{file, 10, 5}},
-		{"operationId", s.PosOfField(op.Origin, "operationId"), Pos{file, 11, 7}},
-		{"extension", s.PosOfField(op.Origin, "x-retry"), Pos{file, 12, 7}},
-		{"inside an extension", s.posWithin(s.PosOfField(op.Origin, "x-retry"), "maxAttempts"), Pos{file, 13, 9}},
-		{"parameter", s.PosOf(item.Parameters[0].Value.Origin), Pos{file, 6, 9}},
-		{"schema", s.PosOf(s.Doc.Components.Schemas["Pet"].Value.Origin), Pos{file, 17, 5}},
-		{"pointer", s.PosOfPointer("#/paths/~1pets~1{petId}/get/x-retry/maxAttempts"), Pos{file, 13, 9}},
-		{"pointer past the end", s.PosOfPointer("#/components/schemas/Nope"), Pos{file, 16, 3}},
-		{"no origin", s.PosOf(nil), Pos{File: file}},
+		{"operation", s.Files.PosOf(op.Origin), source.Pos{File: file, Line: 10, Col: 5}},
+		{"operationId", s.Files.PosOfField(op.Origin, "operationId"), source.Pos{File: file, Line: 11, Col: 7}},
+		{"extension", s.Files.PosOfField(op.Origin, "x-retry"), source.Pos{File: file, Line: 12, Col: 7}},
+		{"inside an extension", s.Files.Within(s.Files.PosOfField(op.Origin, "x-retry"), "maxAttempts"), source.Pos{File: file, Line: 13, Col: 9}},
+		{"parameter", s.Files.PosOf(item.Parameters[0].Value.Origin), source.Pos{File: file, Line: 6, Col: 9}},
+		{"schema", s.Files.PosOf(s.Doc.Components.Schemas["Pet"].Value.Origin), source.Pos{File: file, Line: 17, Col: 5}},
+		{"pointer", s.Files.PosOfPointer("#/paths/~1pets~1{petId}/get/x-retry/maxAttempts"), source.Pos{File: file, Line: 13, Col: 9}},
+		{"pointer past the end", s.Files.PosOfPointer("#/components/schemas/Nope"), source.Pos{File: file, Line: 16, Col: 3}},
+		{"no origin", s.Files.PosOf(nil), source.Pos{File: file}},
 	} {
 		if tt.got != tt.want {
 			t.Errorf("%s: got %v, want %v", tt.name, tt.got, tt.want)
@@ -244,39 +223,11 @@ paths:
 	}
 }
 
-func TestErrorList(t *testing.T) {
-	var l ErrorList
-	for i := 15; i >= 1; i-- {
-		l.Add(&Error{Pos: Pos{"a.yaml", i, 1}, Msg: fmt.Sprintf("problem %d", i)})
-	}
-	l.Add(&Error{Pos: Pos{"a.yaml", 3, 1}, Msg: "problem 3"}) // an exact duplicate
-	err := l.Err()
-	var list ErrorList
-	if !errors.As(err, &list) || len(list) != 15 {
-		t.Fatalf("got %T with %d errors, want 15 after dropping the duplicate", err, len(list))
-	}
-	lines := strings.Split(err.Error(), "\n")
-	if len(lines) != MaxErrorsShown+1 || lines[0] != "a.yaml:1:1: problem 1" || lines[MaxErrorsShown] != "(and 5 more errors)" {
-		t.Errorf("got:\n%s", err)
-	}
-	var one *Error
-	if !errors.As(err, &one) || one.Msg != "problem 1" {
-		t.Errorf("errors.As reaches %v", one)
-	}
-	if (ErrorList{}).Err() != nil {
-		t.Error("empty list is not nil")
-	}
-	e := &Error{Pos: Pos{File: "a.yaml"}, Op: OpName("post", "/orders", "createOrder"), Msg: "m", Fix: "f"}
-	if got, want := e.Error(), "a.yaml: POST /orders (createOrder): m\n\tfix: f"; got != want {
-		t.Errorf("got %q, want %q", got, want)
-	}
-}
-
 // TestMissingExternalFile checks that a $ref to a file that does not exist is located.
 func TestMissingExternalFile(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{"api.yaml": refSpec("schemas/nope.yaml#/Pet")})
-	_, err := Load(filepath.Join(dir, "api.yaml"), LoadOptions{AllowExternalRefs: true})
+	spectest.WriteFiles(t, dir, map[string]string{"api.yaml": spectest.RefSpec("schemas/nope.yaml#/Pet")})
+	_, err := Load(filepath.Join(dir, "api.yaml"), Options{AllowExternalRefs: true})
 	if err == nil || !strings.Contains(err.Error(), "api.yaml:13:17: ") {
 		t.Errorf("got %v, want an error located at the $ref", err)
 	}

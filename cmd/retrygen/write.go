@@ -1,4 +1,4 @@
-package gen
+package main
 
 import (
 	"bytes"
@@ -10,11 +10,11 @@ import (
 	"strings"
 )
 
-// WriteFile writes data to path atomically: to a temporary file in the same folder, then
+// writeAtomic writes data to path atomically: to a temporary file in the same folder, then
 // renamed over path, so that a reader never sees a half-written file and a failed write
 // leaves the old one intact. A file that already holds data is left untouched (its
 // modification time too); changed reports whether anything was written.
-func WriteFile(path string, data []byte) (changed bool, err error) {
+func writeAtomic(path string, data []byte) (changed bool, err error) {
 	old, err := os.ReadFile(path)
 	switch {
 	case err == nil && bytes.Equal(old, data):
@@ -61,23 +61,23 @@ func WriteFile(path string, data []byte) (changed bool, err error) {
 	return true, nil
 }
 
-// StaleError reports that a generated file differs from what the spec generates now.
-type StaleError struct {
+// staleError reports that a generated file differs from what the spec generates now.
+type staleError struct {
 	Path string
 	Diff string // a short unified diff, file on disk first
 }
 
-func (e *StaleError) Error() string {
+func (e *staleError) Error() string {
 	return fmt.Sprintf("%s is stale: regenerate it\n%s", e.Path, e.Diff)
 }
 
-// Check compares the file at path with want, as `retrygen -check` does. It returns nil
-// when they are equal, a *StaleError with a short diff when they differ, and the read
+// checkStale compares the file at path with want, as `retrygen -check` does. It returns nil
+// when they are equal, a *staleError with a short diff when they differ, and the read
 // error when the file cannot be read (a missing file is stale, not an I/O error).
-func Check(path string, want []byte) error {
+func checkStale(path string, want []byte) error {
 	got, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return &StaleError{Path: path, Diff: "(the file does not exist)"}
+		return &staleError{Path: path, Diff: "(the file does not exist)"}
 	}
 	if err != nil {
 		return err
@@ -85,7 +85,7 @@ func Check(path string, want []byte) error {
 	if bytes.Equal(got, want) {
 		return nil
 	}
-	return &StaleError{Path: path, Diff: Diff(path, path+" (regenerated)", got, want)}
+	return &staleError{Path: path, Diff: shortDiff(path, path+" (regenerated)", got, want)}
 }
 
 // Diff limits: the output is for a terminal or a CI log, not for patching.
@@ -97,8 +97,8 @@ const (
 	diffEllipsis = "..." // marks a cut line
 )
 
-// Diff returns a short unified diff of a and b, by lines, cut to maxDiffLines lines.
-func Diff(aName, bName string, a, b []byte) string {
+// shortDiff returns a short unified diff of a and b, by lines, cut to maxDiffLines lines.
+func shortDiff(aName, bName string, a, b []byte) string {
 	if bytes.Equal(a, b) {
 		return ""
 	}

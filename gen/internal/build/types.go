@@ -1,4 +1,4 @@
-package gen
+package build
 
 import (
 	"fmt"
@@ -9,6 +9,9 @@ import (
 	"unicode"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/retrygen/retrygen/gen/internal/load"
+	"github.com/retrygen/retrygen/gen/internal/names"
+	"github.com/retrygen/retrygen/gen/internal/source"
 	"github.com/retrygen/retrygen/gen/model"
 )
 
@@ -238,7 +241,7 @@ func enumValues(s *openapi3.Schema, types []string) (model.Builtin, []any) {
 				typ = "boolean"
 			default:
 				typ = "number"
-				if _, ok := asInt(v); ok {
+				if _, ok := source.Int(v); ok {
 					typ = "integer"
 				}
 			}
@@ -260,11 +263,11 @@ func enumValues(s *openapi3.Schema, types []string) (model.Builtin, []any) {
 				c = b
 			}
 		case model.Int32, model.Int64:
-			if n, ok := asInt(v); ok && (base == model.Int64 || n >= math.MinInt32 && n <= math.MaxInt32) {
+			if n, ok := source.Int(v); ok && (base == model.Int64 || n >= math.MinInt32 && n <= math.MaxInt32) {
 				c = n
 			}
 		case model.Float32, model.Float64:
-			if f, ok := asFloat(v); ok && !math.IsNaN(f) && !math.IsInf(f, 0) {
+			if f, ok := source.Float(v); ok && !math.IsNaN(f) && !math.IsInf(f, 0) {
 				c = f
 			}
 		default:
@@ -276,48 +279,6 @@ func enumValues(s *openapi3.Schema, types []string) (model.Builtin, []any) {
 		}
 	}
 	return base, out
-}
-
-func asInt(v any) (int64, bool) {
-	switch n := v.(type) {
-	case int:
-		return int64(n), true
-	case int64:
-		return n, true
-	case uint64:
-		if n <= math.MaxInt64 {
-			return int64(n), true
-		}
-	case float64:
-		// Beyond 2^53 a float64 no longer holds every integer: the value written in the
-		// spec may have been rounded when it was decoded, so it is not known exactly.
-		if n == math.Trunc(n) && n > -(1<<53) && n < 1<<53 {
-			return int64(n), true
-		}
-	case interface{ Int64() (int64, error) }:
-		if i, err := n.Int64(); err == nil {
-			return i, true
-		}
-	}
-	return 0, false
-}
-
-func asFloat(v any) (float64, bool) {
-	switch n := v.(type) {
-	case int:
-		return float64(n), true
-	case int64:
-		return float64(n), true
-	case uint64:
-		return float64(n), true
-	case float64:
-		return n, true
-	case interface{ Float64() (float64, error) }:
-		if f, err := n.Float64(); err == nil {
-			return f, true
-		}
-	}
-	return 0, false
 }
 
 // site is where a schema is met: the name an inline named type gets there ("PetOwner")
@@ -348,14 +309,10 @@ func (b *builder) typeOf(sr *openapi3.SchemaRef, at site) *model.Type {
 		if i := strings.LastIndexAny(ref, "/#"); i >= 0 {
 			ref = ref[i+1:]
 		}
-		return b.inline(sr.Value, site{GoName(unescapePointer(ref)), "schema at " + sr.Ref})
+		return b.inline(sr.Value, site{names.GoName(source.UnescapePointer(ref)), "schema at " + sr.Ref})
 	}
 	return b.inline(sr.Value, at)
 }
-
-var pointerUnescaper = strings.NewReplacer("~1", "/", "~0", "~")
-
-func unescapePointer(s string) string { return pointerUnescaper.Replace(s) }
 
 // inline returns the type of a schema that is not a component.
 func (b *builder) inline(s *openapi3.Schema, at site) *model.Type {
@@ -503,10 +460,10 @@ func collectProperties(s *openapi3.Schema) (map[string]*openapi3.SchemaRef, map[
 // structFields builds the fields of a struct, sorted by wire name. In a multipart body,
 // binary properties become io.Reader file parts.
 func (b *builder) structFields(d *model.Decl, props map[string]*openapi3.SchemaRef, required map[string]bool, multipart bool) {
-	names := exportedNamer("MarshalJSON", "UnmarshalJSON")
-	for _, name := range sortedKeys(props) {
+	fields := names.NewExportedNamer("MarshalJSON", "UnmarshalJSON")
+	for _, name := range load.SortedKeys(props) {
 		p := props[name]
-		goName := names.UniqueFor(GoName(name), "property "+strconv.Quote(name))
+		goName := fields.UniqueFor(names.GoName(name), "property "+strconv.Quote(name))
 		f := &model.Field{
 			Name:     name,
 			GoName:   goName,
@@ -523,7 +480,7 @@ func (b *builder) structFields(d *model.Decl, props map[string]*openapi3.SchemaR
 		case multipart && p != nil && p.Value != nil && p.Value.Items != nil && isBinary(p.Value.Items):
 			t = model.SliceOf(model.BuiltinType(model.Reader))
 		default:
-			t = b.typeOf(p, site{d.GoName + GoName(name), "property " + strconv.Quote(name) + " of " + d.GoName})
+			t = b.typeOf(p, site{d.GoName + names.GoName(name), "property " + strconv.Quote(name) + " of " + d.GoName})
 		}
 		nullable := isNullable(p)
 		if (!f.Required || nullable) && !t.Nilable() {
@@ -534,7 +491,7 @@ func (b *builder) structFields(d *model.Decl, props map[string]*openapi3.SchemaR
 		switch {
 		case name == "-":
 			f.JSONTag = "-,"
-		case validTagName(name):
+		case ValidTagName(name):
 			f.JSONTag = name
 		default:
 			f.JSONTag = "-"
@@ -558,8 +515,8 @@ func isBinary(sr *openapi3.SchemaRef) bool {
 	return len(t) == 1 && t[0] == "string" && sr.Value.Format == "binary"
 }
 
-// validTagName reports whether encoding/json accepts name as the name in a json tag.
-func validTagName(name string) bool {
+// ValidTagName reports whether encoding/json accepts name as the name in a json tag.
+func ValidTagName(name string) bool {
 	if name == "" {
 		return false
 	}
@@ -593,8 +550,8 @@ func enumSuffix(v any) string {
 			prefix = "Minus"
 		}
 	}
-	name := GoName(s)
-	if words := Words(s); len(words) > 0 && unicode.IsDigit([]rune(words[0])[0]) {
+	name := names.GoName(s)
+	if words := names.Words(s); len(words) > 0 && unicode.IsDigit([]rune(words[0])[0]) {
 		name = strings.TrimPrefix(name, "X")
 	}
 	return prefix + name
@@ -603,7 +560,7 @@ func enumSuffix(v any) string {
 // union builds a oneOf/anyOf: a sum type when a discriminator selects among object
 // variants, else a raw-JSON union with accessors.
 func (b *builder) union(d *model.Decl, s *openapi3.Schema, variants []*openapi3.SchemaRef) {
-	names := exportedNamer("Raw", "MarshalJSON", "UnmarshalJSON")
+	labels := names.NewExportedNamer("Raw", "MarshalJSON", "UnmarshalJSON")
 	seen := map[string]bool{}
 	discriminated := s.Discriminator != nil && s.Discriminator.PropertyName != ""
 	for i, v := range variants {
@@ -620,7 +577,7 @@ func (b *builder) union(d *model.Decl, s *openapi3.Schema, variants []*openapi3.
 		if label == "" {
 			label = variantLabel(t)
 		}
-		mv := &model.Variant{GoName: names.Unique(label), Type: t}
+		mv := &model.Variant{GoName: labels.Unique(label), Type: t}
 		if discriminated {
 			if !isObject(t) || v.Ref == "" {
 				discriminated = false
@@ -671,7 +628,7 @@ func isObject(t *model.Type) bool {
 // own discriminator property allows (an enum or const), which real APIs send.
 func discriminatorValues(disc *openapi3.Discriminator, v *openapi3.SchemaRef) []string {
 	var out []string
-	for _, key := range sortedKeys(disc.Mapping) {
+	for _, key := range load.SortedKeys(disc.Mapping) {
 		m := disc.Mapping[key]
 		target := m.Ref
 		if target == v.Ref || !strings.Contains(target, "/") && "#/components/schemas/"+target == v.Ref {
@@ -685,7 +642,7 @@ func discriminatorValues(disc *openapi3.Discriminator, v *openapi3.SchemaRef) []
 	if i := strings.LastIndexByte(ref, '/'); i >= 0 {
 		ref = ref[i+1:]
 	}
-	out = append(out, unescapePointer(ref))
+	out = append(out, source.UnescapePointer(ref))
 	props, _ := collectProperties(v.Value)
 	if p := props[disc.PropertyName]; p != nil && p.Value != nil {
 		for _, e := range append(slices.Clip(p.Value.Enum), p.Value.Const) {
@@ -702,7 +659,7 @@ func discriminatorValues(disc *openapi3.Discriminator, v *openapi3.SchemaRef) []
 // "" for the shapes variantLabel names after their type.
 func inlineVariantLabel(s *openapi3.Schema) string {
 	if s.Title != "" {
-		return GoName(s.Title)
+		return names.GoName(s.Title)
 	}
 	switch sh := shapeOf(s); sh.kind {
 	case shapeStruct:
@@ -740,7 +697,7 @@ func variantLabel(t *model.Type) string {
 	case model.Reader, model.ReadCloser:
 		return "Reader"
 	}
-	return GoName(string(t.Builtin))
+	return names.GoName(string(t.Builtin))
 }
 
 // markErrorModel gives the named type behind t an Error method and returns the type to

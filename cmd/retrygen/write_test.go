@@ -1,4 +1,4 @@
-package gen
+package main
 
 import (
 	"errors"
@@ -13,7 +13,7 @@ func TestWriteFile(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "client_gen.go")
 
-	changed, err := WriteFile(path, []byte("package a\n"))
+	changed, err := writeAtomic(path, []byte("package a\n"))
 	if err != nil || !changed {
 		t.Fatalf("first write: changed %v, err %v", changed, err)
 	}
@@ -30,7 +30,7 @@ func TestWriteFile(t *testing.T) {
 	if err := os.Chtimes(path, old, old); err != nil {
 		t.Fatal(err)
 	}
-	changed, err = WriteFile(path, []byte("package a\n"))
+	changed, err = writeAtomic(path, []byte("package a\n"))
 	if err != nil || changed {
 		t.Fatalf("same bytes: changed %v, err %v", changed, err)
 	}
@@ -42,7 +42,7 @@ func TestWriteFile(t *testing.T) {
 	if err := os.Chmod(path, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	changed, err = WriteFile(path, []byte("package b\n"))
+	changed, err = writeAtomic(path, []byte("package b\n"))
 	if err != nil || !changed {
 		t.Fatalf("new bytes: changed %v, err %v", changed, err)
 	}
@@ -72,7 +72,7 @@ func TestWriteFileFailureLeavesOldFile(t *testing.T) {
 	if err := os.WriteFile(path, []byte("old\n"), 0o644); err != nil {
 		t.Skipf("file system does not take a %d-byte name: %v", len(filepath.Base(path)), err)
 	}
-	if _, err := WriteFile(path, []byte("new\n")); err == nil {
+	if _, err := writeAtomic(path, []byte("new\n")); err == nil {
 		t.Fatal("write succeeded although its temporary file cannot be created")
 	}
 	if got, _ := os.ReadFile(path); string(got) != "old\n" {
@@ -85,7 +85,7 @@ func TestWriteFileFailureLeavesOldFile(t *testing.T) {
 
 func TestWriteFileRefusesNonRegular(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := WriteFile(dir, []byte("x")); err == nil {
+	if _, err := writeAtomic(dir, []byte("x")); err == nil {
 		t.Error("writing over a folder succeeded")
 	}
 }
@@ -107,14 +107,14 @@ func TestCheck(t *testing.T) {
 	if err := os.WriteFile(path, lines(200, nil), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := Check(path, lines(200, nil)); err != nil {
+	if err := checkStale(path, lines(200, nil)); err != nil {
 		t.Fatalf("identical file: %v", err)
 	}
 
-	err := Check(path, lines(200, map[int]string{100: "changed"}))
-	var stale *StaleError
+	err := checkStale(path, lines(200, map[int]string{100: "changed"}))
+	var stale *staleError
 	if !errors.As(err, &stale) {
-		t.Fatalf("changed file: got %v, want *StaleError", err)
+		t.Fatalf("changed file: got %v, want *staleError", err)
 	}
 	for _, want := range []string{"--- " + path, "+++ " + path + " (regenerated)", "@@ -97,7 +97,7 @@", "-line xx\n", "+changed\n"} {
 		if !strings.Contains(stale.Diff, want) {
@@ -126,7 +126,7 @@ func TestCheck(t *testing.T) {
 	}
 
 	// A wholly different file gives a diff cut to a readable length.
-	err = Check(path, []byte(strings.Repeat("other\n", 500)))
+	err = checkStale(path, []byte(strings.Repeat("other\n", 500)))
 	if !errors.As(err, &stale) {
 		t.Fatalf("got %v", err)
 	}
@@ -137,21 +137,21 @@ func TestCheck(t *testing.T) {
 		t.Errorf("cut diff does not say so:\n%s", stale.Diff)
 	}
 
-	if err := Check(filepath.Join(dir, "missing.go"), []byte("x")); !errors.As(err, &stale) {
-		t.Errorf("missing file: got %v, want *StaleError", err)
+	if err := checkStale(filepath.Join(dir, "missing.go"), []byte("x")); !errors.As(err, &stale) {
+		t.Errorf("missing file: got %v, want *staleError", err)
 	}
 }
 
 func TestDiffInsertAndDelete(t *testing.T) {
 	a := []byte("a\nb\nc\nd\n")
 	b := []byte("a\nc\nd\ne\n")
-	got := Diff("old", "new", a, b)
+	got := shortDiff("old", "new", a, b)
 	for _, want := range []string{"-b\n", "+e\n", " c\n"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("diff lacks %q:\n%s", want, got)
 		}
 	}
-	if Diff("old", "new", a, a) != "" {
+	if shortDiff("old", "new", a, a) != "" {
 		t.Error("diff of equal inputs is not empty")
 	}
 }

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"text/template"
+
+	"github.com/retrygen/retrygen/gen/internal/spectest"
 )
 
 // programPayloads would each, if any of it became code, write the marker file (MARKER
@@ -136,9 +138,7 @@ const wireJSON = `{"-":"minus","-,":"minus comma",",":"comma","a,omitempty":"o",
 // and the marker file must not exist. The requests show how path keys and parameters
 // are sent.
 func TestHostileProgram(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs a program: skipped in -short mode")
-	}
+	spectest.Long(t)
 	work := t.TempDir()
 	marker := filepath.Join(work, "pwned")
 	mod := tempModule(t)

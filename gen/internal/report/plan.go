@@ -1,6 +1,10 @@
-package gen
+// Package report renders what the generator knows of a spec for people and scripts:
+// `retrygen plan`, each operation's retry policy and where each value came from. It reads
+// only the model.
+package report
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -11,74 +15,84 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/retrygen/retrygen/gen/internal/policy"
+	"github.com/retrygen/retrygen/gen/internal/source"
 	"github.com/retrygen/retrygen/gen/model"
 	"github.com/retrygen/retrygen/templates"
 )
 
-// PlanEntry is one operation of `retrygen plan -json`. Its JSON keys are a contract with
-// scripts: do not rename them.
-type PlanEntry struct {
-	OperationID      string            `json:"operationId"`
-	Method           string            `json:"method"`
-	Path             string            `json:"path"`
-	Retry            bool              `json:"retry"`
-	Reason           string            `json:"reason"`
-	MaxAttempts      int               `json:"maxAttempts"`
-	InitialDelay     string            `json:"initialDelay"` // Go duration, e.g. "500ms"
-	MaxDelay         string            `json:"maxDelay"`
-	Multiplier       float64           `json:"multiplier"`
-	Jitter           string            `json:"jitter"`
-	StatusCodes      []string          `json:"statusCodes"` // e.g. ["429", "5XX"]
-	ConnectionErrors bool              `json:"connectionErrors"`
-	AttemptTimeout   string            `json:"attemptTimeout"`
-	MaxElapsed       string            `json:"maxElapsed"`
-	RetryAfter       bool              `json:"retryAfter"`
-	MaxRetryAfter    string            `json:"maxRetryAfter"`
-	IdempotencyKey   string            `json:"idempotencyKey"` // "" when none
-	Sources          map[string]string `json:"sources"`        // field → "default", "document", "path" or "operation"
-}
-
-// Plan turns operations into plan entries, in the same order.
-func Plan(ops []*model.Operation) []PlanEntry {
-	entries := make([]PlanEntry, 0, len(ops))
-	for _, op := range ops {
+// WriteJSON writes the plan of api as an indented JSON array, one object per operation.
+// Its keys are a contract with scripts, listed in the README: operationId, method, path,
+// retry, reason, one key per x-retry field (policy.Fields, durations as Go duration
+// strings), idempotencyKey ("" when none) and sources (field → "default", "document",
+// "path" or "operation").
+func WriteJSON(w io.Writer, api *model.API) error {
+	entries := make([]json.RawMessage, 0, len(api.Operations))
+	for _, op := range api.Operations {
 		p := op.Policy
-		e := PlanEntry{
-			OperationID:      op.OperationID,
-			Method:           op.Method,
-			Path:             op.Path,
-			Retry:            p.Retry,
-			Reason:           p.Reason,
-			MaxAttempts:      p.MaxAttempts,
-			InitialDelay:     p.InitialDelay.String(),
-			MaxDelay:         p.MaxDelay.String(),
-			Multiplier:       p.Multiplier,
-			Jitter:           p.Jitter,
-			StatusCodes:      append([]string{}, p.StatusCodes...),
-			ConnectionErrors: p.ConnectionErrors,
-			AttemptTimeout:   p.AttemptTimeout.String(),
-			MaxElapsed:       p.MaxElapsed.String(),
-			RetryAfter:       p.RetryAfter,
-			MaxRetryAfter:    p.MaxRetryAfter.String(),
-			IdempotencyKey:   p.IdempotencyKey,
-			Sources:          map[string]string{},
+		e := object{
+			{"operationId", op.OperationID},
+			{"method", op.Method},
+			{"path", op.Path},
+			{"retry", p.Retry},
+			{"reason", p.Reason},
 		}
+		for _, f := range policy.Fields {
+			v := f.Value(&p)
+			switch v := v.(type) {
+			case time.Duration:
+				e = append(e, member{f.Name, v.String()})
+			case []string:
+				e = append(e, member{f.Name, append([]string{}, v...)})
+			default:
+				e = append(e, member{f.Name, v})
+			}
+		}
+		sources := map[string]string{}
 		for k, v := range p.Sources {
-			e.Sources[k] = string(v)
+			sources[k] = string(v)
 		}
-		entries = append(entries, e)
-	}
-	return entries
-}
-
-// WritePlanJSON writes entries as an indented JSON array.
-func WritePlanJSON(w io.Writer, entries []PlanEntry) error {
-	if entries == nil {
-		entries = []PlanEntry{}
+		e = append(e, member{policy.KeyField, p.IdempotencyKey}, member{"sources", sources})
+		data, err := e.marshal()
+		if err != nil {
+			return err
+		}
+		entries = append(entries, data)
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(entries)
+}
+
+// object is a JSON object whose members keep their order.
+type object []member
+
+type member struct {
+	key   string
+	value any
+}
+
+func (o object) marshal() (json.RawMessage, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, m := range o {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, err := json.Marshal(m.key)
+		if err != nil {
+			return nil, err
+		}
+		v, err := json.Marshal(m.value)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
 }
 
 // PlanReport is what the plan templates render.
@@ -96,31 +110,29 @@ type PlanRow struct {
 	Operation, Retry, Attempts, Backoff, Jitter, Statuses, Conn, Timeout, Elapsed, RetryAfter, Key, Reason string
 }
 
-// WritePlanTable writes the plan as an aligned text table (templates/plan.txt.tmpl).
-func WritePlanTable(w io.Writer, s *Spec, ops []*model.Operation) error {
+// WriteTable writes the plan of api, loaded from the file path, as an aligned text table
+// (templates/plan.txt.tmpl).
+func WriteTable(w io.Writer, path string, api *model.API) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	if err := renderPlan(tw, "plan.txt.tmpl", s, ops, termCell); err != nil {
+	if err := renderPlan(tw, "plan.txt.tmpl", path, api, termCell); err != nil {
 		return err
 	}
 	return tw.Flush()
 }
 
-// WritePlanMarkdown writes the plan as a Markdown table for pull requests
-// (templates/plan.md.tmpl).
-func WritePlanMarkdown(w io.Writer, s *Spec, ops []*model.Operation) error {
-	return renderPlan(w, "plan.md.tmpl", s, ops, markdownCell)
+// WriteMarkdown writes the plan of api, loaded from the file path, as a Markdown table
+// for pull requests (templates/plan.md.tmpl).
+func WriteMarkdown(w io.Writer, path string, api *model.API) error {
+	return renderPlan(w, "plan.md.tmpl", path, api, markdownCell)
 }
 
-func renderPlan(w io.Writer, name string, s *Spec, ops []*model.Operation, cell func(string) string) error {
+func renderPlan(w io.Writer, name, path string, api *model.API, cell func(string) string) error {
 	t, err := template.ParseFS(templates.FS, name)
 	if err != nil {
 		return fmt.Errorf("plan template: %w", err)
 	}
-	rep := PlanReport{Spec: cell(s.Path), Count: len(ops)}
-	if info := s.Doc.Info; info != nil {
-		rep.Title, rep.Version = cell(info.Title), cell(info.Version)
-	}
-	for _, op := range ops {
+	rep := PlanReport{Spec: cell(path), Title: cell(api.Title), Version: cell(api.Version), Count: len(api.Operations)}
+	for _, op := range api.Operations {
 		if op.Policy.Retry {
 			rep.Retried++
 		}
@@ -178,7 +190,7 @@ func planRow(op *model.Operation, cell func(string) string) PlanRow {
 		key = "-"
 	}
 	return PlanRow{
-		Operation:  cell(OpName(op.Method, op.Path, op.OperationID)),
+		Operation:  cell(source.OpName(op.Method, op.Path, op.OperationID)),
 		Retry:      yesNo(p.Retry),
 		Attempts:   mark("maxAttempts", strconv.Itoa(p.MaxAttempts)),
 		Backoff:    cell(backoff),

@@ -1,4 +1,6 @@
-package gen
+// Package source locates places in a spec's files and reports problems at them: positions
+// (file:line:col), located errors and the list of every problem of one run.
+package source
 
 import (
 	"cmp"
@@ -64,7 +66,7 @@ func (e *Error) Error() string {
 	b.WriteString(inert(e.Msg))
 	if e.Fix != "" {
 		b.WriteString("\n\tfix: ")
-		b.WriteString(e.Fix)
+		b.WriteString(inert(e.Fix))
 	}
 	return b.String()
 }

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/retrygen/retrygen/gen/internal/spectest"
 	"go.yaml.in/yaml/v4"
 )
 
@@ -52,9 +53,7 @@ func TestRegenerationIsByteIdentical(t *testing.T) {
 		generateListed(t, list)
 		return
 	}
-	if testing.Short() {
-		t.Skip("runs child processes: skipped in -short mode")
-	}
+	spectest.Long(t)
 	specs := []string{
 		filepath.Join("..", "examples", "petstore", "petstore.yaml"),
 		filepath.Join("..", "testdata", "hostile", "recursive.yaml"),

@@ -1,12 +1,18 @@
-package gen
+// Package load reads an OpenAPI description, confines its $refs, converts Swagger 2.0,
+// and validates it with kin-openapi, reporting every problem located. It is the first
+// stage of the generator; only it and the build stage see kin-openapi types.
+package load
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -21,6 +27,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi2"
 	"github.com/getkin/kin-openapi/openapi2conv"
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/retrygen/retrygen/gen/internal/source"
 	"go.yaml.in/yaml/v4"
 )
 
@@ -38,8 +45,8 @@ const (
 	MaxEnumValues = 10000
 )
 
-// LoadOptions says what Load may read.
-type LoadOptions struct {
+// Options says what Load may read.
+type Options struct {
 	// AllowExternalRefs lets $refs name other files. Even then only files inside the
 	// spec's own folder tree are read (symbolic links resolved), never URLs.
 	AllowExternalRefs bool
@@ -51,19 +58,6 @@ type LoadOptions struct {
 }
 
 // Spec is a loaded, validated OpenAPI description.
-//
-// Positions: every kin-openapi object that has an Origin field (Operation, PathItem,
-// Parameter, Schema, RequestBody, Response, and the *Ref wrappers) can be located with
-// PosOf, or PosOfField for one of its fields:
-//
-//	s.PosOf(op.Origin)                      // the operation's method key: "post:"
-//	s.PosOfField(op.Origin, "operationId")  // its operationId field
-//	s.PosOf(paramRef.Value.Origin)          // a parameter (the Value, not the $ref site)
-//	s.PosOf(schemaRef.Value.Origin)         // a schema; schemaRef.Origin is the $ref site
-//
-// Swagger 2.0 documents and JSON documents that only parse as JSON carry no origins;
-// PosOf then returns a Pos with only File set, and PosOfPointer finds the place by
-// JSON pointer instead.
 type Spec struct {
 	// Path is the spec file as the user named it, e.g. "api.yaml".
 	Path string
@@ -71,52 +65,47 @@ type Spec struct {
 	Doc *openapi3.T
 	// Version is the version the file declares, e.g. "3.1.0" or "2.0".
 	Version string
+	// Files holds the bytes read and locates places in them.
+	Files *source.Files
 	// Warnings are validation findings that do not stop generation: invalid examples and
 	// defaults, extra fields beside a $ref, arrays without items (read as any), keywords
 	// of another OpenAPI version, repeated names in required, path parameters the path
 	// template does not use.
-	Warnings ErrorList
-
-	rootURI string            // what kin-openapi records as Location.File for the root file
-	files   map[string][]byte // bytes read, by the URI kin-openapi records
-	mu      sync.Mutex
-	trees   map[string]*yaml.Node // parsed lazily, to locate what origins do not cover
+	Warnings source.ErrorList
 }
 
 // Load reads, resolves and validates the OpenAPI description at path. It reports every
-// problem it finds as an ErrorList.
-func Load(path string, opts LoadOptions) (*Spec, error) {
+// problem it finds as a source.ErrorList. When the document could be read but did not
+// validate, it returns both the Spec and the errors, so that later stages can add what
+// they find to the same report.
+func Load(path string, opts Options) (*Spec, error) {
 	if opts.MaxBytes <= 0 {
 		opts.MaxBytes = DefaultMaxBytes
 	}
 	if opts.MaxDepth <= 0 {
 		opts.MaxDepth = DefaultMaxDepth
 	}
-	s := &Spec{
-		Path:    path,
-		rootURI: (&url.URL{Path: filepath.ToSlash(path)}).String(),
-		files:   map[string][]byte{},
-	}
+	s := &Spec{Path: path, Files: source.NewFiles(path)}
 	budget := opts.MaxBytes
 	data, err := readCapped(path, &budget)
 	if err != nil {
-		return nil, ErrorList{{Pos: Pos{File: path}, Msg: err.Error()}}
+		return nil, source.ErrorList{{Pos: source.Pos{File: path}, Msg: err.Error()}}
 	}
 	data = escapeJSONLineBreaks(data)
-	s.files[s.rootURI] = data
+	s.Files.Add(source.URIOf(path), data)
 	if line, col, msg := checkText(data); msg != "" {
-		return nil, ErrorList{{Pos: Pos{File: path, Line: line, Col: col}, Msg: "malformed document: " + msg,
+		return nil, source.ErrorList{{Pos: source.Pos{File: path, Line: line, Col: col}, Msg: "malformed document: " + msg,
 			Fix: "save the file as UTF-8 text, writing control characters as escapes"}}
 	}
 
-	var errs ErrorList
+	var errs source.ErrorList
 	loader := openapi3.NewLoader()
 	loader.IncludeOrigin = true
 	if opts.AllowExternalRefs {
 		loader.IsExternalRefsAllowed = true
 		r, err := newConfinedReader(s, path, &budget)
 		if err != nil {
-			return nil, ErrorList{{Pos: Pos{File: path}, Msg: err.Error()}}
+			return nil, source.ErrorList{{Pos: source.Pos{File: path}, Msg: err.Error()}}
 		}
 		loader.ReadFromURIFunc = r.read
 	}
@@ -146,15 +135,7 @@ func Load(path string, opts LoadOptions) (*Spec, error) {
 	}
 	s.validate(&errs)
 	s.checkDepth(opts.MaxDepth, &errs)
-	// Policy problems are reported with the rest, so that one run shows everything.
-	var policyErrs ErrorList
-	if _, err := s.Operations(); errors.As(err, &policyErrs) {
-		errs = append(errs, policyErrs...)
-	}
-	if err := errs.Err(); err != nil {
-		return nil, err
-	}
-	return s, nil
+	return s, errs.Err()
 }
 
 func openapi3NewLoaderLike(l *openapi3.Loader) *openapi3.Loader {
@@ -210,7 +191,7 @@ func escapeJSONLineBreaks(data []byte) []byte {
 var jsonLineBreaks = strings.NewReplacer("\u0085", `\u0085`, "\u2028", `\u2028`, "\u2029", `\u2029`)
 
 // checkOperationCount rejects specs with more than MaxOperations operations.
-func (s *Spec) checkOperationCount(errs *ErrorList) {
+func (s *Spec) checkOperationCount(errs *source.ErrorList) {
 	n := 0
 	for _, item := range s.Doc.Paths.Map() {
 		if item != nil {
@@ -218,8 +199,8 @@ func (s *Spec) checkOperationCount(errs *ErrorList) {
 		}
 	}
 	if n > MaxOperations {
-		errs.Add(&Error{
-			Pos:     s.PosOfPointer("#/paths"),
+		errs.Add(&source.Error{
+			Pos:     s.Files.PosOfPointer("#/paths"),
 			Pointer: "#/paths",
 			Msg:     fmt.Sprintf("limit exceeded: %d operations, more than %d", n, MaxOperations),
 			Fix:     "split the description into several, one client each",
@@ -308,9 +289,7 @@ func (r *confinedReader) read(_ *openapi3.Loader, u *url.URL) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.spec.mu.Lock()
-	r.spec.files[u.String()] = data
-	r.spec.mu.Unlock()
+	r.spec.Files.Add(u.String(), data)
 	return data, nil
 }
 
@@ -376,7 +355,7 @@ func (e *versionError) Error() string {
 
 // checkVersion accepts OpenAPI 3.0, 3.1 and 3.2 ("3.1" or "3.1.x"); Swagger 2.0 was
 // checked before conversion.
-func (s *Spec) checkVersion(errs *ErrorList) {
+func (s *Spec) checkVersion(errs *source.ErrorList) {
 	if s.Version == "2.0" {
 		return
 	}
@@ -386,14 +365,14 @@ func (s *Spec) checkVersion(errs *ErrorList) {
 			return
 		}
 	}
-	pos := s.PosOfField(s.Doc.Origin, "openapi")
+	pos := s.Files.PosOfField(s.Doc.Origin, "openapi")
 	if !pos.IsValid() {
-		pos = s.PosOfPointer("#/openapi")
+		pos = s.Files.PosOfPointer("#/openapi")
 	}
 	if !pos.IsValid() {
-		pos = Pos{File: s.Path, Line: 1, Col: 1} // an empty document: the field belongs at its start
+		pos = source.Pos{File: s.Path, Line: 1, Col: 1} // an empty document: the field belongs at its start
 	}
-	errs.Add(&Error{Pos: pos, Msg: (&versionError{version: v, field: "openapi"}).Error(), Fix: versionFix})
+	errs.Add(&source.Error{Pos: pos, Msg: (&versionError{version: v, field: "openapi"}).Error(), Fix: versionFix})
 }
 
 var (
@@ -405,8 +384,8 @@ var (
 )
 
 // loadError turns a kin-openapi or YAML error into a located Error.
-func (s *Spec) loadError(err error) *Error {
-	e := &Error{Pos: Pos{File: s.Path}}
+func (s *Spec) loadError(err error) *source.Error {
+	e := &source.Error{Pos: source.Pos{File: s.Path}}
 	var (
 		ve  *versionError
 		re  *refEscapeError
@@ -418,7 +397,7 @@ func (s *Spec) loadError(err error) *Error {
 	case errors.As(err, &ve):
 		e.Msg = ve.Error()
 		e.Fix = versionFix
-		e.Pos = s.PosOfPointer("#/" + ve.field)
+		e.Pos = s.Files.PosOfPointer("#/" + ve.field)
 	case errors.As(err, &de):
 		e.Msg = fmt.Sprintf("$ref %q names another file, which is not allowed by default", de.Ref)
 		e.Fix = "move the definition into this file, or pass -allow-external-refs to follow $refs to files inside the spec's folder"
@@ -450,15 +429,15 @@ func (s *Spec) loadError(err error) *Error {
 		} else if m := jsonFieldMsg.FindStringSubmatch(msg); m != nil {
 			// Swagger 2.0 documents are decoded as JSON, without positions: the field's
 			// place, by its pointer, or the document's.
-			e.Pos = s.PosOfPointer("#")
+			e.Pos = s.Files.PosOfPointer("#")
 			if m[2] != "" {
 				e.Pointer = "#/" + strings.ReplaceAll(m[2], ".", "/")
-				e.Pos = s.PosOfPointer(e.Pointer)
+				e.Pos = s.Files.PosOfPointer(e.Pointer)
 			}
 			msg = "malformed document: " + m[0]
 		} else if m := mustObjectMsg.FindStringSubmatch(msg); m != nil {
 			// kin-openapi does not say which one: the first empty one of that kind.
-			e.Pos = s.posOfEmpty(objectPlaces[m[1]])
+			e.Pos = s.Files.PosOfNull(objectPlaces[m[1]].entries, objectPlaces[m[1]].values)
 			e.Fix = "give it a value, or remove it"
 		} else if m := resolveRefMsg.FindStringSubmatch(msg); m != nil {
 			ref, err := strconv.Unquote(m[1])
@@ -486,177 +465,6 @@ func (s *Spec) loadError(err error) *Error {
 	return e
 }
 
-// PosOf returns where the object carrying origin begins: the position of the key that
-// heads it. A nil origin gives a Pos naming only the spec file.
-func (s *Spec) PosOf(origin *openapi3.Origin) Pos {
-	if origin == nil || origin.Key == nil {
-		return Pos{File: s.Path}
-	}
-	return s.posOfLocation(*origin.Key)
-}
-
-// PosOfField returns the position of the named field of the object carrying origin
-// (e.g. "operationId", or an extension such as "x-retry"), or the object's own
-// position when the field has none recorded.
-func (s *Spec) PosOfField(origin *openapi3.Origin, field string) Pos {
-	if origin != nil {
-		if loc, ok := origin.Fields.Lookup(field); ok {
-			return s.posOfLocation(loc)
-		}
-	}
-	return s.PosOf(origin)
-}
-
-func (s *Spec) posOfLocation(loc openapi3.Location) Pos {
-	return Pos{File: s.displayFile(loc.File), Line: loc.Line, Col: loc.Column}
-}
-
-// displayFile turns a file as kin-openapi records it into the name shown to users.
-func (s *Spec) displayFile(file string) string {
-	if file == "" || file == s.rootURI {
-		return s.Path
-	}
-	if u, err := url.Parse(file); err == nil && u.Path != "" {
-		return filepath.FromSlash(u.Path)
-	}
-	return file
-}
-
-// PosOfPointer returns the position of the element a JSON pointer ("#/paths/~1pets/get")
-// names in the root file, or of the deepest element on the way that exists.
-func (s *Spec) PosOfPointer(pointer string) Pos {
-	pointer = strings.TrimPrefix(pointer, "#")
-	var steps []string
-	for _, p := range strings.Split(strings.TrimPrefix(pointer, "/"), "/") {
-		if p == "" {
-			continue
-		}
-		steps = append(steps, strings.NewReplacer("~1", "/", "~0", "~").Replace(p))
-	}
-	root := s.tree(s.rootURI)
-	if root == nil {
-		return Pos{File: s.Path}
-	}
-	line, col := descend(root, steps)
-	return Pos{File: s.Path, Line: line, Col: col}
-}
-
-// posWithin returns the position reached from the key at `at` by following path through
-// mapping keys and sequence indexes (the inside of an extension value, say), or the
-// deepest position found on the way.
-func (s *Spec) posWithin(at Pos, path ...string) Pos {
-	if !at.IsValid() || len(path) == 0 {
-		return at
-	}
-	uri := s.rootURI
-	if at.File != s.Path {
-		uri = (&url.URL{Path: filepath.ToSlash(at.File)}).String()
-	}
-	root := s.tree(uri)
-	if root == nil {
-		return at
-	}
-	val := findKeyValue(root, at.Line, at.Col)
-	if val == nil {
-		return at
-	}
-	line, col := descend(val, path)
-	if line == 0 {
-		return at
-	}
-	return Pos{File: at.File, Line: line, Col: col}
-}
-
-// tree returns the parsed node tree of a file that was read, or nil.
-func (s *Spec) tree(uri string) *yaml.Node {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if n, ok := s.trees[uri]; ok {
-		return n
-	}
-	if s.trees == nil {
-		s.trees = map[string]*yaml.Node{}
-	}
-	var root yaml.Node
-	var n *yaml.Node
-	if data, ok := s.files[uri]; ok && yaml.Unmarshal(data, &root) == nil {
-		n = &root
-		if n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
-			n = n.Content[0]
-		}
-	}
-	s.trees[uri] = n
-	return n
-}
-
-// descend follows steps from n and returns the position of the last key or item reached.
-func descend(n *yaml.Node, steps []string) (line, col int) {
-	line, col = n.Line, n.Column
-	for _, step := range steps {
-		for n.Kind == yaml.AliasNode && n.Alias != nil {
-			n = n.Alias
-		}
-		switch n.Kind {
-		case yaml.MappingNode:
-			var next *yaml.Node
-			for i := 0; i+1 < len(n.Content); i += 2 {
-				if n.Content[i].Value == step {
-					line, col = n.Content[i].Line, n.Content[i].Column
-					next = n.Content[i+1]
-					break
-				}
-			}
-			if next == nil {
-				return line, col
-			}
-			n = next
-		case yaml.SequenceNode:
-			i, err := strconv.Atoi(step)
-			if err != nil || i < 0 || i >= len(n.Content) {
-				return line, col
-			}
-			n = n.Content[i]
-			line, col = n.Line, n.Column
-		default:
-			return line, col
-		}
-	}
-	return line, col
-}
-
-// findKeyValue finds the mapping entry whose key sits at line:col and returns its value.
-func findKeyValue(n *yaml.Node, line, col int) *yaml.Node {
-	var found *yaml.Node
-	var walk func(n *yaml.Node, depth int) bool
-	walk = func(n *yaml.Node, depth int) bool {
-		if n == nil || depth > 10000 || n.Line > line {
-			return false
-		}
-		switch n.Kind {
-		case yaml.MappingNode:
-			for i := 0; i+1 < len(n.Content); i += 2 {
-				k := n.Content[i]
-				if k.Line == line && k.Column == col {
-					found = n.Content[i+1]
-					return true
-				}
-				if walk(n.Content[i+1], depth+1) {
-					return true
-				}
-			}
-		case yaml.SequenceNode, yaml.DocumentNode:
-			for _, c := range n.Content {
-				if walk(c, depth+1) {
-					return true
-				}
-			}
-		}
-		return false
-	}
-	walk(n, 0)
-	return found
-}
-
 // objectPlace lists where an object of one kind sits: the entries (mapping values or
 // list items) of the keys in entries, and the values of the keys in values.
 type objectPlace struct{ entries, values []string }
@@ -679,62 +487,17 @@ var objectPlaces = map[string]objectPlace{
 	"path item":      {entries: []string{"paths", "webhooks", "pathItems"}},
 }
 
-// posOfEmpty finds the first empty (null) value at one of place's places in the root
-// file.
-func (s *Spec) posOfEmpty(place objectPlace) Pos {
-	pos := Pos{File: s.Path}
-	isNull := func(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.Tag == "!!null" }
-	var walk func(n *yaml.Node, key string, depth int) bool
-	walk = func(n *yaml.Node, key string, depth int) bool {
-		if n == nil || depth > 10000 {
-			return false
-		}
-		switch n.Kind {
-		case yaml.MappingNode:
-			for i := 0; i+1 < len(n.Content); i += 2 {
-				k, v := n.Content[i], n.Content[i+1]
-				if isNull(v) && (slices.Contains(place.entries, key) || slices.Contains(place.values, k.Value)) {
-					pos.Line, pos.Col = k.Line, k.Column
-					return true
-				}
-				if walk(v, k.Value, depth+1) {
-					return true
-				}
-			}
-		case yaml.SequenceNode:
-			for _, c := range n.Content {
-				if isNull(c) && slices.Contains(place.entries, key) {
-					pos.Line, pos.Col = c.Line, c.Column
-					return true
-				}
-				if walk(c, key, depth+1) {
-					return true
-				}
-			}
-		case yaml.DocumentNode:
-			for _, c := range n.Content {
-				if walk(c, key, depth+1) {
-					return true
-				}
-			}
-		}
-		return false
-	}
-	walk(s.tree(s.rootURI), "", 0)
-	return pos
-}
-
 // posOfRef finds the first `$ref: <ref>` in the root file.
-func (s *Spec) posOfRef(ref string) Pos {
-	pos, _ := s.findRef(func(v string) bool { return v == ref })
+func (s *Spec) posOfRef(ref string) source.Pos {
+	pos, _ := s.Files.FindRef(func(v string) bool { return v == ref })
 	return pos
 }
 
 // posOfRefSuffix finds the first $ref whose file part names the same file as path, and
 // returns it as written.
-func (s *Spec) posOfRefSuffix(path string) (Pos, string) {
+func (s *Spec) posOfRefSuffix(path string) (source.Pos, string) {
 	base := filepath.Base(filepath.FromSlash(path))
-	return s.findRef(func(v string) bool {
+	return s.Files.FindRef(func(v string) bool {
 		file, _, _ := strings.Cut(v, "#")
 		if u, err := url.Parse(file); err == nil && u.Path != "" {
 			file = u.Path
@@ -743,39 +506,9 @@ func (s *Spec) posOfRefSuffix(path string) (Pos, string) {
 	})
 }
 
-// findRef finds the first $ref in the root file whose value matches.
-func (s *Spec) findRef(match func(string) bool) (pos Pos, value string) {
-	root := s.tree(s.rootURI)
-	pos = Pos{File: s.Path}
-	var walk func(n *yaml.Node, depth int) bool
-	walk = func(n *yaml.Node, depth int) bool {
-		if n == nil || depth > 10000 {
-			return false
-		}
-		if n.Kind == yaml.MappingNode {
-			for i := 0; i+1 < len(n.Content); i += 2 {
-				k, v := n.Content[i], n.Content[i+1]
-				if k.Value == "$ref" && v.Kind == yaml.ScalarNode && match(v.Value) {
-					pos.Line, pos.Col = k.Line, k.Column
-					value = v.Value
-					return true
-				}
-			}
-		}
-		for _, c := range n.Content {
-			if walk(c, depth+1) {
-				return true
-			}
-		}
-		return false
-	}
-	walk(root, 0)
-	return pos, value
-}
-
 // validate runs kin-openapi's validation and keeps the findings that matter to a client
 // generator as errors; the rest become warnings.
-func (s *Spec) validate(errs *ErrorList) {
+func (s *Spec) validate(errs *source.ErrorList) {
 	// The options go to Validate itself: it rebuilds the context's options from its own
 	// arguments for 3.1 documents, dropping any set on the context.
 	var list []error
@@ -816,7 +549,7 @@ func (s *Spec) validate(errs *ErrorList) {
 // large specs. Each half is the document with about half of the operations; paths whose
 // templates could conflict stay in one half, so the cross-path checks see each other. The
 // findings outside the paths are reported by both halves and collapse when sorted, as
-// ErrorList drops exact duplicates. Validation only reads the shared parts of the document.
+// source.ErrorList drops exact duplicates. Validation only reads the shared parts of the document.
 func validateHalves(doc *openapi3.T, opts ...openapi3.ValidationOption) []error {
 	if doc.Paths == nil || doc.Paths.Len() < 2 {
 		return []error{doc.Validate(context.Background(), opts...)}
@@ -881,7 +614,7 @@ func tolerated(err error) bool {
 
 // validationError locates one kin-openapi validation error: by the innermost Origin its
 // chain carries, else by the path and operation it names.
-func (s *Spec) validationError(err error) *Error {
+func (s *Spec) validationError(err error) *source.Error {
 	var (
 		path, method, section, component string
 		cause                            = err
@@ -897,7 +630,7 @@ func (s *Spec) validationError(err error) *Error {
 			method, cause = w.Method, w.Cause
 		case *openapi3.ComponentValidationError:
 			if path == "" {
-				component = "#/components/" + componentSections[w.Section] + "/" + escapePointer(w.Name)
+				component = "#/components/" + componentSections[w.Section] + "/" + source.EscapePointer(w.Name)
 				cause = w.Cause
 			}
 		}
@@ -910,12 +643,12 @@ func (s *Spec) validationError(err error) *Error {
 		}
 		e = u.Unwrap()
 	}
-	out := &Error{Pos: Pos{File: s.Path}, Msg: cause.Error()}
+	out := &source.Error{Pos: source.Pos{File: s.Path}, Msg: cause.Error()}
 	var op *openapi3.Operation
 	if path != "" {
-		out.Pointer = "#/paths/" + escapePointer(path)
+		out.Pointer = "#/paths/" + source.EscapePointer(path)
 		if item := s.Doc.Paths.Value(path); item != nil {
-			out.Pos = s.PosOf(item.Origin)
+			out.Pos = s.Files.PosOf(item.Origin)
 			if method != "" {
 				op = item.GetOperation(method)
 			}
@@ -925,9 +658,9 @@ func (s *Spec) validationError(err error) *Error {
 			id := ""
 			if op != nil {
 				id = op.OperationID
-				out.Pos = s.PosOf(op.Origin)
+				out.Pos = s.Files.PosOf(op.Origin)
 			}
-			out.Op = OpName(method, path, id)
+			out.Op = source.OpName(method, path, id)
 		}
 	} else if component != "" {
 		out.Pointer = component
@@ -935,10 +668,10 @@ func (s *Spec) validationError(err error) *Error {
 		out.Pointer = "#/" + section
 	}
 	if origin != nil {
-		out.Pos = s.PosOf(origin)
+		out.Pos = s.Files.PosOf(origin)
 	}
 	if !out.Pos.IsValid() && out.Pointer != "" {
-		out.Pos = s.PosOfPointer(out.Pointer)
+		out.Pos = s.Files.PosOfPointer(out.Pointer)
 	}
 	return out
 }
@@ -946,7 +679,7 @@ func (s *Spec) validationError(err error) *Error {
 // pathParamsError splits kin-openapi's path parameter check: a name in the path template
 // that no parameter declares is an error (the client could not build the URL); a declared
 // path parameter the template does not use is only a warning (the client leaves it out).
-func (s *Spec) pathParamsError(e *openapi3.PathParametersError, errs *ErrorList) {
+func (s *Spec) pathParamsError(e *openapi3.PathParametersError, errs *source.ErrorList) {
 	inTemplate := map[string]bool{}
 	for _, part := range strings.Split(e.Path, "{")[1:] {
 		if name, _, ok := strings.Cut(part, "}"); ok {
@@ -959,15 +692,15 @@ func (s *Spec) pathParamsError(e *openapi3.PathParametersError, errs *ErrorList)
 	if item != nil {
 		op = item.GetOperation(method)
 	}
-	out := func(msg, fix string) *Error {
-		err := &Error{Pos: Pos{File: s.Path}, Op: OpName(method, e.Path, ""), Msg: msg, Fix: fix,
-			Pointer: "#/paths/" + escapePointer(e.Path) + "/" + strings.ToLower(method)}
+	out := func(msg, fix string) *source.Error {
+		err := &source.Error{Pos: source.Pos{File: s.Path}, Op: source.OpName(method, e.Path, ""), Msg: msg, Fix: fix,
+			Pointer: "#/paths/" + source.EscapePointer(e.Path) + "/" + strings.ToLower(method)}
 		if op != nil {
-			err.Op = OpName(method, e.Path, op.OperationID)
-			err.Pos = s.PosOf(op.Origin)
+			err.Op = source.OpName(method, e.Path, op.OperationID)
+			err.Pos = s.Files.PosOf(op.Origin)
 		}
 		if !err.Pos.IsValid() {
-			err.Pos = s.PosOfPointer(err.Pointer)
+			err.Pos = s.Files.PosOfPointer(err.Pointer)
 		}
 		return err
 	}
@@ -1007,13 +740,9 @@ func originOf(err error) *openapi3.Origin {
 	return f.Interface().(*openapi3.Origin)
 }
 
-func escapePointer(s string) string {
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
-}
-
 // checkDepth rejects schemas nested inline deeper than max, and enums of more than
 // MaxEnumValues values.
-func (s *Spec) checkDepth(max int, errs *ErrorList) {
+func (s *Spec) checkDepth(max int, errs *source.ErrorList) {
 	seen := map[*openapi3.Schema]bool{}
 	var walk func(ref *openapi3.SchemaRef, depth int) bool
 	walk = func(ref *openapi3.SchemaRef, depth int) bool {
@@ -1029,15 +758,15 @@ func (s *Spec) checkDepth(max int, errs *ErrorList) {
 		}
 		seen[sc] = true
 		if len(sc.Enum) > MaxEnumValues {
-			errs.Add(&Error{
-				Pos: s.PosOf(sc.Origin),
+			errs.Add(&source.Error{
+				Pos: s.Files.PosOf(sc.Origin),
 				Msg: fmt.Sprintf("limit exceeded: enum of %d values, more than %d", len(sc.Enum), MaxEnumValues),
 				Fix: "declare the values as a plain string or integer, and document them",
 			})
 		}
 		if depth > max {
-			errs.Add(&Error{
-				Pos: s.PosOf(sc.Origin),
+			errs.Add(&source.Error{
+				Pos: s.Files.PosOf(sc.Origin),
 				Msg: fmt.Sprintf("schema nested more than %d levels deep", max),
 				Fix: "move the inner schemas to components/schemas and refer to them with $ref",
 			})
@@ -1051,12 +780,12 @@ func (s *Spec) checkDepth(max int, errs *ErrorList) {
 		return true
 	}
 	if c := s.Doc.Components; c != nil {
-		for _, name := range sortedKeys(c.Schemas) {
+		for _, name := range SortedKeys(c.Schemas) {
 			if !walk(c.Schemas[name], 0) {
 				return
 			}
 		}
-		for _, name := range sortedKeys(c.Parameters) {
+		for _, name := range SortedKeys(c.Parameters) {
 			if p := c.Parameters[name]; p != nil && p.Value != nil && !walkParam(p.Value, walk) {
 				return
 			}
@@ -1072,11 +801,8 @@ func (s *Spec) checkDepth(max int, errs *ErrorList) {
 				return
 			}
 		}
-		for _, m := range methodOrder {
-			op := item.GetOperation(m)
-			if op == nil {
-				continue
-			}
+		for _, m := range Methods(item) {
+			op := item.GetOperation(m.Method)
 			for _, p := range op.Parameters {
 				if p != nil && p.Value != nil && !walkParam(p.Value, walk) {
 					return
@@ -1127,8 +853,49 @@ func schemaChildren(sc *openapi3.Schema) []*openapi3.SchemaRef {
 	if sc.AdditionalProperties.Schema != nil {
 		out = append(out, sc.AdditionalProperties.Schema)
 	}
-	for _, name := range sortedKeys(sc.Properties) {
+	for _, name := range SortedKeys(sc.Properties) {
 		out = append(out, sc.Properties[name])
 	}
 	return out
+}
+
+// methodOrder is the order of operations within one path.
+var methodOrder = []string{
+	http.MethodGet, http.MethodPut, http.MethodPost, http.MethodDelete,
+	http.MethodOptions, http.MethodHead, http.MethodPatch, http.MethodTrace,
+}
+
+// Method is one operation of a path item.
+type Method struct {
+	Method  string // e.g. "GET" or "COPY"
+	Pointer string // from the path item, e.g. "/get" or "/additionalOperations/COPY"
+}
+
+// Methods lists the operations item defines in a stable order: GET PUT POST DELETE
+// OPTIONS HEAD PATCH TRACE, then any others sorted.
+func Methods(item *openapi3.PathItem) []Method {
+	var out []Method
+	for _, m := range methodOrder {
+		if item.GetOperation(m) != nil {
+			out = append(out, Method{m, "/" + strings.ToLower(m)})
+		}
+	}
+	var rest []Method
+	for m := range item.Operations() {
+		if slices.Contains(methodOrder, m) {
+			continue
+		}
+		ptr := "/" + strings.ToLower(m)
+		if _, ok := item.AdditionalOperations[m]; ok && m != openapi3.MethodQuery {
+			ptr = "/additionalOperations/" + source.EscapePointer(m)
+		}
+		rest = append(rest, Method{m, ptr})
+	}
+	slices.SortFunc(rest, func(a, b Method) int { return cmp.Compare(a.Method, b.Method) })
+	return append(out, rest...)
+}
+
+// SortedKeys returns m's keys in order.
+func SortedKeys[V any](m map[string]V) []string {
+	return slices.Sorted(maps.Keys(m))
 }

@@ -23,6 +23,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/retrygen/retrygen/gen/emit"
+	"github.com/retrygen/retrygen/gen/internal/build"
+	"github.com/retrygen/retrygen/gen/internal/source"
+	"github.com/retrygen/retrygen/gen/internal/spectest"
 )
 
 // hostileTemplate is a JSON spec in which each place that spec text can reach carries a
@@ -138,7 +141,7 @@ func tagTwin(prefix string, others ...string) func(string) string {
 	return func(p string) string {
 		name := prefix + p
 		for _, c := range []string{"X", "z", ",", "z,"} {
-			if validTagName(prefix+c) != validTagName(name) {
+			if build.ValidTagName(prefix+c) != build.ValidTagName(name) {
 				continue
 			}
 			same := true
@@ -158,9 +161,9 @@ func tagTwin(prefix string, others ...string) func(string) string {
 func mediaTwin(p string) string {
 	ct := "application/json" + p
 	switch {
-	case classifyMedia(ct) == mediaJSON && !strings.Contains(ct, "*"):
+	case build.IsJSONMedia(ct) && !strings.Contains(ct, "*"):
 		return ""
-	case classifyMedia(ct) == mediaJSON:
+	case build.IsJSONMedia(ct):
 		return "; a=*"
 	case strings.Contains(ct, "*"):
 		return "*"
@@ -296,7 +299,7 @@ func hostileSpecText(values map[string]string) []byte {
 			v = hostileFieldByName(sub[1]).base
 		}
 		if sub[2] != "" {
-			v = escapePointer(v)
+			v = source.EscapePointer(v)
 		}
 		return jsonStringText(v)
 	}))
@@ -575,6 +578,7 @@ func hostileUnits() [][]hostileField {
 // one spec carries it in all the fields that accepted it, and that client must
 // type-check.
 func TestHostileFields(t *testing.T) {
+	spectest.Long(t)
 	r := &hostileRun{t: t, dir: t.TempDir(), twins: map[string]*hostileTwin{}}
 	for _, f := range hostileFields {
 		if o := r.try([]hostileField{f}, f.base); !o.accepted || o.err != nil {

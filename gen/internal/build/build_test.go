@@ -1,4 +1,4 @@
-package gen
+package build
 
 import (
 	"errors"
@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/retrygen/retrygen/gen/internal/load"
+	"github.com/retrygen/retrygen/gen/internal/source"
 	"github.com/retrygen/retrygen/gen/model"
 )
 
@@ -16,7 +18,7 @@ func buildSpec(t *testing.T, yaml string) (*model.API, error) {
 	if err := os.WriteFile(path, []byte(yaml), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	spec, err := Load(path, LoadOptions{})
+	spec, err := load.Load(path, load.Options{})
 	if err != nil {
 		t.Fatalf("load: %v", err)
 	}
@@ -43,7 +45,7 @@ paths:
       responses:
         "204": {description: ok}
 `)
-		var e *Error
+		var e *source.Error
 		if !errors.As(err, &e) {
 			t.Fatalf("%s %q: want a located error, got %v", tt.in, tt.name, err)
 		}
@@ -102,8 +104,8 @@ func TestNamingHelpers(t *testing.T) {
 		"id": true, "pet_type": true, "a-b.c": true, "ünï": true, "with space": true,
 		"": false, "a,b": false, `a"b`: false, `a\b`: false, "`": false, "a\x00": false,
 	} {
-		if got := validTagName(name); got != want {
-			t.Errorf("validTagName(%q) = %v, want %v", name, got, want)
+		if got := ValidTagName(name); got != want {
+			t.Errorf("ValidTagName(%q) = %v, want %v", name, got, want)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package gen
+package load
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/retrygen/retrygen/gen/internal/spectest"
 )
 
 // findings flattens what Validate returned into sorted, distinct messages.
@@ -55,12 +56,17 @@ func TestValidateHalvesFindsWhatValidateFinds(t *testing.T) {
 		t.Fatalf("the spec should have a conflict and a missing parameter, found %q", whole)
 	}
 
+}
+
+// validateHalves finds what one Validate finds on every public spec.
+func TestValidateHalvesOnSharedSpecs(t *testing.T) {
+	spectest.Long(t)
 	files, _ := filepath.Glob(filepath.Join(sharedSpecs, "*.*"))
 	for _, f := range files {
 		if strings.HasSuffix(f, ".md") || strings.Contains(f, "swagger2") {
 			continue
 		}
-		s, err := Load(f, LoadOptions{})
+		s, err := Load(f, Options{})
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}

@@ -1,18 +1,20 @@
-package gen
+package build
 
 import (
 	"cmp"
 	"fmt"
-	"maps"
 	"mime"
 	"net/url"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/retrygen/retrygen/gen/emit"
+	"github.com/retrygen/retrygen/gen/internal/load"
+	"github.com/retrygen/retrygen/gen/internal/names"
+	"github.com/retrygen/retrygen/gen/internal/policy"
+	"github.com/retrygen/retrygen/gen/internal/source"
 	"github.com/retrygen/retrygen/gen/model"
 )
 
@@ -20,12 +22,12 @@ import (
 // names through one Namer (seeded with what the fixed client code declares), Client's
 // methods through another, struct fields and method arguments per scope.
 type builder struct {
-	spec     *Spec
+	spec     *load.Spec
 	reserved emit.Reserved
-	errs     ErrorList
+	errs     source.ErrorList
 
-	pkg     *Namer // package-level identifiers
-	methods *Namer // methods of Client
+	pkg     *names.Namer // package-level identifiers
+	methods *names.Namer // methods of Client
 
 	decls         []*model.Decl
 	components    map[string]*model.Type           // by $ref, e.g. "#/components/schemas/Pet"
@@ -36,29 +38,10 @@ type builder struct {
 	errorSetList  []*model.ErrorSet
 }
 
-// baseNamer holds what every scope reserves (keywords and predeclared names); scopes
-// start from a copy, which costs far less than a new Namer for each of thousands of structs.
-var baseNamer = sync.OnceValue(func() *Namer { return NewNamer() })
-
-func scopeNamer(reserved ...string) *Namer {
-	n := &Namer{owner: maps.Clone(baseNamer().owner)}
-	n.Reserve(reserved...)
-	return n
-}
-
-// exportedNamer is a Namer for a scope whose names all come from GoName, which are
-// exported and so can never be keywords or predeclared identifiers: struct fields,
-// union variants, Client's methods.
-func exportedNamer(reserved ...string) *Namer {
-	n := &Namer{owner: make(map[string]string, len(reserved)+8)}
-	n.Reserve(reserved...)
-	return n
-}
-
 // Build turns a loaded spec into the model the emitter reads: every operation with its
 // parameters, body, result and error models, and every named type, all names decided.
-func Build(spec *Spec) (*model.API, error) {
-	ops, err := spec.Operations()
+func Build(spec *load.Spec) (*model.API, error) {
+	ops, err := Operations(spec)
 	if err != nil {
 		return nil, err
 	}
@@ -69,8 +52,8 @@ func Build(spec *Spec) (*model.API, error) {
 	b := &builder{
 		spec:          spec,
 		reserved:      reserved,
-		pkg:           scopeNamer(append(slices.Clone(reserved.Package), reserved.Imports...)...),
-		methods:       exportedNamer(reserved.ClientMembers...),
+		pkg:           names.NewNamer(append(slices.Clone(reserved.Package), reserved.Imports...)...),
+		methods:       names.NewExportedNamer(reserved.ClientMembers...),
 		components:    map[string]*model.Type{},
 		bySchema:      map[*openapi3.Schema]*model.Type{},
 		building:      map[*openapi3.Schema]bool{},
@@ -108,13 +91,13 @@ func (b *builder) buildComponents() {
 		return
 	}
 	schemas := b.spec.Doc.Components.Schemas
-	names := sortedKeys(schemas)
-	decls := make([]*model.Decl, len(names))
-	for i, name := range names {
+	keys := load.SortedKeys(schemas)
+	decls := make([]*model.Decl, len(keys))
+	for i, name := range keys {
 		sr := schemas[name]
 		d := &model.Decl{
-			GoName:  b.pkg.UniqueFor(GoName(name), "schema "+strconv.Quote(name)),
-			Pointer: "#/components/schemas/" + escapePointer(name),
+			GoName:  b.pkg.UniqueFor(names.GoName(name), "schema "+strconv.Quote(name)),
+			Pointer: "#/components/schemas/" + source.EscapePointer(name),
 		}
 		decls[i] = d
 		b.decls = append(b.decls, d)
@@ -134,14 +117,14 @@ func (b *builder) buildComponents() {
 		}
 	}
 	// Aliases of other components first, so that their kinds are known to the rest.
-	for i, name := range names {
+	for i, name := range keys {
 		if sr := schemas[name]; sr != nil && sr.Value != nil && sr.Ref != "" {
 			if t, ok := b.components[sr.Ref]; ok {
 				decls[i].Underlying = t
 			}
 		}
 	}
-	for i, name := range names {
+	for i, name := range keys {
 		sr := schemas[name]
 		if sr == nil || sr.Value == nil {
 			continue
@@ -186,7 +169,7 @@ func (b *builder) operation(op *model.Operation) {
 	if name == "" {
 		name = strings.ToLower(op.Method) + " " + op.Path
 	}
-	op.GoName = b.methods.UniqueFor(GoName(name), "operation "+OpName(op.Method, op.Path, op.OperationID))
+	op.GoName = b.methods.UniqueFor(names.GoName(name), "operation "+source.OpName(op.Method, op.Path, op.OperationID))
 	op.PolicyVar = b.pkg.Unique("policy" + op.GoName)
 	b.params(op, item, kop)
 	b.requestBody(op, kop)
@@ -194,15 +177,15 @@ func (b *builder) operation(op *model.Operation) {
 }
 
 // located returns an error about op placed at obj's origin.
-func (b *builder) located(op *model.Operation, origin *openapi3.Origin, format string, args ...any) *Error {
-	pos := b.spec.PosOf(origin)
+func (b *builder) located(op *model.Operation, origin *openapi3.Origin, format string, args ...any) *source.Error {
+	pos := b.spec.Files.PosOf(origin)
 	if !pos.IsValid() {
 		// Documents kin-openapi reads without origins: the operation, by its pointer.
-		pos = b.spec.PosOfPointer("#/paths/" + escapePointer(op.Path) + "/" + strings.ToLower(op.Method))
+		pos = b.spec.Files.PosOfPointer("#/paths/" + source.EscapePointer(op.Path) + "/" + strings.ToLower(op.Method))
 	}
-	return &Error{
+	return &source.Error{
 		Pos: pos,
-		Op:  OpName(op.Method, op.Path, op.OperationID),
+		Op:  source.OpName(op.Method, op.Path, op.OperationID),
 		Msg: fmt.Sprintf(format, args...),
 	}
 }
@@ -229,7 +212,7 @@ func (b *builder) params(op *model.Operation, item *openapi3.PathItem, kop *open
 		}
 	}
 
-	fields := exportedNamer()
+	fields := names.NewExportedNamer()
 	pathParams := map[string]*model.Param{}
 	for _, p := range list {
 		mp := &model.Param{
@@ -245,14 +228,14 @@ func (b *builder) params(op *model.Operation, item *openapi3.PathItem, kop *open
 			case "accept", "content-type", "authorization":
 				continue // OpenAPI: such header parameters are ignored
 			}
-			if !validHeaderName(p.Name) {
+			if !policy.ValidHeaderName(p.Name) {
 				e := b.located(op, p.Origin, "header parameter name %q is not a valid HTTP field name (RFC 9110 token)", p.Name)
 				e.Fix = "use letters, digits and !#$%&'*+-.^_`|~ only"
 				b.errs.Add(e)
 				continue
 			}
 		case openapi3.ParameterInCookie:
-			if !validHeaderName(p.Name) {
+			if !policy.ValidHeaderName(p.Name) {
 				b.errs.Add(b.located(op, p.Origin, "cookie parameter name %q is not a valid cookie name (RFC 6265 token)", p.Name))
 				continue
 			}
@@ -266,7 +249,7 @@ func (b *builder) params(op *model.Operation, item *openapi3.PathItem, kop *open
 		}
 		schema := p.Schema
 		if schema == nil {
-			for _, ct := range sortedKeys(p.Content) {
+			for _, ct := range load.SortedKeys(p.Content) {
 				if mt := p.Content[ct]; mt != nil {
 					schema = mt.Schema
 					mp.Style = "json"
@@ -274,7 +257,7 @@ func (b *builder) params(op *model.Operation, item *openapi3.PathItem, kop *open
 				}
 			}
 		}
-		t := b.typeOf(schema, site{op.GoName + GoName(p.Name), p.In + " parameter " + strconv.Quote(p.Name) + " of " + op.GoName})
+		t := b.typeOf(schema, site{op.GoName + names.GoName(p.Name), p.In + " parameter " + strconv.Quote(p.Name) + " of " + op.GoName})
 		if p.In == openapi3.ParameterInHeader && op.Policy.IdempotencyKey != "" && strings.EqualFold(p.Name, op.Policy.IdempotencyKey) {
 			mp.IdempotencyKey = true
 			t = model.BuiltinType(model.String)
@@ -286,7 +269,7 @@ func (b *builder) params(op *model.Operation, item *openapi3.PathItem, kop *open
 			pathParams[p.Name] = mp
 			continue
 		}
-		mp.GoName = fields.UniqueFor(GoName(p.Name), p.In+" parameter "+strconv.Quote(p.Name))
+		mp.GoName = fields.UniqueFor(names.GoName(p.Name), p.In+" parameter "+strconv.Quote(p.Name))
 		op.Params = append(op.Params, mp)
 	}
 	if len(op.Params) > 0 {
@@ -298,7 +281,7 @@ func (b *builder) params(op *model.Operation, item *openapi3.PathItem, kop *open
 	path, query, _ := strings.Cut(op.Path, "?")
 	if query != "" {
 		if vals, err := url.ParseQuery(query); err == nil {
-			for _, k := range sortedKeys(vals) {
+			for _, k := range load.SortedKeys(vals) {
 				for _, v := range vals[k] {
 					op.FixedQuery = append(op.FixedQuery, [2]string{k, v})
 				}
@@ -351,6 +334,9 @@ const (
 	mediaOther
 )
 
+// IsJSONMedia reports whether bodies of media type ct are encoded and decoded as JSON.
+func IsJSONMedia(ct string) bool { return classifyMedia(ct) == mediaJSON }
+
 func classifyMedia(ct string) mediaKind {
 	mt, _, err := mime.ParseMediaType(ct)
 	if err != nil {
@@ -372,7 +358,7 @@ func classifyMedia(ct string) mediaKind {
 // value (control characters) is an error of op.
 func (b *builder) pickMedia(op *model.Operation, content openapi3.Content) (string, *openapi3.MediaType, mediaKind) {
 	best, bestKind := "", mediaKind(-1)
-	for _, ct := range sortedKeys(content) {
+	for _, ct := range load.SortedKeys(content) {
 		if content[ct] == nil {
 			continue
 		}
@@ -429,7 +415,7 @@ func (b *builder) requestBody(op *model.Operation, kop *openapi3.Operation) {
 		body.Encoding = model.JSONBody
 		if kind == mediaForm {
 			body.Encoding = model.FormBody
-			for _, prop := range sortedKeys(mt.Encoding) {
+			for _, prop := range load.SortedKeys(mt.Encoding) {
 				if enc := mt.Encoding[prop]; enc != nil && enc.Style == "deepObject" {
 					body.DeepObject = append(body.DeepObject, prop)
 				}
@@ -484,7 +470,7 @@ func (b *builder) responses(op *model.Operation, kop *openapi3.Operation) {
 		return
 	}
 	all := kop.Responses.Map()
-	codes := sortedKeys(all)
+	codes := load.SortedKeys(all)
 	type success struct {
 		status string
 		ct     string
@@ -528,7 +514,7 @@ func (b *builder) responses(op *model.Operation, kop *openapi3.Operation) {
 			}
 			at := site{op.GoName + "Error" + statusWord(code), code + " response of " + op.GoName}
 			if name, ok := strings.CutPrefix(rr.Ref, "#/components/responses/"); ok {
-				at = site{GoName(unescapePointer(name)) + "Response", "response " + strconv.Quote(unescapePointer(name))}
+				at = site{names.GoName(source.UnescapePointer(name)) + "Response", "response " + strconv.Quote(source.UnescapePointer(name))}
 			}
 			t := b.typeOf(mt.Schema, at)
 			t = b.markErrorModel(t, mt.Schema.Value, at)
@@ -580,7 +566,7 @@ func (b *builder) responses(op *model.Operation, kop *openapi3.Operation) {
 	}
 	multi.Doc = multi.GoName + " holds a response of " + op.GoName + ": the field of the status received is set."
 	b.decls = append(b.decls, multi)
-	fields := exportedNamer()
+	fields := names.NewExportedNamer()
 	for _, ok := range oks {
 		t := model.BuiltinType(model.Bytes)
 		if ok.json {
@@ -673,10 +659,10 @@ func (b *builder) nameLocals(ops []*model.Operation) {
 		global[set.GoName] = true
 	}
 	for _, op := range ops {
-		locals := scopeNamer(b.reserved.Locals...)
+		locals := names.NewNamer(b.reserved.Locals...)
 		locals.Reserve(b.reserved.Imports...)
 		for _, p := range op.PathParams {
-			cand := LowerName(p.Name)
+			cand := names.LowerName(p.Name)
 			for global[cand] {
 				cand += "Param"
 			}

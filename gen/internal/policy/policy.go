@@ -1,0 +1,719 @@
+// Package policy derives each operation's retry policy from the HTTP method and the
+// spec's extensions (x-retry, x-speakeasy-retries, x-idempotency-key, x-idempotent), as
+// DESIGN.md's "Which operations may be retried" and "Spec extensions" define it.
+//
+// It sees no kin-openapi types: the build stage hands it each level's extensions as
+// decoded values, with a way to locate them, and gets back a model.Policy. A level is read
+// once (Read), and each operation resolved from its three levels (Resolve).
+package policy
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"math"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/retrygen/retrygen/gen/internal/source"
+	"github.com/retrygen/retrygen/gen/model"
+	"github.com/retrygen/retrygen/runtime"
+)
+
+// Extension names read from the spec.
+const (
+	ExtRetry          = "x-retry"
+	ExtIdempotencyKey = "x-idempotency-key"
+	ExtIdempotent     = "x-idempotent"
+	ExtSpeakeasy      = "x-speakeasy-retries"
+)
+
+// DefaultIdempotencyKey is the header `x-idempotency-key: true` names.
+const DefaultIdempotencyKey = "Idempotency-Key"
+
+// Hard limits on x-retry values: beyond them a value is a mistake, not a policy.
+const (
+	maxMaxAttempts = 100
+	maxDuration    = 24 * time.Hour
+	maxMultiplier  = 100
+)
+
+// Default returns the built-in policy, every source "default": the runtime's defaults,
+// so that the generator and the engine cannot disagree on them. Retry and Reason are
+// left for the method rules to decide.
+func Default() model.Policy {
+	rp := runtime.DefaultPolicy()
+	codes := make([]string, len(rp.StatusCodes))
+	for i, c := range rp.StatusCodes {
+		codes[i] = strconv.Itoa(int(c))
+		if c < 10 { // a class, runtime.Class5XX
+			codes[i] += "XX"
+		}
+	}
+	p := model.Policy{
+		MaxAttempts:      rp.MaxAttempts,
+		InitialDelay:     rp.InitialDelay,
+		MaxDelay:         rp.MaxDelay,
+		Multiplier:       rp.Multiplier,
+		Jitter:           string(rp.Jitter),
+		StatusCodes:      codes,
+		ConnectionErrors: rp.ConnectionErrors,
+		AttemptTimeout:   rp.AttemptTimeout,
+		MaxElapsed:       rp.MaxElapsed,
+		RetryAfter:       rp.RetryAfter,
+		MaxRetryAfter:    rp.MaxRetryAfter,
+		Sources:          map[string]model.Source{},
+	}
+	for _, f := range Fields {
+		p.Sources[f.Name] = model.FromDefault
+	}
+	p.Sources[KeyField] = model.FromDefault
+	return p
+}
+
+// KeyField is the name the idempotency key's source has in model.Policy.Sources.
+const KeyField = "idempotencyKey"
+
+// Field is one field of x-retry: how it is parsed, merged and shown.
+type Field struct {
+	// Name is the field as spelled in x-retry, e.g. "maxAttempts"; it is also its key in
+	// model.Policy.Sources and in `retrygen plan -json`.
+	Name string
+	// Value returns the field's value in p: an int, float64, string, bool, []string or
+	// time.Duration.
+	Value func(p *model.Policy) any
+
+	parse func(v any) (any, error)     // a decoded spec value → the field's Go value
+	set   func(p *model.Policy, v any) // stores a value parse returned
+	fix   string                       // the hint for a bad value
+}
+
+// newField makes the Field stored at at.
+func newField[T any](name string, at func(*model.Policy) *T, parse func(any) (T, error), fix string) Field {
+	return Field{
+		Name:  name,
+		Value: func(p *model.Policy) any { return *at(p) },
+		parse: func(v any) (any, error) { return parse(v) },
+		set:   func(p *model.Policy, v any) { *at(p) = v.(T) },
+		fix:   fix,
+	}
+}
+
+const durationFix = `write a Go duration such as "500ms", "10s" or "0s"`
+
+// Fields are the fields of x-retry, in the order DESIGN.md lists them. This table drives
+// parsing, merging, the sources of a policy and the columns of the plan.
+var Fields = []Field{
+	newField("maxAttempts", func(p *model.Policy) *int { return &p.MaxAttempts }, parseAttempts,
+		fmt.Sprintf("count the first attempt too: 1 means no retries, at most %d", maxMaxAttempts)),
+	newField("initialDelay", func(p *model.Policy) *time.Duration { return &p.InitialDelay }, parseDuration, durationFix),
+	newField("maxDelay", func(p *model.Policy) *time.Duration { return &p.MaxDelay }, parseDuration, durationFix),
+	newField("multiplier", func(p *model.Policy) *float64 { return &p.Multiplier }, parseMultiplier,
+		fmt.Sprintf("use a number from 1 to %d, e.g. 2", maxMultiplier)),
+	newField("jitter", func(p *model.Policy) *string { return &p.Jitter }, parseJitter,
+		"use full, equal, decorrelated or none"),
+	newField("statusCodes", func(p *model.Policy) *[]string { return &p.StatusCodes }, parseStatusCodes,
+		`list 4xx or 5xx codes such as 429 or 503, or classes "4XX" or "5XX"`),
+	newField("connectionErrors", func(p *model.Policy) *bool { return &p.ConnectionErrors }, parseBool, ""),
+	newField("attemptTimeout", func(p *model.Policy) *time.Duration { return &p.AttemptTimeout }, parseDuration, durationFix),
+	newField("maxElapsed", func(p *model.Policy) *time.Duration { return &p.MaxElapsed }, parseDuration, durationFix),
+	newField("retryAfter", func(p *model.Policy) *bool { return &p.RetryAfter }, parseBool, ""),
+	newField("maxRetryAfter", func(p *model.Policy) *time.Duration { return &p.MaxRetryAfter }, parseDuration, durationFix),
+}
+
+// field returns the Field called name.
+func field(name string) Field {
+	i := slices.IndexFunc(Fields, func(f Field) bool { return f.Name == name })
+	return Fields[i]
+}
+
+// fieldNames lists the names of Fields.
+func fieldNames() []string {
+	names := make([]string, len(Fields))
+	for i, f := range Fields {
+		names[i] = f.Name
+	}
+	return names
+}
+
+// Level is one place the extensions are read from: the document, a path item or an
+// operation.
+type Level struct {
+	Source model.Source   // FromDocument, FromPath or FromOperation
+	Ext    map[string]any // the object's extensions, decoded
+	// Pointer is the JSON pointer of the object, e.g. "#/paths/~1pets/get".
+	Pointer string
+	// Locate returns the position of the extension ext of the object, or of the place
+	// the keys and list indexes of inside lead to within its value.
+	Locate func(ext string, inside ...string) source.Pos
+}
+
+// Settings is what one level says, read once: the fields its x-retry (and
+// x-speakeasy-retries) sets, its idempotency key and its x-idempotent.
+type Settings struct {
+	level Level
+	set   []Field      // the fields set, in table order
+	p     model.Policy // their values
+	off   bool         // x-retry: false, or Speakeasy strategy none
+	seen  bool         // an x-retry or x-speakeasy-retries is present
+
+	key           string // the header, "" for none
+	keySet        bool   // x-idempotency-key is present and valid
+	idem, idemSet bool   // x-idempotent, and whether it is present and valid
+}
+
+// Read parses the retry extensions of one level and reports every malformed value. op
+// names the operation in messages, "" above operations.
+func Read(l Level, op string, errs *source.ErrorList) Settings {
+	s := Settings{level: l}
+	r := reader{l: l, op: op, errs: errs}
+	setField := func(f Field, v any) {
+		f.set(&s.p, v)
+		if !slices.ContainsFunc(s.set, func(g Field) bool { return g.Name == f.Name }) {
+			s.set = append(s.set, f)
+		}
+	}
+	turnOff := func() {
+		s.off = true
+		setField(field("maxAttempts"), 1)
+	}
+	if v, ok := l.Ext[ExtSpeakeasy]; ok {
+		s.seen = true
+		r.speakeasy(v, setField, turnOff)
+	}
+	if v, ok := l.Ext[ExtRetry]; ok {
+		s.seen = true
+		switch v := v.(type) {
+		case bool:
+			if !v {
+				turnOff()
+			}
+		case map[string]any:
+			s.off = false
+			for _, k := range sortedKeys(v) {
+				name := ExtRetry + "." + k
+				i := slices.IndexFunc(Fields, func(f Field) bool { return f.Name == k })
+				if i < 0 {
+					fix := "the fields are " + strings.Join(fieldNames(), ", ")
+					if near := closest(k, fieldNames()); near != "" {
+						fix = "did you mean " + near + "?"
+					}
+					r.fail(r.at(ExtRetry, k), name, fix, "unknown field %s", name)
+					continue
+				}
+				f := Fields[i]
+				val, err := f.parse(v[k])
+				if err != nil {
+					r.fail(r.itemPos(ExtRetry, k, err), name, f.fix, "%s %v", name, err)
+					continue
+				}
+				setField(f, val)
+			}
+		default:
+			r.fail(r.at(ExtRetry), ExtRetry, "write x-retry as a mapping of fields, or x-retry: false",
+				"x-retry must be a mapping or false, got %s", source.Describe(v))
+		}
+	}
+	s.key, s.keySet = r.idempotencyKey()
+	if l.Source == model.FromOperation {
+		s.idem, s.idemSet = r.idempotent()
+	} else if _, ok := l.Ext[ExtIdempotent]; ok {
+		errs.Add(&source.Error{
+			Pos: l.Locate(ExtIdempotent), Pointer: l.Pointer + "/" + ExtIdempotent,
+			Msg: fmt.Sprintf("x-idempotent is read on operations only, not on the %s", l.Source),
+			Fix: "move x-idempotent to each operation it describes",
+		})
+	}
+	return s
+}
+
+// Operation is what Resolve needs to know of an operation besides its levels.
+type Operation struct {
+	Method string     // e.g. "POST"
+	Name   string     // for messages, e.g. "POST /orders (createOrder)"
+	Pos    source.Pos // the operation's place
+	// KeyHeader and PathKeyHeader are the names of a header parameter called
+	// Idempotency-Key (any case) that the operation, or its path item, declares; "" when
+	// none.
+	KeyHeader, PathKeyHeader string
+}
+
+// Resolve applies the rules of DESIGN.md to one operation, given what its document, path
+// item and the operation itself say.
+func Resolve(op Operation, doc, path, own Settings, errs *source.ErrorList) model.Policy {
+	pol := Default()
+	method := op.Method
+
+	key, keySource, keyWhy := idempotencyKey(op, doc, path, own)
+	pol.IdempotencyKey = key
+	pol.Sources[KeyField] = keySource
+
+	switch {
+	case method == http.MethodGet || method == http.MethodHead || method == http.MethodOptions || method == http.MethodTrace:
+		pol.Idempotent = true
+		pol.Reason = method + " is safe (RFC 9110 §9.2.1)"
+	case method == http.MethodPut || method == http.MethodDelete:
+		if own.idemSet && !own.idem {
+			pol.Reason = method + " opted out with x-idempotent: false"
+		} else {
+			pol.Idempotent = true
+			pol.Reason = method + " is idempotent (RFC 9110 §9.2.2)"
+		}
+	case key != "":
+		pol.Idempotent = true
+		pol.Reason = fmt.Sprintf("%s sends an idempotency key in %q (%s)", method, key, keyWhy)
+	case own.idemSet && own.idem:
+		pol.Idempotent = true
+		pol.Reason = method + " is declared idempotent (x-idempotent: true)"
+	default:
+		pol.Reason = method + " is not idempotent and has no idempotency key (RFC 9110 §9.2.2)"
+	}
+	if key != "" && !pol.Idempotent {
+		// PUT or DELETE with x-idempotent: false still sends its key; it is just not retried.
+		pol.Reason += "; the idempotency key is still sent"
+	}
+
+	levels := []Settings{doc, path, own}
+	if pol.Idempotent {
+		for _, s := range levels {
+			for _, f := range s.set {
+				f.set(&pol, f.Value(&s.p))
+				pol.Sources[f.Name] = s.level.Source
+			}
+		}
+		pol.StatusCodes = slices.Clone(pol.StatusCodes)
+	} else {
+		if own.seen && !own.off {
+			ext := ExtSpeakeasy
+			if _, ok := own.level.Ext[ExtRetry]; ok {
+				ext = ExtRetry
+			}
+			fix := "add x-idempotency-key: true (if the server deduplicates requests by an Idempotency-Key header) " +
+				"or x-idempotent: true (if repeating the request is harmless), or remove " + ext
+			if isIdempotentMethod(method) {
+				fix = "remove x-idempotent: false, or remove " + ext
+			}
+			errs.Add(&source.Error{
+				Pos: own.level.Locate(ext),
+				Op:  op.Name,
+				Msg: fmt.Sprintf("%s on an operation that may not be retried: %s", ext, pol.Reason),
+				Fix: fix,
+			})
+		}
+		// Document and path x-retry do not apply here, except that turning retries off does.
+		for _, s := range levels {
+			if s.off {
+				pol.MaxAttempts = 1
+				pol.Sources["maxAttempts"] = s.level.Source
+			}
+		}
+		pol.Reason += "; only attempts that could not connect are retried"
+	}
+	pol.Retry = pol.Idempotent && pol.MaxAttempts > 1
+	if pol.Idempotent && pol.MaxAttempts == 1 {
+		pol.Reason += "; retries turned off (maxAttempts 1, from " + string(pol.Sources["maxAttempts"]) + ")"
+	}
+	if pol.MaxDelay < pol.InitialDelay {
+		errs.Add(&source.Error{
+			Pos: op.Pos,
+			Op:  op.Name,
+			Msg: fmt.Sprintf("x-retry.maxDelay (%v, from %s) is shorter than x-retry.initialDelay (%v, from %s)",
+				pol.MaxDelay, pol.Sources["maxDelay"], pol.InitialDelay, pol.Sources["initialDelay"]),
+			Fix: "raise maxDelay or lower initialDelay",
+		})
+	}
+	return pol
+}
+
+// idempotencyKey decides the header that carries the operation's idempotency key. The
+// most specific setting wins: the operation's x-idempotency-key, then a declared
+// Idempotency-Key header parameter, then the path item's and the document's
+// x-idempotency-key. The inherited ones apply only to methods that are not idempotent
+// by themselves (POST, PATCH and the like). `false` at any level means no key.
+func idempotencyKey(op Operation, doc, path, own Settings) (key string, src model.Source, why string) {
+	if own.keySet {
+		return own.key, model.FromOperation, "x-idempotency-key on the operation"
+	}
+	if op.KeyHeader != "" {
+		return op.KeyHeader, model.FromOperation, "declared header parameter"
+	}
+	if op.PathKeyHeader != "" {
+		return op.PathKeyHeader, model.FromPath, "declared header parameter on the path"
+	}
+	for _, s := range []Settings{path, doc} {
+		if !s.keySet {
+			continue
+		}
+		if isIdempotentMethod(op.Method) {
+			return "", model.FromDefault, ""
+		}
+		return s.key, s.level.Source, "x-idempotency-key on the " + string(s.level.Source)
+	}
+	return "", model.FromDefault, ""
+}
+
+// isIdempotentMethod reports the methods RFC 9110 makes idempotent.
+func isIdempotentMethod(m string) bool {
+	switch m {
+	case http.MethodGet, http.MethodHead, http.MethodOptions, http.MethodTrace, http.MethodPut, http.MethodDelete:
+		return true
+	}
+	return false
+}
+
+// reader reads the extensions of one level and reports what is wrong with them.
+type reader struct {
+	l    Level
+	op   string
+	errs *source.ErrorList
+}
+
+// at locates an extension of the level, or a place inside its value.
+func (r reader) at(ext string, inside ...string) source.Pos {
+	return r.l.Locate(ext, inside...)
+}
+
+// itemPos locates the field k of ext, or its bad list item when err names one.
+func (r reader) itemPos(ext, k string, err error) source.Pos {
+	var ie *itemError
+	if errors.As(err, &ie) {
+		return r.at(ext, k, strconv.Itoa(ie.index))
+	}
+	return r.at(ext, k)
+}
+
+// fail reports a problem with the extension field `field` ("x-retry.maxAttempts"). Above
+// operations the message names the field's JSON pointer.
+func (r reader) fail(pos source.Pos, field, fix, format string, args ...any) {
+	e := &source.Error{Pos: pos, Op: r.op, Msg: fmt.Sprintf(format, args...), Fix: fix}
+	if r.op == "" {
+		var b strings.Builder
+		b.WriteString(r.l.Pointer)
+		for _, part := range strings.Split(field, ".") {
+			b.WriteString("/" + source.EscapePointer(part))
+		}
+		e.Pointer = b.String()
+	}
+	r.errs.Add(e)
+}
+
+// speakeasy maps x-speakeasy-retries to x-retry fields.
+func (r reader) speakeasy(v any, set func(Field, any), turnOff func()) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		r.fail(r.at(ExtSpeakeasy), ExtSpeakeasy, "", "%s must be a mapping, got %s", ExtSpeakeasy, source.Describe(v))
+		return
+	}
+	for _, k := range sortedKeys(m) {
+		val := m[k]
+		name := ExtSpeakeasy + "." + k
+		use := func(f Field, parse func(any) (any, error), pos source.Pos, name string, val any) {
+			x, err := parse(val)
+			if err != nil {
+				var ie *itemError
+				if errors.As(err, &ie) {
+					pos = r.at(ExtSpeakeasy, k, strconv.Itoa(ie.index))
+				}
+				r.fail(pos, name, "", "%s %v", name, err)
+				return
+			}
+			set(f, x)
+		}
+		switch k {
+		case "strategy":
+			switch val {
+			case "backoff":
+			case "none":
+				turnOff()
+			default:
+				r.fail(r.at(ExtSpeakeasy, k), name, "", "%s must be backoff or none, got %s", name, source.Describe(val))
+			}
+		case "statusCodes":
+			use(field("statusCodes"), field("statusCodes").parse, r.at(ExtSpeakeasy, k), name, val)
+		case "retryConnectionErrors":
+			use(field("connectionErrors"), field("connectionErrors").parse, r.at(ExtSpeakeasy, k), name, val)
+		case "backoff":
+			bm, ok := val.(map[string]any)
+			if !ok {
+				r.fail(r.at(ExtSpeakeasy, k), name, "", "%s must be a mapping, got %s", name, source.Describe(val))
+				continue
+			}
+			for _, bk := range sortedKeys(bm) {
+				bname := name + "." + bk
+				b, ok := speakeasyBackoff[bk]
+				if !ok {
+					r.fail(r.at(ExtSpeakeasy, k, bk), bname, "",
+						"unknown field %s (known: initialInterval, maxInterval, maxElapsedTime, exponent)", bname)
+					continue
+				}
+				parse := field(b.field).parse
+				if b.millis {
+					parse = millis
+				}
+				use(field(b.field), parse, r.at(ExtSpeakeasy, k, bk), bname, bm[bk])
+			}
+		default:
+			r.fail(r.at(ExtSpeakeasy, k), name, "", "unknown field %s (known: strategy, backoff, statusCodes, retryConnectionErrors)", name)
+		}
+	}
+}
+
+// speakeasyBackoff maps the fields of x-speakeasy-retries.backoff to x-retry fields.
+var speakeasyBackoff = map[string]struct {
+	field  string // the x-retry field it sets
+	millis bool   // a duration in milliseconds, rather than as the x-retry field reads it
+}{
+	"initialInterval": {"initialDelay", true},
+	"maxInterval":     {"maxDelay", true},
+	"maxElapsedTime":  {"maxElapsed", true},
+	"exponent":        {"multiplier", false},
+}
+
+// millis reads a Speakeasy interval in milliseconds.
+func millis(v any) (any, error) {
+	n, err := parseInt(v)
+	if err != nil {
+		return nil, err
+	}
+	if n < 0 {
+		return nil, fmt.Errorf("must not be negative, got %d", n)
+	}
+	if time.Duration(n)*time.Millisecond > maxDuration {
+		return nil, fmt.Errorf("must be at most %d (milliseconds), got %d", maxDuration.Milliseconds(), n)
+	}
+	return time.Duration(n) * time.Millisecond, nil
+}
+
+// idempotencyKey reads the level's x-idempotency-key: the header name, and whether the
+// level sets it (false sets "no key").
+func (r reader) idempotencyKey() (string, bool) {
+	v, ok := r.l.Ext[ExtIdempotencyKey]
+	if !ok {
+		return "", false
+	}
+	fail := func(msg string) {
+		e := &source.Error{
+			Pos: r.at(ExtIdempotencyKey), Op: r.op, Msg: msg,
+			Fix: "write a header name such as Idempotency-Key, or true for Idempotency-Key, or false for none",
+		}
+		if r.op == "" {
+			e.Pointer = r.l.Pointer + "/" + ExtIdempotencyKey
+		}
+		r.errs.Add(e)
+	}
+	switch v := v.(type) {
+	case bool:
+		if v {
+			return DefaultIdempotencyKey, true
+		}
+		return "", true
+	case string:
+		if !ValidHeaderName(v) {
+			fail(fmt.Sprintf("x-idempotency-key must be a header name or a boolean, got %q", v))
+			return "", false
+		}
+		return v, true
+	}
+	fail("x-idempotency-key must be a header name or a boolean, got " + source.Describe(v))
+	return "", false
+}
+
+// idempotent reads the operation's x-idempotent.
+func (r reader) idempotent() (value, set bool) {
+	v, ok := r.l.Ext[ExtIdempotent]
+	if !ok {
+		return false, false
+	}
+	b, isBool := v.(bool)
+	if !isBool {
+		r.errs.Add(&source.Error{
+			Pos: r.at(ExtIdempotent), Op: r.op,
+			Msg: "x-idempotent must be true or false, got " + source.Describe(v),
+		})
+		return false, false
+	}
+	return b, true
+}
+
+// ValidHeaderName reports whether s is an RFC 9110 token.
+func ValidHeaderName(s string) bool {
+	if s == "" || len(s) > 256 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
+		case strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// parseInt reads an integral number.
+func parseInt(v any) (int64, error) {
+	if n, ok := source.Int(v); ok {
+		return n, nil
+	}
+	if f, ok := v.(float64); ok && f == math.Trunc(f) {
+		return 0, fmt.Errorf("is too large: %v", f)
+	}
+	if u, ok := v.(uint64); ok {
+		return 0, fmt.Errorf("is too large: %d", u)
+	}
+	return 0, fmt.Errorf("must be an integer, got %s", source.Describe(v))
+}
+
+func parseAttempts(v any) (int, error) {
+	n, err := parseInt(v)
+	if err != nil {
+		return 0, err
+	}
+	if n < 1 {
+		return 0, fmt.Errorf("must be >= 1, got %d", n)
+	}
+	if n > maxMaxAttempts {
+		return 0, fmt.Errorf("must be <= %d, got %d", maxMaxAttempts, n)
+	}
+	return int(n), nil
+}
+
+func parseDuration(v any) (time.Duration, error) {
+	s, ok := v.(string)
+	if !ok {
+		if n, ok := source.Int(v); ok && n == 0 {
+			return 0, nil
+		}
+		return 0, fmt.Errorf("must be a Go duration such as \"500ms\", got %s", source.Describe(v))
+	}
+	d, err := time.ParseDuration(strings.TrimSpace(s))
+	switch {
+	case err != nil:
+		return 0, fmt.Errorf("must be a Go duration such as \"500ms\", got %q", s)
+	case d < 0:
+		return 0, fmt.Errorf("must not be negative, got %v", d)
+	case d > maxDuration:
+		return 0, fmt.Errorf("must be at most %v, got %v", maxDuration, d)
+	}
+	return d, nil
+}
+
+func parseMultiplier(v any) (float64, error) {
+	f, ok := source.Float(v)
+	if !ok {
+		return 0, fmt.Errorf("must be a number, got %s", source.Describe(v))
+	}
+	if math.IsNaN(f) || f < 1 || f > maxMultiplier {
+		return 0, fmt.Errorf("must be from 1 to %d, got %v", maxMultiplier, f)
+	}
+	return f, nil
+}
+
+func parseJitter(v any) (string, error) {
+	s, ok := v.(string)
+	switch {
+	case !ok:
+		return "", fmt.Errorf("must be full, equal, decorrelated or none, got %s", source.Describe(v))
+	case s == "full", s == "equal", s == "decorrelated", s == "none":
+		return s, nil
+	}
+	return "", fmt.Errorf("must be full, equal, decorrelated or none, got %q", s)
+}
+
+func parseBool(v any) (bool, error) {
+	b, ok := v.(bool)
+	if !ok {
+		return false, fmt.Errorf("must be true or false, got %s", source.Describe(v))
+	}
+	return b, nil
+}
+
+// itemError is a problem with one item of a list.
+type itemError struct {
+	index int
+	msg   string
+}
+
+func (e *itemError) Error() string { return e.msg }
+
+// parseStatusCodes reads a list of status codes (429) and classes ("5XX"), normalised to
+// strings and with duplicates dropped. A bad item is an *itemError.
+func parseStatusCodes(v any) ([]string, error) {
+	list, ok := v.([]any)
+	if !ok {
+		return nil, fmt.Errorf("must be a list of status codes, got %s", source.Describe(v))
+	}
+	codes := []string{}
+	for i, item := range list {
+		var s string
+		switch item := item.(type) {
+		case string:
+			s = strings.ToUpper(strings.TrimSpace(item))
+		default:
+			n, err := parseInt(item)
+			if err != nil {
+				return nil, &itemError{i, fmt.Sprintf("item %d must be a status code or class, got %s", i, source.Describe(item))}
+			}
+			s = strconv.FormatInt(n, 10)
+		}
+		if !validRetryStatus(s) {
+			return nil, &itemError{i, fmt.Sprintf("item %d: %q is not a retryable status: use a code from 400 to 599 or a class 4XX or 5XX", i, s)}
+		}
+		if !slices.Contains(codes, s) {
+			codes = append(codes, s)
+		}
+	}
+	return codes, nil
+}
+
+func validRetryStatus(s string) bool {
+	if s == "4XX" || s == "5XX" {
+		return true
+	}
+	if len(s) != 3 {
+		return false
+	}
+	n, err := strconv.Atoi(s)
+	return err == nil && n >= 400 && n <= 599
+}
+
+// closest returns the candidate within edit distance 2 of s, if any.
+func closest(s string, candidates []string) string {
+	best, bestD := "", 3
+	for _, c := range candidates {
+		if d := editDistance(strings.ToLower(s), strings.ToLower(c)); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// sortedKeys returns m's keys in order.
+func sortedKeys[V any](m map[string]V) []string {
+	return slices.Sorted(maps.Keys(m))
+}

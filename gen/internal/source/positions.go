@@ -1,0 +1,297 @@
+package source
+
+import (
+	"net/url"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"go.yaml.in/yaml/v4"
+)
+
+// Files holds the bytes of a spec's files, as read, and locates places in them: by the
+// origins kin-openapi records, by JSON pointer, or by searching the parsed node tree for
+// what origins do not cover.
+//
+//	f.PosOf(op.Origin)                      // the operation's method key: "post:"
+//	f.PosOfField(op.Origin, "operationId")  // its operationId field
+//	f.PosOf(paramRef.Value.Origin)          // a parameter (the Value, not the $ref site)
+//	f.PosOf(schemaRef.Value.Origin)         // a schema; schemaRef.Origin is the $ref site
+//
+// Swagger 2.0 documents and JSON documents that only parse as JSON carry no origins;
+// PosOf then returns a Pos with only File set, and PosOfPointer finds the place by JSON
+// pointer instead. A Files is safe for concurrent use.
+type Files struct {
+	path    string // the root file as the user named it, e.g. "api.yaml"
+	rootURI string // what kin-openapi records as Location.File for the root file
+
+	mu    sync.Mutex
+	data  map[string][]byte     // by the URI kin-openapi records
+	trees map[string]*yaml.Node // parsed lazily
+}
+
+// NewFiles returns a Files for the spec at path, as the user named it.
+func NewFiles(path string) *Files {
+	return &Files{
+		path:    path,
+		rootURI: URIOf(path),
+		data:    map[string][]byte{},
+		trees:   map[string]*yaml.Node{},
+	}
+}
+
+// URIOf is the URI kin-openapi records for a file path.
+func URIOf(path string) string {
+	return (&url.URL{Path: filepath.ToSlash(path)}).String()
+}
+
+// Path is the root file as the user named it.
+func (f *Files) Path() string { return f.path }
+
+// Add records the bytes read for the file kin-openapi knows as uri.
+func (f *Files) Add(uri string, data []byte) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.data[uri] = data
+	delete(f.trees, uri)
+}
+
+// Root is the root file's bytes.
+func (f *Files) Root() []byte {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.data[f.rootURI]
+}
+
+// File is a Pos that names only the root file.
+func (f *Files) File() Pos { return Pos{File: f.path} }
+
+// At is the position line:col of the root file.
+func (f *Files) At(line, col int) Pos { return Pos{File: f.path, Line: line, Col: col} }
+
+// PosOf returns where the object carrying origin begins: the position of the key that
+// heads it. A nil origin gives a Pos naming only the spec file.
+func (f *Files) PosOf(origin *openapi3.Origin) Pos {
+	if origin == nil || origin.Key == nil {
+		return f.File()
+	}
+	return f.PosOfLocation(*origin.Key)
+}
+
+// PosOfField returns the position of the named field of the object carrying origin
+// (e.g. "operationId", or an extension such as "x-retry"), or the object's own
+// position when the field has none recorded.
+func (f *Files) PosOfField(origin *openapi3.Origin, field string) Pos {
+	if origin != nil {
+		if loc, ok := origin.Fields.Lookup(field); ok {
+			return f.PosOfLocation(loc)
+		}
+	}
+	return f.PosOf(origin)
+}
+
+// PosOfLocation turns a location kin-openapi recorded into a Pos.
+func (f *Files) PosOfLocation(loc openapi3.Location) Pos {
+	return Pos{File: f.displayFile(loc.File), Line: loc.Line, Col: loc.Column}
+}
+
+// displayFile turns a file as kin-openapi records it into the name shown to users.
+func (f *Files) displayFile(file string) string {
+	if file == "" || file == f.rootURI {
+		return f.path
+	}
+	if u, err := url.Parse(file); err == nil && u.Path != "" {
+		return filepath.FromSlash(u.Path)
+	}
+	return file
+}
+
+// PosOfPointer returns the position of the element a JSON pointer ("#/paths/~1pets/get")
+// names in the root file, or of the deepest element on the way that exists.
+func (f *Files) PosOfPointer(pointer string) Pos {
+	var steps []string
+	for _, p := range strings.Split(strings.TrimPrefix(strings.TrimPrefix(pointer, "#"), "/"), "/") {
+		if p != "" {
+			steps = append(steps, UnescapePointer(p))
+		}
+	}
+	root := f.tree(f.rootURI)
+	if root == nil {
+		return f.File()
+	}
+	line, col := descend(root, steps)
+	return f.At(line, col)
+}
+
+// Within returns the position reached from the key at `at` by following path through
+// mapping keys and sequence indexes (the inside of an extension value, say), or the
+// deepest position found on the way.
+func (f *Files) Within(at Pos, path ...string) Pos {
+	if !at.IsValid() || len(path) == 0 {
+		return at
+	}
+	uri := f.rootURI
+	if at.File != f.path {
+		uri = URIOf(at.File)
+	}
+	var val *yaml.Node
+	visit(f.tree(uri), func(_ string, k, v *yaml.Node) bool {
+		if k != nil && k.Line == at.Line && k.Column == at.Col {
+			val = v
+			return true
+		}
+		return false
+	})
+	if val == nil {
+		return at
+	}
+	line, col := descend(val, path)
+	if line == 0 {
+		return at
+	}
+	return Pos{File: at.File, Line: line, Col: col}
+}
+
+// PosOfNull finds the first empty (null) value in the root file that sits in one of
+// entries (as a value of a mapping, or an item of a list, held by one of those keys,
+// e.g. "schemas") or that is the value of one of the keys in values (e.g. "items").
+func (f *Files) PosOfNull(entries, values []string) Pos {
+	pos := f.File()
+	visit(f.tree(f.rootURI), func(holder string, k, v *yaml.Node) bool {
+		if v.Kind != yaml.ScalarNode || v.Tag != "!!null" {
+			return false
+		}
+		if slices.Contains(entries, holder) || k != nil && slices.Contains(values, k.Value) {
+			at := v
+			if k != nil {
+				at = k
+			}
+			pos.Line, pos.Col = at.Line, at.Column
+			return true
+		}
+		return false
+	})
+	return pos
+}
+
+// FindRef finds the first `$ref` in the root file whose value matches, and returns its
+// position and its value as written.
+func (f *Files) FindRef(match func(string) bool) (pos Pos, value string) {
+	pos = f.File()
+	visit(f.tree(f.rootURI), func(_ string, k, v *yaml.Node) bool {
+		if k != nil && k.Value == "$ref" && v.Kind == yaml.ScalarNode && match(v.Value) {
+			pos.Line, pos.Col = k.Line, k.Column
+			value = v.Value
+			return true
+		}
+		return false
+	})
+	return pos, value
+}
+
+// tree returns the parsed node tree of a file that was read, or nil.
+func (f *Files) tree(uri string) *yaml.Node {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if n, ok := f.trees[uri]; ok {
+		return n
+	}
+	var root yaml.Node
+	var n *yaml.Node
+	if data, ok := f.data[uri]; ok && yaml.Unmarshal(data, &root) == nil {
+		n = &root
+		if n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
+			n = n.Content[0]
+		}
+	}
+	f.trees[uri] = n
+	return n
+}
+
+// maxVisitDepth bounds the recursion of visit; the YAML parser refuses deeper documents.
+const maxVisitDepth = 10000
+
+// visit calls fn for every mapping entry (key and value) and every list item (nil key)
+// below n, in document order, with the key of the entry that holds the mapping or list
+// ("" at the top). It stops at the first call that returns true, and reports whether
+// one did. Aliases are not followed.
+func visit(n *yaml.Node, fn func(holder string, key, val *yaml.Node) bool) bool {
+	var walk func(n *yaml.Node, holder string, depth int) bool
+	walk = func(n *yaml.Node, holder string, depth int) bool {
+		if n == nil || depth > maxVisitDepth {
+			return false
+		}
+		switch n.Kind {
+		case yaml.MappingNode:
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k, v := n.Content[i], n.Content[i+1]
+				if fn(holder, k, v) || walk(v, k.Value, depth+1) {
+					return true
+				}
+			}
+		case yaml.SequenceNode:
+			for _, c := range n.Content {
+				if fn(holder, nil, c) || walk(c, holder, depth+1) {
+					return true
+				}
+			}
+		case yaml.DocumentNode:
+			for _, c := range n.Content {
+				if walk(c, holder, depth+1) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return walk(n, "", 0)
+}
+
+// descend follows steps from n and returns the position of the last key or item reached.
+func descend(n *yaml.Node, steps []string) (line, col int) {
+	line, col = n.Line, n.Column
+	for _, step := range steps {
+		for n.Kind == yaml.AliasNode && n.Alias != nil {
+			n = n.Alias
+		}
+		switch n.Kind {
+		case yaml.MappingNode:
+			var next *yaml.Node
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				if n.Content[i].Value == step {
+					line, col = n.Content[i].Line, n.Content[i].Column
+					next = n.Content[i+1]
+					break
+				}
+			}
+			if next == nil {
+				return line, col
+			}
+			n = next
+		case yaml.SequenceNode:
+			i, err := strconv.Atoi(step)
+			if err != nil || i < 0 || i >= len(n.Content) {
+				return line, col
+			}
+			n = n.Content[i]
+			line, col = n.Line, n.Column
+		default:
+			return line, col
+		}
+	}
+	return line, col
+}
+
+var (
+	pointerEscaper   = strings.NewReplacer("~", "~0", "/", "~1")
+	pointerUnescaper = strings.NewReplacer("~1", "/", "~0", "~")
+)
+
+// EscapePointer escapes one JSON pointer token: "/pets" → "~1pets".
+func EscapePointer(s string) string { return pointerEscaper.Replace(s) }
+
+// UnescapePointer undoes EscapePointer.
+func UnescapePointer(s string) string { return pointerUnescaper.Replace(s) }
