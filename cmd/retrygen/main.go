@@ -20,7 +20,8 @@
 // Markdown for a pull request, or as JSON for scripts.
 //
 // "retrygen herd" simulates clients that fail together and shows how their retries
-// spread out over time.
+// spread out over time; with -fail or -budgets it simulates steady traffic with a share of
+// attempts failing, and compares retry budgets by the calls they fail and the load they add.
 //
 // Typical use, with retrygen pinned by the tool directive of the module's go.mod:
 //
