@@ -6,7 +6,7 @@
 //	retrygen [-package P] [-o FILE] [-check] [-allow-external-refs] [-v] SPEC
 //	retrygen plan [-json | -markdown] [-allow-external-refs] [-v] SPEC
 //	retrygen herd [flags]
-//	retrygen -version
+//	retrygen help | version
 //
 // The first form generates FILE (default client_gen.go) in package P (default
 // $GOPACKAGE, which go generate sets). The file is written atomically and left untouched
@@ -46,13 +46,16 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"go/parser"
 	"go/token"
 	"io"
 	"log"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/retrygen/retrygen/gen"
 )
@@ -80,6 +83,12 @@ func main() {
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
 		switch args[0] {
+		case "help":
+			fmt.Fprint(stdout, generateUsage+"\nRun a command with -h for its flags, e.g. retrygen plan -h.\n")
+			return exitOK
+		case "version":
+			fmt.Fprintln(stdout, "retrygen", buildVersion())
+			return exitOK
 		case "plan":
 			return runPlan(args[1:], stdout, stderr)
 		case "herd":
@@ -96,7 +105,7 @@ func newLogger(stderr io.Writer) *log.Logger {
 const generateUsage = `usage: retrygen [-package P] [-o FILE] [-check] [-allow-external-refs] [-v] SPEC
        retrygen plan [-json | -markdown] [-allow-external-refs] [-v] SPEC
        retrygen herd [flags]
-       retrygen -version
+       retrygen help | version
 `
 
 func runGenerate(args []string, stdout, stderr io.Writer) int {
@@ -126,6 +135,10 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	if *pkg == "" {
+		// The file being regenerated or checked knows its package.
+		*pkg = packageOf(*out)
+	}
+	if *pkg == "" {
 		logger.Print("no package name: pass -package, or run from go generate, which sets $GOPACKAGE")
 		return exitUsage
 	}
@@ -144,7 +157,7 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 		check:    *check,
 		allowExt: *allowExt,
 		verbose:  *verbose,
-		command:  commandLine(args),
+		command:  headerSource(fs.Arg(0)),
 		stderr:   stderr,
 		logger:   logger,
 	})
@@ -207,38 +220,29 @@ func generate(a generateArgs) int {
 	return exitOK
 }
 
-// commandLine is the argument string recorded in the generated header: the arguments as
-// given, so that the header says how to regenerate the file, without -check and -v, which
-// do not change what is generated.
-func commandLine(args []string) string {
-	var quoted []string
-	for i, a := range args {
-		if notInHeader(a) && !afterSpec(args, i) {
-			continue
-		}
-		if a == "" || strings.ContainsAny(a, " \t\n\"'\\$`") {
-			a = strconv.Quote(a)
-		}
-		quoted = append(quoted, a)
+// headerSource is what the generated header records, "from api.yaml": the spec's file
+// name alone, which determines the output wherever retrygen runs from and whatever flags
+// it was given (the package name is in the package clause). A name with spaces, quotes or
+// characters that are not printable is quoted, so that it cannot end the comment line.
+func headerSource(spec string) string {
+	name := filepath.Base(spec)
+	if strings.ContainsFunc(name, func(r rune) bool { return !unicode.IsPrint(r) || unicode.IsSpace(r) || r == '"' || r == '\\' }) {
+		name = strconv.Quote(name)
 	}
-	return strings.Join(quoted, " ")
+	return "from " + name
 }
 
-// notInHeader reports the flags that do not change what is generated: -check and -v.
-func notInHeader(a string) bool {
-	name, value, _ := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-"), "=")
-	return strings.HasPrefix(a, "-") && (name == "check" || name == "v") &&
-		(value == "" && !strings.Contains(a, "=") || value == "true" || value == "false")
-}
-
-// afterSpec reports whether args[i] comes after a "--" that ends the flags.
-func afterSpec(args []string, i int) bool {
-	for _, a := range args[:i] {
-		if a == "--" {
-			return true
-		}
+// packageOf returns the package name of the Go file at path, or "" when there is no
+// such file or it does not parse that far.
+func packageOf(path string) string {
+	if fi, err := inspectOutput(path); err != nil || fi == nil {
+		return ""
 	}
-	return false
+	f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.PackageClauseOnly)
+	if err != nil {
+		return ""
+	}
+	return f.Name.Name
 }
 
 func runPlan(args []string, stdout, stderr io.Writer) int {
