@@ -207,7 +207,7 @@ func Read(l Level, op string, errs *source.ErrorList) Settings {
 				f := Fields[i]
 				val, err := f.parse(v[k])
 				if err != nil {
-					r.fail(r.itemPos(ExtRetry, k, err), name, f.fix, "%s %v", name, err)
+					r.failValue(r.at(ExtRetry, k), []string{ExtRetry, k}, name, f.fix, err)
 					continue
 				}
 				setField(f, val)
@@ -376,13 +376,18 @@ func (r reader) at(ext string, inside ...string) source.Pos {
 	return r.l.Locate(ext, inside...)
 }
 
-// itemPos locates the field k of ext, or its bad list item when err names one.
-func (r reader) itemPos(ext, k string, err error) source.Pos {
-	var ie *itemError
-	if errors.As(err, &ie) {
-		return r.at(ext, k, strconv.Itoa(ie.index))
+// failValue reports a bad value of the field `field`, found at pos by the path inside
+// (the extension, then its keys): once, or once per bad item of a list, each at the item.
+func (r reader) failValue(pos source.Pos, inside []string, field, fix string, err error) {
+	var items itemErrors
+	if !errors.As(err, &items) {
+		r.fail(pos, field, fix, "%s %v", field, err)
+		return
 	}
-	return r.at(ext, k)
+	for _, ie := range items {
+		path := append(slices.Clone(inside[1:]), strconv.Itoa(ie.index))
+		r.fail(r.at(inside[0], path...), field, fix, "%s %v", field, ie)
+	}
 }
 
 // fail reports a problem with the extension field `field` ("x-retry.maxAttempts"). Above
@@ -410,14 +415,10 @@ func (r reader) speakeasy(v any, set func(Field, any), turnOff func()) {
 	for _, k := range sortedKeys(m) {
 		val := m[k]
 		name := ExtSpeakeasy + "." + k
-		use := func(f Field, parse func(any) (any, error), pos source.Pos, name string, val any) {
+		use := func(f Field, parse func(any) (any, error), inside []string, name string, val any) {
 			x, err := parse(val)
 			if err != nil {
-				var ie *itemError
-				if errors.As(err, &ie) {
-					pos = r.at(ExtSpeakeasy, k, strconv.Itoa(ie.index))
-				}
-				r.fail(pos, name, "", "%s %v", name, err)
+				r.failValue(r.at(inside[0], inside[1:]...), inside, name, "", err)
 				return
 			}
 			set(f, x)
@@ -432,9 +433,9 @@ func (r reader) speakeasy(v any, set func(Field, any), turnOff func()) {
 				r.fail(r.at(ExtSpeakeasy, k), name, "", "%s must be backoff or none, got %s", name, source.Describe(val))
 			}
 		case "statusCodes":
-			use(field("statusCodes"), field("statusCodes").parse, r.at(ExtSpeakeasy, k), name, val)
+			use(field("statusCodes"), field("statusCodes").parse, []string{ExtSpeakeasy, k}, name, val)
 		case "retryConnectionErrors":
-			use(field("connectionErrors"), field("connectionErrors").parse, r.at(ExtSpeakeasy, k), name, val)
+			use(field("connectionErrors"), field("connectionErrors").parse, []string{ExtSpeakeasy, k}, name, val)
 		case "backoff":
 			bm, ok := val.(map[string]any)
 			if !ok {
@@ -453,7 +454,7 @@ func (r reader) speakeasy(v any, set func(Field, any), turnOff func()) {
 				if b.millis {
 					parse = millis
 				}
-				use(field(b.field), parse, r.at(ExtSpeakeasy, k, bk), bname, bm[bk])
+				use(field(b.field), parse, []string{ExtSpeakeasy, k, bk}, bname, bm[bk])
 			}
 		default:
 			r.fail(r.at(ExtSpeakeasy, k), name, "", "unknown field %s (known: strategy, backoff, statusCodes, retryConnectionErrors)", name)
@@ -635,20 +636,33 @@ func parseBool(v any) (bool, error) {
 
 // itemError is a problem with one item of a list.
 type itemError struct {
-	index int
+	index int // from 0, as in the list
 	msg   string
 }
 
 func (e *itemError) Error() string { return e.msg }
 
+// itemErrors are the problems with the items of one list, in order.
+type itemErrors []*itemError
+
+func (l itemErrors) Error() string {
+	msgs := make([]string, len(l))
+	for i, e := range l {
+		msgs[i] = e.msg
+	}
+	return strings.Join(msgs, "; ")
+}
+
 // parseStatusCodes reads a list of status codes (429) and classes ("5XX"), normalised to
-// strings and with duplicates dropped. A bad item is an *itemError.
+// strings and with duplicates dropped. Bad items come back as itemErrors, every one of
+// them, numbered from 1 as a reader counts.
 func parseStatusCodes(v any) ([]string, error) {
 	list, ok := v.([]any)
 	if !ok {
 		return nil, fmt.Errorf("must be a list of status codes, got %s", source.Describe(v))
 	}
 	codes := []string{}
+	var bad itemErrors
 	for i, item := range list {
 		var s string
 		switch item := item.(type) {
@@ -657,16 +671,21 @@ func parseStatusCodes(v any) ([]string, error) {
 		default:
 			n, err := parseInt(item)
 			if err != nil {
-				return nil, &itemError{i, fmt.Sprintf("item %d must be a status code or class, got %s", i, source.Describe(item))}
+				bad = append(bad, &itemError{i, fmt.Sprintf("item %d must be a status code or class, got %s", i+1, source.Describe(item))})
+				continue
 			}
 			s = strconv.FormatInt(n, 10)
 		}
 		if !validRetryStatus(s) {
-			return nil, &itemError{i, fmt.Sprintf("item %d: %q is not a retryable status: use a code from 400 to 599 or a class 4XX or 5XX", i, s)}
+			bad = append(bad, &itemError{i, fmt.Sprintf("item %d: %s is not a retryable status: use a code from 400 to 599 or a class 4XX or 5XX", i+1, strconv.Quote(fmt.Sprint(item)))})
+			continue
 		}
 		if !slices.Contains(codes, s) {
 			codes = append(codes, s)
 		}
+	}
+	if bad != nil {
+		return nil, bad
 	}
 	return codes, nil
 }
