@@ -3,8 +3,8 @@
 //
 // Usage:
 //
-//	retrygen [-package P] [-o FILE] [-check] [-allow-external-refs] [-v] SPEC
-//	retrygen plan [-json | -markdown] [-allow-external-refs] [-v] SPEC
+//	retrygen [-package P] [-o FILE] [-check] [-allow-external-refs] [-v] [-strict] SPEC
+//	retrygen plan [-json | -markdown] [-wide] [-allow-external-refs] [-v] [-strict] SPEC
 //	retrygen herd [flags]
 //	retrygen help | version
 //
@@ -102,8 +102,8 @@ func newLogger(stderr io.Writer) *log.Logger {
 	return log.New(stderr, "retrygen: ", 0)
 }
 
-const generateUsage = `usage: retrygen [-package P] [-o FILE] [-check] [-allow-external-refs] [-v] SPEC
-       retrygen plan [-json | -markdown] [-allow-external-refs] [-v] SPEC
+const generateUsage = `usage: retrygen [-package P] [-o FILE] [-check] [-allow-external-refs] [-v] [-strict] SPEC
+       retrygen plan [-json | -markdown] [-wide] [-allow-external-refs] [-v] [-strict] SPEC
        retrygen herd [flags]
        retrygen help | version
 `
@@ -121,7 +121,8 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 	check := fs.Bool("check", false, "write nothing; exit 1 with a diff if the output file is stale")
 	allowExt := fs.Bool("allow-external-refs", false, "follow $refs to files inside the spec's folder")
 	version := fs.Bool("version", false, "print the version and exit")
-	verbose := fs.Bool("v", false, "also print the spec's warnings: validation findings that do not stop generation")
+	verbose := fs.Bool("v", false, "also print the spec's warnings: findings that do not stop generation")
+	strict := fs.Bool("strict", false, "treat the spec's warnings as errors")
 	if code, ok := parseFlags(fs, args, logger); !ok {
 		return code
 	}
@@ -156,6 +157,7 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 		out:      *out,
 		check:    *check,
 		allowExt: *allowExt,
+		strict:   *strict,
 		verbose:  *verbose,
 		command:  headerSource(fs.Arg(0)),
 		stderr:   stderr,
@@ -188,6 +190,7 @@ func parseFlags(fs *flag.FlagSet, args []string, logger *log.Logger) (code int, 
 type generateArgs struct {
 	spec, pkg, out, command  string
 	check, allowExt, verbose bool
+	strict                   bool
 	stderr                   io.Writer
 	logger                   *log.Logger
 }
@@ -195,7 +198,7 @@ type generateArgs struct {
 // generate loads the spec, generates the client and writes it (or, with -check, compares
 // it with the file on disk). Nothing is written when anything fails.
 func generate(a generateArgs) int {
-	spec, err := gen.Load(a.spec, gen.LoadOptions{AllowExternalRefs: a.allowExt})
+	spec, err := gen.Load(a.spec, gen.LoadOptions{AllowExternalRefs: a.allowExt, Strict: a.strict})
 	if err != nil {
 		return reportSpecError(a.stderr, a.logger, err)
 	}
@@ -249,14 +252,16 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 	logger := newLogger(stderr)
 	fs := flag.NewFlagSet("retrygen plan", flag.ContinueOnError)
 	fs.Usage = func() {
-		fmt.Fprint(stderr, "usage: retrygen plan [-json | -markdown] [-allow-external-refs] [-v] SPEC\n\nFlags:\n")
+		fmt.Fprint(stderr, "usage: retrygen plan [-json | -markdown] [-wide] [-allow-external-refs] [-v] [-strict] SPEC\n\nFlags:\n")
 		fs.SetOutput(stderr)
 		fs.PrintDefaults()
 	}
 	asJSON := fs.Bool("json", false, "print a JSON array, one object per operation")
 	asMarkdown := fs.Bool("markdown", false, "print a Markdown table")
+	wide := fs.Bool("wide", false, "show every field in the table, and where each value came from")
 	allowExt := fs.Bool("allow-external-refs", false, "follow $refs to files inside the spec's folder")
-	verbose := fs.Bool("v", false, "also print the spec's warnings: validation findings that do not stop planning")
+	verbose := fs.Bool("v", false, "also print the spec's warnings: findings that do not stop planning")
+	strict := fs.Bool("strict", false, "treat the spec's warnings as errors")
 	if code, ok := parseFlags(fs, args, logger); !ok {
 		return code
 	}
@@ -269,7 +274,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 		logger.Print("-json and -markdown exclude each other")
 		return exitUsage
 	}
-	spec, err := gen.Load(fs.Arg(0), gen.LoadOptions{AllowExternalRefs: *allowExt})
+	spec, err := gen.Load(fs.Arg(0), gen.LoadOptions{AllowExternalRefs: *allowExt, Strict: *strict})
 	if err != nil {
 		return reportSpecError(stderr, logger, err)
 	}
@@ -283,7 +288,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 	case *asMarkdown:
 		format = "markdown"
 	}
-	err = gen.Plan(stdout, spec, gen.PlanOptions{Format: format})
+	err = gen.Plan(stdout, spec, gen.PlanOptions{Format: format, Wide: *wide})
 	if err != nil {
 		logger.Print(err)
 		return exitFail

@@ -535,6 +535,11 @@ func (s *Spec) validate(errs *source.ErrorList) {
 			continue
 		}
 		located := s.validationError(e)
+		var extra *openapi3.ExtraSiblingFieldsError
+		if errors.As(e, &extra) {
+			s.unknownFields(located, extra)
+			continue
+		}
 		if tolerated(e) {
 			s.Warnings.Add(located)
 		} else {

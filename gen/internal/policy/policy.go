@@ -13,6 +13,7 @@ import (
 	"maps"
 	"math"
 	"net/http"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -30,6 +31,12 @@ const (
 	ExtIdempotent     = "x-idempotent"
 	ExtSpeakeasy      = "x-speakeasy-retries"
 )
+
+// known are the extensions Read reads.
+var known = []string{ExtRetry, ExtIdempotencyKey, ExtIdempotent, ExtSpeakeasy}
+
+// retryLike matches extension names that look like retry settings.
+var retryLike = regexp.MustCompile(`(?i)^x-.*(retr|idempot|backoff)`)
 
 // DefaultIdempotencyKey is the header `x-idempotency-key: true` names.
 const DefaultIdempotencyKey = "Idempotency-Key"
@@ -165,10 +172,26 @@ type Settings struct {
 	idem, idemSet bool   // x-idempotent, and whether it is present and valid
 }
 
-// Read parses the retry extensions of one level and reports every malformed value. op
-// names the operation in messages, "" above operations.
-func Read(l Level, op string, errs *source.ErrorList) Settings {
+// Read parses the retry extensions of one level and reports every malformed value in
+// errs, and extensions that look like retry settings but are not read (x-retry-strategy,
+// say) in warns. op names the operation in messages, "" above operations.
+func Read(l Level, op string, errs, warns *source.ErrorList) Settings {
 	s := Settings{level: l}
+	for _, k := range sortedKeys(l.Ext) {
+		if !retryLike.MatchString(k) || slices.Contains(known, k) {
+			continue
+		}
+		w := &source.Error{Pos: l.Locate(k), Op: op,
+			Msg: fmt.Sprintf("%s is not read: retrygen reads x-retry, x-idempotency-key, x-idempotent and x-speakeasy-retries", k),
+			Fix: "write the policy as x-retry (see the README's \"Spec extensions\")"}
+		if op == "" {
+			w.Pointer = l.Pointer + "/" + source.EscapePointer(k)
+		}
+		if near := source.Closest(k, known); near != "" {
+			w.Fix = "did you mean " + near + "?"
+		}
+		warns.Add(w)
+	}
 	r := reader{l: l, op: op, errs: errs}
 	setField := func(f Field, v any) {
 		f.set(&s.p, v)
@@ -198,7 +221,7 @@ func Read(l Level, op string, errs *source.ErrorList) Settings {
 				i := slices.IndexFunc(Fields, func(f Field) bool { return f.Name == k })
 				if i < 0 {
 					fix := "the fields are " + strings.Join(fieldNames(), ", ")
-					if near := closest(k, fieldNames()); near != "" {
+					if near := source.Closest(k, fieldNames()); near != "" {
 						fix = "did you mean " + near + "?"
 					}
 					r.fail(r.at(ExtRetry, k), name, fix, "unknown field %s", name)
@@ -699,37 +722,6 @@ func validRetryStatus(s string) bool {
 	}
 	n, err := strconv.Atoi(s)
 	return err == nil && n >= 400 && n <= 599
-}
-
-// closest returns the candidate within edit distance 2 of s, if any.
-func closest(s string, candidates []string) string {
-	best, bestD := "", 3
-	for _, c := range candidates {
-		if d := editDistance(strings.ToLower(s), strings.ToLower(c)); d < bestD {
-			best, bestD = c, d
-		}
-	}
-	return best
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // sortedKeys returns m's keys in order.
