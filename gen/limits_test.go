@@ -267,12 +267,16 @@ func TestRefCycles(t *testing.T) {
 // oneOf, items and additionalProperties, generate clients that type-check. (The JSON
 // round trips of recursive.yaml run in TestHostileProgram.)
 func TestRecursiveSchemas(t *testing.T) {
-	src, err := loadAndGenerate(t, filepath.Join("..", "testdata", "hostile", "recursive.yaml"), LoadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := typeCheckClient(src); err != nil {
-		t.Error(err)
+	// cycles.yaml: schemas that stand for each other through allOf, oneOf and anyOf of
+	// one or more members, as well as through items, properties and the like.
+	for _, name := range []string{"recursive.yaml", "cycles.yaml"} {
+		src, err := loadAndGenerate(t, filepath.Join("..", "testdata", "hostile", name), LoadOptions{})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if err := typeCheckClient(src); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
 	}
 	more := `openapi: 3.0.3
 info: {title: T, version: "1"}
@@ -293,7 +297,7 @@ components:
           properties:
             back: {$ref: '#/components/schemas/Inline'}
 `
-	src, err = loadAndGenerate(t, writeSpec(t, "more.yaml", more), LoadOptions{})
+	src, err := loadAndGenerate(t, writeSpec(t, "more.yaml", more), LoadOptions{})
 	if err != nil {
 		if lerr := locatedError(err); lerr != nil {
 			t.Fatal(lerr)

@@ -25,7 +25,7 @@ import (
 	"github.com/retrygen/retrygen/gen/emit"
 	"github.com/retrygen/retrygen/gen/internal/build"
 	"github.com/retrygen/retrygen/gen/internal/source"
-	"github.com/retrygen/retrygen/gen/internal/spectest"
+	"github.com/retrygen/retrygen/internal/longtest"
 )
 
 // hostileTemplate is a JSON spec in which each place that spec text can reach carries a
@@ -578,7 +578,7 @@ func hostileUnits() [][]hostileField {
 // one spec carries it in all the fields that accepted it, and that client must
 // type-check.
 func TestHostileFields(t *testing.T) {
-	spectest.Long(t)
+	longtest.Only(t)
 	r := &hostileRun{t: t, dir: t.TempDir(), twins: map[string]*hostileTwin{}}
 	for _, f := range hostileFields {
 		if o := r.try([]hostileField{f}, f.base); !o.accepted || o.err != nil {
@@ -740,19 +740,17 @@ func typeCheckClient(src []byte) error {
 	return first
 }
 
-// runtimeImporter serves the runtime package, type-checked from this repository's
+// runtimeImporter serves the runtime packages, type-checked from this repository's
 // source, and the standard library from export data.
 type runtimeImporter struct {
-	mu      sync.Mutex
-	std     types.Importer
-	runtime *types.Package
+	mu  sync.Mutex
+	std types.Importer
+	own map[string]*types.Package // by import path
 }
 
-const runtimeImportPath = "github.com/retrygen/retrygen/runtime"
-
 func (r *runtimeImporter) Import(path string) (*types.Package, error) {
-	if path == runtimeImportPath {
-		return r.runtime, nil
+	if pkg, ok := r.own[path]; ok {
+		return pkg, nil
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -760,27 +758,32 @@ func (r *runtimeImporter) Import(path string) (*types.Package, error) {
 }
 
 var clientImporter = sync.OnceValues(func() (types.Importer, error) {
-	std := importer.Default()
-	files, err := filepath.Glob(filepath.Join("..", "runtime", "*.go"))
-	if err != nil {
-		return nil, err
-	}
-	fset := token.NewFileSet()
-	var parsed []*ast.File
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
+	imp := &runtimeImporter{std: importer.Default(), own: map[string]*types.Package{}}
+	// In dependency order: runtime/wire imports runtime.
+	for _, dir := range []string{"runtime", "runtime/wire"} {
+		files, err := filepath.Glob(filepath.Join("..", dir, "*.go"))
 		if err != nil {
 			return nil, err
 		}
-		parsed = append(parsed, f)
+		fset := token.NewFileSet()
+		var parsed []*ast.File
+		for _, name := range files {
+			if strings.HasSuffix(name, "_test.go") {
+				continue
+			}
+			f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
+			if err != nil {
+				return nil, err
+			}
+			parsed = append(parsed, f)
+		}
+		path := "github.com/retrygen/retrygen/" + dir
+		conf := types.Config{Importer: imp}
+		pkg, err := conf.Check(path, fset, parsed, nil)
+		if err != nil {
+			return nil, fmt.Errorf("type-check %s: %w", dir, err)
+		}
+		imp.own[path] = pkg
 	}
-	conf := types.Config{Importer: std}
-	pkg, err := conf.Check(runtimeImportPath, fset, parsed, nil)
-	if err != nil {
-		return nil, fmt.Errorf("type-check the runtime: %w", err)
-	}
-	return &runtimeImporter{std: std, runtime: pkg}, nil
+	return imp, nil
 })

@@ -68,13 +68,53 @@ func TestA18RetryBudget(t *testing.T) {
 			t.Fatalf("granted %d in the next window, want 10", g)
 		}
 	})
-	t.Run("default is 10% plus 1/s", func(t *testing.T) {
+	t.Run("successes fund retries, calls do not", func(t *testing.T) {
+		b := NewSuccessBudget(0, 0, 1)
+		for range 100 {
+			b.Deposit(at(0))
+		}
+		if b.Withdraw(at(0)) {
+			t.Fatal("a retry was granted with no success and no ratio")
+		}
+		for range 4 {
+			b.Succeeded(at(time.Second))
+		}
+		if g := withdraw(b, at(2*time.Second), 10); g != 4 {
+			t.Fatalf("4 successes granted %d retries, want 4", g)
+		}
+		// At 11s the successes of the first second leave the window.
+		b.Succeeded(at(11 * time.Second))
+		if g := withdraw(b, at(11*time.Second), 10); g != 0 {
+			t.Fatalf("granted %d at 11s, want 0 (1 success, the 4 retries of 2s still count)", g)
+		}
+		if g := withdraw(b, at(12*time.Second), 10); g != 1 {
+			t.Fatalf("granted %d at 12s, want 1", g)
+		}
+		var none *Budget
+		none.Succeeded(at(0)) // a nil budget ignores successes
+		b = NewBudget(0.1, 0)
+		b.Succeeded(at(0))
+		b.Succeeded(at(0))
+		if b.Withdraw(at(0)) {
+			t.Error("NewBudget counted a success")
+		}
+	})
+	t.Run("default: one retry per success plus three per window", func(t *testing.T) {
 		b := DefaultBudget()
 		for range 100 {
 			b.Deposit(at(0))
 		}
-		if g := withdraw(b, at(time.Second), 50); g != 20 {
-			t.Fatalf("100 calls granted %d retries, want 10 + 10", g)
+		if g := withdraw(b, at(time.Second), 50); g != 3 {
+			t.Fatalf("100 calls and no success granted %d retries, want the floor of 3", g)
+		}
+		for range 20 {
+			b.Succeeded(at(2 * time.Second))
+		}
+		if g := withdraw(b, at(2*time.Second), 50); g != 20 {
+			t.Fatalf("20 successes granted %d more retries, want 20", g)
+		}
+		if DefaultBudgetRatio != 0 || DefaultBudgetMinRetriesSec != 0.3 || DefaultBudgetSuccessRatio != 1 {
+			t.Fatal("the documented defaults changed")
 		}
 	})
 	t.Run("odd arguments and clocks", func(t *testing.T) {
@@ -83,8 +123,10 @@ func TestA18RetryBudget(t *testing.T) {
 		if !none.Withdraw(at(0)) {
 			t.Error("a nil budget refused a retry")
 		}
-		for _, b := range []*Budget{NewBudget(-1, -1), NewBudget(math.NaN(), math.NaN()), NewBudget(0, 0)} {
+		for _, b := range []*Budget{NewBudget(-1, -1), NewBudget(math.NaN(), math.NaN()), NewBudget(0, 0),
+			NewSuccessBudget(-1, -1, -1), NewSuccessBudget(math.NaN(), math.NaN(), math.NaN())} {
 			b.Deposit(at(0))
+			b.Succeeded(at(0))
 			if b.Withdraw(at(0)) {
 				t.Error("a zero budget granted a retry")
 			}
@@ -93,6 +135,11 @@ func TestA18RetryBudget(t *testing.T) {
 		b.Deposit(at(0))
 		if g := withdraw(b, at(0), 100); g != 100 {
 			t.Errorf("an infinite ratio granted %d of 100", g)
+		}
+		b = NewSuccessBudget(0, 0, math.Inf(1))
+		b.Succeeded(at(0))
+		if g := withdraw(b, at(0), 100); g != 100 {
+			t.Errorf("an infinite success ratio granted %d of 100", g)
 		}
 		// A clock that jumps back counts as the latest time seen.
 		b = NewBudget(0.5, 0)
@@ -130,7 +177,8 @@ func TestA18RetryBudget(t *testing.T) {
 			budget *Budget
 			max    int
 		}{
-			{"with the default budget", DefaultBudget(), 1000 + 100 + 10},
+			{"with the default budget", DefaultBudget(), 1000 + 3},
+			{"with the former default, 10% + 1/s", NewBudget(0.1, 1), 1000 + 100 + 10},
 			{"without a budget", nil, 3000},
 		} {
 			synctest.Test(t, func(t *testing.T) {

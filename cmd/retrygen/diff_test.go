@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/retrygen/retrygen/internal/longtest"
 )
 
 // diffCases holds one folder per kind of change, each with old.yaml and new.yaml.
@@ -171,9 +173,7 @@ func TestDiffExitStatus(t *testing.T) {
 // TestDiffOpenAI runs the command on two versions of OpenAI's spec: breaking changes
 // (fields removed and retyped) make it fail until they are allowed.
 func TestDiffOpenAI(t *testing.T) {
-	if os.Getenv("RETRYGEN_LONG") != "1" {
-		t.Skip("slow suite: run with RETRYGEN_LONG=1 (.ci/run does)")
-	}
+	longtest.Only(t)
 	old := "../../../shared/specs/history/openai-2026-08-10.yaml"
 	new := "../../../shared/specs/openai.yaml"
 	code, stdout, stderr := runCmd(t, "diff", old, new)

@@ -4,41 +4,76 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log"
+	"os"
+	"strconv"
+	"strings"
+	"time"
 
 	"github.com/retrygen/retrygen/internal/herd"
 )
 
 const herdUsage = `usage: retrygen herd [-clients N] [-retries N] [-initial D] [-max D] [-window D]
                      [-retry-after D] [-seed N] [-json] [-svg FILE]
+       retrygen herd -fail SHARE [-clients N] [-rate R] [-duration D] [-warmup D]
+                     [-retries N] [-initial D] [-max D] [-latency D] [-seed N] [-json]
+       retrygen herd -budgets [the flags of -fail]
 
-Simulates N clients that fail at the same moment against a server that stays down, each
-retrying with the runtime's own backoff code, and counts the retries that land in each
-window: for a fixed delay, exponential backoff without jitter, full, equal and
-decorrelated jitter, a server-sent Retry-After honoured exactly and as a floor with
-jitter on top, and full jitter under a shared retry budget.
+The first form simulates N clients that fail at the same moment against a server that
+stays down, each retrying with the runtime's own backoff code, and counts the retries that
+land in each window: for a fixed delay, exponential backoff without jitter, full, equal and
+decorrelated jitter, a server-sent Retry-After honoured exactly and as a floor with jitter
+on top, and full jitter under a shared retry budget.
+
+With -fail, clients make calls at a steady rate while SHARE of all attempts (0.3 or 30%;
+1 is a total outage) fail at random, and the table shows, for no budget, retrygen's budget
+and those of Finagle, Envoy, gRPC and the AWS SDKs, the calls that failed and the attempts
+per call. -budgets runs that for a total outage and for 50%, 30% and 20% failing, side by
+side. These forms default to 1 client making 10 calls/s for 1m after 10s of healthy traffic,
+with the generated client's policy (3 retries, 500ms initial delay, 10s cap).
+
+Long runs report their progress on stderr.
 `
+
+// steadyFlags are the flags of -fail and -budgets only; burstFlags those of the first form.
+var (
+	steadyFlags = []string{"rate", "duration", "warmup", "latency"}
+	burstFlags  = []string{"window", "retry-after", "svg"}
+)
 
 // runHerd is "retrygen herd": it prints the simulation's table (or JSON) and, with -svg,
 // writes the chart. Exit status: 0 done, 1 the chart could not be written, 2 usage.
 func runHerd(args []string, stdout, stderr io.Writer) int {
 	logger := newLogger(stderr)
 	def := herd.DefaultConfig()
+	odef := herd.DefaultOutage()
 	fs := flag.NewFlagSet("retrygen herd", flag.ContinueOnError)
 	fs.Usage = func() {
 		fmt.Fprint(stderr, herdUsage+"\nFlags:\n")
 		fs.SetOutput(stderr)
 		fs.PrintDefaults()
 	}
-	c := def
-	fs.IntVar(&c.Clients, "clients", def.Clients, "clients that fail together")
-	fs.IntVar(&c.Retries, "retries", def.Retries, "retries per client after the first attempt")
-	fs.DurationVar(&c.Initial, "initial", def.Initial, "backoff ceiling of the first retry")
-	fs.DurationVar(&c.Max, "max", def.Max, "cap on one backoff step")
+	c, o := def, odef
+	fs.IntVar(&c.Clients, "clients", def.Clients, "clients that fail together (with -fail or -budgets: clients, each with its own budget; default 1)")
+	fs.IntVar(&c.Retries, "retries", def.Retries, "retries per client after the first attempt (with -fail or -budgets: per call; default 3)")
+	fs.DurationVar(&c.Initial, "initial", def.Initial, "backoff ceiling of the first retry (with -fail or -budgets: default 500ms)")
+	fs.DurationVar(&c.Max, "max", def.Max, "cap on one backoff step (with -fail or -budgets: default 10s)")
 	fs.DurationVar(&c.Window, "window", def.Window, "width of a counting window")
 	fs.DurationVar(&c.RetryAfter, "retry-after", def.RetryAfter, "the server's Retry-After in the Retry-After rows")
 	fs.Uint64Var(&c.Seed, "seed", def.Seed, "random seed; the same seed gives the same figures")
-	asJSON := fs.Bool("json", false, "print a JSON array instead of the table")
+	asJSON := fs.Bool("json", false, "print JSON instead of the table")
 	svgFile := fs.String("svg", "", "also write the chart to `FILE` as SVG")
+	var fail float64
+	fs.Func("fail", "share of attempts that fail at random, as 0.3 or 30%; 1 is a total outage", func(s string) error {
+		f, err := parseShare(s)
+		fail = f
+		return err
+	})
+	budgets := fs.Bool("budgets", false, "compare the budgets in a total outage and with 50%, 30% and 20% of attempts failing")
+	fs.Float64Var(&o.Rate, "rate", odef.Rate, "calls per second of each client (-fail, -budgets)")
+	fs.DurationVar(&o.Duration, "duration", odef.Duration, "how long the clients make calls (-fail, -budgets)")
+	fs.DurationVar(&o.Warmup, "warmup", odef.Warmup, "healthy traffic before the outage, not counted (-fail, -budgets)")
+	fs.DurationVar(&o.Latency, "latency", odef.Latency, "how long one attempt takes (-fail, -budgets)")
 	if code, ok := parseFlags(fs, args, logger); !ok {
 		return code
 	}
@@ -47,11 +82,52 @@ func runHerd(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return exitUsage
 	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	steady := set["fail"] || *budgets
+	if set["fail"] && *budgets {
+		logger.Printf("herd: -fail and -budgets do not go together: -budgets runs several shares of failures")
+		return exitUsage
+	}
+	wrong := burstFlags
+	if !steady {
+		wrong = steadyFlags
+	}
+	for _, name := range wrong {
+		if set[name] {
+			if steady {
+				logger.Printf("herd: -%s is for the first form, not with -fail or -budgets", name)
+			} else {
+				logger.Printf("herd: -%s goes with -fail or -budgets", name)
+			}
+			return exitUsage
+		}
+	}
+	progress := newProgress(stderr)
+	defer progress.finish()
+	if steady {
+		// The shared flags wrote into c; take what was set, keep the steady defaults otherwise.
+		if set["clients"] {
+			o.Clients = c.Clients
+		}
+		if set["retries"] {
+			o.Attempts = c.Retries + 1
+		}
+		if set["initial"] {
+			o.Initial = c.Initial
+		}
+		if set["max"] {
+			o.Max = c.Max
+		}
+		o.Seed, o.Fail = c.Seed, fail
+		return runSteady(o, *budgets, *asJSON, progress, stdout, logger)
+	}
 	if err := c.Validate(); err != nil {
 		logger.Printf("herd: %v", err)
 		return exitUsage
 	}
-	results, err := herd.Run(c)
+	results, err := herd.RunProgress(c, progress.update)
+	progress.finish()
 	if err != nil {
 		logger.Printf("herd: %v", err)
 		return exitFail
@@ -72,4 +148,110 @@ func runHerd(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return exitOK
+}
+
+// runSteady is "retrygen herd -fail" and "retrygen herd -budgets".
+func runSteady(o herd.OutageConfig, budgets, asJSON bool, progress *progress, stdout io.Writer, logger *log.Logger) int {
+	if budgets {
+		o.Fail = 1 // validated as a total outage; each column sets its own share
+	}
+	if err := o.Validate(); err != nil {
+		logger.Printf("herd: %v", err)
+		return exitUsage
+	}
+	var err error
+	if budgets {
+		var rows []herd.Tradeoff
+		rows, err = herd.RunTradeoff(o, herd.TradeoffShares, progress.update)
+		progress.finish()
+		if err == nil && asJSON {
+			err = herd.WriteTradeoffJSON(stdout, rows)
+		} else if err == nil {
+			err = herd.WriteTradeoffTable(stdout, o, rows)
+		}
+	} else {
+		var rs []herd.OutageResult
+		rs, err = herd.RunOutageProgress(o, herd.Shapes(), progress.update)
+		progress.finish()
+		if err == nil && asJSON {
+			err = herd.WriteOutageJSON(stdout, rs)
+		} else if err == nil {
+			err = herd.WriteOutageTable(stdout, o, rs)
+		}
+	}
+	if err != nil {
+		logger.Printf("herd: %v", err)
+		return exitFail
+	}
+	return exitOK
+}
+
+// parseShare reads a share of attempts as a number in [0, 1] or a percentage.
+func parseShare(s string) (float64, error) {
+	t, percent := strings.CutSuffix(strings.TrimSpace(s), "%")
+	f, err := strconv.ParseFloat(t, 64)
+	if err != nil {
+		return 0, fmt.Errorf("want a share such as 0.3 or 30%%, got %q", s)
+	}
+	if percent {
+		f /= 100
+	}
+	if !(f >= 0 && f <= 1) {
+		return 0, fmt.Errorf("want a share between 0 and 1 (0%% and 100%%), got %q", s)
+	}
+	return f, nil
+}
+
+// progress reports a long simulation's progress on a line of stderr: at once when stderr is
+// a terminal, otherwise only once a run has taken progressAfter, then every progressEvery.
+type progress struct {
+	w        io.Writer
+	terminal bool
+	now      func() time.Time
+	start    time.Time
+	last     time.Time
+	shown    bool
+}
+
+const (
+	progressAfter = 2 * time.Second
+	progressEvery = time.Second
+)
+
+func newProgress(stderr io.Writer) *progress {
+	p := &progress{w: stderr, now: time.Now}
+	if f, ok := stderr.(*os.File); ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+			p.terminal = true
+		}
+	}
+	p.start = p.now()
+	return p
+}
+
+// update is given to the simulation: done of total units of work are done.
+func (p *progress) update(done, total int64) {
+	now := p.now()
+	if !p.terminal && now.Sub(p.start) < progressAfter {
+		return
+	}
+	if p.shown && now.Sub(p.last) < progressEvery && done < total {
+		return
+	}
+	p.last, p.shown = now, true
+	pct := 100 * float64(done) / float64(max(total, 1))
+	line := fmt.Sprintf("herd: simulating, %3.0f%% done after %v", pct, now.Sub(p.start).Round(100*time.Millisecond))
+	if p.terminal {
+		fmt.Fprintf(p.w, "\r%s", line)
+	} else {
+		fmt.Fprintln(p.w, line)
+	}
+}
+
+// finish ends the progress line on a terminal, so that what follows starts on its own line.
+func (p *progress) finish() {
+	if p.shown && p.terminal {
+		fmt.Fprint(p.w, "\r\033[K")
+	}
+	p.shown = false
 }

@@ -1,17 +1,23 @@
 // Package emit writes the Go source of a client from the model, with jennifer. It reads
 // only gen/model: every identifier and every decision about types has been made before.
-// The fixed part of the client (Client, its options, the request helpers) is the package
-// internal/clientcode, copied verbatim.
+// Besides what the spec says, a generated file declares only the thin client surface
+// (Client, NewClient, the options, aliases of runtime names); everything else it calls is
+// in runtime/wire and runtime.
 package emit
 
 import (
 	"bytes"
 	"errors"
 	"fmt"
+	"go/ast"
 	"go/format"
+	"go/parser"
 	"go/scanner"
+	"go/token"
 	"io"
 	"runtime"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -22,12 +28,25 @@ import (
 // Import paths that generated code refers to by name.
 const (
 	runtimePath = "github.com/retrygen/retrygen/runtime"
+	wirePath    = "github.com/retrygen/retrygen/runtime/wire"
 	timePath    = "time"
 	jsonPath    = "encoding/json"
 	ioPath      = "io"
 	httpPath    = "net/http"
 	contextPath = "context"
+	slogPath    = "log/slog"
 )
+
+// importNames are the package names of the paths above, registered with jennifer so that
+// it never writes an alias for them.
+var importNames = map[string]string{
+	runtimePath: "runtime", wirePath: "wire", timePath: "time", jsonPath: "json",
+	ioPath: "io", httpPath: "http", contextPath: "context", slogPath: "slog",
+}
+
+// versionConst is the runtime constant every generated file refers to, so that a client
+// built against a runtime it does not fit fails to compile with this name in the message.
+const versionConst = "SupportPackageIsVersion2"
 
 // Options are the settings of one generated file.
 type Options struct {
@@ -42,28 +61,24 @@ type Options struct {
 // does not format is a bug of the generator: the error then carries the source around the
 // problem with line numbers.
 //
-// The file is rendered and formatted in chunks of declarations, in parallel, and joined:
-// gofmt formats each top-level declaration on its own, so the result is the file gofmt
-// makes of the whole (a golden test checks that formatting it again changes nothing).
+// The declarations are rendered and formatted in chunks, in parallel, and joined after the
+// header, whose import block lists what the chunks use: gofmt formats each top-level
+// declaration on its own, so the result is the file gofmt makes of the whole (a golden
+// test checks that formatting it again changes nothing).
 func Generate(api *model.API, opts Options) ([]byte, error) {
-	sc, err := loadStatic()
-	if err != nil {
-		return nil, err
-	}
 	e := &emitter{api: api}
 	items := e.items()
 	n := runtime.GOMAXPROCS(0) * 4
 	if n > len(items)/16+1 {
 		n = len(items)/16 + 1
 	}
-	chunks := make([][]jen.Code, 0, n+2)
-	chunks = append(chunks, nil) // the header, built below
+	chunks := make([][]jen.Code, 0, n)
 	for i := range n {
 		chunks = append(chunks, items[i*len(items)/n:(i+1)*len(items)/n])
 	}
-	chunks = append(chunks, []jen.Code{jen.Id(sc.tail)})
 
 	out := make([][]byte, len(chunks))
+	paths := make([][]string, len(chunks))
 	errs := make([]error, len(chunks))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
@@ -73,45 +88,65 @@ func Generate(api *model.API, opts Options) ([]byte, error) {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			if i == 0 {
-				out[i], errs[i] = formatFile(e.header(sc, opts))
-			} else {
-				out[i], errs[i] = formatChunk(sc, opts.Package, chunks[i])
-			}
+			out[i], paths[i], errs[i] = formatChunk(opts.Package, chunks[i])
 		}()
 	}
 	wg.Wait()
-	var buf bytes.Buffer
-	for i, b := range out {
-		if errs[i] != nil {
-			return nil, errs[i]
+	if err := firstError(errs); err != nil {
+		return nil, err
+	}
+	f := e.header(opts)
+	// Registering the chunks' imports makes jennifer list them in the header.
+	for _, p := range slices.Sorted(slices.Values(slices.Concat(paths...))) {
+		if _, ok := importNames[p]; !ok {
+			// The naming pass keeps spec names clear of the package names in
+			// importNames (through model.FixedNames) and of no others.
+			return nil, fmt.Errorf("internal error: generated code imports %s, which importNames does not list", p)
 		}
+		_ = jen.Qual(p, "X").RenderWithFile(io.Discard, f)
+	}
+	head, err := formatFile(f)
+	if err != nil {
+		return nil, err
+	}
+	if head, err = groupImports(head); err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	buf.Write(bytes.TrimSpace(head))
+	for _, b := range out {
 		b = bytes.TrimSpace(b)
 		if len(b) == 0 {
 			continue
 		}
-		if buf.Len() > 0 {
-			buf.WriteString("\n\n")
-		}
+		buf.WriteString("\n\n")
 		buf.Write(b)
 	}
 	buf.WriteByte('\n')
 	return buf.Bytes(), nil
 }
 
+func firstError(errs []error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // Source returns the generated file before formatting, in one piece.
 func Source(api *model.API, opts Options) ([]byte, error) {
-	sc, err := loadStatic()
-	if err != nil {
-		return nil, err
-	}
 	e := &emitter{api: api}
-	f := e.header(sc, opts)
+	f := e.header(opts)
 	for _, it := range e.items() {
 		f.Add(it)
 	}
-	f.Id(sc.tail)
-	return render(f)
+	src, err := render(f)
+	if err != nil {
+		return nil, err
+	}
+	return groupImports(src)
 }
 
 // items are the generated declarations, each followed by an empty line: policies,
@@ -140,30 +175,87 @@ func (e *emitter) items() []jen.Code {
 }
 
 // header is the start of the file: the header line, package clause, imports, what the
-// client is for, the runtime version check, and the fixed Client code.
-func (e *emitter) header(sc *staticCode, opts Options) *jen.File {
-	f := newFile(sc, opts.Package)
+// client is for, the runtime version check, and the client surface.
+func (e *emitter) header(opts Options) *jen.File {
+	f := newFile(opts.Package)
 	f.HeaderComment("// Code generated by retrygen" + headerArgs(opts.Command) + ". DO NOT EDIT.")
-	// The fixed part uses these imports; registering them here makes jennifer list them
-	// even when no generated statement does.
-	for _, p := range sc.paths {
-		_ = jen.Qual(p, "X").RenderWithFile(io.Discard, f)
-	}
 	f.Add(e.fileDoc())
-	f.Const().Id("_").Op("=").Qual(runtimePath, "SupportPackageIsVersion1")
+	f.Const().Id("_").Op("=").Qual(runtimePath, versionConst)
 	f.Line()
-	f.Id(sc.head)
+	for _, c := range clientSurface() {
+		f.Add(c)
+	}
 	return f
 }
 
-func newFile(sc *staticCode, pkg string) *jen.File {
+func newFile(pkg string) *jen.File {
 	f := jen.NewFilePathName("", pkg)
 	f.NoFormat = true
-	for _, p := range sc.paths {
-		f.ImportName(p, importName(p))
+	for path, name := range importNames {
+		f.ImportName(path, name)
 	}
-	f.ImportName(timePath, "time")
 	return f
+}
+
+// groupImports rewrites the import declaration of src as gofmt would write it, in two
+// groups: the standard library, then other modules (this module's runtime).
+func groupImports(src []byte) ([]byte, error) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "", src, parser.ImportsOnly)
+	if err != nil {
+		return nil, &FormatError{Err: err, Source: src}
+	}
+	var decl *ast.GenDecl
+	for _, d := range f.Decls {
+		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.IMPORT {
+			if decl != nil {
+				return nil, fmt.Errorf("internal error: generated code has two import declarations")
+			}
+			decl = gd
+		}
+	}
+	if decl == nil {
+		return src, nil
+	}
+	var std, other []string
+	for _, s := range decl.Specs {
+		is := s.(*ast.ImportSpec)
+		path, err := strconv.Unquote(is.Path.Value)
+		if err != nil {
+			return nil, err
+		}
+		line := strconv.Quote(path)
+		if is.Name != nil {
+			line = is.Name.Name + " " + line
+		}
+		first, _, _ := strings.Cut(path, "/")
+		if strings.Contains(first, ".") {
+			other = append(other, line)
+		} else {
+			std = append(std, line)
+		}
+	}
+	byPath := func(a, b string) int { return strings.Compare(importPath(a), importPath(b)) }
+	slices.SortFunc(std, byPath)
+	slices.SortFunc(other, byPath)
+	var b bytes.Buffer
+	b.WriteString("import (\n")
+	for i, group := range [][]string{std, other} {
+		if i > 0 && len(std) > 0 && len(other) > 0 {
+			b.WriteString("\n")
+		}
+		for _, line := range group {
+			b.WriteString("\t" + line + "\n")
+		}
+	}
+	b.WriteString(")")
+	start, end := fset.Position(decl.Pos()).Offset, fset.Position(decl.End()).Offset
+	return slices.Concat(src[:start], b.Bytes(), src[end:]), nil
+}
+
+// importPath is the quoted path of an import line, for sorting.
+func importPath(line string) string {
+	return line[strings.IndexByte(line, '"'):]
 }
 
 func render(f *jen.File) ([]byte, error) {
@@ -173,8 +265,8 @@ func render(f *jen.File) ([]byte, error) {
 	}
 	// jennifer starts every line after the first of a statement with a space. Without it
 	// declarations and their doc comments start in column 1, where go/format reformats doc
-	// comments as gofmt does, so that the result is stable under gofmt. A line of our raw
-	// source never begins inside a literal or a comment, so only layout changes.
+	// comments as gofmt does, so that the result is stable under gofmt. jennifer writes no
+	// literal or comment over several lines, so only layout changes.
 	return bytes.ReplaceAll(buf.Bytes(), []byte("\n "), []byte("\n")), nil
 }
 
@@ -194,22 +286,34 @@ func formatFile(f *jen.File) ([]byte, error) {
 const chunkMark = "const _retrygenChunk = 0\n"
 
 // formatChunk formats declarations as part of a file and returns them without the
-// package clause and imports.
-func formatChunk(sc *staticCode, pkg string, items []jen.Code) ([]byte, error) {
-	f := newFile(sc, pkg)
+// package clause and imports, and the import paths they use.
+func formatChunk(pkg string, items []jen.Code) ([]byte, []string, error) {
+	f := newFile(pkg)
 	f.Id(chunkMark)
 	for _, it := range items {
 		f.Add(it)
 	}
 	out, err := formatFile(f)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	_, body, ok := bytes.Cut(out, []byte("\n"+chunkMark))
 	if !ok {
-		return nil, fmt.Errorf("internal error: chunk marker lost in formatting")
+		return nil, nil, fmt.Errorf("internal error: chunk marker lost in formatting")
 	}
-	return body, nil
+	parsed, err := parser.ParseFile(token.NewFileSet(), "", out, parser.ImportsOnly)
+	if err != nil {
+		return nil, nil, &FormatError{Err: err, Source: out}
+	}
+	var paths []string
+	for _, is := range parsed.Imports {
+		p, err := strconv.Unquote(is.Path.Value)
+		if err != nil {
+			return nil, nil, err
+		}
+		paths = append(paths, p)
+	}
+	return body, paths, nil
 }
 
 // FormatError reports generated source that go/format rejects.
@@ -255,13 +359,6 @@ func (e *FormatError) Error() string {
 }
 
 func (e *FormatError) Unwrap() error { return e.Err }
-
-func importName(path string) string {
-	if i := strings.LastIndexByte(path, '/'); i >= 0 {
-		return path[i+1:]
-	}
-	return path
-}
 
 // headerArgs is the command shown in the header, on one line; empty when none is given.
 func headerArgs(cmd string) string {

@@ -191,29 +191,29 @@ func (e *emitter) method(op *model.Operation) *jen.Statement {
 			jen.Id("params").Op("=").New(jen.Id(op.ParamsType)),
 		))
 	}
-	add(jen.Id("r").Op(":=").Id("newRequest").Call(jen.Lit(op.Method)))
+	add(jen.Id("r").Op(":=").Qual(wirePath, "NewRequest").Call(jen.Lit(op.Method)))
 	for _, part := range op.PathParts {
 		if part.Param == nil {
-			add(jen.Id("r").Dot("addPath").Call(jen.Lit(part.Literal)))
+			add(jen.Id("r").Dot("Path").Call(jen.Lit(part.Literal)))
 			continue
 		}
 		p := part.Param
-		add(jen.Id("r").Dot("pathParam").Call(jen.Lit(p.Name), jen.Lit(p.Style), jen.Lit(p.Explode), jen.Id(p.LocalName)))
+		add(jen.Id("r").Dot("PathParam").Call(jen.Lit(p.Name), jen.Qual(wirePath, styleConst(p)), jen.Id(p.LocalName)))
 	}
 	for _, kv := range op.FixedQuery {
-		add(jen.Id("r").Dot("setQuery").Call(jen.Lit(kv[0]), jen.Lit(kv[1])))
+		add(jen.Id("r").Dot("SetQuery").Call(jen.Lit(kv[0]), jen.Lit(kv[1])))
 	}
 	for _, p := range op.Params {
 		v := jen.Id("params").Dot(p.GoName)
 		switch {
 		case p.IdempotencyKey:
-			add(jen.Id("opts").Op("=").Id("withKey").Call(v, jen.Id("opts")))
+			add(jen.Id("r").Dot("IdempotencyKey").Call(v))
 		case p.In == "query":
-			add(jen.Id("r").Dot("queryParam").Call(jen.Lit(p.Name), jen.Lit(p.Style), jen.Lit(p.Explode), v))
+			add(jen.Id("r").Dot("QueryParam").Call(jen.Lit(p.Name), jen.Qual(wirePath, styleConst(p)), v))
 		case p.In == "header":
-			add(jen.Id("r").Dot("headerParam").Call(jen.Lit(p.Name), jen.Lit(p.Style), jen.Lit(p.Explode), v))
+			add(jen.Id("r").Dot("HeaderParam").Call(jen.Lit(p.Name), jen.Qual(wirePath, styleConst(p)), v))
 		case p.In == "cookie":
-			add(jen.Id("r").Dot("cookieParam").Call(jen.Lit(p.Name), jen.Lit(p.Style), jen.Lit(p.Explode), v))
+			add(jen.Id("r").Dot("CookieParam").Call(jen.Lit(p.Name), jen.Qual(wirePath, styleConst(p)), v))
 		}
 	}
 	if op.Body != nil {
@@ -223,12 +223,12 @@ func (e *emitter) method(op *model.Operation) *jen.Statement {
 	if op.Result != nil {
 		accept = op.Result.Accept
 	}
-	add(jen.List(jen.Id("resp"), jen.Err()).Op(":=").Id("c").Dot("do").Call(
+	add(jen.List(jen.Id("resp"), jen.Err()).Op(":=").Id("c").Dot("wire").Dot("Do").Call(
 		jen.Id("ctx"), jen.Id("r"), jen.Op("&").Id(op.PolicyVar), jen.Lit(accept), jen.Id("opts"),
 	))
 	errValue := jen.Err()
 	if op.Errors != nil {
-		errValue = jen.Id("decodeError").Call(jen.Err(), jen.Id(op.Errors.GoName))
+		errValue = jen.Qual(wirePath, "DecodeError").Call(jen.Err(), jen.Id(op.Errors.GoName))
 	}
 	if op.Result != nil {
 		add(jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), errValue)))
@@ -256,18 +256,18 @@ func (e *emitter) body(b *model.Body) jen.Code {
 	var stmts []jen.Code
 	switch b.Encoding {
 	case model.JSONBody:
-		stmts = append(stmts, jen.Id("r").Dot("jsonBody").Call(jen.Lit(b.ContentType), jen.Id("body")))
+		stmts = append(stmts, jen.Id("r").Dot("JSONBody").Call(jen.Lit(b.ContentType), jen.Id("body")))
 	case model.FormBody:
 		args := []jen.Code{jen.Lit(b.ContentType), jen.Id("body")}
 		for _, name := range b.DeepObject {
 			args = append(args, jen.Lit(name))
 		}
-		stmts = append(stmts, jen.Id("r").Dot("formBody").Call(args...))
+		stmts = append(stmts, jen.Id("r").Dot("FormBody").Call(args...))
 	case model.RawBody:
-		// rawBody skips a nil reader itself.
-		return jen.Id("r").Dot("rawBody").Call(jen.Lit(b.ContentType), jen.Id("body"))
+		// RawBody skips a nil reader itself.
+		return jen.Id("r").Dot("RawBody").Call(jen.Lit(b.ContentType), jen.Id("body"))
 	case model.MultipartBody:
-		stmts = append(stmts, jen.Id("w").Op(":=").Id("newMultipart").Call())
+		stmts = append(stmts, jen.Id("w").Op(":=").Qual(wirePath, "NewMultipart").Call())
 		t := b.Type
 		if t.Kind == model.KindPointer {
 			t = t.Elem
@@ -276,14 +276,14 @@ func (e *emitter) body(b *model.Body) jen.Code {
 			v := jen.Id("body").Dot(f.GoName)
 			switch {
 			case f.Type.Kind == model.KindBuiltin && f.Type.Builtin == model.Reader:
-				stmts = append(stmts, jen.Id("w").Dot("file").Call(jen.Lit(f.Name), v))
+				stmts = append(stmts, jen.Id("w").Dot("File").Call(jen.Lit(f.Name), v))
 			case f.Type.Kind == model.KindSlice && f.Type.Elem.Kind == model.KindBuiltin && f.Type.Elem.Builtin == model.Reader:
-				stmts = append(stmts, jen.Id("w").Dot("files").Call(jen.Lit(f.Name), v))
+				stmts = append(stmts, jen.Id("w").Dot("Files").Call(jen.Lit(f.Name), v))
 			default:
-				stmts = append(stmts, jen.Id("w").Dot("field").Call(jen.Lit(f.Name), v))
+				stmts = append(stmts, jen.Id("w").Dot("Field").Call(jen.Lit(f.Name), v))
 			}
 		}
-		stmts = append(stmts, jen.Id("r").Dot("multipartBody").Call(jen.Id("w")))
+		stmts = append(stmts, jen.Id("r").Dot("MultipartBody").Call(jen.Id("w")))
 	}
 	if !b.Required && b.Type.Nilable() {
 		return jen.If(jen.Id("body").Op("!=").Nil()).Block(stmts...)
@@ -303,7 +303,7 @@ func (e *emitter) body(b *model.Body) jen.Code {
 func (e *emitter) decodeResult(op *model.Operation, add func(jen.Code), fail []jen.Code) {
 	res := op.Result
 	if res == nil {
-		add(jen.Return(jen.Id("discard").Call(jen.Id("resp"))))
+		add(jen.Return(jen.Qual(wirePath, "Discard").Call(jen.Id("resp"))))
 		return
 	}
 	if res.Multi != nil {
@@ -313,13 +313,13 @@ func (e *emitter) decodeResult(op *model.Operation, add func(jen.Code), fail []j
 				target := jen.Op("&").Id("out").Dot(r.Field.GoName)
 				var call jen.Code
 				if r.JSON {
-					call = jen.Id("decodeJSON").Call(jen.Id("resp"), target)
+					call = jen.Qual(wirePath, "DecodeJSON").Call(jen.Id("resp"), target)
 				} else {
-					call = jen.Id("readBody").Call(jen.Id("resp"), target)
+					call = jen.Qual(wirePath, "ReadBody").Call(jen.Id("resp"), target)
 				}
 				g.Case(statusCond(r.Status)).Block(jen.Err().Op("=").Add(call))
 			}
-			g.Default().Block(jen.Err().Op("=").Id("discard").Call(jen.Id("resp")))
+			g.Default().Block(jen.Err().Op("=").Qual(wirePath, "Discard").Call(jen.Id("resp")))
 		}))
 		add(jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(fail...)))
 		add(jen.Return(jen.Id("out"), jen.Nil()))
@@ -331,11 +331,11 @@ func (e *emitter) decodeResult(op *model.Operation, add func(jen.Code), fail []j
 		add(jen.Return(jen.Id("resp").Dot("Body"), jen.Nil()))
 	case res.Type.Kind == model.KindPointer:
 		add(jen.Id("out").Op(":=").New(typ(res.Type.Elem)))
-		add(jen.If(jen.Err().Op(":=").Id("decodeJSON").Call(jen.Id("resp"), jen.Id("out")), jen.Err().Op("!=").Nil()).Block(jen.Return(fail...)))
+		add(jen.If(jen.Err().Op(":=").Qual(wirePath, "DecodeJSON").Call(jen.Id("resp"), jen.Id("out")), jen.Err().Op("!=").Nil()).Block(jen.Return(fail...)))
 		add(jen.Return(jen.Id("out"), jen.Nil()))
 	default:
 		add(jen.Var().Id("out").Add(typ(res.Type)))
-		add(jen.If(jen.Err().Op(":=").Id("decodeJSON").Call(jen.Id("resp"), jen.Op("&").Id("out")), jen.Err().Op("!=").Nil()).Block(jen.Return(fail...)))
+		add(jen.If(jen.Err().Op(":=").Qual(wirePath, "DecodeJSON").Call(jen.Id("resp"), jen.Op("&").Id("out")), jen.Err().Op("!=").Nil()).Block(jen.Return(fail...)))
 		add(jen.Return(jen.Id("out"), jen.Nil()))
 	}
 }
@@ -417,4 +417,60 @@ func (e *emitter) paramsStruct(op *model.Operation) *jen.Statement {
 			g.Add(fd.code().Id(p.GoName).Add(typ(p.Type)))
 		}
 	})
+}
+
+// styleConst names the runtime/wire constant for a parameter's style and explode flag,
+// e.g. "PathSimple" or "QueryFormNoExplode". A style the location does not define is
+// written as the location's default style with the same explode flag, as the runtime
+// always has; spaceDelimited and pipeDelimited with explode write what form does.
+func styleConst(p *model.Param) string {
+	switch p.In {
+	case "path":
+		switch {
+		case p.Style == "json":
+			return "PathJSON"
+		case p.Style == "label" && p.Explode:
+			return "PathLabelExplode"
+		case p.Style == "label":
+			return "PathLabel"
+		case p.Style == "matrix" && p.Explode:
+			return "PathMatrixExplode"
+		case p.Style == "matrix":
+			return "PathMatrix"
+		case p.Explode:
+			return "PathSimpleExplode"
+		}
+		return "PathSimple"
+	case "query":
+		switch {
+		case p.Style == "json":
+			return "QueryJSON"
+		case p.Style == "deepObject":
+			return "QueryDeepObject"
+		case p.Explode:
+			return "QueryForm"
+		case p.Style == "spaceDelimited":
+			return "QuerySpaceDelimited"
+		case p.Style == "pipeDelimited":
+			return "QueryPipeDelimited"
+		}
+		return "QueryFormNoExplode"
+	case "header":
+		switch {
+		case p.Style == "json":
+			return "HeaderJSON"
+		case p.Explode:
+			return "HeaderSimpleExplode"
+		}
+		return "HeaderSimple"
+	case "cookie":
+		switch {
+		case p.Style == "json":
+			return "CookieJSON"
+		case p.Explode:
+			return "CookieForm"
+		}
+		return "CookieFormNoExplode"
+	}
+	panic("internal error: parameter in " + p.In)
 }

@@ -77,7 +77,7 @@ func (e *emitter) decl(d *model.Decl) *jen.Statement {
 	if d.ErrorModel {
 		s.Line().Line().Comment("// Error returns the error model as JSON, so that it can be returned as an error.").Line()
 		s.Func().Params(jen.Id("v").Id(d.GoName)).Id("Error").Params().String().Block(
-			jen.Return(jen.Id("modelErrorText").Call(jen.Id("v"))),
+			jen.Return(jen.Qual(wirePath, "ErrorText").Call(jen.Id("v"))),
 		)
 	}
 	return s.Line()
@@ -121,27 +121,40 @@ func fieldList(fields []*model.Field) []jen.Code {
 // tags cannot spell:
 //
 //	func (v T) MarshalJSON() ([]byte, error) {
-//		return marshalFields([]jsonField{{"a,b", v.AB, true}, ...})
+//		return wire.MarshalFields(
+//			wire.OptionalField("a,b", v.AB),
+//			...
+//		)
 //	}
 //	func (v *T) UnmarshalJSON(data []byte) error {
-//		return unmarshalFields(data, []jsonField{{"a,b", &v.AB, false}, ...})
+//		return wire.UnmarshalFields(data,
+//			wire.Field("a,b", &v.AB),
+//			...
+//		)
 //	}
 func customJSON(d *model.Decl) *jen.Statement {
 	s := jen.Comment("// MarshalJSON writes the fields under their exact wire names.").Line()
 	s.Func().Params(jen.Id("v").Id(d.GoName)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
-		jen.Return(jen.Id("marshalFields").Call(jen.Index().Id("jsonField").ValuesFunc(func(g *jen.Group) {
+		jen.Return(jen.Qual(wirePath, "MarshalFields").CallFunc(func(g *jen.Group) {
 			for _, f := range d.Fields {
-				g.Values(jen.Lit(f.Name), jen.Id("v").Dot(f.GoName), jen.Lit(f.OmitEmpty))
+				field := "Field"
+				if f.OmitEmpty {
+					field = "OptionalField"
+				}
+				g.Line().Qual(wirePath, field).Call(jen.Lit(f.Name), jen.Id("v").Dot(f.GoName))
 			}
-		}))),
+			g.Line()
+		})),
 	).Line().Line()
 	s.Comment("// UnmarshalJSON reads the fields under their exact wire names.").Line()
 	s.Func().Params(jen.Id("v").Op("*").Id(d.GoName)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
-		jen.Return(jen.Id("unmarshalFields").Call(jen.Id("data"), jen.Index().Id("jsonField").ValuesFunc(func(g *jen.Group) {
+		jen.Return(jen.Qual(wirePath, "UnmarshalFields").CallFunc(func(g *jen.Group) {
+			g.Id("data")
 			for _, f := range d.Fields {
-				g.Values(jen.Lit(f.Name), jen.Op("&").Id("v").Dot(f.GoName), jen.False())
+				g.Line().Qual(wirePath, "Field").Call(jen.Lit(f.Name), jen.Op("&").Id("v").Dot(f.GoName))
 			}
-		}))),
+			g.Line()
+		})),
 	)
 	return s
 }
@@ -164,7 +177,7 @@ func sumType(d *model.Decl) *jen.Statement {
 				)
 			}
 		}),
-		jen.Return(jen.Id("marshalRaw").Call(jen.Id("v").Dot("raw"))),
+		jen.Return(jen.Qual(wirePath, "MarshalRaw").Call(jen.Id("v").Dot("raw"))),
 	).Line().Line()
 	s.Comment("// UnmarshalJSON sets the variant the discriminator " + strconv.Quote(oneLine(d.Discriminator)) + " names;").Line()
 	s.Comment("// a value it does not know is kept as raw JSON.").Line()
@@ -172,7 +185,7 @@ func sumType(d *model.Decl) *jen.Statement {
 		jen.Op("*").Id("v").Op("=").Id(d.GoName).Values(jen.Dict{
 			jen.Id("raw"): jen.Append(jen.Qual(jsonPath, "RawMessage").Call(jen.Nil()), jen.Id("data").Op("...")),
 		}),
-		jen.Switch(jen.Id("discriminatorValue").Call(jen.Id("data"), jen.Lit(d.Discriminator))).BlockFunc(func(g *jen.Group) {
+		jen.Switch(jen.Qual(wirePath, "DiscriminatorValue").Call(jen.Id("data"), jen.Lit(d.Discriminator))).BlockFunc(func(g *jen.Group) {
 			for _, v := range d.Variants {
 				vals := make([]jen.Code, len(v.Values))
 				for i, val := range v.Values {
@@ -196,7 +209,7 @@ func rawUnion(d *model.Decl) *jen.Statement {
 	s := jen.Type().Id(d.GoName).Struct(jen.Id("raw").Qual(jsonPath, "RawMessage")).Line().Line()
 	s.Comment("// MarshalJSON writes the value's JSON, or null when it is unset.").Line()
 	s.Func().Params(jen.Id("v").Id(d.GoName)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
-		jen.Return(jen.Id("marshalRaw").Call(jen.Id("v").Dot("raw"))),
+		jen.Return(jen.Qual(wirePath, "MarshalRaw").Call(jen.Id("v").Dot("raw"))),
 	).Line().Line()
 	s.Comment("// UnmarshalJSON keeps the JSON for the As methods to decode.").Line()
 	s.Func().Params(jen.Id("v").Op("*").Id(d.GoName)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
@@ -208,11 +221,11 @@ func rawUnion(d *model.Decl) *jen.Statement {
 		s.Line().Line()
 		s.Comment("// As" + v.GoName + " decodes the value as " + v.Type.String() + ".").Line()
 		s.Func().Params(jen.Id("v").Id(d.GoName)).Id("As"+v.GoName).Params().Params(typ(v.Type), jen.Error()).Block(
-			jen.Return(jen.Id("asVariant").Types(typ(v.Type)).Call(jen.Id("v").Dot("raw"))),
+			jen.Return(jen.Qual(wirePath, "AsVariant").Types(typ(v.Type)).Call(jen.Id("v").Dot("raw"))),
 		).Line().Line()
 		s.Comment("// Set" + v.GoName + " makes x, a " + v.Type.String() + ", the value.").Line()
 		s.Func().Params(jen.Id("v").Op("*").Id(d.GoName)).Id("Set" + v.GoName).Params(jen.Id("x").Add(typ(v.Type))).Error().Block(
-			jen.Return(jen.Id("setVariant").Call(jen.Op("&").Id("v").Dot("raw"), jen.Id("x"))),
+			jen.Return(jen.Qual(wirePath, "SetVariant").Call(jen.Op("&").Id("v").Dot("raw"), jen.Id("x"))),
 		)
 	}
 	return s

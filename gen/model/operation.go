@@ -1,5 +1,7 @@
 package model
 
+import "strings"
+
 // Param is one parameter of an operation.
 type Param struct {
 	Name       string // the wire name, e.g. "petId" or "X-Request-ID"
@@ -108,4 +110,37 @@ type ErrorSet struct {
 type ErrorCase struct {
 	Status string // "404", "4XX" or "default"
 	Type   *Type  // a named type with an Error method
+}
+
+// SimplifyErrorCases drops the cases that a later case answers with the same model, so
+// that two mappings that pick the same model for every status are one: in
+// {404: Problem, default: Problem} the 404 case says nothing the default does not. cases
+// must be sorted as ErrorSet.Cases are; they are not changed.
+func SimplifyErrorCases(cases []*ErrorCase) []*ErrorCase {
+	out := cases[:0:0]
+	for i, c := range cases {
+		if next := fallback(cases[i+1:], c.Status); next == nil || next.Type.String() != c.Type.String() {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// fallback returns the first of later that answers status when no earlier case does: the
+// class of an exact status, or default.
+func fallback(later []*ErrorCase, status string) *ErrorCase {
+	for _, c := range later {
+		switch {
+		case c.Status == "default":
+			return c
+		case isClass(c.Status) && !isClass(status) && len(status) == 3 && c.Status[0] == status[0]:
+			return c
+		}
+	}
+	return nil
+}
+
+// isClass reports a status class such as "4XX".
+func isClass(status string) bool {
+	return len(status) == 3 && strings.EqualFold(status[1:], "XX")
 }

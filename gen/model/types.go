@@ -79,8 +79,19 @@ func (t *Type) String() string {
 }
 
 // Nilable reports whether the zero value of t is nil: pointers, slices, maps, any,
-// json.RawMessage, []byte and the io interfaces.
+// json.RawMessage, []byte and the io interfaces. Named types that stand for each other
+// in a cycle are nilable: the build stage makes them any.
 func (t *Type) Nilable() bool {
+	var seen []*Decl
+	for t.Kind == KindNamed && (t.Decl.Kind == AliasDecl || t.Decl.Kind == DefinedDecl) {
+		for _, d := range seen {
+			if d == t.Decl {
+				return true
+			}
+		}
+		seen = append(seen, t.Decl)
+		t = t.Decl.Underlying
+	}
 	switch t.Kind {
 	case KindPointer, KindSlice, KindMap:
 		return true
@@ -88,10 +99,6 @@ func (t *Type) Nilable() bool {
 		switch t.Builtin {
 		case Any, RawJSON, Bytes, Reader, ReadCloser:
 			return true
-		}
-	case KindNamed:
-		if t.Decl.Kind == AliasDecl || t.Decl.Kind == DefinedDecl {
-			return t.Decl.Underlying.Nilable()
 		}
 	}
 	return false

@@ -6,6 +6,11 @@
 // (runtime.Policy.Backoff and Policy.Wait, runtime.ParseRetryAfter, runtime.Budget), in
 // virtual time, so the figures describe what generated clients do. The simulation counts
 // the retries that land in each window (100ms by default).
+//
+// RunOutage and RunTradeoff simulate steady traffic instead: clients make calls at a steady
+// rate while a share of attempts fails at random, and each retry budget (the runtime's and
+// those of other libraries, rebuilt as Limiters) is judged by the calls that fail and the
+// attempts per call it lets through.
 package herd
 
 import (
@@ -46,11 +51,13 @@ func DefaultConfig() Config {
 	}
 }
 
-// Limits keep a simulation small enough to finish at once.
+// Limits keep a simulation small enough to finish in seconds: its work grows with the
+// retries of all clients, and its chart with the windows.
 const (
-	MaxClients = 1_000_000
-	MaxRetries = 100
-	MaxWindows = 10_000_000 // windows between t=0 and the last possible retry
+	MaxClients      = 1_000_000
+	MaxRetries      = 100
+	MaxTotalRetries = 4_000_000 // clients × retries
+	MaxWindows      = 100_000   // windows between t=0 and the last possible retry
 )
 
 // Validate reports the first setting the simulation cannot run with.
@@ -68,6 +75,9 @@ func (c Config) Validate() error {
 		return fmt.Errorf("window must be positive, got %v", c.Window)
 	case c.RetryAfter < 0:
 		return fmt.Errorf("retry-after must not be negative, got %v", c.RetryAfter)
+	case int64(c.Clients)*int64(c.Retries) > MaxTotalRetries:
+		return fmt.Errorf("%d clients × %d retries is more than %d retries to simulate; lower -clients or -retries",
+			c.Clients, c.Retries, MaxTotalRetries)
 	}
 	// The longest any client can take: every retry waits the hint plus the cap.
 	span := float64(c.Retries) * (float64(c.RetryAfter) + float64(c.Max))
@@ -131,6 +141,15 @@ var epoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 // order: fixed delay, exponential without jitter, full, equal and decorrelated jitter,
 // Retry-After honoured exactly and as a floor, and full jitter under a shared retry budget.
 func Run(c Config) ([]Result, error) {
+	return RunProgress(c, nil)
+}
+
+// progressEvery is how many simulated retries pass between two calls of a progress func.
+const progressEvery = 1 << 16
+
+// RunProgress is Run that, if progress is not nil, calls it now and then with the work done
+// and the work to do, in the same unit (retries simulated).
+func RunProgress(c Config, progress func(done, total int64)) ([]Result, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
@@ -143,15 +162,19 @@ func Run(c Config) ([]Result, error) {
 		answer.Set("Retry-After-Ms", strconv.FormatInt(c.RetryAfter.Milliseconds(), 10))
 	}
 	var out []Result
-	for i, s := range strategies(c) {
+	ss := strategies(c)
+	per := int64(c.Clients) * int64(c.Retries)
+	meter := &meter{total: per * int64(len(ss)), report: progress}
+	for i, s := range ss {
 		if err := s.policy.Validate(); err != nil {
 			return nil, fmt.Errorf("%s: %w", s.name, err)
 		}
 		rng := rand.New(rand.NewPCG(c.Seed, uint64(i)))
-		r, err := simulate(c, s, answer, rng)
+		r, err := simulate(c, s, answer, rng, meter)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", s.name, err)
 		}
+		meter.set(per * int64(i+1))
 		out = append(out, r)
 	}
 	return out, nil
@@ -166,7 +189,7 @@ type client struct {
 
 // simulate runs one strategy. Retries are processed in time order, because a shared budget
 // depends on the order in which clients ask it.
-func simulate(c Config, s strategy, answer http.Header, rng *rand.Rand) (Result, error) {
+func simulate(c Config, s strategy, answer http.Header, rng *rand.Rand, m *meter) (Result, error) {
 	res := Result{Strategy: s.name, Counts: map[int]int{}}
 	var budget *runtime.Budget
 	if s.budget {
@@ -186,6 +209,7 @@ func simulate(c Config, s strategy, answer http.Header, rng *rand.Rand) (Result,
 	var last time.Duration
 	for q.Len() > 0 {
 		cl := heap.Pop(&q).(client)
+		m.add(1)
 		if s.budget && !budget.Withdraw(epoch.Add(cl.at)) {
 			continue // the budget ends this client's call
 		}
@@ -263,4 +287,21 @@ func (r Result) SortedWindows() []int {
 	}
 	slices.Sort(ws)
 	return ws
+}
+
+// meter counts a simulation's work and reports it every progressEvery units.
+type meter struct {
+	done, total int64
+	next        int64
+	report      func(done, total int64)
+}
+
+func (m *meter) add(n int64) { m.set(m.done + n) }
+
+func (m *meter) set(done int64) {
+	m.done = done
+	if m.report != nil && (m.done >= m.next || m.done == m.total) {
+		m.next = m.done + progressEvery
+		m.report(m.done, m.total)
+	}
 }

@@ -320,15 +320,35 @@ func TestCommittedChartIsCurrent(t *testing.T) {
 	if !bytes.Equal(SVG(c, rs), want) {
 		t.Fatal("docs/herd.svg is stale: run go run ./cmd/retrygen herd -svg docs/herd.svg")
 	}
-	var table bytes.Buffer
+	var table, budgets, many bytes.Buffer
 	WriteMarkdown(&table, rs)
-	for _, name := range []string{"docs/herd.md", "README.md"} {
-		doc, err := os.ReadFile(filepath.Join("..", "..", filepath.FromSlash(name)))
+	rows, err := RunTradeoff(DefaultOutage(), TradeoffShares, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	WriteTradeoffMarkdown(&budgets, rows)
+	// docs/herd.md also shows many quiet clients: -budgets -clients 100 -rate 1.
+	mc := DefaultOutage()
+	mc.Clients, mc.Rate = 100, 1
+	if rows, err = RunTradeoff(mc, TradeoffShares, nil); err != nil {
+		t.Fatal(err)
+	}
+	WriteTradeoffMarkdown(&many, rows)
+	for _, doc := range []struct {
+		name   string
+		tables []*bytes.Buffer
+	}{
+		{"docs/herd.md", []*bytes.Buffer{&table, &budgets, &many}},
+		{"README.md", []*bytes.Buffer{&table, &budgets}},
+	} {
+		text, err := os.ReadFile(filepath.Join("..", "..", filepath.FromSlash(doc.name)))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !bytes.Contains(doc, table.Bytes()) {
-			t.Errorf("%s does not hold the current table:\n%s", name, table.String())
+		for _, want := range doc.tables {
+			if !bytes.Contains(text, want.Bytes()) {
+				t.Errorf("%s does not hold the current table:\n%s", doc.name, want.String())
+			}
 		}
 	}
 }

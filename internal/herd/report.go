@@ -4,7 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Describe returns one line that says what c simulates.
@@ -50,7 +53,175 @@ func WriteJSON(w io.Writer, results []Result) error {
 	if results == nil {
 		results = []Result{}
 	}
+	return writeJSON(w, results)
+}
+
+// Describe returns one line that says what c simulates.
+func (c OutageConfig) Describe() string {
+	who := fmt.Sprintf("%d clients, each with its own budget, make %v calls/s each", c.Clients, c.Rate)
+	if c.Clients == 1 {
+		who = fmt.Sprintf("1 client makes %v calls/s", c.Rate)
+	}
+	warm := ""
+	if c.Warmup > 0 {
+		warm = fmt.Sprintf(" after %v of healthy traffic", c.Warmup)
+	}
+	return fmt.Sprintf("%s for %v%s; %s. Up to %d attempts per call (full jitter from %v, cap %v), %v per attempt; seed %d.",
+		who, c.Duration, warm, failText(c.Fail), c.Attempts, c.Initial, c.Max, c.Latency, c.Seed)
+}
+
+func failText(f float64) string {
+	if f == 1 {
+		return "every attempt fails (a total outage)"
+	}
+	return fmt.Sprintf("%s of attempts fail at random", pct(f))
+}
+
+// pct formats a share as a percentage with at most one decimal.
+func pct(f float64) string {
+	return strconv.FormatFloat(math.Round(f*1000)/10, 'f', -1, 64) + "%"
+}
+
+// failedCell formats a row's failed calls, and how many times those of the row without a
+// budget they are.
+func failedCell(r, none OutageResult) string {
+	s := fmt.Sprintf("%.1f%%", 100*r.FailedShare)
+	if r.Budget != none.Budget && none.Failed > 0 {
+		s += fmt.Sprintf(" (%.1f×)", float64(r.Failed)/float64(none.Failed))
+	}
+	return s
+}
+
+// noneOf returns the row without a budget, or a zero row.
+func noneOf(results []OutageResult) OutageResult {
+	for _, r := range results {
+		if r.Budget == "none" {
+			return r
+		}
+	}
+	return OutageResult{}
+}
+
+// WriteOutageTable prints the results of one steady-traffic scenario as an aligned table
+// under a line that describes c. "× none" compares a row's failed calls with those of the
+// row without a budget.
+func WriteOutageTable(w io.Writer, c OutageConfig, results []OutageResult) error {
+	width := len("budget")
+	for _, r := range results {
+		width = max(width, len(r.Budget))
+	}
+	none := noneOf(results)
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\n\n", c.Describe())
+	fmt.Fprintf(&b, "%-*s  %8s  %12s  %15s  %15s  %13s\n", width, "budget", "calls", "calls failed", "failed (× none)", "refused retries", "attempts/call")
+	for _, r := range results {
+		fmt.Fprintf(&b, "%-*s  %8d  %12d  %15s  %15d  %13.2f\n", width, r.Budget, r.Calls, r.Failed, failedCell(r, none), r.Refused, r.Amplification)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// tradeoffHeader returns the trade-off table's column titles after "budget".
+func tradeoffHeader(rows []Tradeoff) []string {
+	var h []string
+	if len(rows) == 0 {
+		return h
+	}
+	for _, r := range rows[0].Results {
+		if r.Fail == 1 {
+			h = append(h, "total outage: load")
+			continue
+		}
+		h = append(h, pct(r.Fail)+" failing: calls failed", pct(r.Fail)+": load")
+	}
+	return h
+}
+
+// tradeoffCells returns row i's cells after its name.
+func tradeoffCells(rows []Tradeoff, i int) []string {
+	var cells []string
+	for j, r := range rows[i].Results {
+		var none OutageResult
+		for _, row := range rows {
+			if row.Budget == "none" {
+				none = row.Results[j]
+			}
+		}
+		if r.Fail == 1 {
+			cells = append(cells, fmt.Sprintf("%.2f", r.Amplification))
+			continue
+		}
+		cells = append(cells, failedCell(r, none), fmt.Sprintf("%.2f", r.Amplification))
+	}
+	return cells
+}
+
+// WriteTradeoffTable prints the trade-off rows as an aligned table under a line that
+// describes c (whose Fail each column replaces).
+func WriteTradeoffTable(w io.Writer, c OutageConfig, rows []Tradeoff) error {
+	head := append([]string{"budget"}, tradeoffHeader(rows)...)
+	table := [][]string{head}
+	for i, r := range rows {
+		table = append(table, append([]string{r.Budget}, tradeoffCells(rows, i)...))
+	}
+	widths := make([]int, len(head))
+	for _, line := range table {
+		for j, cell := range line {
+			widths[j] = max(widths[j], utf8.RuneCountInString(cell))
+		}
+	}
+	var b strings.Builder
+	c.Fail = 1
+	fmt.Fprintf(&b, "%s\n", strings.Replace(c.Describe(), "; every attempt fails (a total outage).", ".", 1))
+	b.WriteString("Each column is one run with that share of attempts failing at random. Load: attempts per call;\n" +
+		"(n×): the failed calls compared with those without a budget.\n\n")
+	for _, line := range table {
+		for j, cell := range line {
+			pad := strings.Repeat(" ", widths[j]-utf8.RuneCountInString(cell))
+			if j == 0 {
+				b.WriteString(cell + pad)
+			} else {
+				b.WriteString("  " + pad + cell)
+			}
+		}
+		b.WriteString("\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// WriteTradeoffMarkdown prints the trade-off rows as a Markdown table, for the README.
+func WriteTradeoffMarkdown(w io.Writer, rows []Tradeoff) error {
+	head := tradeoffHeader(rows)
+	var b strings.Builder
+	b.WriteString("| budget | " + strings.Join(head, " | ") + " |\n| --- |" + strings.Repeat(" ---: |", len(head)) + "\n")
+	for i, r := range rows {
+		b.WriteString("| " + r.Budget + " | " + strings.Join(tradeoffCells(rows, i), " | ") + " |\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// WriteOutageJSON prints the results as a JSON array of objects with the keys budget, fail,
+// calls, failed, refused, attempts, failedShare and amplification.
+func WriteOutageJSON(w io.Writer, results []OutageResult) error {
+	if results == nil {
+		results = []OutageResult{}
+	}
+	return writeJSON(w, results)
+}
+
+// WriteTradeoffJSON prints the rows as a JSON array of objects with the keys budget and
+// results, an array of the objects WriteOutageJSON prints.
+func WriteTradeoffJSON(w io.Writer, rows []Tradeoff) error {
+	if rows == nil {
+		rows = []Tradeoff{}
+	}
+	return writeJSON(w, rows)
+}
+
+func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(results)
+	return enc.Encode(v)
 }

@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
-	"github.com/retrygen/retrygen/gen/emit"
 	"github.com/retrygen/retrygen/gen/internal/load"
 	"github.com/retrygen/retrygen/gen/internal/names"
 	"github.com/retrygen/retrygen/gen/internal/policy"
@@ -23,7 +22,7 @@ import (
 // methods through another, struct fields and method arguments per scope.
 type builder struct {
 	spec     *load.Spec
-	reserved emit.Reserved
+	reserved model.Reserved
 	errs     source.ErrorList
 
 	pkg     *names.Namer // package-level identifiers
@@ -45,10 +44,7 @@ func Build(spec *load.Spec) (*model.API, error) {
 	if err != nil {
 		return nil, err
 	}
-	reserved, err := emit.ReservedNames()
-	if err != nil {
-		return nil, err
-	}
+	reserved := model.FixedNames()
 	b := &builder{
 		spec:          spec,
 		reserved:      reserved,
@@ -71,6 +67,7 @@ func Build(spec *load.Spec) (*model.API, error) {
 		}
 	}
 	b.buildComponents()
+	breakNamedCycles(b.decls)
 	for _, op := range ops {
 		b.operation(op)
 	}
@@ -602,6 +599,7 @@ func (b *builder) errorSet(op *model.Operation, cases []*model.ErrorCase) {
 	slices.SortStableFunc(cases, func(a, b *model.ErrorCase) int {
 		return cmp.Or(cmp.Compare(rank(a.Status), rank(b.Status)), cmp.Compare(a.Status, b.Status))
 	})
+	cases = model.SimplifyErrorCases(cases)
 	var key strings.Builder
 	for _, c := range cases {
 		key.WriteString(c.Status + "=" + c.Type.String() + ";")

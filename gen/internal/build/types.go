@@ -45,6 +45,12 @@ type shape struct {
 
 // shapeOf decides what s becomes, without building anything.
 func shapeOf(s *openapi3.Schema) shape {
+	return shapeWithin(s, nil)
+}
+
+// shapeWithin is shapeOf for a schema reached through the allOf members of those in
+// outer, which it does not enter again: schemas that are all of each other are any.
+func shapeWithin(s *openapi3.Schema, outer []*openapi3.Schema) shape {
 	// oneOf/anyOf: null variants make the value nullable; variants that only constrain
 	// the parent (required lists and the like) are not alternatives.
 	if len(s.Properties) == 0 {
@@ -64,8 +70,9 @@ func shapeOf(s *openapi3.Schema) shape {
 		if hasProperties(s, map[*openapi3.Schema]bool{}) {
 			return shape{kind: shapeStruct}
 		}
+		outer = append(outer, s)
 		for _, m := range s.AllOf {
-			if m != nil && m.Value != nil && shapeOf(m.Value).kind != shapeAny {
+			if m != nil && m.Value != nil && !slices.Contains(outer, m.Value) && shapeWithin(m.Value, outer).kind != shapeAny {
 				return shape{kind: shapeRef, ref: m}
 			}
 		}
@@ -757,6 +764,36 @@ func (b *builder) markErrorModel(t *model.Type, key *openapi3.Schema, at site) *
 		}
 	}
 	return t
+}
+
+// breakNamedCycles finds aliases and defined types that stand for each other
+// (A: allOf [B], B: oneOf [A]) — Go has no such types — and makes each of them any.
+func breakNamedCycles(decls []*model.Decl) {
+	named := func(d *model.Decl) *model.Decl {
+		if (d.Kind == model.AliasDecl || d.Kind == model.DefinedDecl) && d.Underlying != nil && d.Underlying.Kind == model.KindNamed {
+			return d.Underlying.Decl
+		}
+		return nil
+	}
+	for _, d := range decls {
+		seen := map[*model.Decl]bool{}
+		for n := d; n != nil; n = named(n) {
+			if !seen[n] {
+				seen[n] = true
+				continue
+			}
+			// n is on a cycle: every decl on it becomes any.
+			for c := n; ; {
+				next := named(c)
+				c.Underlying = model.BuiltinType(model.Any)
+				if next == n {
+					break
+				}
+				c = next
+			}
+			break
+		}
+	}
 }
 
 // breakCycles makes a struct field a pointer where structs would otherwise contain

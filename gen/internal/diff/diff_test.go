@@ -7,8 +7,8 @@ import (
 
 	"github.com/retrygen/retrygen/gen/internal/build"
 	"github.com/retrygen/retrygen/gen/internal/load"
-	"github.com/retrygen/retrygen/gen/internal/spectest"
 	"github.com/retrygen/retrygen/gen/model"
+	"github.com/retrygen/retrygen/internal/longtest"
 )
 
 // sharedSpecs is the folder of real public OpenAPI descriptions (../shared/specs from the
@@ -141,7 +141,7 @@ func TestCompareSelf(t *testing.T) {
 // type removed from tool call responses, fields added (metadata on chat completions,
 // shutdown_date on models, obfuscation on chat chunks, residency on projects).
 func TestCompareOpenAI(t *testing.T) {
-	spectest.Long(t)
+	longtest.Only(t)
 	oldPath := filepath.Join(sharedSpecs, "history", "openai-2026-08-10.yaml")
 	newPath := filepath.Join(sharedSpecs, "openai.yaml")
 	r := Compare(loadAPI(t, oldPath), loadAPI(t, newPath))

@@ -1,0 +1,157 @@
+package emit
+
+import (
+	"github.com/dave/jennifer/jen"
+)
+
+// The fixed client surface: the names a user of the generated package calls that do not
+// come from the spec. Each is a line or a few that hand over to runtime/wire or runtime;
+// model.FixedNames lists what this declares, for the naming pass.
+
+// clientOption is an option of NewClient or of a call, declared as a one-line function
+// that returns the runtime/wire or runtime function of the same name.
+type clientOption struct {
+	doc    string
+	name   string
+	params []jen.Code
+	args   []string
+}
+
+var newClientOptions = []clientOption{
+	{
+		doc:    "WithHTTPClient sends every attempt with hc instead of http.DefaultClient. Do not give it a transport that retries by itself: its attempts would multiply the client's.",
+		name:   "WithHTTPClient",
+		params: []jen.Code{jen.Id("hc").Op("*").Qual(httpPath, "Client")},
+		args:   []string{"hc"},
+	},
+	{
+		doc:  "WithRequestEditor calls edit on each request before it is sent, for example to add authentication. It runs once per call, before the first attempt, never on a redirect, so credentials it adds are not carried to another host. An error from edit ends the call before anything is sent.",
+		name: "WithRequestEditor",
+		params: []jen.Code{jen.Id("edit").Func().Params(
+			jen.Id("ctx").Qual(contextPath, "Context"), jen.Id("req").Op("*").Qual(httpPath, "Request"),
+		).Error()},
+		args: []string{"edit"},
+	},
+	{
+		doc:    "WithUserAgent sets the User-Agent header of every request.",
+		name:   "WithUserAgent",
+		params: []jen.Code{jen.Id("ua").String()},
+		args:   []string{"ua"},
+	},
+	{
+		doc:    "WithLogger logs each retry at WARN level to l, without header values or bodies.",
+		name:   "WithLogger",
+		params: []jen.Code{jen.Id("l").Op("*").Qual(slogPath, "Logger")},
+		args:   []string{"l"},
+	},
+	{
+		doc:    "WithOnRetry calls fn before each wait between attempts.",
+		name:   "WithOnRetry",
+		params: []jen.Code{jen.Id("fn").Func().Params(jen.Id("RetryEvent"))},
+		args:   []string{"fn"},
+	},
+	{
+		doc:    "WithRetryBudget caps the retries of all calls to ratio of recent requests, plus minPerSecond retries per second, instead of the default budget.",
+		name:   "WithRetryBudget",
+		params: []jen.Code{jen.List(jen.Id("ratio"), jen.Id("minPerSecond")).Float64()},
+		args:   []string{"ratio", "minPerSecond"},
+	},
+	{
+		doc:  "WithoutRetryBudget lets every call make all the attempts its policy allows, however many other calls are failing.",
+		name: "WithoutRetryBudget",
+	},
+	{
+		doc:    "WithCircuitBreaker stops calls for coolDown after failures consecutive failed calls, then lets one probe call through to decide whether to close again.",
+		name:   "WithCircuitBreaker",
+		params: []jen.Code{jen.Id("failures").Int(), jen.Id("coolDown").Qual(timePath, "Duration")},
+		args:   []string{"failures", "coolDown"},
+	},
+	{
+		doc:    "WithPolicyOverride lets fn adjust the retry policy of every call, e.g. to cap MaxAttempts client-wide. fn receives a copy; changing it does not change the operation's own policy.",
+		name:   "WithPolicyOverride",
+		params: []jen.Code{jen.Id("fn").Func().Params(jen.Op("*").Id("Policy"))},
+		args:   []string{"fn"},
+	},
+}
+
+var callOptions = []clientOption{
+	{
+		doc:    "WithMaxAttempts makes at most n attempts for this call.",
+		name:   "WithMaxAttempts",
+		params: []jen.Code{jen.Id("n").Int()},
+		args:   []string{"n"},
+	},
+	{
+		doc:  "WithoutRetry sends this call once, whatever its policy says.",
+		name: "WithoutRetry",
+	},
+	{
+		doc:    "WithIdempotencyKey sends key as this call's idempotency key instead of a random one.",
+		name:   "WithIdempotencyKey",
+		params: []jen.Code{jen.Id("key").String()},
+		args:   []string{"key"},
+	},
+	{
+		doc:    "WithAttemptTimeout bounds each attempt of this call by d.",
+		name:   "WithAttemptTimeout",
+		params: []jen.Code{jen.Id("d").Qual(timePath, "Duration")},
+		args:   []string{"d"},
+	},
+	{
+		doc:    "WithHeader adds a header to every attempt of this call.",
+		name:   "WithHeader",
+		params: []jen.Code{jen.List(jen.Id("key"), jen.Id("value")).String()},
+		args:   []string{"key", "value"},
+	},
+}
+
+// sentinels are the runtime's errors.Is targets, re-exported under the same names.
+var sentinels = []string{"ErrExhausted", "ErrBudgetExhausted", "ErrCircuitOpen", "ErrBodyNotReplayable", "ErrRetryAfterTooLong"}
+
+// clientSurface renders Client, NewClient, the options and the re-exported runtime
+// names.
+func clientSurface() []jen.Code {
+	var out []jen.Code
+	add := func(text string, c *jen.Statement) {
+		var d doc
+		d.para(text)
+		out = append(out, d.code().Add(c).Line())
+	}
+	add("Client calls the API. It is safe for concurrent use; all its calls share one retry budget and, when enabled, one circuit breaker.",
+		jen.Type().Id("Client").Struct(jen.Id("wire").Op("*").Qual(wirePath, "Client")))
+	add("Option configures a Client.", jen.Type().Id("Option").Op("=").Qual(wirePath, "Option"))
+	add("NewClient returns a client for the API served at baseURL, e.g. \"https://api.example.com/v1\". By default it sends requests with http.DefaultClient, retries each operation under the policy its spec declares, and caps retries with runtime.DefaultBudget.",
+		jen.Func().Id("NewClient").Params(jen.Id("baseURL").String(), jen.Id("opts").Op("...").Id("Option")).Params(jen.Op("*").Id("Client"), jen.Error()).Block(
+			jen.List(jen.Id("w"), jen.Err()).Op(":=").Qual(wirePath, "NewClient").Call(jen.Id("baseURL"), jen.Id("opts").Op("...")),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+			jen.Return(jen.Op("&").Id("Client").Values(jen.Dict{jen.Id("wire"): jen.Id("w")}), jen.Nil()),
+		))
+	for _, o := range newClientOptions {
+		add(o.doc, delegate(o, "Option", wirePath))
+	}
+	add("CallOption changes how one call is made; pass it as the last argument of a method.",
+		jen.Type().Id("CallOption").Op("=").Qual(runtimePath, "CallOption"))
+	add("APIError is the error a method returns when a call fails: a non-2xx response, a transport failure, or a retry loop that stopped early. When the spec declares an error model for the response's status, Model holds it decoded and errors.As reaches it.",
+		jen.Type().Id("APIError").Op("=").Qual(runtimePath, "Error"))
+	add("Policy says how an operation is retried.", jen.Type().Id("Policy").Op("=").Qual(runtimePath, "Policy"))
+	add("RetryEvent describes one retry, for WithOnRetry.", jen.Type().Id("RetryEvent").Op("=").Qual(runtimePath, "RetryEvent"))
+	add("Reasons a call stopped retrying, for errors.Is.", jen.Var().DefsFunc(func(g *jen.Group) {
+		for _, name := range sentinels {
+			g.Id(name).Op("=").Qual(runtimePath, name)
+		}
+	}))
+	for _, o := range callOptions {
+		add(o.doc, delegate(o, "CallOption", runtimePath))
+	}
+	return out
+}
+
+// delegate renders `func Name(params) result { return pkg.Name(args) }` on one line.
+func delegate(o clientOption, result, pkg string) *jen.Statement {
+	args := make([]jen.Code, len(o.args))
+	for i, a := range o.args {
+		args[i] = jen.Id(a)
+	}
+	return jen.Func().Id(o.name).Params(o.params...).Id(result).
+		Op("{").Return(jen.Qual(pkg, o.name).Call(args...)).Op("}")
+}

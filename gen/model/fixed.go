@@ -1,0 +1,34 @@
+package model
+
+// Reserved lists the identifiers every generated file declares or imports by itself, so
+// that the naming pass keeps spec-derived names clear of them. The emitter declares
+// exactly these; a test of the emitter checks that the two agree.
+type Reserved struct {
+	// Package are the package-level identifiers of the fixed client surface, e.g.
+	// "Client", "NewClient", "WithHeader".
+	Package []string
+	// ClientMembers are the fields and methods of Client, e.g. "wire".
+	ClientMembers []string
+	// Imports are the package names generated code may refer to, e.g. "http", "wire".
+	Imports []string
+	// Locals are the fixed local names of generated methods, e.g. "ctx", "params".
+	Locals []string
+}
+
+// FixedNames returns the identifiers of the fixed part of generated code, in new slices
+// the caller may change.
+func FixedNames() Reserved {
+	return Reserved{
+		Package: []string{
+			"APIError", "CallOption", "Client",
+			"ErrBodyNotReplayable", "ErrBudgetExhausted", "ErrCircuitOpen", "ErrExhausted", "ErrRetryAfterTooLong",
+			"NewClient", "Option", "Policy", "RetryEvent",
+			"WithAttemptTimeout", "WithCircuitBreaker", "WithHTTPClient", "WithHeader", "WithIdempotencyKey",
+			"WithLogger", "WithMaxAttempts", "WithOnRetry", "WithPolicyOverride", "WithRequestEditor",
+			"WithRetryBudget", "WithUserAgent", "WithoutRetry", "WithoutRetryBudget",
+		},
+		ClientMembers: []string{"wire"},
+		Imports:       []string{"context", "http", "io", "json", "runtime", "slog", "time", "wire"},
+		Locals:        []string{"c", "ctx", "params", "body", "opts", "r", "resp", "err", "out", "w"},
+	}
+}

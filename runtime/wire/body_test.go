@@ -1,0 +1,96 @@
+package wire
+
+import (
+	"io"
+	"mime"
+	"mime/multipart"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestFormBody(t *testing.T) {
+	type form struct {
+		Name  string            `json:"name"`
+		Tags  []string          `json:"tags"`
+		Meta  map[string]string `json:"meta"`
+		Inner map[string]string `json:"inner"`
+		Unset *string           `json:"unset,omitempty"`
+	}
+	r := NewRequest("POST")
+	r.FormBody("application/x-www-form-urlencoded", form{
+		Name: "a b", Tags: []string{"x", "y"}, Meta: map[string]string{"k": "v"}, Inner: map[string]string{"i": "j"},
+	}, "meta")
+	data, _ := io.ReadAll(r.body)
+	if want := "i=j&meta%5Bk%5D=v&name=a+b&tags=x&tags=y"; string(data) != want || r.contentType != "application/x-www-form-urlencoded" {
+		t.Errorf("form body %s (%s), want %s", data, r.contentType, want)
+	}
+}
+
+func TestMultipartBody(t *testing.T) {
+	f, err := os.Create(filepath.Join(t.TempDir(), "photo.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = f.WriteString("PNG")
+	_, _ = f.Seek(0, io.SeekStart)
+	defer f.Close()
+	var nilFile *os.File
+	m := NewMultipart()
+	m.Field("name", "rex")
+	m.Field("tags", []string{"a", "b"})
+	m.Field("meta", map[string]int{"k": 1})
+	m.Field(`we"ird`, map[string]int{"k": 2})
+	m.Field("unset", (*string)(nil))
+	m.File("photo", f)
+	m.File("raw", strings.NewReader("bytes"))
+	m.File("none", nil)
+	m.File("nilFile", nilFile)
+	m.Files("many", []io.Reader{strings.NewReader("1"), strings.NewReader("2")})
+	r := NewRequest("POST")
+	r.MultipartBody(m)
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	mt, params, err := mime.ParseMediaType(r.contentType)
+	if err != nil || mt != "multipart/form-data" {
+		t.Fatalf("content type %q: %v", r.contentType, err)
+	}
+	mr := multipart.NewReader(r.body, params["boundary"])
+	var got []string
+	for {
+		p, err := mr.NextPart()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, _ := io.ReadAll(p)
+		got = append(got, p.FormName()+"|"+p.FileName()+"|"+p.Header.Get("Content-Type")+"|"+string(data))
+	}
+	want := []string{
+		"name|||rex", "tags|||a", "tags|||b",
+		`meta||application/json|{"k":1}`, `we"ird||application/json|{"k":2}`,
+		"photo|photo.png|application/octet-stream|PNG", "raw|raw|application/octet-stream|bytes",
+		"many|many|application/octet-stream|1", "many|many|application/octet-stream|2",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("parts:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+type failingReader struct{}
+
+func (failingReader) Read([]byte) (int, error) { return 0, io.ErrUnexpectedEOF }
+
+func TestMultipartBodyError(t *testing.T) {
+	m := NewMultipart()
+	m.File("photo", failingReader{})
+	r := NewRequest("POST")
+	r.MultipartBody(m)
+	if r.err == nil || !strings.Contains(r.err.Error(), `request body: part "photo"`) || r.body != nil {
+		t.Errorf("err %v, body %v", r.err, r.body)
+	}
+}

@@ -1,0 +1,263 @@
+package wire
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"testing/synctest"
+
+	"github.com/retrygen/retrygen/runtime"
+)
+
+// recorder answers each attempt with the next status of statuses (then 200) and keeps
+// what each attempt sent.
+type recorder struct {
+	mu       sync.Mutex
+	statuses []int
+	reqs     []*http.Request
+	bodies   []string
+}
+
+func (rt *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
+	var body []byte
+	if req.Body != nil {
+		body, _ = io.ReadAll(req.Body)
+		req.Body.Close()
+	}
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	rt.reqs = append(rt.reqs, req)
+	rt.bodies = append(rt.bodies, string(body))
+	status := http.StatusOK
+	if len(rt.statuses) > 0 {
+		status, rt.statuses = rt.statuses[0], rt.statuses[1:]
+	}
+	return &http.Response{
+		StatusCode: status,
+		Header:     http.Header{"Content-Type": {"application/json"}},
+		Body:       io.NopCloser(strings.NewReader(`{"ok":true}`)),
+		Request:    req,
+	}, nil
+}
+
+var retrying = runtime.Policy{MaxAttempts: 3, StatusCodes: []runtime.StatusCode{503}, Idempotent: true}
+
+func newTestClient(t *testing.T, rt *recorder, opts ...Option) *Client {
+	t.Helper()
+	opts = append([]Option{WithHTTPClient(&http.Client{Transport: rt}), WithoutRetryBudget()}, opts...)
+	c, err := NewClient("https://api.example.com/v1/", opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func TestNewClientRejects(t *testing.T) {
+	for _, u := range []string{"", "api.example.com", "ftp://x/", "https://", "https://x/?a=1", "https://x/#f", "https://u:secret@x/?k=v", "%zz"} {
+		_, err := NewClient(u)
+		if err == nil {
+			t.Errorf("NewClient(%q) accepted", u)
+		} else if strings.Contains(err.Error(), "secret") {
+			t.Errorf("NewClient error shows the password: %v", err)
+		}
+	}
+}
+
+func TestDoBuildsTheRequest(t *testing.T) {
+	rt := &recorder{}
+	var edits int
+	c := newTestClient(t, rt, WithUserAgent("ua/1"), WithRequestEditor(func(_ context.Context, req *http.Request) error {
+		edits++
+		req.Header.Set("Authorization", "Bearer t")
+		return nil
+	}))
+	r := NewRequest("POST")
+	r.Path("/pets/")
+	r.PathParam("petId", PathSimple, "a/b")
+	r.Path("/feed")
+	r.QueryParam("q", QueryForm, "x y")
+	r.HeaderParam("X-Req", HeaderSimple, "1")
+	r.CookieParam("s", CookieForm, "c1")
+	r.CookieParam("t", CookieForm, "c2")
+	r.JSONBody("application/json", map[string]int{"n": 1})
+	resp, err := c.Do(context.Background(), r, &retrying, "application/json", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = Discard(resp)
+	req := rt.reqs[0]
+	if got := req.URL.String(); got != "https://api.example.com/v1/pets/a%2Fb/feed?q=x+y" {
+		t.Errorf("URL %s", got)
+	}
+	want := map[string]string{
+		"Content-Type": "application/json", "Accept": "application/json", "X-Req": "1",
+		"Cookie": "s=c1; t=c2", "User-Agent": "ua/1", "Authorization": "Bearer t",
+	}
+	for k, v := range want {
+		if got := req.Header.Get(k); got != v {
+			t.Errorf("%s: %q, want %q", k, got, v)
+		}
+	}
+	if rt.bodies[0] != `{"n":1}` || edits != 1 {
+		t.Errorf("body %q, %d edits", rt.bodies[0], edits)
+	}
+}
+
+func TestDoFailsBeforeSending(t *testing.T) {
+	rt := &recorder{}
+	c := newTestClient(t, rt)
+	r := NewRequest("GET")
+	r.Path("/x")
+	r.HeaderParam("X-A", HeaderSimple, "a\r\nInjected: 1")
+	if _, err := c.Do(context.Background(), r, &retrying, "", nil); err == nil || !strings.Contains(err.Error(), "GET /x: header parameter") {
+		t.Errorf("err = %v", err)
+	}
+	editErr := errors.New("no token")
+	c = newTestClient(t, rt, WithRequestEditor(func(context.Context, *http.Request) error { return editErr }))
+	if _, err := c.Do(context.Background(), NewRequest("GET"), &retrying, "", nil); !errors.Is(err, editErr) {
+		t.Errorf("editor error: %v", err)
+	}
+	if len(rt.reqs) != 0 {
+		t.Errorf("%d requests sent", len(rt.reqs))
+	}
+}
+
+// A declared idempotency key is sent on every attempt; a key passed as an option wins.
+func TestDoIdempotencyKey(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := runtime.Policy{MaxAttempts: 2, StatusCodes: []runtime.StatusCode{503}, Idempotent: true, IdempotencyKey: "Idempotency-Key"}
+		for _, tt := range []struct {
+			declared string
+			opts     []runtime.CallOption
+			want     string
+		}{
+			{"k1", nil, "k1"},
+			{"k1", []runtime.CallOption{runtime.WithIdempotencyKey("k2")}, "k2"},
+			{"", nil, ""},
+		} {
+			rt := &recorder{statuses: []int{503}}
+			c := newTestClient(t, rt)
+			r := NewRequest("POST")
+			r.IdempotencyKey(tt.declared)
+			resp, err := c.Do(context.Background(), r, &p, "", tt.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_ = Discard(resp)
+			if len(rt.reqs) != 2 {
+				t.Fatalf("%d attempts", len(rt.reqs))
+			}
+			k0, k1 := rt.reqs[0].Header.Get("Idempotency-Key"), rt.reqs[1].Header.Get("Idempotency-Key")
+			if k0 != k1 || k0 == "" || tt.want != "" && k0 != tt.want {
+				t.Errorf("declared %q: keys %q and %q, want %q", tt.declared, k0, k1, tt.want)
+			}
+		}
+	})
+}
+
+// seekOnly can seek but not ReadAt, so a retry must seek back.
+type seekOnly struct{ r *bytes.Reader }
+
+func (s *seekOnly) Read(p []byte) (int, error)                { return s.r.Read(p) }
+func (s *seekOnly) Seek(off int64, whence int) (int64, error) { return s.r.Seek(off, whence) }
+
+func TestReplayable(t *testing.T) {
+	body := &seekOnly{bytes.NewReader([]byte("0123456789"))}
+	_, _ = body.Seek(4, io.SeekStart)
+	req, err := http.NewRequest("PUT", "http://x", body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := replayable(req, body); err != nil {
+		t.Fatal(err)
+	}
+	if req.ContentLength != 6 || req.GetBody == nil {
+		t.Fatalf("ContentLength %d, GetBody set %v", req.ContentLength, req.GetBody != nil)
+	}
+	for range 2 {
+		b, _ := io.ReadAll(req.Body)
+		if string(b) != "456789" {
+			t.Fatalf("attempt body = %q", b)
+		}
+		req.Body, _ = req.GetBody()
+	}
+	pipe := io.MultiReader(strings.NewReader("x"))
+	req, _ = http.NewRequest("PUT", "http://x", pipe)
+	if err := replayable(req, pipe); err != nil || req.GetBody != nil {
+		t.Errorf("a plain reader must stay single-use: %v", err)
+	}
+}
+
+// Every body kind is sent byte-identical on each attempt; a reader that cannot seek is
+// sent once.
+func TestDoReplaysBodies(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		mp := NewMultipart()
+		mp.Field("name", "rex")
+		mp.File("photo", strings.NewReader("png"))
+		readerAt := bytes.NewReader([]byte("xxraw"))
+		_, _ = readerAt.Seek(2, io.SeekStart)
+		bodies := map[string]func(r *Request){
+			"json":      func(r *Request) { r.JSONBody("application/json", []int{1}) },
+			"form":      func(r *Request) { r.FormBody("application/x-www-form-urlencoded", map[string]string{"a": "b"}) },
+			"multipart": func(r *Request) { r.MultipartBody(mp) },
+			"readerAt":  func(r *Request) { r.RawBody("application/octet-stream", readerAt) },
+			"seeker":    func(r *Request) { r.RawBody("text/plain", &seekOnly{bytes.NewReader([]byte("seek"))}) },
+			"empty":     func(r *Request) { r.RawBody("text/plain", strings.NewReader("")) },
+		}
+		for name, set := range bodies {
+			rt := &recorder{statuses: []int{503, 503}}
+			c := newTestClient(t, rt)
+			r := NewRequest("PUT")
+			set(r)
+			resp, err := c.Do(context.Background(), r, &retrying, "", nil)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			_ = Discard(resp)
+			if len(rt.bodies) != 3 || rt.bodies[0] != rt.bodies[1] || rt.bodies[1] != rt.bodies[2] {
+				t.Errorf("%s: attempts sent %q", name, rt.bodies)
+			}
+		}
+		rt := &recorder{statuses: []int{503}}
+		c := newTestClient(t, rt)
+		r := NewRequest("PUT")
+		r.RawBody("text/plain", io.MultiReader(strings.NewReader("once")))
+		_, err := c.Do(context.Background(), r, &retrying, "", nil)
+		if !errors.Is(err, runtime.ErrBodyNotReplayable) || len(rt.bodies) != 1 {
+			t.Errorf("single-use reader: %d attempts, err %v", len(rt.bodies), err)
+		}
+	})
+}
+
+// badSeeker reports its offset but cannot seek to its end.
+type badSeeker struct{ io.Reader }
+
+func (badSeeker) Seek(off int64, whence int) (int64, error) {
+	if whence == io.SeekCurrent {
+		return 0, nil
+	}
+	return 0, errors.New("no end")
+}
+
+// A body that fails before anything is sent names the path, never the query values.
+func TestDoBodyErrorHidesQuery(t *testing.T) {
+	rt := &recorder{}
+	c := newTestClient(t, rt)
+	r := NewRequest("PUT")
+	r.Path("/files")
+	r.QueryParam("api_key", QueryForm, "s3cret")
+	r.RawBody("text/plain", badSeeker{strings.NewReader("x")})
+	_, err := c.Do(context.Background(), r, &retrying, "", nil)
+	if err == nil || !strings.Contains(err.Error(), "PUT /files: request body: no end") || strings.Contains(err.Error(), "s3cret") {
+		t.Errorf("err = %v", err)
+	}
+	if len(rt.reqs) != 0 {
+		t.Errorf("%d requests sent", len(rt.reqs))
+	}
+}

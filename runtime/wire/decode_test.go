@@ -1,0 +1,91 @@
+package wire
+
+import (
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/retrygen/retrygen/runtime"
+)
+
+type model struct{ Msg string }
+
+func (m model) Error() string { return m.Msg }
+
+func TestDecodeError(t *testing.T) {
+	apiErr := &runtime.Error{StatusCode: 404, Body: []byte(`{"Msg":"gone"}`)}
+	err := DecodeError(apiErr, func(status int) any {
+		if status == 404 {
+			return new(model)
+		}
+		return nil
+	})
+	var m *model
+	if !errors.As(err, &m) || m.Msg != "gone" {
+		t.Errorf("errors.As(*model) = %v for %v", m, err)
+	}
+	transport := &runtime.Error{Err: io.ErrUnexpectedEOF}
+	if err := DecodeError(transport, func(int) any { return new(model) }); !errors.Is(err, io.ErrUnexpectedEOF) || transport.Model != nil {
+		t.Errorf("a failure without a response got a model: %v", transport.Model)
+	}
+	notJSON := &runtime.Error{StatusCode: 500, Body: []byte("<html>")}
+	if _ = DecodeError(notJSON, func(int) any { return new(model) }); notJSON.Model != nil {
+		t.Errorf("a body that does not decode got a model: %v", notJSON.Model)
+	}
+}
+
+// closeTracker reports whether it was closed.
+type closeTracker struct {
+	io.Reader
+	closed bool
+}
+
+func (c *closeTracker) Close() error { c.closed = true; return nil }
+
+func response(status int, body string) (*http.Response, *closeTracker) {
+	ct := &closeTracker{Reader: strings.NewReader(body)}
+	return &http.Response{StatusCode: status, Body: ct}, ct
+}
+
+func TestDecodeJSON(t *testing.T) {
+	resp, ct := response(200, `{"Msg":"hi"}`)
+	var m model
+	if err := DecodeJSON(resp, &m); err != nil || m.Msg != "hi" || !ct.closed {
+		t.Errorf("decode: %v %+v closed %v", err, m, ct.closed)
+	}
+	resp, ct = response(204, "")
+	if err := DecodeJSON(resp, &m); err != nil || !ct.closed {
+		t.Errorf("empty body: %v", err)
+	}
+	resp, _ = response(201, "{")
+	if err := DecodeJSON(resp, &m); err == nil || !strings.Contains(err.Error(), "decode 201 response") {
+		t.Errorf("bad JSON: %v", err)
+	}
+}
+
+func TestReadBodyAndDiscard(t *testing.T) {
+	resp, ct := response(200, "text")
+	var out []byte
+	if err := ReadBody(resp, &out); err != nil || string(out) != "text" || !ct.closed {
+		t.Errorf("ReadBody: %v %q closed %v", err, out, ct.closed)
+	}
+	resp, ct = response(204, "ignored")
+	if err := Discard(resp); err != nil || !ct.closed {
+		t.Errorf("Discard: %v closed %v", err, ct.closed)
+	}
+}
+
+func TestErrorText(t *testing.T) {
+	if got := ErrorText(model{Msg: "x"}); got != `{"Msg":"x"}` {
+		t.Errorf("ErrorText = %s", got)
+	}
+	long := ErrorText(model{Msg: strings.Repeat("a", 600)})
+	if !strings.HasSuffix(long, "…") || len(long) != 512+len("…") {
+		t.Errorf("long ErrorText has %d bytes", len(long))
+	}
+	if got := ErrorText(func() {}); got != "error response" {
+		t.Errorf("ErrorText of a func = %q", got)
+	}
+}

@@ -1,0 +1,25 @@
+// Package wire is the fixed code every client that retrygen generates calls besides the
+// retry engine: the client's options and base URL, building a request (path, query,
+// header and cookie parameters in their OpenAPI styles), body encodings (JSON,
+// form-urlencoded, multipart, raw readers) and their replay on a retry, decoding
+// responses and typed error models, and the JSON helpers of generated types (custom field
+// names, unions).
+//
+// Generated files hold only what their spec says and call this package for the rest, so
+// a fix here reaches every client with `go get -u`, without regenerating. It is written
+// for generated code: its names are stable for a given runtime.SupportPackageIsVersionN
+// constant, which every generated file refers to, but application code should use the
+// generated package instead.
+//
+// Parameter styles are typed per location (PathStyle, QueryStyle, HeaderStyle,
+// CookieStyle), so a path style cannot be passed for a query parameter. Each constant is
+// one OpenAPI style and explode pair; a constant without a suffix has the style's default
+// explode, e.g. QueryForm is form with explode true and PathSimple is simple with explode
+// false.
+//
+// What goes on the wire is checked before anything is sent: a path parameter stays one
+// segment ("../admin" becomes "..%2Fadmin", ".." becomes "%2E%2E"); a header value with
+// a control character, or a cookie value with one or with a semicolon, fails the call.
+//
+// The package imports only the standard library and this module's runtime.
+package wire

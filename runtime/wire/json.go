@@ -1,0 +1,115 @@
+package wire
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+)
+
+// JSONField is one field of a struct whose wire names json tags cannot spell (empty, or
+// with a comma, quote or backslash), for MarshalFields and UnmarshalFields.
+type JSONField struct {
+	name    string
+	value   any
+	omitNil bool
+}
+
+// Field is the field name with value: the field's value to marshal, or a pointer to it
+// to unmarshal.
+func Field(name string, value any) JSONField { return JSONField{name: name, value: value} }
+
+// OptionalField is the field name with value, left out when the value is nil.
+func OptionalField(name string, value any) JSONField {
+	return JSONField{name: name, value: value, omitNil: true}
+}
+
+// MarshalFields writes fields as a JSON object under their exact names, in order.
+func MarshalFields(fields ...JSONField) ([]byte, error) {
+	var buf bytes.Buffer
+	buf.WriteByte('{')
+	n := 0
+	for _, f := range fields {
+		if f.omitNil && isNil(f.value) {
+			continue
+		}
+		name, err := json.Marshal(f.name)
+		if err != nil {
+			return nil, err
+		}
+		value, err := json.Marshal(f.value)
+		if err != nil {
+			return nil, fmt.Errorf("field %q: %w", f.name, err)
+		}
+		if n > 0 {
+			buf.WriteByte(',')
+		}
+		n++
+		buf.Write(name)
+		buf.WriteByte(':')
+		buf.Write(value)
+	}
+	buf.WriteByte('}')
+	return buf.Bytes(), nil
+}
+
+// UnmarshalFields reads the JSON object data into fields, each by its exact name; each
+// field's value must be a pointer. Members no field names are ignored.
+func UnmarshalFields(data []byte, fields ...JSONField) error {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(data, &m); err != nil {
+		return err
+	}
+	for _, f := range fields {
+		raw, ok := m[f.name]
+		if !ok {
+			continue
+		}
+		if err := json.Unmarshal(raw, f.value); err != nil {
+			return fmt.Errorf("field %q: %w", f.name, err)
+		}
+	}
+	return nil
+}
+
+// MarshalRaw returns raw, or null when there is none: the JSON of a union that holds the
+// value it was read from.
+func MarshalRaw(raw json.RawMessage) ([]byte, error) {
+	if raw == nil {
+		return []byte("null"), nil
+	}
+	return raw, nil
+}
+
+// DiscriminatorValue returns the string value of property name in the JSON object data,
+// or "" when data is not an object or the property is not a string.
+func DiscriminatorValue(data []byte, name string) string {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(data, &m) != nil {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(m[name], &s) != nil {
+		return ""
+	}
+	return s
+}
+
+// AsVariant decodes raw, a union's JSON, as a T. An unset union (nil) is an error.
+func AsVariant[T any](raw json.RawMessage) (T, error) {
+	var v T
+	if raw == nil {
+		return v, fmt.Errorf("decode as %T: the value is unset", v)
+	}
+	err := json.Unmarshal(raw, &v)
+	return v, err
+}
+
+// SetVariant replaces *raw, a union's JSON, with the JSON of v.
+func SetVariant(raw *json.RawMessage, v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	*raw = data
+	return nil
+}

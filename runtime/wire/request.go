@@ -1,0 +1,230 @@
+package wire
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+)
+
+// Request is one call being built by a generated method. Its methods record the first
+// problem, which Client.Do reports before anything is sent.
+type Request struct {
+	method      string
+	path        strings.Builder // percent-encoded
+	query       url.Values
+	header      http.Header
+	cookies     []string
+	body        io.Reader // nil: no body
+	contentType string
+	key         string // a declared idempotency key parameter's value
+	err         error
+}
+
+// NewRequest starts a request with the HTTP method, e.g. "GET".
+func NewRequest(method string) *Request {
+	return &Request{method: method, query: url.Values{}, header: http.Header{}}
+}
+
+func (r *Request) fail(err error) {
+	if r.err == nil {
+		r.err = err
+	}
+}
+
+// Path appends literal path text, already percent-encoded, e.g. "/pets/".
+func (r *Request) Path(escaped string) { r.path.WriteString(escaped) }
+
+// PathParam appends the path parameter name with value v, written in style and escaped
+// so that it stays one path segment: "../admin" becomes "..%2Fadmin", ".." becomes
+// "%2E%2E". An unset or empty value fails the call.
+func (r *Request) PathParam(name string, style PathStyle, v any) {
+	x, err := reduce(v, style == PathJSON)
+	if err != nil {
+		r.fail(fmt.Errorf("path parameter %q: %w", name, err))
+		return
+	}
+	if x == nil || x == "" {
+		r.fail(fmt.Errorf("path parameter %q is empty", name))
+		return
+	}
+	prefix, sep, explode := "", ",", false
+	switch style {
+	case PathSimpleExplode:
+		explode = true
+	case PathLabel:
+		prefix = "."
+	case PathLabelExplode:
+		prefix, sep, explode = ".", ".", true
+	case PathMatrix:
+		prefix = ";" + pathEscape(name) + "="
+	case PathMatrixExplode:
+		prefix = ";" + pathEscape(name) + "="
+		sep, explode = prefix, true
+	}
+	r.path.WriteString(prefix)
+	switch x := x.(type) {
+	case string:
+		r.path.WriteString(pathEscape(x))
+	case []any:
+		for i, item := range x {
+			if i > 0 {
+				r.path.WriteString(sep)
+			}
+			r.path.WriteString(pathEscape(plainString(item)))
+		}
+	case []member:
+		for i, m := range x {
+			if i > 0 {
+				r.path.WriteString(sep)
+			}
+			r.path.WriteString(pathEscape(m.name))
+			if explode {
+				r.path.WriteString("=")
+			} else {
+				r.path.WriteString(",")
+			}
+			r.path.WriteString(pathEscape(plainString(m.value)))
+		}
+	}
+}
+
+// pathEscape escapes s as one path segment; a segment of dots only is escaped too, so
+// that it cannot mean the current or parent directory.
+func pathEscape(s string) string {
+	if strings.Trim(s, ".") == "" {
+		return strings.Repeat("%2E", len(s))
+	}
+	return url.PathEscape(s)
+}
+
+// QueryParam adds the query parameter name with value v, written in style. An unset value
+// (nil) adds nothing.
+func (r *Request) QueryParam(name string, style QueryStyle, v any) {
+	x, err := reduce(v, style == QueryJSON)
+	if err != nil {
+		r.fail(fmt.Errorf("query parameter %q: %w", name, err))
+		return
+	}
+	switch x := x.(type) {
+	case string:
+		r.query.Add(name, x)
+	case []any:
+		switch style {
+		case QueryDeepObject:
+			addDeep(r.query, name, x)
+		case QueryForm:
+			for _, item := range x {
+				r.query.Add(name, plainString(item))
+			}
+		case QuerySpaceDelimited:
+			r.query.Add(name, joinPlain(x, " "))
+		case QueryPipeDelimited:
+			r.query.Add(name, joinPlain(x, "|"))
+		default:
+			r.query.Add(name, joinPlain(x, ","))
+		}
+	case []member:
+		switch style {
+		case QueryDeepObject:
+			addDeep(r.query, name, x)
+		case QueryForm:
+			for _, m := range x {
+				r.query.Add(m.name, plainString(m.value))
+			}
+		default:
+			r.query.Add(name, joinMembers(x, ","))
+		}
+	}
+}
+
+// SetQuery sets a query pair that the spec writes into the path itself, as in
+// "/responses?beta=true".
+func (r *Request) SetQuery(name, value string) { r.query.Set(name, value) }
+
+// HeaderParam sets the header parameter name to v, written in style. An unset value (nil)
+// sets nothing; a value with a control character, CR and LF included, fails the call.
+func (r *Request) HeaderParam(name string, style HeaderStyle, v any) {
+	x, err := reduce(v, style == HeaderJSON)
+	if err != nil {
+		r.fail(fmt.Errorf("header parameter %q: %w", name, err))
+		return
+	}
+	var s string
+	switch x := x.(type) {
+	case nil:
+		return
+	case string:
+		s = x
+	case []any:
+		s = joinPlain(x, ",")
+	case []member:
+		if style == HeaderSimpleExplode {
+			s = joinPairs(x, "=", ",")
+		} else {
+			s = joinMembers(x, ",")
+		}
+	}
+	if !validHeaderValue(s) {
+		r.fail(fmt.Errorf("header parameter %q: value contains a control character", name))
+		return
+	}
+	r.header.Set(name, s)
+}
+
+// CookieParam adds the cookie parameter name with value v, written in style. An unset
+// value (nil) adds nothing; a value with a control character or a semicolon fails the
+// call.
+func (r *Request) CookieParam(name string, style CookieStyle, v any) {
+	x, err := reduce(v, style == CookieJSON)
+	if err != nil {
+		r.fail(fmt.Errorf("cookie parameter %q: %w", name, err))
+		return
+	}
+	explode := style == CookieForm
+	var pairs []string
+	switch x := x.(type) {
+	case nil:
+		return
+	case string:
+		pairs = append(pairs, name+"="+x)
+	case []any:
+		if explode {
+			for _, item := range x {
+				pairs = append(pairs, name+"="+plainString(item))
+			}
+		} else {
+			pairs = append(pairs, name+"="+joinPlain(x, ","))
+		}
+	case []member:
+		if explode {
+			for _, m := range x {
+				pairs = append(pairs, m.name+"="+plainString(m.value))
+			}
+		} else {
+			pairs = append(pairs, name+"="+joinMembers(x, ","))
+		}
+	}
+	for _, p := range pairs {
+		if !validHeaderValue(p) || strings.Contains(p, ";") {
+			r.fail(fmt.Errorf("cookie parameter %q: value contains a control character or a semicolon", name))
+			return
+		}
+	}
+	r.cookies = append(r.cookies, pairs...)
+}
+
+// IdempotencyKey makes key, the value of a declared idempotency key parameter, the
+// call's idempotency key; an empty key leaves the choice to the runtime (a random key),
+// and a key passed to the call as an option still wins.
+func (r *Request) IdempotencyKey(key string) { r.key = key }
+
+func validHeaderValue(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < ' ' && c != '\t' || c == 0x7f {
+			return false
+		}
+	}
+	return true
+}
