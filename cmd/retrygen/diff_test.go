@@ -29,16 +29,21 @@ func TestDiffExitCodes(t *testing.T) {
 		why   string // what stderr says when the run fails
 	}{
 		// policy: two loosened rules, nothing breaking.
-		{"policy", nil, 1, "2 loosened retry rules"},
+		{"policy", nil, 1, "2 loosened retry rules (-allow=loosened accepts them)"},
 		{"policy", []string{"-allow=loosened"}, 0, ""},
 		{"policy", []string{"-allow=breaking"}, 1, "2 loosened retry rules"},
 		{"policy", []string{"-allow", "breaking,loosened"}, 0, ""},
 		// methods and types: breaking changes, nothing loosened.
-		{"methods", nil, 1, "8 breaking changes"},
+		{"methods", nil, 1, "8 breaking changes (-allow=breaking accepts them)"},
 		{"methods", []string{"-allow=breaking"}, 0, ""},
 		{"methods", []string{"-allow=loosened"}, 1, "8 breaking changes"},
 		{"types", []string{"-json"}, 1, "9 breaking changes"},
 		{"types", []string{"-markdown", "-allow=loosened, breaking"}, 0, ""},
+		// both: a removed field and an operation that becomes retried.
+		{"both", nil, 1, "1 breaking change and 1 loosened retry rule (-allow=breaking,loosened accepts them)"},
+		{"both", []string{"-allow=breaking"}, 1, "1 loosened retry rule (-allow=loosened accepts them)"},
+		{"both", []string{"-allow=loosened"}, 1, "1 breaking change (-allow=breaking accepts them)"},
+		{"both", []string{"-allow=breaking,loosened"}, 0, ""},
 		// Only policy changes that loosen nothing, and compatible ones.
 		{"hostile", nil, 0, ""},
 		{"nochange", nil, 0, ""},

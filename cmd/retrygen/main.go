@@ -381,15 +381,17 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 		logger.Print(err)
 		return exitFail
 	}
-	var fail []string
+	var fail, kinds []string
 	if found.Breaking > 0 && !allowed["breaking"] {
 		fail = append(fail, plural(found.Breaking, "breaking change"))
+		kinds = append(kinds, "breaking")
 	}
 	if found.Loosened > 0 && !allowed["loosened"] {
 		fail = append(fail, plural(found.Loosened, "loosened retry rule"))
+		kinds = append(kinds, "loosened")
 	}
 	if len(fail) > 0 {
-		logger.Printf("%s (-allow=breaking,loosened accepts them)", strings.Join(fail, " and "))
+		logger.Printf("%s (-allow=%s accepts them)", strings.Join(fail, " and "), strings.Join(kinds, ","))
 		return exitFail
 	}
 	return exitOK
