@@ -60,7 +60,12 @@ func Describe(v any) string {
 		return "null"
 	case string:
 		return strconv.Quote(v)
-	case bool, int, int64, uint64, float64, json.Number:
+	case float64:
+		if v == math.Trunc(v) && math.Abs(v) < 1e21 {
+			return strconv.FormatFloat(v, 'f', -1, 64) // 9007199254740992, not 9.007199254740992e+15
+		}
+		return fmt.Sprint(v)
+	case bool, int, int64, uint64, json.Number:
 		return fmt.Sprint(v)
 	case []any:
 		return "a list"
