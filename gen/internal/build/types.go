@@ -459,6 +459,9 @@ func setKind(d *model.Decl, sh shape) {
 
 // fill builds the contents of a struct, enum or union decl.
 func (b *builder) fill(d *model.Decl, s *openapi3.Schema, sh shape) {
+	if b.overgrown {
+		return
+	}
 	switch sh.kind {
 	case shapeStruct:
 		props, required := collectProperties(s)
@@ -506,6 +509,9 @@ func collectProperties(s *openapi3.Schema) (map[string]*openapi3.SchemaRef, map[
 // structFields builds the fields of a struct, sorted by wire name. In a multipart body,
 // binary properties become io.Reader file parts.
 func (b *builder) structFields(d *model.Decl, props map[string]*openapi3.SchemaRef, required map[string]bool, multipart bool) {
+	if !b.grow(len(props), d) {
+		return
+	}
 	fields := names.NewExportedNamer("MarshalJSON", "UnmarshalJSON")
 	for _, name := range load.SortedKeys(props) {
 		p := props[name]
