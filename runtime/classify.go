@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
@@ -21,10 +20,11 @@ const (
 	failMaybeSent
 )
 
-// classify sorts the transport error of one attempt. ctx is the caller's context: once it is
-// done the failure is the caller's and never retried, while an attempt's own timeout is.
-func classify(ctx context.Context, err error) failure {
-	if ctx.Err() != nil {
+// classify sorts the transport error of one attempt. callerDone reports that the caller's
+// context is done: the failure is then the caller's and never retried, while an attempt's
+// own timeout is.
+func classify(err error, callerDone bool) failure {
+	if callerDone {
 		return failTerminal
 	}
 	var re interface{ RetryableError() bool }

@@ -153,6 +153,7 @@ func (e *Engine) Do(ctx context.Context, req *http.Request, p *Policy, opts ...C
 		prevBackoff time.Duration
 		nextBody    io.ReadCloser // the body of the next attempt, from GetBody
 	)
+	replay := req.Body != nil && req.Body != http.NoBody
 	for attempt := 1; ; attempt++ {
 		if err := ctx.Err(); err != nil {
 			closeReader(nextBody)
@@ -178,102 +179,64 @@ func (e *Engine) Do(ctx context.Context, req *http.Request, p *Policy, opts ...C
 			r = e.attemptRequest(req, attempt, nextBody)
 			nextBody = nil
 		}
-		var cancel context.CancelFunc
-		if d, ok := attemptLimit(&pol, now, elapsedEnd); ok {
-			var actx context.Context
-			actx, cancel = context.WithTimeout(ctx, d)
-			r = r.WithContext(actx)
-		}
-		resp, err := client.Do(r)
-		if err == nil && pol.ReadBody && resp.StatusCode >= 200 && resp.StatusCode <= 299 {
-			resp, err = readBody(r, resp)
-		}
+		resp, cancel, err := e.send(client, r, &pol, now, elapsedEnd)
 		now = e.clock()
 
-		var hint time.Duration
 		if err != nil {
-			if cancel != nil {
-				cancel()
-			}
-			kind := classify(ctx, err)
 			o := outcomeFailure
-			if kind == failTerminal {
+			if classify(err, ctx.Err() != nil) == failTerminal {
 				o = outcomeNeutral
 			}
 			e.Breaker.record(now, probe, o)
 			last = lastOutcome{err: err}
-			retry := pol.ConnectionErrors && (kind == failNotSent || (kind == failMaybeSent && pol.Idempotent))
-			if !retry {
-				return nil, e.newError(req, attempt, &last, nil)
-			}
 		} else {
 			if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
 				e.Breaker.record(now, probe, outcomeSuccess)
-				switch {
-				case cancel == nil:
-				case pol.ReadBody: // the body is in memory: the attempt is over
-					cancel()
-				default:
+				if cancel != nil {
 					resp.Body = &cancelBody{ReadCloser: resp.Body, cancel: cancel}
 				}
 				return resp, nil
 			}
-			retryable := pol.retriesStatus(resp.StatusCode)
-			if retryable {
-				e.Breaker.record(now, probe, outcomeFailure)
-			} else {
-				e.Breaker.record(now, probe, outcomeSuccess)
+			o := outcomeSuccess
+			if pol.retriesStatus(resp.StatusCode) {
+				o = outcomeFailure
 			}
+			e.Breaker.record(now, probe, o)
 			last = lastOutcome{status: resp.StatusCode, header: resp.Header, resp: resp, cancel: cancel}
-			if !retryable || !pol.Idempotent {
-				return nil, e.finalError(req, attempt, &last, nil)
-			}
-			if pol.RetryAfter {
-				if h, ok := ParseRetryAfter(resp.Header, now); ok {
-					hint = h
-				}
-			}
 		}
 
-		// The attempt failed and may be retried; see whether the call may go on.
-		if attempt >= maxAttempts {
-			return nil, e.finalError(req, attempt, &last, ErrExhausted)
+		sit := situation{
+			pol:         &pol,
+			attempt:     attempt,
+			maxAttempts: maxAttempts,
+			err:         last.err,
+			callerDone:  ctx.Err() != nil,
+			status:      last.status,
+			header:      last.header,
+			now:         now,
+			elapsedEnd:  elapsedEnd,
+			prevBackoff: prevBackoff,
+			mustReplay:  replay,
+			canReplay:   req.GetBody != nil,
+			budget:      e.Budget,
 		}
-		if e.Breaker.isOpen(now) {
-			return nil, e.finalError(req, attempt, &last, ErrCircuitOpen)
+		sit.deadline, _ = ctx.Deadline()
+		sit.breakerOpen = e.Breaker.isOpen(now)
+		if sit.err != nil || pol.Idempotent && pol.retriesStatus(sit.status) {
+			sit.rnd = e.random() // drawn only when a wait may follow
 		}
-		replay := req.Body != nil && req.Body != http.NoBody
-		if replay && req.GetBody == nil {
-			return nil, e.finalError(req, attempt, &last, ErrBodyNotReplayable)
+		v := decide(&sit)
+		if !v.retry {
+			last.retryAfter = v.retryAfter
+			return nil, e.finalError(req, attempt, &last, v.cause)
 		}
-		ctxEnd, hasCtxEnd := ctx.Deadline()
-		if hint > 0 {
-			if hint > pol.MaxRetryAfter ||
-				(hasCtxEnd && !now.Add(hint).Before(ctxEnd)) ||
-				(!elapsedEnd.IsZero() && !now.Add(hint).Before(elapsedEnd)) {
-				last.retryAfter = hint
-				return nil, e.finalError(req, attempt, &last, ErrRetryAfterTooLong)
-			}
-		}
-		b := backoff(&pol, attempt, prevBackoff, e.random())
-		prevBackoff = b
-		wait := addSat(hint, b)
-		if hasCtxEnd && !now.Add(wait).Before(ctxEnd) {
-			return nil, e.finalError(req, attempt, &last, context.DeadlineExceeded)
-		}
-		if !elapsedEnd.IsZero() && !now.Add(wait).Before(elapsedEnd) {
-			return nil, e.finalError(req, attempt, &last, ErrExhausted)
-		}
+		prevBackoff = v.backoff
 		if replay {
 			body, err := req.GetBody()
 			if err != nil {
 				return nil, e.finalError(req, attempt, &last, fmt.Errorf("%w: %w", ErrBodyNotReplayable, err))
 			}
 			nextBody = body
-		}
-		if !e.Budget.Withdraw(now) {
-			closeReader(nextBody)
-			return nil, e.finalError(req, attempt, &last, ErrBudgetExhausted)
 		}
 
 		// Going on: free the connection, tell the observers, wait.
@@ -285,13 +248,38 @@ func (e *Engine) Do(ctx context.Context, req *http.Request, p *Policy, opts ...C
 				last.cancel = nil
 			}
 		}
-		e.observe(ctx, req, attempt, wait, &last)
-		if err := e.sleep(ctx, wait); err != nil {
+		e.observe(ctx, req, attempt, v.wait, &last)
+		if err := e.sleep(ctx, v.wait); err != nil {
 			closeReader(nextBody)
 			return nil, e.newError(req, attempt, &last, err)
 		}
 		now = e.clock()
 	}
+}
+
+// send makes one attempt: it sends r, bounded by the policy's AttemptTimeout and what is
+// left of MaxElapsed, and with pol.ReadBody reads a 2xx body within the attempt. cancel
+// releases the attempt's context; it is nil when the attempt has none of its own, and
+// when err is set (the context is then released already).
+func (e *Engine) send(client *http.Client, r *http.Request, pol *Policy, now, elapsedEnd time.Time) (resp *http.Response, cancel context.CancelFunc, err error) {
+	if d, ok := attemptLimit(pol, now, elapsedEnd); ok {
+		var actx context.Context
+		actx, cancel = context.WithTimeout(r.Context(), d)
+		r = r.WithContext(actx)
+	}
+	resp, err = client.Do(r)
+	if err == nil && pol.ReadBody && resp.StatusCode >= 200 && resp.StatusCode <= 299 {
+		resp, err = readBody(r, resp)
+		if err == nil && cancel != nil { // the body is in memory: the attempt is over
+			cancel()
+			cancel = nil
+		}
+	}
+	if err != nil && cancel != nil {
+		cancel()
+		cancel = nil
+	}
+	return resp, cancel, err
 }
 
 // lastOutcome is what the latest attempt left: a transport error, or a response whose body
