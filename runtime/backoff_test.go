@@ -188,7 +188,7 @@ func TestDefaultsMatchDesign(t *testing.T) {
 		t.Error("an empty StatusCodes retries 503")
 	}
 	class := Policy{StatusCodes: []StatusCode{Class5XX, 429}}
-	for c, want := range map[int]bool{500: true, 501: true, 599: true, 429: true, 404: false, 408: false} {
+	for c, want := range map[int]bool{500: true, 501: false, 505: false, 507: true, 511: true, 599: true, 429: true, 404: false, 408: false} {
 		if class.retriesStatus(c) != want {
 			t.Errorf("5XX+429 retries %d = %v", c, !want)
 		}

@@ -57,6 +57,10 @@ func TestDecide(t *testing.T) {
 		{"200 is no failure", situation{status: 200}, verdict{}},
 		{"5XX covers 599", situation{pol: &class5, status: 599}, verdict{retry: true, wait: 50 * ms, backoff: 50 * ms}},
 		{"5XX covers 503", situation{pol: &class5, status: 503}, verdict{retry: true, wait: 50 * ms, backoff: 50 * ms}},
+		{"5XX leaves 501", situation{pol: &class5, status: 501}, verdict{}},
+		{"5XX leaves 505", situation{pol: &class5, status: 505}, verdict{}},
+		{"5XX covers 507", situation{pol: &class5, status: 507}, verdict{retry: true, wait: 50 * ms, backoff: 50 * ms}},
+		{"501 by number", situation{pol: ptr(with(func(p *Policy) { p.StatusCodes = []StatusCode{501} })), status: 501}, verdict{retry: true, wait: 50 * ms, backoff: 50 * ms}},
 		{"5XX leaves 429", situation{pol: &class5, status: 429}, verdict{}},
 		{"503 not retry-safe", situation{pol: &notIdempotent, status: 503}, verdict{}},
 		{"second retry doubles", situation{status: 503, attempt: 2}, verdict{retry: true, wait: 100 * ms, backoff: 100 * ms}},
@@ -155,3 +159,5 @@ func TestDecideIsPure(t *testing.T) {
 		}
 	}
 }
+
+func ptr[T any](v T) *T { return &v }

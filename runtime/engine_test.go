@@ -475,9 +475,20 @@ func TestA14Classification(t *testing.T) {
 	t.Run("5XX class", func(t *testing.T) {
 		p := idempotent()
 		p.StatusCodes = []StatusCode{Class5XX}
-		for _, code := range []int{501, 505, 599} {
+		for _, code := range []int{500, 503, 507, 511, 599} {
 			if n, _ := run(t, p, status(code)); n != 3 {
 				t.Errorf("%d under 5XX: %d attempts, want 3", code, n)
+			}
+		}
+		// No retry fixes these: the class leaves them out, a number brings them in.
+		for _, code := range []int{501, 505} {
+			if n, _ := run(t, p, status(code)); n != 1 {
+				t.Errorf("%d under 5XX: %d attempts, want 1", code, n)
+			}
+			byNumber := idempotent()
+			byNumber.StatusCodes = []StatusCode{Class5XX, StatusCode(code)}
+			if n, _ := run(t, byNumber, status(code)); n != 3 {
+				t.Errorf("%d listed by number: %d attempts, want 3", code, n)
 			}
 		}
 	})

@@ -22,7 +22,8 @@ const (
 )
 
 // StatusCode is an HTTP status code, or a class of them: the single digits 1 to 5 stand for
-// 1XX to 5XX.
+// 1XX to 5XX. Class5XX leaves out 501 and 505, which no retry can fix; list them by number
+// to retry them.
 type StatusCode int
 
 // Status classes, for Policy.StatusCodes.
@@ -240,14 +241,19 @@ func isToken(s string) bool {
 	return true
 }
 
-// retriesStatus reports whether p retries a response with this status.
+// retriesStatus reports whether p retries a response with this status. A class covers its
+// hundred codes except 501 Not Implemented and 505 HTTP Version Not Supported, which no
+// retry can fix: they are retried only when listed by number.
 func (p *Policy) retriesStatus(code int) bool {
 	codes := p.StatusCodes
 	if codes == nil {
 		codes = defaultStatusCodes
 	}
 	for _, c := range codes {
-		if int(c) == code || (c >= Class1XX && c <= Class5XX && code/100 == int(c)) {
+		if int(c) == code {
+			return true
+		}
+		if c >= Class1XX && c <= Class5XX && code/100 == int(c) && code != 501 && code != 505 {
 			return true
 		}
 	}
