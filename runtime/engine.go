@@ -56,16 +56,20 @@ type Engine struct {
 	// before this one: "0" on the first, "1" on the first retry. A request that already
 	// has the header keeps its value.
 	AttemptHeader string
+	// Rand is the random source of the jitter: each call returns a number uniform in
+	// [0, 1). nil means math/rand/v2's Float64. Tests inject a seeded source, e.g.
+	// rand.New(rand.NewPCG(1, 2)).Float64 (guard it with a mutex if calls run concurrently),
+	// or a constant. A value outside [0, 1) is clamped into it.
+	Rand func() float64
 
 	// guarded is HTTPClient with redirects that keep credentials on their host, made once.
 	guardOnce sync.Once
 	guarded   *http.Client
 
-	// Test seams: the clock, the timer behind each wait and the random source. nil means
-	// time.Now, time.NewTimer and math/rand/v2.
+	// Test seams: the clock and the timer behind each wait. nil means time.Now and
+	// time.NewTimer. Tests of waiting code run in a testing/synctest bubble instead.
 	now      func() time.Time
 	newTimer func(time.Duration) (<-chan time.Time, func() bool)
-	rand     func() float64
 }
 
 var zeroPolicy Policy
@@ -442,8 +446,8 @@ func (e *Engine) clock() time.Time {
 }
 
 func (e *Engine) random() float64 {
-	if e.rand != nil {
-		return e.rand()
+	if e.Rand != nil {
+		return e.Rand()
 	}
 	return rand.Float64()
 }

@@ -32,7 +32,7 @@ func TestA6RetryAfterIsFloorPlusJitter(t *testing.T) {
 			}
 			return response(200, nil, ""), nil
 		}}
-		e := &Engine{HTTPClient: &http.Client{Transport: s}, rand: func() float64 { return rnd }}
+		e := &Engine{HTTPClient: &http.Client{Transport: s}, Rand: func() float64 { return rnd }}
 		p := idempotent()
 		p.InitialDelay = 500 * time.Millisecond
 		var lo, hi time.Duration = math.MaxInt64, 0
@@ -548,7 +548,7 @@ func TestA14Classification(t *testing.T) {
 		} {
 			tr := &http.Transport{}
 			var retries int
-			e := &Engine{HTTPClient: &http.Client{Transport: tr}, OnRetry: func(RetryEvent) { retries++ }, rand: func() float64 { return 0 }}
+			e := &Engine{HTTPClient: &http.Client{Transport: tr}, OnRetry: func(RetryEvent) { retries++ }, Rand: func() float64 { return 0 }}
 			req := newRequest(t, t.Context(), "GET", tc.url, nil)
 			if tc.key != "" {
 				req.Header[tc.key] = []string{tc.value}
@@ -823,7 +823,7 @@ func TestA17ConnectionReuse(t *testing.T) {
 	defer srv.Close()
 	tr := &http.Transport{}
 	defer tr.CloseIdleConnections()
-	e := &Engine{HTTPClient: &http.Client{Transport: tr}, rand: func() float64 { return 0 }}
+	e := &Engine{HTTPClient: &http.Client{Transport: tr}, Rand: func() float64 { return 0 }}
 	resp, err := e.Do(t.Context(), newRequest(t, t.Context(), "GET", srv.URL, nil), idempotent())
 	if err != nil {
 		t.Fatal(err)
