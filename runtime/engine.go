@@ -22,8 +22,9 @@ const drainLimit = 4 << 10
 
 // RetryEvent describes one retry, for Engine.OnRetry.
 type RetryEvent struct {
-	Method     string
-	URL        string        // redacted
+	Method string
+	URL    string // redacted as in Error.URL
+
 	Attempt    int           // the attempt that failed, from 1
 	Wait       time.Duration // the wait before the next attempt
 	StatusCode int           // of the failed attempt, 0 if it got no response
@@ -116,7 +117,7 @@ func (e *Engine) Do(ctx context.Context, req *http.Request, p *Policy, opts ...C
 	}
 	if !p.valid() {
 		closeBody(req)
-		return nil, &Error{Method: req.Method, URL: req.URL.Redacted(), Err: p.Validate()}
+		return nil, &Error{Method: req.Method, URL: redactURL(req.URL), Err: p.Validate()}
 	}
 	var cfg callConfig
 	if len(opts) > 0 { // a heap copy only for calls with options: o may keep the pointer
@@ -192,7 +193,7 @@ func (e *Engine) Do(ctx context.Context, req *http.Request, p *Policy, opts ...C
 				o = outcomeNeutral
 			}
 			e.Breaker.record(now, probe, o)
-			last = lastOutcome{err: err}
+			last = lastOutcome{err: redactError(err)}
 		} else {
 			if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
 				e.Breaker.record(now, probe, outcomeSuccess)
@@ -315,7 +316,7 @@ func (e *Engine) finalError(req *http.Request, attempts int, last *lastOutcome, 
 func (e *Engine) newError(req *http.Request, attempts int, last *lastOutcome, cause error) *Error {
 	return &Error{
 		Method:     req.Method,
-		URL:        req.URL.Redacted(),
+		URL:        redactURL(req.URL),
 		Attempts:   attempts,
 		StatusCode: last.status,
 		Header:     last.header,
@@ -385,7 +386,7 @@ func (e *Engine) observe(ctx context.Context, req *http.Request, attempt int, wa
 	if e.OnRetry == nil && e.Logger == nil {
 		return
 	}
-	u := req.URL.Redacted()
+	u := redactURL(req.URL)
 	if e.OnRetry != nil {
 		e.OnRetry(RetryEvent{Method: req.Method, URL: u, Attempt: attempt, Wait: wait, StatusCode: last.status, Err: last.err})
 	}
@@ -471,7 +472,7 @@ func readBody(req *http.Request, resp *http.Response) (*http.Response, error) {
 	b, err := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	if err != nil {
-		return nil, &url.Error{Op: req.Method, URL: req.URL.Redacted(), Err: fmt.Errorf("reading response body: %w", err)}
+		return nil, &url.Error{Op: req.Method, URL: redactURL(req.URL), Err: fmt.Errorf("reading response body: %w", err)}
 	}
 	resp.Body = io.NopCloser(bytes.NewReader(b))
 	resp.ContentLength = int64(len(b))

@@ -394,7 +394,7 @@ func TestA13Exhaustion(t *testing.T) {
 			t.Errorf("Header/Body are not the last response's: %v %q", e.Header, e.Body)
 		}
 		msg := err.Error()
-		want := "GET https://user:xxxxx@api.test/pets?limit=1: 503 Service Unavailable after 3 attempts: retry attempts exhausted"
+		want := "GET https://api.test/pets?limit=REDACTED: 503 Service Unavailable after 3 attempts: retry attempts exhausted"
 		if msg != want {
 			t.Errorf("message\n%s\nwant\n%s", msg, want)
 		}

@@ -89,8 +89,8 @@ func TestA20AttemptHeaderHookAndConcurrency(t *testing.T) {
 			}
 			events[1].Err = nil
 			want := []RetryEvent{
-				{Method: "GET", URL: "https://user:xxxxx@api.test/pets", Attempt: 1, Wait: 50 * time.Millisecond, StatusCode: 503},
-				{Method: "GET", URL: "https://user:xxxxx@api.test/pets", Attempt: 2, Wait: 100 * time.Millisecond},
+				{Method: "GET", URL: "https://api.test/pets", Attempt: 1, Wait: 50 * time.Millisecond, StatusCode: 503},
+				{Method: "GET", URL: "https://api.test/pets", Attempt: 2, Wait: 100 * time.Millisecond},
 			}
 			if fmt.Sprint(events) != fmt.Sprint(want) {
 				t.Errorf("events\n%v\nwant\n%v", events, want)
