@@ -52,7 +52,9 @@ func stop(cause error) verdict { return verdict{cause: cause} }
 // In order: an outcome the policy does not retry stops the call with no cause; then the
 // attempts, the breaker, a body that cannot be replayed, a server hint that does not fit
 // (ErrRetryAfterTooLong), a wait that does not fit the deadline (context.DeadlineExceeded)
-// or MaxElapsed (ErrExhausted), and the budget each stop it with their cause.
+// or MaxElapsed (ErrExhausted), and the budget each stop it with their cause. When a
+// server hint fits but the jittered backoff on top of it does not, the backoff is cut to
+// the room left (rnd × room) rather than ending the call.
 func decide(s *situation) verdict {
 	pol := s.pol
 	var hint time.Duration
@@ -93,6 +95,22 @@ func decide(s *situation) verdict {
 		}
 	}
 	b := backoff(pol, s.attempt, s.prevBackoff, s.rnd)
+	if hint > 0 {
+		// The hint fits (checked above); when the jitter on top does not, cut it to what
+		// fits, drawn with the same random number so that clients still spread out.
+		end := s.deadline
+		if hasElapsed && (!hasDeadline || s.elapsedEnd.Before(end)) {
+			end = s.elapsedEnd
+		}
+		if !end.IsZero() {
+			if room := end.Sub(s.now) - hint; b >= room {
+				b = time.Duration(clampRand(s.rnd) * float64(room))
+				if b >= room {
+					b = room - 1
+				}
+			}
+		}
+	}
 	wait := addSat(hint, b)
 	if hasDeadline && !s.now.Add(wait).Before(s.deadline) {
 		return stop(context.DeadlineExceeded)

@@ -2,8 +2,10 @@ package runtime
 
 import (
 	"context"
+	"crypto/tls"
 	"crypto/x509"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -86,6 +88,20 @@ func TestDecide(t *testing.T) {
 		{"unknown host", situation{err: noHost}, verdict{}},
 		{"unsupported scheme", situation{err: scheme}, verdict{}},
 		{"redirect limit", situation{err: tooMany}, verdict{}},
+		{"HTTP answer to HTTPS", situation{err: &url.Error{Op: "Get", URL: testURL, Err: errors.New("http: server gave HTTP response to HTTPS client")}}, verdict{}},
+		{"not TLS at all", situation{err: &url.Error{Op: "Get", URL: testURL, Err: tls.RecordHeaderError{Msg: "first record does not look like a TLS handshake"}}}, verdict{}},
+		{"certificate invalid", situation{err: &url.Error{Op: "Get", URL: testURL, Err: &tls.CertificateVerificationError{Err: x509.CertificateInvalidError{Reason: x509.Expired}}}}, verdict{}},
+		{"hostname mismatch", situation{err: &url.Error{Op: "Get", URL: testURL, Err: x509.HostnameError{Host: "x"}}}, verdict{}},
+		{"refused redirect", situation{err: &url.Error{Op: "Get", URL: testURL, Err: &redirectRefused{err: errors.New("no")}}}, verdict{}},
+		{"refused redirect, not retry-safe", situation{pol: &notIdempotent, err: &url.Error{Op: "Get", URL: testURL, Err: &redirectRefused{err: errors.New("no")}}}, verdict{}},
+		{"bad Location", situation{err: &url.Error{Op: "Get", URL: testURL, Err: fmt.Errorf("failed to parse Location header %q: %w", "::", &url.Error{Op: "parse", URL: "::", Err: errors.New("missing protocol scheme")})}}, verdict{}},
+		{"invalid URL", situation{err: &url.Error{Op: "parse", URL: "http://a b", Err: errors.New("invalid character")}}, verdict{}},
+		{"no host", situation{err: &url.Error{Op: "Get", URL: "http:///x", Err: errors.New("http: no Host in request URL")}}, verdict{}},
+		{"body net/http cannot rewind", situation{err: &url.Error{Op: "Post", URL: testURL, Err: errors.New("net/http: cannot rewind body after connection loss")}}, verdict{}},
+		{"body shorter than declared", situation{err: &url.Error{Op: "Post", URL: testURL, Err: errors.New("http: ContentLength=10 with Body length 3")}}, verdict{}},
+		{"body too large", situation{err: ErrBodyTooLarge}, verdict{}},
+		{"resend limit is a failed attempt", situation{err: &url.Error{Op: "Get", URL: testURL, Err: errResendLimit}, attempt: 3}, verdict{cause: ErrExhausted}},
+		{"header timeout retried", situation{err: &url.Error{Op: "Get", URL: testURL, Err: errResponseHeaderTimeout}}, verdict{retry: true, wait: 50 * ms, backoff: 50 * ms}},
 		{"RetryableError false", situation{err: retryable(false)}, verdict{}},
 		{"RetryableError true", situation{err: retryable(true)}, verdict{retry: true, wait: 50 * ms, backoff: 50 * ms}},
 		{"transport error on the last attempt", situation{err: reset, attempt: 3}, verdict{cause: ErrExhausted}},
@@ -105,6 +121,12 @@ func TestDecide(t *testing.T) {
 		{"huge", situation{status: 503, header: hdr("Retry-After", "99999999999999999999")}, verdict{cause: ErrRetryAfterTooLong, retryAfter: 1<<63 - 1}},
 		{"hint past the deadline", situation{status: 503, header: hdr("Retry-After", "5"), deadline: t0.Add(5 * time.Second)}, verdict{cause: ErrRetryAfterTooLong, retryAfter: 5 * time.Second}},
 		{"hint past MaxElapsed", situation{status: 503, header: hdr("Retry-After", "5"), elapsedEnd: t0.Add(4 * time.Second)}, verdict{cause: ErrRetryAfterTooLong, retryAfter: 5 * time.Second}},
+		{"jitter cut to the deadline", situation{pol: ptr(with(func(p *Policy) { p.InitialDelay, p.MaxDelay = time.Second, time.Second })), status: 503, header: hdr("Retry-After", "2"), deadline: t0.Add(2500 * ms)},
+			verdict{retry: true, wait: 2250 * ms, backoff: 250 * ms}},
+		{"jitter cut to MaxElapsed", situation{pol: ptr(with(func(p *Policy) { p.InitialDelay, p.MaxDelay = time.Second, time.Second })), status: 503, header: hdr("Retry-After", "2"), elapsedEnd: t0.Add(2100 * ms), deadline: t0.Add(time.Hour)},
+			verdict{retry: true, wait: 2050 * ms, backoff: 50 * ms}},
+		{"jitter that fits is kept", situation{status: 503, header: hdr("Retry-After", "2"), deadline: t0.Add(2500 * ms)}, verdict{retry: true, wait: 2050 * ms, backoff: 50 * ms}},
+		{"no hint, backoff past the deadline", situation{pol: ptr(with(func(p *Policy) { p.InitialDelay, p.MaxDelay = time.Second, time.Second })), status: 503, deadline: t0.Add(400 * ms)}, verdict{cause: context.DeadlineExceeded}},
 		{"hint on the last attempt", situation{status: 503, header: hdr("Retry-After", "1"), attempt: 3}, verdict{cause: ErrExhausted}},
 
 		// Deadlines.

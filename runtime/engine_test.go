@@ -679,9 +679,36 @@ func TestIdempotencyKey(t *testing.T) {
 		if k := call(own, WithIdempotencyKey("option")); k[0] != "from-param" || k[1] != "from-param" {
 			t.Errorf("a request's own key was replaced: %q", k)
 		}
+		// An empty key counts as no key: the call gets a key of its own.
+		for name, opts := range map[string][]CallOption{
+			"request editor": nil,
+			"WithHeader":     {WithHeader("Idempotency-Key", "")},
+			"blank":          {WithHeader("Idempotency-Key", " ")},
+			"empty option":   {WithIdempotencyKey("")},
+		} {
+			req := newRequest(t, t.Context(), "POST", testURL, nil)
+			if name == "request editor" {
+				req.Header.Set("Idempotency-Key", "")
+			}
+			if k := call(req, opts...); len(k) != 2 || k[0] != k[1] || !uuidV4.MatchString(k[0]) {
+				t.Errorf("%s with an empty key: sent %q, want one UUIDv4 twice", name, k)
+			}
+		}
 		p.IdempotencyKey = ""
 		if k := call(newRequest(t, t.Context(), "POST", testURL, nil)); k[0] != "" {
 			t.Errorf("a key was sent without a key header: %q", k)
+		}
+		// Without a key header in the policy, an empty key is not sent at all: net/http
+		// would take its mere presence as leave to re-send the POST.
+		for _, name := range []string{"Idempotency-Key", "X-Idempotency-Key"} {
+			req := newRequest(t, t.Context(), "POST", testURL, nil)
+			req.Header.Set(name, "")
+			call(req)
+			for _, r := range s.requests {
+				if _, ok := r.Header[name]; ok {
+					t.Errorf("an empty %s was sent", name)
+				}
+			}
 		}
 	})
 	seen := map[string]bool{}

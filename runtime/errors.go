@@ -25,6 +25,9 @@ var (
 	// ErrRetryAfterTooLong: the server asked for a wait longer than MaxRetryAfter, the
 	// context deadline or MaxElapsed allows.
 	ErrRetryAfterTooLong = errors.New("server asked to retry later than allowed")
+	// ErrBodyTooLarge: a body read whole (Policy.ReadBody) exceeded Engine.MaxBodySize.
+	// The call ends without a retry; Error.StatusCode and Header describe the response.
+	ErrBodyTooLarge = errors.New("response body too large")
 )
 
 // Error is the error Engine.Do returns for a failed call: a transport failure, a non-2xx

@@ -305,12 +305,7 @@ func (p *Policy) Backoff(retry int, prev time.Duration, rnd float64) time.Durati
 }
 
 func backoff(r *Policy, retry int, prev time.Duration, rnd float64) time.Duration {
-	if !(rnd >= 0) { // also NaN
-		rnd = 0
-	}
-	if rnd >= 1 {
-		rnd = math.Nextafter(1, 0)
-	}
+	rnd = clampRand(rnd)
 	switch r.Jitter {
 	case JitterNone:
 		return ceiling(r, retry)
@@ -353,4 +348,15 @@ func addSat(a, b time.Duration) time.Duration {
 		return math.MaxInt64
 	}
 	return a + b
+}
+
+// clampRand brings rnd into [0, 1); NaN counts as 0.
+func clampRand(rnd float64) float64 {
+	if !(rnd >= 0) { // also NaN
+		return 0
+	}
+	if rnd >= 1 {
+		return math.Nextafter(1, 0)
+	}
+	return rnd
 }
