@@ -58,8 +58,9 @@ type RetryEvent struct {
 type Engine struct {
 	// HTTPClient sends each attempt; nil means http.DefaultClient. Do not give it a
 	// Transport that retries by itself: attempts would multiply. The engine sends with a
-	// copy whose redirects to another host keep only content headers (Accept, Content-Type,
-	// User-Agent, Idempotency-Key, ...), so no credential follows a redirect off its host,
+	// copy whose redirects to another origin (another scheme, port, or a host that is not
+	// a subdomain) keep only content headers (Accept, Content-Type, User-Agent, ...) and
+	// the call's idempotency key, so no credential follows a redirect off its origin,
 	// whatever header carries it; hc's own CheckRedirect still runs.
 	HTTPClient *http.Client
 	// Budget caps retries to a share of recent requests; nil means no budget.
@@ -122,11 +123,15 @@ var zeroPolicy Policy
 // never retried; a per-attempt timeout is. Between attempts it waits Policy.Wait: the
 // jittered backoff, on top of the server's Retry-After when p.RetryAfter. A wait that could
 // not end before ctx's deadline (or p.MaxElapsed) is not started, and cancelling ctx ends a
-// wait at once. Each discarded response body is drained (up to 4 KiB) and closed first, so
-// the connection is reused; the request body is replayed through req.GetBody.
+// wait at once. Each discarded response body is drained (up to 4 KiB, for DrainTimeout at
+// most) and closed first, so the connection is reused; the request body is replayed through
+// req.GetBody. net/http's own re-sends within an attempt count as attempts. Each attempt
+// waits ResponseHeaderTimeout at most for its response header. The breaker, if any, is
+// asked once before the first attempt and told the call's outcome once it ends.
 //
-// When p.IdempotencyKey is set and req lacks that header, every attempt carries the same
-// key: the WithIdempotencyKey value, else a random UUIDv4 (crypto/rand), sent bare
+// When p.IdempotencyKey is set and req lacks that header (or has it empty), every attempt
+// carries the same key, redirects to another host included: the WithIdempotencyKey value,
+// else a random UUIDv4 (crypto/rand), sent bare
 // ("8e03978e-40d5-43e8-bc93-6894a57f9324"), the form most deployed APIs expect. Do does not
 // change req; when it must add headers it sends a copy.
 //
