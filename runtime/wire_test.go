@@ -297,3 +297,87 @@ func TestNetHTTPResendsCount(t *testing.T) {
 		})
 	})
 }
+
+// refuseStreams serves HTTP/2 with prior knowledge on l and answers every request with
+// RST_STREAM REFUSED_STREAM, counting them. It sends each connection it accepts on conns.
+func refuseStreams(l net.Listener, mu *sync.Mutex, arrivals *int, conns chan<- net.Conn) {
+	const preface = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
+	frame := func(c net.Conn, typ, flags byte, stream uint32, payload []byte) {
+		h := []byte{byte(len(payload) >> 16), byte(len(payload) >> 8), byte(len(payload)), typ, flags,
+			byte(stream >> 24), byte(stream >> 16), byte(stream >> 8), byte(stream)}
+		c.Write(append(h, payload...))
+	}
+	for {
+		c, err := l.Accept()
+		if err != nil {
+			return
+		}
+		conns <- c
+		go func() {
+			defer c.Close()
+			if _, err := io.ReadFull(c, make([]byte, len(preface))); err != nil {
+				return
+			}
+			frame(c, 4, 0, 0, nil) // SETTINGS
+			for {
+				h := make([]byte, 9)
+				if _, err := io.ReadFull(c, h); err != nil {
+					return
+				}
+				n := int(h[0])<<16 | int(h[1])<<8 | int(h[2])
+				if _, err := io.ReadFull(c, make([]byte, n)); err != nil {
+					return
+				}
+				typ, flags := h[3], h[4]
+				stream := uint32(h[5]&0x7f)<<24 | uint32(h[6])<<16 | uint32(h[7])<<8 | uint32(h[8])
+				switch {
+				case typ == 4 && flags&1 == 0: // SETTINGS: acknowledge
+					frame(c, 4, 1, 0, nil)
+				case typ == 1: // HEADERS: refuse the stream
+					mu.Lock()
+					*arrivals++
+					mu.Unlock()
+					frame(c, 3, 0, stream, []byte{0, 0, 0, 7}) // RST_STREAM REFUSED_STREAM
+				}
+			}
+		}()
+	}
+}
+
+// Over HTTP/2, net/http retries a refused stream up to 6 times with a backoff of its own
+// (1s, 2s, 4s... about a minute in all). Those re-sends count as attempts too, so one
+// engine attempt cannot use the whole deadline, and the server sees MaxAttempts requests
+// (one more at most, when the abort races net/http's write).
+func TestHTTP2RefusedStreamResendsCount(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		n := memnet.New()
+		l, err := n.Listen("tcp", "api.test:80")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close()
+		var mu sync.Mutex
+		var arrivals int
+		conns := make(chan net.Conn, 100)
+		go refuseStreams(l, &mu, &arrivals, conns)
+		tr := &http.Transport{DialContext: n.DialContext, Protocols: new(http.Protocols)}
+		tr.Protocols.SetUnencryptedHTTP2(true)
+		defer func() {
+			tr.CloseIdleConnections()
+			for len(conns) > 0 {
+				(<-conns).Close()
+			}
+		}()
+		e := &Engine{HTTPClient: &http.Client{Transport: tr}, Rand: func() float64 { return 0.5 }}
+		start := time.Now()
+		_, err = e.Do(t.Context(), newRequest(t, t.Context(), "GET", "http://api.test/pets", nil), idempotent())
+		el := time.Since(start)
+		ee := mustError(t, err)
+		mu.Lock()
+		got := arrivals
+		mu.Unlock()
+		if got < 3 || got > 4 || ee.Attempts != 3 || !errors.Is(err, ErrExhausted) || el > 4*time.Second {
+			t.Fatalf("%d arrivals, %d attempts reported in %v (%v); want 3 (or 4) arrivals, 3 attempts, a few seconds", got, ee.Attempts, el, err)
+		}
+	})
+}
