@@ -3,7 +3,9 @@ package runtime
 import (
 	"context"
 	"errors"
+	"net/http/httptrace"
 	"sync"
+	"time"
 )
 
 // attempt is the state of one engine attempt that net/http's hooks reach through the
@@ -18,8 +20,9 @@ import (
 // attempt, and aborts the attempt when a re-send would exceed the attempts the call has
 // left (maxResends), so that the server sees at most the policy's MaxAttempts requests.
 type attempt struct {
-	keyHeader  string // canonical name of the call's idempotency key header; "" for none
-	maxResends int    // re-sends allowed within this attempt
+	keyHeader     string        // canonical name of the call's idempotency key header; "" for none
+	maxResends    int           // re-sends allowed within this attempt
+	headerTimeout time.Duration // the wait for a response header once a request is written; 0 for none
 
 	cancel context.CancelCauseFunc
 	stops  []func() bool // further cancel functions, run by release
@@ -28,6 +31,8 @@ type attempt struct {
 	hopConns int   // connections taken for the current request of a redirect chain
 	resends  int   // net/http's own re-sends
 	aborted  error // why the engine aborted the attempt, if it did
+	answered bool  // client.Do returned: the header timeout no longer applies
+	timer    *time.Timer
 }
 
 type attemptKey struct{}
@@ -88,6 +93,45 @@ func (a *attempt) getConn(string) {
 	a.mu.Unlock()
 	if over {
 		a.abort(errResendLimit)
+	}
+}
+
+// wroteRequest is the httptrace WroteRequest hook: it starts (or, for the next request of
+// a redirect chain, restarts) the wait for the response header. Counting from the end of
+// the write leaves a long upload alone.
+func (a *attempt) wroteRequest(httptrace.WroteRequestInfo) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.answered || a.headerTimeout <= 0 {
+		return
+	}
+	if a.timer == nil {
+		a.timer = time.AfterFunc(a.headerTimeout, a.headerTimedOut)
+	} else {
+		a.timer.Reset(a.headerTimeout)
+	}
+}
+
+func (a *attempt) headerTimedOut() {
+	a.mu.Lock()
+	if a.answered {
+		a.mu.Unlock()
+		return
+	}
+	if a.aborted == nil {
+		a.aborted = errResponseHeaderTimeout
+	}
+	a.mu.Unlock()
+	a.cancel(errResponseHeaderTimeout)
+}
+
+// gotAnswer marks the end of the wait for a response header: client.Do returned.
+func (a *attempt) gotAnswer() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.answered = true
+	if a.timer != nil {
+		a.timer.Stop()
 	}
 }
 

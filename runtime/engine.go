@@ -79,10 +79,10 @@ type Engine struct {
 	// before this one: "0" on the first, "1" on the first retry. A request that already
 	// has the header keeps its value.
 	AttemptHeader string
-	// ResponseHeaderTimeout bounds how long one attempt waits for its response header,
-	// from the moment it starts until the final response's status line arrives (redirects
-	// included). It ends an attempt that a server holds by dribbling or withholding its
-	// header even when the caller set no deadline. An attempt that runs out is a failed
+	// ResponseHeaderTimeout bounds how long one attempt waits for a response header once
+	// its request (body included) is written; each request of a redirect chain gets it
+	// anew. It ends an attempt that a server holds by dribbling or withholding its header
+	// even when the caller set no deadline, and leaves a long upload alone. An attempt that runs out is a failed
 	// attempt like a per-attempt timeout, retried under the policy's rules. 0 means
 	// DefaultResponseHeaderTimeout (30s); NoResponseHeaderTimeout turns it off. The body is
 	// not bounded by it: see Policy.AttemptTimeout.
@@ -344,17 +344,12 @@ func (e *Engine) send(client *http.Client, r *http.Request, pol *Policy, now, el
 		actx, cancel = context.WithTimeout(actx, d)
 		a.stops = append(a.stops, func() bool { cancel(); return true })
 	}
-	actx = httptrace.WithClientTrace(actx, &httptrace.ClientTrace{GetConn: a.getConn})
+	a.headerTimeout = e.responseHeaderTimeout()
+	actx = httptrace.WithClientTrace(actx, &httptrace.ClientTrace{GetConn: a.getConn, WroteRequest: a.wroteRequest})
 	r = r.WithContext(actx)
 
-	var headerTimer *time.Timer
-	if d := e.responseHeaderTimeout(); d > 0 {
-		headerTimer = time.AfterFunc(d, func() { a.abort(errResponseHeaderTimeout) })
-	}
 	resp, err := client.Do(r)
-	if headerTimer != nil {
-		headerTimer.Stop()
-	}
+	a.gotAnswer()
 	if err != nil {
 		if cause := a.cause(); cause != nil {
 			err = &url.Error{Op: urlErrorOp(r.Method), URL: redactURL(r.URL), Err: cause}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -188,6 +189,21 @@ func TestReadBodyIsCapped(t *testing.T) {
 	})
 }
 
+// slowReader yields a 1 KiB chunk after each gap.
+type slowReader struct {
+	chunks int
+	gap    time.Duration
+}
+
+func (r *slowReader) Read(p []byte) (int, error) {
+	if r.chunks == 0 {
+		return 0, io.EOF
+	}
+	time.Sleep(r.gap)
+	r.chunks--
+	return copy(p, bytes.Repeat([]byte("u"), min(len(p), 1<<10))), nil
+}
+
 // A server that withholds its response header holds an attempt for
 // ResponseHeaderTimeout at most, even without a caller's deadline; the attempt is retried.
 func TestResponseHeaderTimeout(t *testing.T) {
@@ -228,6 +244,24 @@ func TestResponseHeaderTimeout(t *testing.T) {
 			})
 		})
 	}
+	t.Run("a long upload is not cut", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			w := newWire(t, "api.test:80", func(_ *wire, rw http.ResponseWriter, r *http.Request) {
+				n, _ := io.Copy(io.Discard, r.Body)
+				io.WriteString(rw, strconv.FormatInt(n, 10))
+			})
+			w.e.ResponseHeaderTimeout = 5 * time.Second
+			req := newRequest(t, t.Context(), "PUT", "http://api.test/file", &slowReader{chunks: 20, gap: time.Second})
+			resp, err := w.e.Do(t.Context(), req, idempotent())
+			if err != nil {
+				t.Fatalf("a 20s upload under a 5s header timeout: %v", err)
+			}
+			resp.Body.Close()
+			if w.arrivals() != 1 {
+				t.Errorf("%d arrivals, want 1", w.arrivals())
+			}
+		})
+	})
 	t.Run("off", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			w := newWire(t, "api.test:80", func(_ *wire, _ http.ResponseWriter, r *http.Request) { <-r.Context().Done() })
