@@ -25,7 +25,7 @@ type attempt struct {
 	headerTimeout time.Duration // the wait for a response header once a request is written; 0 for none
 
 	cancel context.CancelCauseFunc
-	stops  []func() bool // further cancel functions, run by release
+	stops  []context.CancelFunc // further cancel functions, run by release
 
 	mu       sync.Mutex
 	hopConns int   // connections taken for the current request of a redirect chain

@@ -342,7 +342,7 @@ func (e *Engine) send(client *http.Client, r *http.Request, pol *Policy, now, el
 	if d, ok := attemptLimit(pol, now, elapsedEnd); ok {
 		var cancel context.CancelFunc
 		actx, cancel = context.WithTimeout(actx, d)
-		a.stops = append(a.stops, func() bool { cancel(); return true })
+		a.stops = append(a.stops, cancel)
 	}
 	a.headerTimeout = e.responseHeaderTimeout()
 	actx = httptrace.WithClientTrace(actx, &httptrace.ClientTrace{GetConn: a.getConn, WroteRequest: a.wroteRequest})
