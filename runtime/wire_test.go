@@ -244,6 +244,35 @@ func TestResponseHeaderTimeout(t *testing.T) {
 			})
 		})
 	}
+	t.Run("a header dribbled one byte a second", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			done := make(chan struct{})
+			defer close(done)
+			w := newWire(t, "api.test:80", func(_ *wire, rw http.ResponseWriter, r *http.Request) {
+				c, _, err := rw.(http.Hijacker).Hijack()
+				if err != nil {
+					return
+				}
+				defer c.Close()
+				for _, b := range []byte("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nX-Padding: " + strings.Repeat("p", 100) + "\r\n\r\nok") {
+					if _, err := c.Write([]byte{b}); err != nil {
+						return
+					}
+					select {
+					case <-time.After(time.Second):
+					case <-done:
+						return
+					}
+				}
+			})
+			start := time.Now()
+			_, err := w.e.Do(t.Context(), newRequest(t, t.Context(), "GET", "http://api.test/pets", nil), idempotent())
+			ee := mustError(t, err)
+			if el, want := time.Since(start), 3*DefaultResponseHeaderTimeout+150*time.Millisecond; ee.Attempts != 3 || el != want || !errors.Is(err, ErrExhausted) {
+				t.Fatalf("%v after %d attempts and %v; want exhaustion after 3 header timeouts (%v)", err, ee.Attempts, el, want)
+			}
+		})
+	})
 	t.Run("a long upload is not cut", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			w := newWire(t, "api.test:80", func(_ *wire, rw http.ResponseWriter, r *http.Request) {
