@@ -40,7 +40,7 @@ func TestRedactURL(t *testing.T) {
 	}
 }
 
-// A URL shown in Error(), Error.URL, a RetryEvent or the log carries no user information
+// F3: a URL shown in Error(), Error.URL, a RetryEvent or the log carries no user information
 // and no query value, whatever the failure: a status, a transport error quoting the URL, or
 // one quoting a signed redirect target.
 func TestSecretsInURLsStayOut(t *testing.T) {

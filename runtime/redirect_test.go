@@ -106,7 +106,7 @@ func TestRedirectLimit(t *testing.T) {
 	}
 }
 
-// Credentials never follow a redirect that leaves the first request's origin: a scheme
+// F4: credentials never follow a redirect that leaves the first request's origin: a scheme
 // downgrade on the same host name, or another port, counts as leaving. net/http alone
 // keeps Authorization and Cookie there, since it compares host names only.
 func TestRedirectDowngradeDropsCredentials(t *testing.T) {

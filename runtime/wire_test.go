@@ -106,7 +106,7 @@ func TestRetryAfterFitsWithJitterCut(t *testing.T) {
 	}
 }
 
-// A failed attempt whose body stalls is drained for DrainTimeout at most, then cut.
+// G4: a failed attempt whose body stalls is drained for DrainTimeout at most, then cut.
 func TestDrainIsBoundedInTime(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		w := newWire(t, "api.test:80", func(_ *wire, rw http.ResponseWriter, r *http.Request) {
@@ -128,7 +128,7 @@ func TestDrainIsBoundedInTime(t *testing.T) {
 	})
 }
 
-// A body read whole is capped: an endless body and a compression bomb end the call with
+// G1, G2: a body read whole is capped: an endless body and a compression bomb end the call with
 // ErrBodyTooLarge instead of filling memory.
 func TestReadBodyIsCapped(t *testing.T) {
 	zeros := make([]byte, 40<<20) // over the 32 MiB default once decoded
@@ -204,7 +204,7 @@ func (r *slowReader) Read(p []byte) (int, error) {
 	return copy(p, bytes.Repeat([]byte("u"), min(len(p), 1<<10))), nil
 }
 
-// A server that withholds its response header holds an attempt for
+// G3: a server that withholds or dribbles its response header holds an attempt for
 // ResponseHeaderTimeout at most, even without a caller's deadline; the attempt is retried.
 func TestResponseHeaderTimeout(t *testing.T) {
 	for _, tc := range []struct {
@@ -306,7 +306,7 @@ func TestResponseHeaderTimeout(t *testing.T) {
 	})
 }
 
-// net/http re-sends a request by itself when a reused connection turns out dead. Those
+// G5: net/http re-sends a request by itself when a reused connection turns out dead. Those
 // re-sends count as attempts: the server sees at most MaxAttempts requests.
 func TestNetHTTPResendsCount(t *testing.T) {
 	// The first request on each connection gets a 503; a later one sees the connection
