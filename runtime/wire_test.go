@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -441,6 +442,24 @@ func TestHTTP2RefusedStreamResendsCount(t *testing.T) {
 		mu.Unlock()
 		if got < 3 || got > 4 || ee.Attempts != 3 || !errors.Is(err, ErrExhausted) || el > 4*time.Second {
 			t.Fatalf("%d arrivals, %d attempts reported in %v (%v); want 3 (or 4) arrivals, 3 attempts, a few seconds", got, ee.Attempts, el, err)
+		}
+	})
+}
+
+// A redirect to a Location that is not a URL would come again: it is not retried.
+func TestBadLocationIsNotRetried(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		w := newWire(t, "api.test:80", func(_ *wire, rw http.ResponseWriter, _ *http.Request) {
+			rw.Header().Set("Location", "http://[::1")
+			rw.WriteHeader(http.StatusTemporaryRedirect)
+		})
+		_, err := w.e.Do(t.Context(), newRequest(t, t.Context(), "GET", "http://api.test/pets?api_key=s3cr3t", nil), idempotent())
+		ee := mustError(t, err)
+		if ee.Attempts != 1 || w.arrivals() != 1 || !strings.Contains(err.Error(), "Location") {
+			t.Fatalf("%v after %d attempts, %d arrivals; want the bad Location after 1", err, ee.Attempts, w.arrivals())
+		}
+		if strings.Contains(err.Error()+fmt.Sprint(ee.Err), "s3cr3t") {
+			t.Errorf("the error shows the query value: %v / %v", err, ee.Err)
 		}
 	})
 }
