@@ -24,6 +24,7 @@ type attempt struct {
 	maxResends    int           // re-sends allowed within this attempt
 	headerTimeout time.Duration // the wait for a response header once a request is written; 0 for none
 
+	trace  httptrace.ClientTrace
 	cancel context.CancelCauseFunc
 	stops  []context.CancelFunc // further cancel functions, run by release
 

@@ -272,7 +272,7 @@ func (e *Engine) do(ctx context.Context, req *http.Request, p *Policy, cfg *call
 			last = lastOutcome{err: redactError(err)}
 		} else {
 			if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
-				resp.Body = &cancelBody{ReadCloser: resp.Body, cancel: a.release}
+				resp.Body = &attemptBody{ReadCloser: resp.Body, a: a}
 				return resp, nil
 			}
 			last = lastOutcome{status: resp.StatusCode, header: resp.Header, resp: resp, attempt: a}
@@ -345,7 +345,8 @@ func (e *Engine) send(client *http.Client, r *http.Request, pol *Policy, now, el
 		a.stops = append(a.stops, cancel)
 	}
 	a.headerTimeout = e.responseHeaderTimeout()
-	actx = httptrace.WithClientTrace(actx, &httptrace.ClientTrace{GetConn: a.getConn, WroteRequest: a.wroteRequest})
+	a.trace.GetConn, a.trace.WroteRequest = a.getConn, a.wroteRequest
+	actx = httptrace.WithClientTrace(actx, &a.trace)
 	r = r.WithContext(actx)
 
 	resp, err := client.Do(r)
@@ -597,15 +598,15 @@ func (e *Engine) random() float64 {
 	return rand.Float64()
 }
 
-// cancelBody releases an attempt's context when the caller closes the response body.
-type cancelBody struct {
+// attemptBody releases its attempt's context when the caller closes the response body.
+type attemptBody struct {
 	io.ReadCloser
-	cancel context.CancelFunc
+	a *attempt
 }
 
-func (b *cancelBody) Close() error {
+func (b *attemptBody) Close() error {
 	err := b.ReadCloser.Close()
-	b.cancel()
+	b.a.release()
 	return err
 }
 
