@@ -199,11 +199,11 @@ func TestB15RedirectsAreNotRetries(t *testing.T) {
 	})
 }
 
-// B16: secrets in the Authorization header, an API key header and the URL's user
-// information never show in the error (Error, %+v, %#v), in the retry events or in the
-// log, whether the call ends on statuses or on transport errors.
+// B16: secrets in the Authorization header, an API key header, the URL's user information
+// (name and password) and its query values never show in the error (Error, %+v, %#v), in
+// the retry events or in the log, whether the call ends on statuses or on transport errors.
 func TestB16SecretRedaction(t *testing.T) {
-	secrets := []string{"s3cr3t-TOKEN", "k3y-S3CRET", "pa55", "c00kie-S3CRET", "cHJveHk6cGE1NQ=="}
+	secrets := []string{"s3cr3t-TOKEN", "k3y-S3CRET", "pa55", "c00kie-S3CRET", "cHJveHk6cGE1NQ==", "t0k3n-USER", "q-S3CRET"}
 	for _, tc := range []struct {
 		name  string
 		fault step
@@ -215,10 +215,13 @@ func TestB16SecretRedaction(t *testing.T) {
 			bubble(t, func(t *testing.T, e *env) {
 				e.serve(petstoreAddr, tc.fault)
 				var logs bytes.Buffer
-				c := e.petstoreAt("http://user:pa55@"+petstoreAddr+"/v1",
+				c := e.petstoreAt("http://t0k3n-USER:pa55@"+petstoreAddr+"/v1",
 					client.WithRequestEditor(credentials),
 					client.WithRequestEditor(func(ctx context.Context, req *http.Request) error {
 						req.Header.Set("X-Api-Key", "k3y-S3CRET")
+						q := req.URL.Query()
+						q.Set("api_key", "q-S3CRET")
+						req.URL.RawQuery = q.Encode()
 						return nil
 					}),
 					client.WithLogger(slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
@@ -227,8 +230,8 @@ func TestB16SecretRedaction(t *testing.T) {
 				if !errors.Is(err, client.ErrExhausted) || apiErr.Attempts != 3 {
 					t.Errorf("err = %v, want exhaustion after 3 attempts", err)
 				}
-				if !strings.Contains(apiErr.URL, "user:xxxxx@") {
-					t.Errorf("URL %q, want the password redacted as xxxxx", apiErr.URL)
+				if want := "http://" + petstoreAddr + "/v1/pets?api_key=REDACTED"; apiErr.URL != want {
+					t.Errorf("URL %q, want %q: no user information, no query value", apiErr.URL, want)
 				}
 				texts := map[string]string{
 					"Error()": err.Error(),

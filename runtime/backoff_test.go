@@ -159,16 +159,27 @@ func TestA2OverflowSafety(t *testing.T) {
 	}
 }
 
-// The engine resolves zero fields to DESIGN.md's defaults.
+// DefaultPolicy holds DESIGN.md's defaults; a zero delay is no delay.
 func TestDefaultsMatchDesign(t *testing.T) {
 	var zero Policy
-	if got := zero.Ceiling(1); got != 500*time.Millisecond {
-		t.Errorf("zero policy first ceiling = %v, want 500ms", got)
+	if got := zero.Ceiling(1); got != 0 {
+		t.Errorf("zero policy first ceiling = %v, want 0", got)
 	}
-	if got := zero.Ceiling(100); got != 10*time.Second {
-		t.Errorf("zero policy cap = %v, want 10s", got)
+	if got := zero.Ceiling(100); got != 0 {
+		t.Errorf("zero policy cap = %v, want 0", got)
+	}
+	noWait := DefaultPolicy()
+	noWait.InitialDelay, noWait.MaxDelay = 0, 0
+	for _, j := range []Jitter{JitterFull, JitterEqual, JitterDecorrelated, JitterNone} {
+		noWait.Jitter = j
+		if got := noWait.Wait(3, 0, 0, 0.99); got != 0 {
+			t.Errorf("%s jitter with zero delays waits %v", j, got)
+		}
 	}
 	d := DefaultPolicy()
+	if d.InitialDelay != 500*time.Millisecond || d.MaxDelay != 10*time.Second {
+		t.Errorf("DefaultPolicy() delays %v..%v, want 500ms..10s", d.InitialDelay, d.MaxDelay)
+	}
 	if d.MaxAttempts != 4 || d.Multiplier != 2 || d.Jitter != JitterFull || !d.ConnectionErrors ||
 		!d.RetryAfter || d.MaxRetryAfter != time.Minute || len(d.StatusCodes) != 6 {
 		t.Errorf("DefaultPolicy() = %+v", d)
@@ -188,7 +199,7 @@ func TestDefaultsMatchDesign(t *testing.T) {
 		t.Error("an empty StatusCodes retries 503")
 	}
 	class := Policy{StatusCodes: []StatusCode{Class5XX, 429}}
-	for c, want := range map[int]bool{500: true, 501: true, 599: true, 429: true, 404: false, 408: false} {
+	for c, want := range map[int]bool{500: true, 501: false, 505: false, 507: true, 511: true, 599: true, 429: true, 404: false, 408: false} {
 		if class.retriesStatus(c) != want {
 			t.Errorf("5XX+429 retries %d = %v", c, !want)
 		}
@@ -216,7 +227,8 @@ func TestPolicyValidate(t *testing.T) {
 		{"class 6", Policy{StatusCodes: []StatusCode{6}}, "6 is neither"},
 		{"status 600", Policy{StatusCodes: []StatusCode{600}}, "600 is neither"},
 		{"bad key header", Policy{IdempotencyKey: "Idem Key"}, "not a valid header name"},
-		{"cap below initial", Policy{InitialDelay: 20 * time.Second}, "MaxDelay (10s) must not be less than InitialDelay (20s)"},
+		{"cap below initial", Policy{InitialDelay: 20 * time.Second, MaxDelay: 10 * time.Second}, "MaxDelay (10s) must not be less than InitialDelay (20s)"},
+		{"initial delay without a cap", Policy{InitialDelay: time.Second}, "MaxDelay (0s) must not be less than InitialDelay (1s)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := tc.p.Validate()

@@ -5,12 +5,16 @@ import (
 	"time"
 )
 
-// Breaker is a circuit breaker shared by all calls of one client. It counts consecutive
-// failed attempts (a transport error, or a status the call's policy retries); at the
-// threshold it opens, and every attempt is refused with ErrCircuitOpen for the cool-down.
-// Then one attempt is let through as a probe: its success closes the breaker, its failure
-// opens it for another cool-down. While the probe is out, other attempts are refused. An
-// attempt ended by the caller's own cancellation counts neither way.
+// Breaker is a circuit breaker shared by all calls of one client. It counts calls, not
+// attempts: a call fails for the breaker when it ends with a transport error, a 5xx or a
+// 429, whatever the operation's retry list; any other response is the server working and
+// counts as a success. failures consecutive failed calls open it, and every call is then
+// refused with ErrCircuitOpen, before anything is sent, for the cool-down. Then one call is
+// let through as a probe: its success closes the breaker, its failure opens it for another
+// cool-down. While the probe is out, other calls are refused. A call the caller cancelled,
+// one that panicked, and one that failed for a reason of its own (a bad URL, a refused
+// redirect) count neither way; when it was the probe, the next call probes instead. A call
+// still retrying when the breaker opens stops before its next attempt.
 //
 // A nil *Breaker lets everything through. It is safe for concurrent use.
 type Breaker struct {
@@ -32,22 +36,22 @@ const (
 	breakerHalfOpen
 )
 
-// outcome is what an attempt tells the breaker.
+// outcome is what a call tells the breaker.
 type outcome uint8
 
 const (
-	outcomeSuccess outcome = iota
+	outcomeNeutral outcome = iota // counts neither way; frees a probe
+	outcomeSuccess
 	outcomeFailure
-	outcomeNeutral
 )
 
-// NewBreaker returns a breaker that opens after failures consecutive failed attempts and
+// NewBreaker returns a breaker that opens after failures consecutive failed calls and
 // stays open for coolDown. A failures below 1 counts as 1, a negative coolDown as 0.
 func NewBreaker(failures int, coolDown time.Duration) *Breaker {
 	return &Breaker{threshold: max(failures, 1), coolDown: max(coolDown, 0)}
 }
 
-// allow reports whether an attempt may go out at now, and whether it is the half-open probe
+// allow reports whether a call may start at now, and whether it is the half-open probe
 // whose outcome decides the breaker's state.
 func (b *Breaker) allow(now time.Time) (ok, probe bool) {
 	if b == nil {
@@ -73,7 +77,7 @@ func (b *Breaker) allow(now time.Time) (ok, probe bool) {
 	}
 }
 
-// record reports an attempt's outcome at now. probe is what allow returned for it.
+// record reports a call's outcome at now. probe is what allow returned for it.
 func (b *Breaker) record(now time.Time, probe bool, o outcome) {
 	if b == nil {
 		return
@@ -93,7 +97,7 @@ func (b *Breaker) record(now time.Time, probe bool, o outcome) {
 		}
 	case breakerHalfOpen:
 		if !probe {
-			return // an attempt let through before the breaker opened
+			return // a call let through before the breaker opened
 		}
 		switch o {
 		case outcomeSuccess:
@@ -101,7 +105,7 @@ func (b *Breaker) record(now time.Time, probe bool, o outcome) {
 		case outcomeFailure:
 			b.open(now)
 		default:
-			b.probing = false // let another attempt probe
+			b.probing = false // let another call probe
 		}
 	}
 }
@@ -110,7 +114,7 @@ func (b *Breaker) open(now time.Time) {
 	b.state, b.until, b.probing, b.failures = breakerOpen, now.Add(b.coolDown), false, 0
 }
 
-// isOpen reports whether an attempt at now would be refused, without taking the probe.
+// isOpen reports whether a call starting at now would be refused, without taking the probe.
 func (b *Breaker) isOpen(now time.Time) bool {
 	if b == nil {
 		return false

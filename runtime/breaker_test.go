@@ -1,9 +1,11 @@
 package runtime
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -85,21 +87,119 @@ func TestA19CircuitBreaker(t *testing.T) {
 			}
 		}
 	})
-	t.Run("trips mid-loop without waiting out the backoff", func(t *testing.T) {
+	t.Run("counts calls, not attempts", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			s := &stub{fn: status(503)}
 			e := engineFor(s, 0.5)
-			e.Breaker = NewBreaker(2, time.Minute)
+			e.Breaker = NewBreaker(3, time.Minute)
+			p := idempotent() // 3 attempts
+			for i := range 3 {
+				_, err := e.Do(t.Context(), newRequest(t, t.Context(), "GET", testURL, nil), p)
+				if ee := mustError(t, err); errors.Is(err, ErrCircuitOpen) || ee.Attempts != 3 {
+					t.Fatalf("call %d: %v after %d attempts; want 3 attempts, breaker closed", i+1, err, ee.Attempts)
+				}
+			}
+			_, err := e.Do(t.Context(), newRequest(t, t.Context(), "GET", testURL, nil), p)
+			if !errors.Is(err, ErrCircuitOpen) || s.count() != 9 {
+				t.Fatalf("call 4: %v after %d round trips; want ErrCircuitOpen after 9", err, s.count())
+			}
+		})
+	})
+	t.Run("a call fails on 5xx and 429 whatever the retry list", func(t *testing.T) {
+		for _, code := range []int{500, 501, 503, 429} {
+			synctest.Test(t, func(t *testing.T) {
+				s := &stub{fn: status(code)}
+				e := engineFor(s, 0.5)
+				e.Breaker = NewBreaker(2, time.Minute)
+				p := idempotent()
+				p.StatusCodes = []StatusCode{} // retries no status at all
+				for range 2 {
+					e.Do(t.Context(), newRequest(t, t.Context(), "GET", testURL, nil), p)
+				}
+				if _, err := e.Do(t.Context(), newRequest(t, t.Context(), "GET", testURL, nil), p); !errors.Is(err, ErrCircuitOpen) {
+					t.Errorf("%d twice, not retried: third call %v, want ErrCircuitOpen", code, err)
+				}
+			})
+		}
+		synctest.Test(t, func(t *testing.T) {
+			s := &stub{fn: status(404)}
+			e := engineFor(s, 0.5)
+			e.Breaker = NewBreaker(1, time.Minute)
+			for range 3 {
+				if _, err := e.Do(t.Context(), newRequest(t, t.Context(), "GET", testURL, nil), idempotent()); errors.Is(err, ErrCircuitOpen) {
+					t.Fatal("404s opened the breaker")
+				}
+			}
+		})
+	})
+	t.Run("a probe that panics or is cancelled frees the slot", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			var mode atomic.Int32 // 0: 503, 1: panic, 2: hang, 3: 200
+			s := &stub{fn: func(_ int, r *http.Request) (*http.Response, error) {
+				switch mode.Load() {
+				case 1:
+					panic("transport bug")
+				case 2:
+					return hang(0, r)
+				case 3:
+					return response(200, nil, ""), nil
+				}
+				return response(503, nil, ""), nil
+			}}
+			e := engineFor(s, 0.5)
+			e.Breaker = NewBreaker(1, time.Minute)
+			once := idempotent()
+			once.MaxAttempts = 1
+			call := func(ctx context.Context) error {
+				resp, err := e.Do(ctx, newRequest(t, ctx, "GET", testURL, nil), once)
+				if resp != nil {
+					resp.Body.Close()
+				}
+				return err
+			}
+			call(t.Context()) // opens it
+			time.Sleep(time.Minute)
+			mode.Store(1)
+			func() {
+				defer func() { recover() }()
+				call(t.Context())
+				t.Fatal("the probe did not panic")
+			}()
+			mode.Store(2)
+			ctx, cancel := context.WithTimeout(t.Context(), time.Second)
+			if err := call(ctx); errors.Is(err, ErrCircuitOpen) || !errors.Is(err, context.DeadlineExceeded) {
+				t.Fatalf("after a panicking probe: %v; want a new probe, cancelled", err)
+			}
+			cancel()
+			mode.Store(3)
+			if err := call(t.Context()); err != nil {
+				t.Fatalf("after a cancelled probe: %v; want a new probe that succeeds", err)
+			}
+			mode.Store(0)
+			if err := call(t.Context()); errors.Is(err, ErrCircuitOpen) {
+				t.Fatal("a good probe did not close the breaker")
+			}
+		})
+	})
+	t.Run("a call in its wait stops when the breaker opens", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			s := &stub{fn: status(503)}
+			e := engineFor(s, 0.5)
+			e.Breaker = NewBreaker(1, time.Minute)
 			p := idempotent()
 			p.MaxAttempts = 5
-			start := time.Now()
-			_, err := e.Do(t.Context(), newRequest(t, t.Context(), "GET", testURL, nil), p)
-			ee := mustError(t, err)
-			if !errors.Is(err, ErrCircuitOpen) || ee.StatusCode != 503 || ee.Attempts != 2 || s.count() != 2 {
+			once := idempotent()
+			once.MaxAttempts = 1
+			done := make(chan error)
+			go func() {
+				_, err := e.Do(t.Context(), newRequest(t, t.Context(), "GET", testURL, nil), p)
+				done <- err
+			}()
+			synctest.Wait() // in its first wait
+			e.Do(t.Context(), newRequest(t, t.Context(), "GET", testURL, nil), once)
+			err := <-done
+			if ee := mustError(t, err); !errors.Is(err, ErrCircuitOpen) || ee.StatusCode != 503 || ee.Attempts != 2 {
 				t.Fatalf("err = %v (%d attempts); want ErrCircuitOpen with the 503 after 2", err, ee.Attempts)
-			}
-			if el := time.Since(start); el != 50*time.Millisecond {
-				t.Errorf("took %v, want only the first wait (50ms)", el)
 			}
 		})
 	})

@@ -1,11 +1,11 @@
 package runtime
 
 import (
-	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
 	"net"
+	"net/url"
 	"strings"
 )
 
@@ -21,10 +21,11 @@ const (
 	failMaybeSent
 )
 
-// classify sorts the transport error of one attempt. ctx is the caller's context: once it is
-// done the failure is the caller's and never retried, while an attempt's own timeout is.
-func classify(ctx context.Context, err error) failure {
-	if ctx.Err() != nil {
+// classify sorts the transport error of one attempt. callerDone reports that the caller's
+// context is done: the failure is then the caller's and never retried, while an attempt's
+// own timeout is.
+func classify(err error, callerDone bool) failure {
+	if callerDone {
 		return failTerminal
 	}
 	var re interface{ RetryableError() bool }
@@ -45,26 +46,48 @@ func classify(ctx context.Context, err error) failure {
 }
 
 // terminal reports transport errors that the same request would meet again: certificate
-// and TLS trust failures, a host that does not exist, and net/http's own refusals (bad
-// scheme, bad header, too many redirects).
+// and TLS trust failures, a plain-HTTP answer to an HTTPS request, a host that does not
+// exist, a redirect the caller's CheckRedirect refused (or net/http's limit), a body too
+// large or that cannot be replayed, and net/http's own refusals (bad URL, bad scheme, bad
+// header, bad method).
 func terminal(err error) bool {
 	var (
 		unknownAuthority x509.UnknownAuthorityError
 		invalidCert      x509.CertificateInvalidError
 		hostname         x509.HostnameError
 		verification     *tls.CertificateVerificationError
+		recordHeader     tls.RecordHeaderError
 		dns              *net.DNSError
 	)
 	switch {
 	case errors.As(err, &unknownAuthority), errors.As(err, &invalidCert),
-		errors.As(err, &hostname), errors.As(err, &verification):
+		errors.As(err, &hostname), errors.As(err, &verification), errors.As(err, &recordHeader):
 		return true
 	case errors.As(err, &dns) && dns.IsNotFound:
+		return true
+	case errors.Is(err, ErrBodyTooLarge), errors.Is(err, ErrBodyNotReplayable):
+		return true
+	case callerSide(err):
+		return true
+	}
+	return strings.Contains(err.Error(), "server gave HTTP response to HTTPS client")
+}
+
+// callerSide reports failures that come from the request or the caller's own settings
+// rather than from the server or the network: a redirect the caller's CheckRedirect
+// refused, an invalid URL, and net/http's refusals to send. They are never retried, and
+// the breaker does not count them.
+func callerSide(err error) bool {
+	var refused *redirectRefused
+	if errors.As(err, &refused) {
+		return true
+	}
+	if parseError(err) {
 		return true
 	}
 	msg := err.Error()
 	if strings.Contains(msg, "stopped after ") && strings.HasSuffix(msg, " redirects") {
-		return true // CheckRedirect's limit
+		return true // net/http's redirect limit
 	}
 	for _, s := range []string{
 		"unsupported protocol scheme",
@@ -72,9 +95,37 @@ func terminal(err error) bool {
 		"invalid method",
 		"http: nil Request.URL",
 		"http: no Host in request URL",
+		"failed to parse Location header",
+		"cannot rewind body",   // net/http could not replay a body itself
+		"http: ContentLength=", // a body shorter or longer than declared
+		"invalid URL",
 	} {
 		if strings.Contains(msg, s) {
 			return true
+		}
+	}
+	return false
+}
+
+// parseError reports whether err's chain holds a URL parse error (*url.Error with Op
+// "parse"), such as a redirect's unparseable Location.
+func parseError(err error) bool {
+	for err != nil {
+		if ue, ok := err.(*url.Error); ok && ue.Op == "parse" {
+			return true
+		}
+		switch x := err.(type) {
+		case interface{ Unwrap() error }:
+			err = x.Unwrap()
+		case interface{ Unwrap() []error }:
+			for _, e := range x.Unwrap() {
+				if parseError(e) {
+					return true
+				}
+			}
+			return false
+		default:
+			return false
 		}
 	}
 	return false

@@ -6,32 +6,57 @@
 // safe: retry-safe operations ([Policy.Idempotent]) after any retryable failure, every other
 // operation only when the connection could not even be opened.
 //
+// Do alternates two steps: an attempt, which sends the request and reads what comes back,
+// and a decision, a pure function of the attempt's outcome and the call's state (attempt
+// number, policy, time left, previous wait, a random number) that says "retry after d" or
+// "stop with this cause". The decision does no I/O and reads no clock.
+//
 // # Semantics
 //
 //   - Backoff: retry k's ceiling is min(MaxDelay, InitialDelay × Multiplier^(k-1)), computed
 //     without overflow; the wait is drawn under the policy's [Jitter] ([Policy.Backoff]).
-//     There is no wait after the last attempt.
+//     There is no wait after the last attempt. A zero delay is no delay: start from
+//     [DefaultPolicy] for the defaults.
 //   - Retry-After and retry-after-ms, or else the reset of an exhausted RateLimit quota
 //     ([ParseRetryAfter]), are a floor with the jittered
 //     backoff added on top ([Policy.Wait]). A hint over MaxRetryAfter, or one that would
 //     outlast the context's deadline or MaxElapsed, ends the call at once with
-//     [ErrRetryAfterTooLong] and the hint in [Error.RetryAfter].
+//     [ErrRetryAfterTooLong] and the hint in [Error.RetryAfter]. A hint that fits when the
+//     jitter on top does not gets its jitter cut to the room left.
 //   - The context is checked before each attempt; cancelling it during a wait returns at once
 //     and stops the timer; a wait that cannot end before its deadline is not started.
 //   - AttemptTimeout bounds each attempt and is retried; the caller's cancellation and
-//     deadline never are. The final response's attempt context lives until its body is
-//     closed.
-//   - Failed attempts' bodies are drained (up to 4 KiB) and closed so the connection is
-//     reused; request bodies are replayed through GetBody, and a body that cannot be
-//     replayed ends the call with [ErrBodyNotReplayable].
-//   - A [Budget] shared by a client's calls caps retries to a share of recent calls
-//     ([DefaultBudget]: 10% plus one per second); a [Breaker] stops calls while the server
-//     keeps failing. Both are optional.
+//     deadline never are. [Engine.ResponseHeaderTimeout] (30s by default) bounds each
+//     attempt's wait for its response header even without a deadline. The final response's
+//     attempt context lives until its body is closed.
+//   - Never retried, whatever the policy: the caller's cancellation, TLS certificate errors,
+//     an HTTP answer to an HTTPS request, a redirect the caller's CheckRedirect refused, an
+//     invalid URL, an unknown host, a request body that cannot be replayed
+//     ([ErrBodyNotReplayable]), a body over [Engine.MaxBodySize] ([ErrBodyTooLarge]).
+//   - Failed attempts' bodies are drained (up to 4 KiB, for [DrainTimeout] at most) and
+//     closed so the connection is reused; request bodies are replayed through GetBody.
+//   - net/http's own re-sends (a dead keep-alive connection, HTTP/2 REFUSED_STREAM) count
+//     as attempts: the server sees at most MaxAttempts requests per call.
+//   - Redirects that leave the first request's origin (scheme, host or subdomain, port)
+//     carry only content headers and the call's idempotency key, never credentials.
+//   - An empty idempotency key counts as no key: it is not sent, and a policy with an
+//     IdempotencyKey sends a fresh key instead.
+//   - A [Budget] shared by a client's calls caps retries to a share of recent calls; a
+//     [Breaker] counts failed calls (a transport error, a 5xx or a 429) and stops calls
+//     while the server keeps failing. Both are optional.
 //   - Every failed call is an [*Error] that reports the attempts made, the last response
 //     (status, header, up to [ErrorBodyLimit] of body) or transport error, and why the engine
 //     stopped; errors.Is and errors.As reach both.
 //   - [Engine.OnRetry] and [Engine.Logger] observe each retry, never with header values or
-//     bodies.
+//     bodies. A URL shown anywhere (errors, events, logs) has no user information and no
+//     query values: https://api.example.com/pets?api_key=REDACTED.
+//
+// # Testing
+//
+// [Engine.Rand] injects the jitter's random source (a seeded math/rand/v2 source, or a
+// constant); a policy with InitialDelay and MaxDelay 0 (set through Engine.Override) waits
+// nothing. Code that waits is best tested inside a testing/synctest bubble, where the
+// engine's timers run on the bubble's fake clock.
 //
 // The package imports the standard library only.
 package runtime

@@ -9,9 +9,11 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
+	"net/http/httptrace"
 	"net/url"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -20,10 +22,30 @@ import (
 // a small error body leaves the connection reusable and a huge one does not hold the call.
 const drainLimit = 4 << 10
 
+// DrainTimeout bounds how long the engine reads a failed attempt's body, whether to drain
+// it before a retry (up to 4 KiB) or to keep it in Error.Body (up to ErrorBodyLimit). A
+// body that stalls is cut there: the attempt is aborted and its connection closed.
+const DrainTimeout = time.Second
+
+// Defaults of the Engine's bounds, for the zero value of their fields.
+const (
+	// DefaultResponseHeaderTimeout bounds each attempt's wait for its response header.
+	DefaultResponseHeaderTimeout = 30 * time.Second
+	// DefaultMaxBodySize caps a body read whole under Policy.ReadBody: 32 MiB.
+	DefaultMaxBodySize = 32 << 20
+)
+
+// Values of Engine.ResponseHeaderTimeout and Engine.MaxBodySize that turn their bound off.
+const (
+	NoResponseHeaderTimeout time.Duration = -1
+	NoBodyLimit             int64         = -1
+)
+
 // RetryEvent describes one retry, for Engine.OnRetry.
 type RetryEvent struct {
-	Method     string
-	URL        string        // redacted
+	Method string
+	URL    string // redacted as in Error.URL
+
 	Attempt    int           // the attempt that failed, from 1
 	Wait       time.Duration // the wait before the next attempt
 	StatusCode int           // of the failed attempt, 0 if it got no response
@@ -36,8 +58,9 @@ type RetryEvent struct {
 type Engine struct {
 	// HTTPClient sends each attempt; nil means http.DefaultClient. Do not give it a
 	// Transport that retries by itself: attempts would multiply. The engine sends with a
-	// copy whose redirects to another host keep only content headers (Accept, Content-Type,
-	// User-Agent, Idempotency-Key, ...), so no credential follows a redirect off its host,
+	// copy whose redirects to another origin (another scheme, port, or a host that is not
+	// a subdomain) keep only content headers (Accept, Content-Type, User-Agent, ...) and
+	// the call's idempotency key, so no credential follows a redirect off its origin,
 	// whatever header carries it; hc's own CheckRedirect still runs.
 	HTTPClient *http.Client
 	// Budget caps retries to a share of recent requests; nil means no budget.
@@ -56,16 +79,33 @@ type Engine struct {
 	// before this one: "0" on the first, "1" on the first retry. A request that already
 	// has the header keeps its value.
 	AttemptHeader string
+	// ResponseHeaderTimeout bounds how long one attempt waits for a response header once
+	// its request (body included) is written; each request of a redirect chain gets it
+	// anew. It ends an attempt that a server holds by dribbling or withholding its header
+	// even when the caller set no deadline, and leaves a long upload alone. An attempt that runs out is a failed
+	// attempt like a per-attempt timeout, retried under the policy's rules. 0 means
+	// DefaultResponseHeaderTimeout (30s); NoResponseHeaderTimeout turns it off. The body is
+	// not bounded by it: see Policy.AttemptTimeout.
+	ResponseHeaderTimeout time.Duration
+	// MaxBodySize caps the bytes of a 2xx body read whole under Policy.ReadBody (after
+	// any Content-Encoding is decoded, so a compression bomb stops there too). A larger
+	// body ends the call with ErrBodyTooLarge, not retried. 0 means DefaultMaxBodySize
+	// (32 MiB); NoBodyLimit turns the cap off.
+	MaxBodySize int64
+	// Rand is the random source of the jitter: each call returns a number uniform in
+	// [0, 1). nil means math/rand/v2's Float64. Tests inject a seeded source, e.g.
+	// rand.New(rand.NewPCG(1, 2)).Float64 (guard it with a mutex if calls run concurrently),
+	// or a constant. A value outside [0, 1) is clamped into it.
+	Rand func() float64
 
 	// guarded is HTTPClient with redirects that keep credentials on their host, made once.
 	guardOnce sync.Once
 	guarded   *http.Client
 
-	// Test seams: the clock, the timer behind each wait and the random source. nil means
-	// time.Now, time.NewTimer and math/rand/v2.
+	// Test seams: the clock and the timer behind each wait. nil means time.Now and
+	// time.NewTimer. Tests of waiting code run in a testing/synctest bubble instead.
 	now      func() time.Time
 	newTimer func(time.Duration) (<-chan time.Time, func() bool)
-	rand     func() float64
 }
 
 var zeroPolicy Policy
@@ -83,11 +123,15 @@ var zeroPolicy Policy
 // never retried; a per-attempt timeout is. Between attempts it waits Policy.Wait: the
 // jittered backoff, on top of the server's Retry-After when p.RetryAfter. A wait that could
 // not end before ctx's deadline (or p.MaxElapsed) is not started, and cancelling ctx ends a
-// wait at once. Each discarded response body is drained (up to 4 KiB) and closed first, so
-// the connection is reused; the request body is replayed through req.GetBody.
+// wait at once. Each discarded response body is drained (up to 4 KiB, for DrainTimeout at
+// most) and closed first, so the connection is reused; the request body is replayed through
+// req.GetBody. net/http's own re-sends within an attempt count as attempts. Each attempt
+// waits ResponseHeaderTimeout at most for its response header. The breaker, if any, is
+// asked once before the first attempt and told the call's outcome once it ends.
 //
-// When p.IdempotencyKey is set and req lacks that header, every attempt carries the same
-// key: the WithIdempotencyKey value, else a random UUIDv4 (crypto/rand), sent bare
+// When p.IdempotencyKey is set and req lacks that header (or has it empty), every attempt
+// carries the same key, redirects to another host included: the WithIdempotencyKey value,
+// else a random UUIDv4 (crypto/rand), sent bare
 // ("8e03978e-40d5-43e8-bc93-6894a57f9324"), the form most deployed APIs expect. Do does not
 // change req; when it must add headers it sends a copy.
 //
@@ -112,7 +156,7 @@ func (e *Engine) Do(ctx context.Context, req *http.Request, p *Policy, opts ...C
 	}
 	if !p.valid() {
 		closeBody(req)
-		return nil, &Error{Method: req.Method, URL: req.URL.Redacted(), Err: p.Validate()}
+		return nil, &Error{Method: req.Method, URL: redactURL(req.URL), Err: p.Validate()}
 	}
 	var cfg callConfig
 	if len(opts) > 0 { // a heap copy only for calls with options: o may keep the pointer
@@ -124,6 +168,53 @@ func (e *Engine) Do(ctx context.Context, req *http.Request, p *Policy, opts ...C
 		}
 		cfg = *c
 	}
+	if err := ctx.Err(); err != nil {
+		closeBody(req)
+		return nil, &Error{Method: req.Method, URL: redactURL(req.URL), Cause: err}
+	}
+
+	// The breaker counts calls: one question before the first attempt, one answer when
+	// the call ends, however it ends (a panic or a cancellation answers neutral, which
+	// frees the probe slot).
+	ok, probe := e.Breaker.allow(e.clock())
+	if !ok {
+		closeBody(req)
+		return nil, &Error{Method: req.Method, URL: redactURL(req.URL), Cause: ErrCircuitOpen}
+	}
+	result := outcomeNeutral
+	if e.Breaker != nil {
+		defer func() { e.Breaker.record(e.clock(), probe, result) }()
+	}
+	resp, err := e.do(ctx, req, p, &cfg, probe)
+	result = callOutcome(ctx, err)
+	return resp, err
+}
+
+// callOutcome is what a call that returned err tells the breaker: it failed when it ended
+// with a transport error, a 5xx or a 429, whatever the operation's retry list; any other
+// response is the server working. A call the caller cancelled, or that failed for a reason
+// of its own (a bad URL, a refused redirect, a body it cannot replay), counts neither way.
+func callOutcome(ctx context.Context, err error) outcome {
+	if err == nil {
+		return outcomeSuccess
+	}
+	var e *Error
+	if !errors.As(err, &e) || ctx.Err() != nil {
+		return outcomeNeutral
+	}
+	switch {
+	case e.StatusCode >= 500 || e.StatusCode == http.StatusTooManyRequests:
+		return outcomeFailure
+	case e.StatusCode != 0:
+		return outcomeSuccess
+	case e.Err != nil && !callerSide(e.Err):
+		return outcomeFailure
+	}
+	return outcomeNeutral
+}
+
+// do is Do once the policy is valid and the breaker has let the call through.
+func (e *Engine) do(ctx context.Context, req *http.Request, p *Policy, cfg *callConfig, probe bool) (*http.Response, error) {
 	pol := p.resolved()
 	maxAttempts := pol.MaxAttempts
 	if cfg.maxAttempts > 0 {
@@ -139,7 +230,7 @@ func (e *Engine) Do(ctx context.Context, req *http.Request, p *Policy, opts ...C
 	if req.Context() != ctx {
 		req = req.WithContext(ctx)
 	}
-	req = e.withHeaders(req, &pol, &cfg)
+	req = e.withHeaders(req, &pol, cfg)
 
 	client := e.httpClient()
 	now := e.clock()
@@ -152,150 +243,172 @@ func (e *Engine) Do(ctx context.Context, req *http.Request, p *Policy, opts ...C
 		last        lastOutcome
 		prevBackoff time.Duration
 		nextBody    io.ReadCloser // the body of the next attempt, from GetBody
+		sent        int           // attempts made, net/http's own re-sends included
 	)
-	for attempt := 1; ; attempt++ {
-		if err := ctx.Err(); err != nil {
-			closeReader(nextBody)
-			if attempt == 1 {
-				closeBody(req)
+	replay := req.Body != nil && req.Body != http.NoBody
+	e.Budget.Deposit(now)
+	for {
+		if sent > 0 {
+			if err := ctx.Err(); err != nil {
+				closeReader(nextBody)
+				return nil, e.newError(req, sent, &last, err)
 			}
-			return nil, e.newError(req, attempt-1, &last, err)
 		}
-		ok, probe := e.Breaker.allow(now)
-		if !ok {
-			closeReader(nextBody)
-			if attempt == 1 {
-				closeBody(req)
-			}
-			return nil, e.newError(req, attempt-1, &last, ErrCircuitOpen)
-		}
-		if attempt == 1 {
-			e.Budget.Deposit(now)
-		}
-
 		r := req
-		if attempt > 1 || e.AttemptHeader != "" {
-			r = e.attemptRequest(req, attempt, nextBody)
+		if sent > 0 || e.AttemptHeader != "" {
+			r = e.attemptRequest(req, sent+1, nextBody)
 			nextBody = nil
 		}
-		var cancel context.CancelFunc
-		if d, ok := attemptLimit(&pol, now, elapsedEnd); ok {
-			var actx context.Context
-			actx, cancel = context.WithTimeout(ctx, d)
-			r = r.WithContext(actx)
-		}
-		resp, err := client.Do(r)
-		if err == nil && pol.ReadBody && resp.StatusCode >= 200 && resp.StatusCode <= 299 {
-			resp, err = readBody(r, resp)
-		}
+		a := &attempt{keyHeader: http.CanonicalHeaderKey(pol.IdempotencyKey), maxResends: maxAttempts - sent - 1}
+		resp, err := e.send(client, r, &pol, now, elapsedEnd, a)
+		sent += 1 + a.resent()
 		now = e.clock()
 
-		var hint time.Duration
 		if err != nil {
-			if cancel != nil {
-				cancel()
+			if errors.Is(err, ErrBodyTooLarge) { // the same body would be too large again
+				last = lastOutcome{status: resp.StatusCode, header: resp.Header}
+				return nil, e.newError(req, sent, &last, err)
 			}
-			kind := classify(ctx, err)
-			o := outcomeFailure
-			if kind == failTerminal {
-				o = outcomeNeutral
-			}
-			e.Breaker.record(now, probe, o)
-			last = lastOutcome{err: err}
-			retry := pol.ConnectionErrors && (kind == failNotSent || (kind == failMaybeSent && pol.Idempotent))
-			if !retry {
-				return nil, e.newError(req, attempt, &last, nil)
-			}
+			last = lastOutcome{err: redactError(err)}
 		} else {
+			if resp.StatusCode >= 200 && resp.StatusCode <= 299 || !pol.retriesStatus(resp.StatusCode) {
+				e.Budget.Succeeded(now) // an answer that funds retries of later failures
+			}
 			if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
-				e.Breaker.record(now, probe, outcomeSuccess)
-				switch {
-				case cancel == nil:
-				case pol.ReadBody: // the body is in memory: the attempt is over
-					cancel()
-				default:
-					resp.Body = &cancelBody{ReadCloser: resp.Body, cancel: cancel}
-				}
+				resp.Body = &attemptBody{ReadCloser: resp.Body, a: a}
 				return resp, nil
 			}
-			retryable := pol.retriesStatus(resp.StatusCode)
-			if retryable {
-				e.Breaker.record(now, probe, outcomeFailure)
-			} else {
-				e.Breaker.record(now, probe, outcomeSuccess)
-			}
-			last = lastOutcome{status: resp.StatusCode, header: resp.Header, resp: resp, cancel: cancel}
-			if !retryable || !pol.Idempotent {
-				return nil, e.finalError(req, attempt, &last, nil)
-			}
-			if pol.RetryAfter {
-				if h, ok := ParseRetryAfter(resp.Header, now); ok {
-					hint = h
-				}
-			}
+			last = lastOutcome{status: resp.StatusCode, header: resp.Header, resp: resp, attempt: a}
 		}
 
-		// The attempt failed and may be retried; see whether the call may go on.
-		if attempt >= maxAttempts {
-			return nil, e.finalError(req, attempt, &last, ErrExhausted)
+		sit := situation{
+			pol:         &pol,
+			attempt:     sent,
+			maxAttempts: maxAttempts,
+			err:         last.err,
+			callerDone:  ctx.Err() != nil,
+			status:      last.status,
+			header:      last.header,
+			now:         now,
+			elapsedEnd:  elapsedEnd,
+			prevBackoff: prevBackoff,
+			mustReplay:  replay,
+			canReplay:   req.GetBody != nil,
+			breakerOpen: !probe && e.Breaker.isOpen(now),
+			budget:      e.Budget,
 		}
-		if e.Breaker.isOpen(now) {
-			return nil, e.finalError(req, attempt, &last, ErrCircuitOpen)
+		sit.deadline, _ = ctx.Deadline()
+		if sit.err != nil || pol.Idempotent && pol.retriesStatus(sit.status) {
+			sit.rnd = e.random() // drawn only when a wait may follow
 		}
-		replay := req.Body != nil && req.Body != http.NoBody
-		if replay && req.GetBody == nil {
-			return nil, e.finalError(req, attempt, &last, ErrBodyNotReplayable)
-		}
-		ctxEnd, hasCtxEnd := ctx.Deadline()
-		if hint > 0 {
-			if hint > pol.MaxRetryAfter ||
-				(hasCtxEnd && !now.Add(hint).Before(ctxEnd)) ||
-				(!elapsedEnd.IsZero() && !now.Add(hint).Before(elapsedEnd)) {
-				last.retryAfter = hint
-				return nil, e.finalError(req, attempt, &last, ErrRetryAfterTooLong)
+		v := decide(&sit)
+		if !v.retry {
+			last.retryAfter = v.retryAfter
+			cause := v.cause
+			if cause == nil && sit.callerDone && last.err != nil && !errors.Is(last.err, ctx.Err()) {
+				cause = ctx.Err() // the attempt's own error may not say so
 			}
+			return nil, e.finalError(req, sent, &last, cause)
 		}
-		b := backoff(&pol, attempt, prevBackoff, e.random())
-		prevBackoff = b
-		wait := addSat(hint, b)
-		if hasCtxEnd && !now.Add(wait).Before(ctxEnd) {
-			return nil, e.finalError(req, attempt, &last, context.DeadlineExceeded)
-		}
-		if !elapsedEnd.IsZero() && !now.Add(wait).Before(elapsedEnd) {
-			return nil, e.finalError(req, attempt, &last, ErrExhausted)
-		}
+		prevBackoff = v.backoff
 		if replay {
 			body, err := req.GetBody()
 			if err != nil {
-				return nil, e.finalError(req, attempt, &last, fmt.Errorf("%w: %w", ErrBodyNotReplayable, err))
+				return nil, e.finalError(req, sent, &last, fmt.Errorf("%w: %w", ErrBodyNotReplayable, err))
 			}
 			nextBody = body
-		}
-		if !e.Budget.Withdraw(now) {
-			closeReader(nextBody)
-			return nil, e.finalError(req, attempt, &last, ErrBudgetExhausted)
 		}
 
 		// Going on: free the connection, tell the observers, wait.
 		if last.resp != nil {
-			last.body = drain(last.resp.Body, drainLimit)
+			last.body = drain(last.resp.Body, drainLimit, last.attempt)
 			last.resp = nil
-			if last.cancel != nil {
-				last.cancel()
-				last.cancel = nil
-			}
+			last.attempt.release()
+			last.attempt = nil
 		}
-		e.observe(ctx, req, attempt, wait, &last)
-		if err := e.sleep(ctx, wait); err != nil {
+		e.observe(ctx, req, sent, v.wait, &last)
+		if err := e.sleep(ctx, v.wait); err != nil {
 			closeReader(nextBody)
-			return nil, e.newError(req, attempt, &last, err)
+			return nil, e.newError(req, sent, &last, err)
 		}
 		now = e.clock()
 	}
 }
 
+// send makes one attempt: it sends r under the attempt's own context, bounded by the
+// policy's AttemptTimeout, what is left of MaxElapsed and the engine's response header
+// timeout, and with pol.ReadBody reads a 2xx body within the attempt. On a 2xx or a
+// non-2xx response a.release frees the attempt's context once its body is done with; on an
+// error the context is freed already.
+func (e *Engine) send(client *http.Client, r *http.Request, pol *Policy, now, elapsedEnd time.Time, a *attempt) (*http.Response, error) {
+	actx := a.start(r.Context())
+	if d, ok := attemptLimit(pol, now, elapsedEnd); ok {
+		var cancel context.CancelFunc
+		actx, cancel = context.WithTimeout(actx, d)
+		a.stops = append(a.stops, cancel)
+	}
+	a.headerTimeout = e.responseHeaderTimeout()
+	a.trace.GetConn, a.trace.WroteRequest = a.getConn, a.wroteRequest
+	actx = httptrace.WithClientTrace(actx, &a.trace)
+	r = r.WithContext(actx)
+
+	resp, err := client.Do(r)
+	a.gotAnswer()
+	if err != nil {
+		if cause := a.cause(); cause != nil {
+			err = &url.Error{Op: urlErrorOp(r.Method), URL: redactURL(r.URL), Err: cause}
+		}
+		a.release()
+		return nil, err
+	}
+	if pol.ReadBody && resp.StatusCode >= 200 && resp.StatusCode <= 299 {
+		resp, err = readBody(r, resp, e.maxBodySize())
+		if err != nil {
+			if !errors.Is(err, ErrBodyTooLarge) {
+				if cause := a.cause(); cause != nil {
+					err = &url.Error{Op: urlErrorOp(r.Method), URL: redactURL(r.URL), Err: cause}
+				}
+			}
+			a.release()
+			return resp, err
+		}
+		a.release() // the body is in memory: the attempt is over
+	}
+	return resp, nil
+}
+
+// urlErrorOp is the Op net/http gives a *url.Error: "Get", "Post", ...
+func urlErrorOp(method string) string {
+	if method == "" {
+		return "Get"
+	}
+	return method[:1] + strings.ToLower(method[1:])
+}
+
+func (e *Engine) responseHeaderTimeout() time.Duration {
+	switch d := e.ResponseHeaderTimeout; {
+	case d == 0:
+		return DefaultResponseHeaderTimeout
+	case d < 0:
+		return 0
+	default:
+		return d
+	}
+}
+
+func (e *Engine) maxBodySize() int64 {
+	switch n := e.MaxBodySize; {
+	case n == 0:
+		return DefaultMaxBodySize
+	case n < 0:
+		return -1
+	default:
+		return n
+	}
+}
+
 // lastOutcome is what the latest attempt left: a transport error, or a response whose body
-// is still open (resp, with the attempt's cancel) until the engine decides its fate.
+// is still open (resp, with its attempt) until the engine decides its fate.
 type lastOutcome struct {
 	err        error
 	status     int
@@ -303,19 +416,19 @@ type lastOutcome struct {
 	body       []byte
 	retryAfter time.Duration
 
-	resp   *http.Response
-	cancel context.CancelFunc
+	resp    *http.Response
+	attempt *attempt
 }
 
 // finalError ends the call: it reads the last response's body into the error and closes it.
 func (e *Engine) finalError(req *http.Request, attempts int, last *lastOutcome, cause error) *Error {
 	if last.resp != nil {
-		last.body = drain(last.resp.Body, ErrorBodyLimit)
+		last.body = drain(last.resp.Body, ErrorBodyLimit, last.attempt)
 		last.resp = nil
 	}
-	if last.cancel != nil {
-		last.cancel()
-		last.cancel = nil
+	if last.attempt != nil {
+		last.attempt.release()
+		last.attempt = nil
 	}
 	return e.newError(req, attempts, last, cause)
 }
@@ -323,7 +436,7 @@ func (e *Engine) finalError(req *http.Request, attempts int, last *lastOutcome, 
 func (e *Engine) newError(req *http.Request, attempts int, last *lastOutcome, cause error) *Error {
 	return &Error{
 		Method:     req.Method,
-		URL:        req.URL.Redacted(),
+		URL:        redactURL(req.URL),
 		Attempts:   attempts,
 		StatusCode: last.status,
 		Header:     last.header,
@@ -334,11 +447,24 @@ func (e *Engine) newError(req *http.Request, attempts int, last *lastOutcome, ca
 	}
 }
 
-// withHeaders returns req, or a copy with its own header map when the call adds headers:
-// the idempotency key (unless req has one) and the WithHeader values.
+// withHeaders returns req, or a copy with its own header map when the call changes
+// headers: the idempotency key (unless req has one) and the WithHeader values. An empty
+// key counts as no key: an idempotency key header whose values are all empty, whether the
+// request or WithHeader set it, is not sent, and under a policy with an IdempotencyKey the
+// call gets a key of its own instead. (net/http treats a request that merely has an
+// Idempotency-Key or X-Idempotency-Key header, even empty, as safe to re-send.)
 func (e *Engine) withHeaders(req *http.Request, pol *Policy, cfg *callConfig) *http.Request {
-	addKey := pol.IdempotencyKey != "" && req.Header.Values(pol.IdempotencyKey) == nil
-	if !addKey && len(cfg.header) == 0 {
+	keyHeaders := [...]string{pol.IdempotencyKey, "Idempotency-Key", "X-Idempotency-Key"}
+	addKey := pol.IdempotencyKey != "" && !hasValue(req.Header.Values(pol.IdempotencyKey))
+	emptyKey := false
+	for _, name := range keyHeaders {
+		if name != "" {
+			if v := req.Header.Values(name); v != nil && !hasValue(v) {
+				emptyKey = true
+			}
+		}
+	}
+	if !addKey && !emptyKey && len(cfg.header) == 0 {
 		return req
 	}
 	r := req.WithContext(req.Context())
@@ -349,14 +475,29 @@ func (e *Engine) withHeaders(req *http.Request, pol *Policy, cfg *callConfig) *h
 	for _, kv := range cfg.header {
 		r.Header.Set(kv[0], kv[1])
 	}
-	if addKey && r.Header.Values(pol.IdempotencyKey) == nil {
+	for _, name := range keyHeaders {
+		if name != "" && !hasValue(r.Header.Values(name)) {
+			r.Header.Del(name)
+		}
+	}
+	if pol.IdempotencyKey != "" && r.Header.Values(pol.IdempotencyKey) == nil {
 		key := cfg.idempotencyKey
-		if key == "" {
+		if strings.TrimSpace(key) == "" {
 			key = newUUID()
 		}
 		r.Header.Set(pol.IdempotencyKey, key)
 	}
 	return r
+}
+
+// hasValue reports whether any of a header's values is more than blanks.
+func hasValue(values []string) bool {
+	for _, v := range values {
+		if strings.TrimSpace(v) != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // attemptRequest returns the request for one attempt: req with the replayed body and, when
@@ -393,7 +534,7 @@ func (e *Engine) observe(ctx context.Context, req *http.Request, attempt int, wa
 	if e.OnRetry == nil && e.Logger == nil {
 		return
 	}
-	u := req.URL.Redacted()
+	u := redactURL(req.URL)
 	if e.OnRetry != nil {
 		e.OnRetry(RetryEvent{Method: req.Method, URL: u, Attempt: attempt, Wait: wait, StatusCode: last.status, Err: last.err})
 	}
@@ -454,44 +595,63 @@ func (e *Engine) clock() time.Time {
 }
 
 func (e *Engine) random() float64 {
-	if e.rand != nil {
-		return e.rand()
+	if e.Rand != nil {
+		return e.Rand()
 	}
 	return rand.Float64()
 }
 
-// cancelBody releases an attempt's context when the caller closes the response body.
-type cancelBody struct {
+// attemptBody releases its attempt's context when the caller closes the response body.
+type attemptBody struct {
 	io.ReadCloser
-	cancel context.CancelFunc
+	a *attempt
 }
 
-func (b *cancelBody) Close() error {
+func (b *attemptBody) Close() error {
 	err := b.ReadCloser.Close()
-	b.cancel()
+	b.a.release()
 	return err
 }
 
-// readBody reads resp's whole body into memory and closes it. A failed read is returned as
-// the attempt's error, wrapped in *url.Error like net/http's own, so that it is classified
-// as a transport failure that may have reached the server.
-func readBody(req *http.Request, resp *http.Response) (*http.Response, error) {
-	b, err := io.ReadAll(resp.Body)
+// readBody reads resp's whole body into memory, at most limit bytes (no limit when
+// negative), and closes it. A failed read is returned as the attempt's error, wrapped in
+// *url.Error like net/http's own, so that it is classified as a transport failure that may
+// have reached the server. A body over the limit is ErrBodyTooLarge; resp is then
+// returned too, its body closed, for its status and header.
+func readBody(req *http.Request, resp *http.Response, limit int64) (*http.Response, error) {
+	var src io.Reader = resp.Body
+	if limit >= 0 {
+		src = io.LimitReader(resp.Body, limit+1)
+	}
+	b, err := io.ReadAll(src)
 	resp.Body.Close()
 	if err != nil {
-		return nil, &url.Error{Op: req.Method, URL: req.URL.Redacted(), Err: fmt.Errorf("reading response body: %w", err)}
+		return nil, &url.Error{Op: urlErrorOp(req.Method), URL: redactURL(req.URL), Err: fmt.Errorf("reading response body: %w", err)}
+	}
+	if limit >= 0 && int64(len(b)) > limit {
+		resp.Body = http.NoBody
+		return resp, fmt.Errorf("%w: more than %d bytes (Engine.MaxBodySize)", ErrBodyTooLarge, limit)
 	}
 	resp.Body = io.NopCloser(bytes.NewReader(b))
 	resp.ContentLength = int64(len(b))
 	return resp, nil
 }
 
-// drain reads up to limit bytes of body, closes it and returns what it read.
-func drain(body io.ReadCloser, limit int64) []byte {
+// drain reads up to limit bytes of body, for at most DrainTimeout, closes it and returns
+// what it read. When the time runs out the attempt a is aborted, which ends a read that
+// net/http has in progress.
+func drain(body io.ReadCloser, limit int64, a *attempt) []byte {
 	if body == nil {
 		return nil
 	}
+	var t *time.Timer
+	if a != nil {
+		t = time.AfterFunc(DrainTimeout, func() { a.abort(errDrainTimeout) })
+	}
 	b, _ := io.ReadAll(io.LimitReader(body, limit))
+	if t != nil {
+		t.Stop()
+	}
 	body.Close()
 	return b
 }

@@ -32,7 +32,7 @@ func TestA6RetryAfterIsFloorPlusJitter(t *testing.T) {
 			}
 			return response(200, nil, ""), nil
 		}}
-		e := &Engine{HTTPClient: &http.Client{Transport: s}, rand: func() float64 { return rnd }}
+		e := &Engine{HTTPClient: &http.Client{Transport: s}, Rand: func() float64 { return rnd }}
 		p := idempotent()
 		p.InitialDelay = 500 * time.Millisecond
 		var lo, hi time.Duration = math.MaxInt64, 0
@@ -394,7 +394,7 @@ func TestA13Exhaustion(t *testing.T) {
 			t.Errorf("Header/Body are not the last response's: %v %q", e.Header, e.Body)
 		}
 		msg := err.Error()
-		want := "GET https://user:xxxxx@api.test/pets?limit=1: 503 Service Unavailable after 3 attempts: retry attempts exhausted"
+		want := "GET https://api.test/pets?limit=REDACTED: 503 Service Unavailable after 3 attempts: retry attempts exhausted"
 		if msg != want {
 			t.Errorf("message\n%s\nwant\n%s", msg, want)
 		}
@@ -475,9 +475,20 @@ func TestA14Classification(t *testing.T) {
 	t.Run("5XX class", func(t *testing.T) {
 		p := idempotent()
 		p.StatusCodes = []StatusCode{Class5XX}
-		for _, code := range []int{501, 505, 599} {
+		for _, code := range []int{500, 503, 507, 511, 599} {
 			if n, _ := run(t, p, status(code)); n != 3 {
 				t.Errorf("%d under 5XX: %d attempts, want 3", code, n)
+			}
+		}
+		// No retry fixes these: the class leaves them out, a number brings them in.
+		for _, code := range []int{501, 505} {
+			if n, _ := run(t, p, status(code)); n != 1 {
+				t.Errorf("%d under 5XX: %d attempts, want 1", code, n)
+			}
+			byNumber := idempotent()
+			byNumber.StatusCodes = []StatusCode{Class5XX, StatusCode(code)}
+			if n, _ := run(t, byNumber, status(code)); n != 3 {
+				t.Errorf("%d listed by number: %d attempts, want 3", code, n)
 			}
 		}
 	})
@@ -537,7 +548,7 @@ func TestA14Classification(t *testing.T) {
 		} {
 			tr := &http.Transport{}
 			var retries int
-			e := &Engine{HTTPClient: &http.Client{Transport: tr}, OnRetry: func(RetryEvent) { retries++ }, rand: func() float64 { return 0 }}
+			e := &Engine{HTTPClient: &http.Client{Transport: tr}, OnRetry: func(RetryEvent) { retries++ }, Rand: func() float64 { return 0 }}
 			req := newRequest(t, t.Context(), "GET", tc.url, nil)
 			if tc.key != "" {
 				req.Header[tc.key] = []string{tc.value}
@@ -668,9 +679,36 @@ func TestIdempotencyKey(t *testing.T) {
 		if k := call(own, WithIdempotencyKey("option")); k[0] != "from-param" || k[1] != "from-param" {
 			t.Errorf("a request's own key was replaced: %q", k)
 		}
+		// An empty key counts as no key: the call gets a key of its own.
+		for name, opts := range map[string][]CallOption{
+			"request editor": nil,
+			"WithHeader":     {WithHeader("Idempotency-Key", "")},
+			"blank":          {WithHeader("Idempotency-Key", " ")},
+			"empty option":   {WithIdempotencyKey("")},
+		} {
+			req := newRequest(t, t.Context(), "POST", testURL, nil)
+			if name == "request editor" {
+				req.Header.Set("Idempotency-Key", "")
+			}
+			if k := call(req, opts...); len(k) != 2 || k[0] != k[1] || !uuidV4.MatchString(k[0]) {
+				t.Errorf("%s with an empty key: sent %q, want one UUIDv4 twice", name, k)
+			}
+		}
 		p.IdempotencyKey = ""
 		if k := call(newRequest(t, t.Context(), "POST", testURL, nil)); k[0] != "" {
 			t.Errorf("a key was sent without a key header: %q", k)
+		}
+		// Without a key header in the policy, an empty key is not sent at all: net/http
+		// would take its mere presence as leave to re-send the POST.
+		for _, name := range []string{"Idempotency-Key", "X-Idempotency-Key"} {
+			req := newRequest(t, t.Context(), "POST", testURL, nil)
+			req.Header.Set(name, "")
+			call(req)
+			for _, r := range s.requests {
+				if _, ok := r.Header[name]; ok {
+					t.Errorf("an empty %s was sent", name)
+				}
+			}
 		}
 	})
 	seen := map[string]bool{}
@@ -812,7 +850,7 @@ func TestA17ConnectionReuse(t *testing.T) {
 	defer srv.Close()
 	tr := &http.Transport{}
 	defer tr.CloseIdleConnections()
-	e := &Engine{HTTPClient: &http.Client{Transport: tr}, rand: func() float64 { return 0 }}
+	e := &Engine{HTTPClient: &http.Client{Transport: tr}, Rand: func() float64 { return 0 }}
 	resp, err := e.Do(t.Context(), newRequest(t, t.Context(), "GET", srv.URL, nil), idempotent())
 	if err != nil {
 		t.Fatal(err)

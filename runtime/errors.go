@@ -3,7 +3,6 @@ package runtime
 import (
 	"errors"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -26,6 +25,9 @@ var (
 	// ErrRetryAfterTooLong: the server asked for a wait longer than MaxRetryAfter, the
 	// context deadline or MaxElapsed allows.
 	ErrRetryAfterTooLong = errors.New("server asked to retry later than allowed")
+	// ErrBodyTooLarge: a body read whole (Policy.ReadBody) exceeded Engine.MaxBodySize.
+	// The call ends without a retry; Error.StatusCode and Header describe the response.
+	ErrBodyTooLarge = errors.New("response body too large")
 )
 
 // Error is the error Engine.Do returns for a failed call: a transport failure, a non-2xx
@@ -33,7 +35,9 @@ var (
 // error (Err) and errors.Is the reason the engine stopped (Cause).
 type Error struct {
 	Method string // e.g. "GET"
-	URL    string // the request URL, user information redacted
+	// URL is the request URL as shown: no user information, no fragment, and each query
+	// value replaced by REDACTED ("https://api.test/pets?api_key=REDACTED").
+	URL string
 	// Attempts is the number of attempts made; 0 when none was (the context was done, the
 	// breaker open or the policy invalid).
 	Attempts int
@@ -46,7 +50,8 @@ type Error struct {
 	// RetryAfter is the server's hint when it ended the call (ErrRetryAfterTooLong).
 	RetryAfter time.Duration
 	// Err is the last attempt's transport error, or nil when it got a response. With no
-	// attempt made it may hold why (an invalid policy, a failing GetBody).
+	// attempt made it may hold why (an invalid policy, a failing GetBody). URLs in it are
+	// redacted like URL: the URL of each *url.Error in its chain, and its text.
 	Err error
 	// Cause is why the engine stopped: one of the sentinels, the context's error when it
 	// was cancelled or its deadline left no room for the next wait, or nil when the last
@@ -75,13 +80,9 @@ func (e *Error) Error() string {
 			b.WriteString(t)
 		}
 	case e.Err != nil:
-		err := e.Err
-		// net/http's *url.Error repeats the method and URL; keep what it wraps.
-		var ue *url.Error
-		if errors.As(err, &ue) && ue.Err != nil {
-			err = ue.Err
-		}
-		b.WriteString(err.Error())
+		// net/http's *url.Error repeats the method and URL; keep what it wraps, with any
+		// URL it quotes redacted.
+		b.WriteString(redactText(unwrapURLError(e.Err).Error()))
 	default:
 		b.WriteString("no attempt made")
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"time"
@@ -66,3 +67,31 @@ func ExampleEngine_Do() {
 	// Output:
 	// 404 1 {"message":"no such pet"}
 }
+
+// A test gets the same waits on every run by seeding the jitter (Engine.Rand), and none at
+// all with zero delays.
+func ExampleEngine_Rand() {
+	var waits []time.Duration
+	e := &runtime.Engine{
+		HTTPClient: &http.Client{Transport: roundTripFunc(func(*http.Request) (*http.Response, error) {
+			return &http.Response{StatusCode: 503, Body: http.NoBody, Header: http.Header{}}, nil
+		})},
+		Rand:    rand.New(rand.NewPCG(1, 2)).Float64,
+		OnRetry: func(ev runtime.RetryEvent) { waits = append(waits, ev.Wait) },
+		// Zero delays: the waits are drawn but last nothing.
+		Override: func(p *runtime.Policy) { p.InitialDelay, p.MaxDelay = 0, 0 },
+	}
+	p := runtime.DefaultPolicy()
+	p.Idempotent = true
+	req, _ := http.NewRequest("GET", "http://api.test/pets", nil)
+	_, err := e.Do(context.Background(), req, &p)
+	fmt.Println(waits)
+	fmt.Println(err)
+	// Output:
+	// [0s 0s 0s]
+	// GET http://api.test/pets: 503 Service Unavailable after 4 attempts: retry attempts exhausted
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }

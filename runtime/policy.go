@@ -22,7 +22,8 @@ const (
 )
 
 // StatusCode is an HTTP status code, or a class of them: the single digits 1 to 5 stand for
-// 1XX to 5XX.
+// 1XX to 5XX. Class5XX leaves out 501 and 505, which no retry can fix; list them by number
+// to retry them.
 type StatusCode int
 
 // Status classes, for Policy.StatusCodes.
@@ -34,7 +35,9 @@ const (
 	Class5XX StatusCode = 5
 )
 
-// Defaults of the policy fields whose zero value means "the default".
+// Defaults of DESIGN.md's x-retry, as DefaultPolicy sets them. Of these, only MaxAttempts
+// and Multiplier have a zero value that stands for the default (zero of either is
+// meaningless); a zero delay is no delay.
 const (
 	DefaultMaxAttempts   = 4
 	DefaultInitialDelay  = 500 * time.Millisecond
@@ -53,14 +56,23 @@ func DefaultStatusCodes() []StatusCode {
 }
 
 // Policy says how one operation is retried. Generated clients hold one per operation as a
-// package-level literal; the zero value of a field means its default, as documented. The
-// booleans have no such default: DefaultPolicy sets ConnectionErrors and RetryAfter.
+// package-level literal that sets every field. Start from DefaultPolicy to get the
+// defaults: a zero duration means zero (no delay, no wait allowed for a server hint), not
+// "the default". The zero values that do stand for a default are those that would be
+// meaningless themselves, each documented: MaxAttempts, Multiplier, Jitter and a nil
+// StatusCodes. The booleans have no default: DefaultPolicy sets ConnectionErrors and
+// RetryAfter.
+//
+// To turn waits off, in tests for example, set InitialDelay and MaxDelay to 0 (and
+// RetryAfter to false, or MaxRetryAfter to 0 so that a server hint ends the call).
 type Policy struct {
 	// MaxAttempts is the number of attempts in total, the first included; 0 means 4.
 	MaxAttempts int
-	// InitialDelay is the backoff ceiling of the first retry; 0 means 500ms.
+	// InitialDelay is the backoff ceiling of the first retry; 0 means no delay
+	// (DefaultInitialDelay is 500ms).
 	InitialDelay time.Duration
-	// MaxDelay caps one backoff step; 0 means 10s.
+	// MaxDelay caps one backoff step; 0 means no delay at all (DefaultMaxDelay is 10s). It
+	// must not be less than InitialDelay.
 	MaxDelay time.Duration
 	// Multiplier grows the ceiling from one step to the next; 0 means 2.
 	Multiplier float64
@@ -79,7 +91,7 @@ type Policy struct {
 	// quota's reset) as a floor under the backoff; see ParseRetryAfter.
 	RetryAfter bool
 	// MaxRetryAfter is the longest server hint the engine waits for; a longer one ends the
-	// call. 0 means 60s.
+	// call. 0 allows no wait: any positive hint ends the call (DefaultMaxRetryAfter is 60s).
 	MaxRetryAfter time.Duration
 	// Idempotent reports that the request may be repeated after it may have reached the
 	// server: the method is safe or idempotent, or the operation carries an idempotency key.
@@ -113,17 +125,11 @@ func DefaultPolicy() Policy {
 	}
 }
 
-// resolved returns a copy of p with every zero field that has a default set to it.
+// resolved returns a copy of p with every zero field that stands for a default set to it.
 func (p *Policy) resolved() Policy {
 	r := *p
 	if r.MaxAttempts == 0 {
 		r.MaxAttempts = DefaultMaxAttempts
-	}
-	if r.InitialDelay == 0 {
-		r.InitialDelay = DefaultInitialDelay
-	}
-	if r.MaxDelay == 0 {
-		r.MaxDelay = DefaultMaxDelay
 	}
 	if r.Multiplier == 0 {
 		r.Multiplier = DefaultMultiplier
@@ -133,9 +139,6 @@ func (p *Policy) resolved() Policy {
 	}
 	if r.StatusCodes == nil {
 		r.StatusCodes = defaultStatusCodes
-	}
-	if r.MaxRetryAfter == 0 {
-		r.MaxRetryAfter = DefaultMaxRetryAfter
 	}
 	return r
 }
@@ -212,14 +215,7 @@ func (p *Policy) valid() bool {
 	if p.IdempotencyKey != "" && !isToken(p.IdempotencyKey) {
 		return false
 	}
-	maxD, initD := p.MaxDelay, p.InitialDelay
-	if maxD == 0 {
-		maxD = DefaultMaxDelay
-	}
-	if initD == 0 {
-		initD = DefaultInitialDelay
-	}
-	return maxD >= initD
+	return p.MaxDelay >= p.InitialDelay
 }
 
 // isToken reports whether s is an RFC 9110 token, the syntax of a header name.
@@ -240,14 +236,19 @@ func isToken(s string) bool {
 	return true
 }
 
-// retriesStatus reports whether p retries a response with this status.
+// retriesStatus reports whether p retries a response with this status. A class covers its
+// hundred codes except 501 Not Implemented and 505 HTTP Version Not Supported, which no
+// retry can fix: they are retried only when listed by number.
 func (p *Policy) retriesStatus(code int) bool {
 	codes := p.StatusCodes
 	if codes == nil {
 		codes = defaultStatusCodes
 	}
 	for _, c := range codes {
-		if int(c) == code || (c >= Class1XX && c <= Class5XX && code/100 == int(c)) {
+		if int(c) == code {
+			return true
+		}
+		if c >= Class1XX && c <= Class5XX && code/100 == int(c) && code != 501 && code != 505 {
 			return true
 		}
 	}
@@ -304,12 +305,7 @@ func (p *Policy) Backoff(retry int, prev time.Duration, rnd float64) time.Durati
 }
 
 func backoff(r *Policy, retry int, prev time.Duration, rnd float64) time.Duration {
-	if !(rnd >= 0) { // also NaN
-		rnd = 0
-	}
-	if rnd >= 1 {
-		rnd = math.Nextafter(1, 0)
-	}
+	rnd = clampRand(rnd)
 	switch r.Jitter {
 	case JitterNone:
 		return ceiling(r, retry)
@@ -352,4 +348,15 @@ func addSat(a, b time.Duration) time.Duration {
 		return math.MaxInt64
 	}
 	return a + b
+}
+
+// clampRand brings rnd into [0, 1); NaN counts as 0.
+func clampRand(rnd float64) float64 {
+	if !(rnd >= 0) { // also NaN
+		return 0
+	}
+	if rnd >= 1 {
+		return math.Nextafter(1, 0)
+	}
+	return rnd
 }

@@ -27,42 +27,70 @@ var redirectSafeHeaders = map[string]bool{
 	"User-Agent":          true,
 }
 
-// guardRedirects returns a copy of hc whose redirects away from the first request's host
-// (or its subdomains, the rule net/http uses for Authorization) carry only the headers in
-// redirectSafeHeaders. net/http itself strips only Authorization, Cookie and
-// Proxy-Authorization there, so an API key in a header of its own (X-Api-Key), set by a
-// request editor or a header parameter, would follow the redirect to any host. Once a chain
-// has left the host, later hops stay stripped, even back on the first host. hc's own
-// CheckRedirect, if any, runs after.
+// guardRedirects returns a copy of hc whose redirects away from the first request's
+// origin carry only the headers in redirectSafeHeaders and the call's idempotency key.
+// The origin is the scheme, the host name (or one of its subdomains, the rule net/http
+// uses for Authorization) and the port: a redirect from https to http on the same host,
+// or to another port, leaves it. net/http itself strips only Authorization, Cookie and
+// Proxy-Authorization, and only when the host name changes, so an API key in a header of
+// its own (X-Api-Key), set by a request editor or a header parameter, would follow the
+// redirect to any host, and every credential would follow a downgrade to cleartext. Once
+// a chain has left the origin, later hops stay stripped, even back on it.
+//
+// The idempotency key is kept whatever its header's name: the call's policy names it, and
+// reaches CheckRedirect through the request's context (see attemptFrom).
+//
+// hc's own CheckRedirect, if any, runs after; an error it returns (other than
+// http.ErrUseLastResponse) is wrapped as a refusal, which the engine never retries.
 func guardRedirects(hc *http.Client) *http.Client {
 	guarded := *hc
 	next := hc.CheckRedirect
 	guarded.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-		if leftHost(via[0].URL, via[1:], req) {
+		a := attemptFrom(req.Context())
+		if leftOrigin(via[0].URL, via[1:], req) {
 			for name := range req.Header {
-				if !redirectSafeHeaders[name] {
+				if !redirectSafeHeaders[name] && (a == nil || name != a.keyHeader) {
 					delete(req.Header, name)
 				}
 			}
 		}
-		if next != nil {
-			return next(req, via)
+		var err error
+		switch {
+		case next != nil:
+			err = next(req, via)
+		case len(via) >= 10: // net/http's own limit, which a CheckRedirect replaces
+			err = errTooManyRedirects
 		}
-		if len(via) >= 10 { // net/http's own limit, which a CheckRedirect replaces
-			return errTooManyRedirects
+		if err != nil && err != http.ErrUseLastResponse {
+			return &redirectRefused{err: err}
 		}
-		return nil
+		if err == nil {
+			a.redirected()
+		}
+		return err
 	}
 	return &guarded
 }
 
 var errTooManyRedirects = errors.New("stopped after 10 redirects")
 
-// leftHost reports whether any hop of a redirect chain, first request excluded, went to a
-// host that is neither the first request's nor one of its subdomains.
-func leftHost(first *url.URL, hops []*http.Request, next *http.Request) bool {
+// redirectRefused is a CheckRedirect's refusal. The same request would be refused again,
+// so the engine never retries it.
+type redirectRefused struct{ err error }
+
+func (e *redirectRefused) Error() string { return e.err.Error() }
+func (e *redirectRefused) Unwrap() error { return e.err }
+
+// leftOrigin reports whether any hop of a redirect chain, first request excluded, went to
+// another origin than the first request's: another scheme, another port, or a host that is
+// neither the first request's nor one of its subdomains.
+func leftOrigin(first *url.URL, hops []*http.Request, next *http.Request) bool {
 	home := strings.ToLower(first.Hostname())
-	away := func(u *url.URL) bool { return !isDomainOrSubdomain(strings.ToLower(u.Hostname()), home) }
+	scheme, port := strings.ToLower(first.Scheme), effectivePort(first)
+	away := func(u *url.URL) bool {
+		return strings.ToLower(u.Scheme) != scheme || effectivePort(u) != port ||
+			!isDomainOrSubdomain(strings.ToLower(u.Hostname()), home)
+	}
 	if away(next.URL) {
 		return true
 	}
@@ -72,6 +100,20 @@ func leftHost(first *url.URL, hops []*http.Request, next *http.Request) bool {
 		}
 	}
 	return false
+}
+
+// effectivePort returns u's port, or its scheme's default.
+func effectivePort(u *url.URL) string {
+	if p := u.Port(); p != "" {
+		return p
+	}
+	switch strings.ToLower(u.Scheme) {
+	case "https":
+		return "443"
+	case "http":
+		return "80"
+	}
+	return ""
 }
 
 // isDomainOrSubdomain reports whether sub is parent or a subdomain of it, as net/http

@@ -60,7 +60,7 @@ func (s *stub) gaps() []time.Duration {
 
 // engineFor returns an engine sending through s, with a fixed random value.
 func engineFor(s *stub, rnd float64) *Engine {
-	return &Engine{HTTPClient: &http.Client{Transport: s}, rand: func() float64 { return rnd }}
+	return &Engine{HTTPClient: &http.Client{Transport: s}, Rand: func() float64 { return rnd }}
 }
 
 // status answers every attempt with code.

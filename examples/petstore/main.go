@@ -87,8 +87,8 @@ func run(ctx context.Context, w io.Writer, listen func(network, addr string) (ne
 	calls.end(err, "%s", petText(pet))
 
 	calls.begin("getInventory", "the path-level x-retry of /store/inventory: 2 attempts, every 5XX",
-		"(so 501 too), equal jitter")
-	srv.plan("GET /v1/store/inventory", fault{status: 501}, fault{status: 501})
+		"(so 507 too; but not 501 or 505, which no retry fixes), equal jitter")
+	srv.plan("GET /v1/store/inventory", fault{status: 507}, fault{status: 507})
 	stock, err := c.GetInventory(ctx)
 	calls.end(err, "%d species in stock", len(stock))
 

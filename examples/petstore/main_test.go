@@ -97,10 +97,10 @@ func TestExampleLogShowsEachRule(t *testing.T) {
 				`server asked to retry later than allowed \(Retry-After 1h0m0s\)`,
 		}, nil},
 		{"getInventory", []string{
-			`server  #1 GET /v1/store/inventory -> 501 Not Implemented`,
-			`client  attempt 1 failed: 501 Not Implemented; retrying in ` + dur,
-			`server  #2 GET /v1/store/inventory -> 501 Not Implemented`,
-			`result  failed after 2 attempts in ` + dur + `: GET ` + host + `/store/inventory: 501 Not Implemented ` +
+			`server  #1 GET /v1/store/inventory -> 507 Insufficient Storage`,
+			`client  attempt 1 failed: 507 Insufficient Storage; retrying in ` + dur,
+			`server  #2 GET /v1/store/inventory -> 507 Insufficient Storage`,
+			`result  failed after 2 attempts in ` + dur + `: GET ` + host + `/store/inventory: 507 Insufficient Storage ` +
 				`after 2 attempts: retry attempts exhausted`,
 		}, func(t *testing.T, m [][]string) {
 			// Equal jitter: between half the 100ms ceiling and all of it.

@@ -1,0 +1,168 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"net/http/httptrace"
+	"sync"
+	"time"
+)
+
+// attempt is the state of one engine attempt that net/http's hooks reach through the
+// request's context: the redirect guard reads the call's idempotency key header from it,
+// and an httptrace hook counts net/http's own re-sends in it.
+//
+// net/http sends a request again by itself, within one client.Do, when a reused
+// keep-alive connection turns out to be dead (HTTP/1.1) or when the server refuses a
+// stream (HTTP/2 REFUSED_STREAM, up to 6 times with backoff of its own). Each such re-send
+// takes a connection again, which the GetConn hook sees; a redirect, which also takes one,
+// is told apart by the guard's CheckRedirect. The engine counts every re-send as an
+// attempt, and aborts the attempt when a re-send would exceed the attempts the call has
+// left (maxResends), so that the server sees at most the policy's MaxAttempts requests.
+type attempt struct {
+	keyHeader     string        // canonical name of the call's idempotency key header; "" for none
+	maxResends    int           // re-sends allowed within this attempt
+	headerTimeout time.Duration // the wait for a response header once a request is written; 0 for none
+
+	trace  httptrace.ClientTrace
+	cancel context.CancelCauseFunc
+	stops  []context.CancelFunc // further cancel functions, run by release
+
+	mu       sync.Mutex
+	hopConns int   // connections taken for the current request of a redirect chain
+	resends  int   // net/http's own re-sends
+	aborted  error // why the engine aborted the attempt, if it did
+	answered bool  // client.Do returned: the header timeout no longer applies
+	timer    *time.Timer
+}
+
+type attemptKey struct{}
+
+// attemptFrom returns the attempt whose request ctx belongs to, or nil.
+func attemptFrom(ctx context.Context) *attempt {
+	a, _ := ctx.Value(attemptKey{}).(*attempt)
+	return a
+}
+
+// start returns the attempt's context, derived from parent.
+func (a *attempt) start(parent context.Context) context.Context {
+	ctx, cancel := context.WithCancelCause(parent)
+	a.cancel = cancel
+	return context.WithValue(ctx, attemptKey{}, a)
+}
+
+// abort ends the attempt: its request, or the reading of its body, fails with cause.
+func (a *attempt) abort(cause error) {
+	a.mu.Lock()
+	if a.aborted == nil {
+		a.aborted = cause
+	}
+	a.mu.Unlock()
+	a.cancel(cause)
+}
+
+// cause returns why the engine aborted the attempt, or nil.
+func (a *attempt) cause() error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.aborted
+}
+
+// release frees the attempt's context. It may be called more than once.
+func (a *attempt) release() {
+	if a == nil {
+		return
+	}
+	for _, stop := range a.stops {
+		stop()
+	}
+	if a.cancel != nil {
+		a.cancel(nil)
+	}
+}
+
+// getConn is the httptrace GetConn hook: a second connection for the same request of a
+// redirect chain is a re-send.
+func (a *attempt) getConn(string) {
+	a.mu.Lock()
+	a.hopConns++
+	over := false
+	if a.hopConns > 1 {
+		a.resends++
+		over = a.resends > a.maxResends
+	}
+	a.mu.Unlock()
+	if over {
+		a.abort(errResendLimit)
+	}
+}
+
+// wroteRequest is the httptrace WroteRequest hook: it starts (or, for the next request of
+// a redirect chain, restarts) the wait for the response header. Counting from the end of
+// the write leaves a long upload alone.
+func (a *attempt) wroteRequest(httptrace.WroteRequestInfo) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.answered || a.headerTimeout <= 0 {
+		return
+	}
+	if a.timer == nil {
+		a.timer = time.AfterFunc(a.headerTimeout, a.headerTimedOut)
+	} else {
+		a.timer.Reset(a.headerTimeout)
+	}
+}
+
+func (a *attempt) headerTimedOut() {
+	a.mu.Lock()
+	if a.answered {
+		a.mu.Unlock()
+		return
+	}
+	if a.aborted == nil {
+		a.aborted = errResponseHeaderTimeout
+	}
+	a.mu.Unlock()
+	a.cancel(errResponseHeaderTimeout)
+}
+
+// gotAnswer marks the end of the wait for a response header: client.Do returned.
+func (a *attempt) gotAnswer() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.answered = true
+	if a.timer != nil {
+		a.timer.Stop()
+	}
+}
+
+// redirected marks the start of a redirect chain's next request.
+func (a *attempt) redirected() {
+	if a == nil {
+		return
+	}
+	a.mu.Lock()
+	a.hopConns = 0
+	a.mu.Unlock()
+}
+
+// resent returns how many re-sends of net/http's went out, the one refused excluded.
+func (a *attempt) resent() int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return min(a.resends, a.maxResends)
+}
+
+// timeoutError is an attempt timeout of the engine's own; like net/http's, it reports
+// Timeout.
+type timeoutError struct{ msg string }
+
+func (e *timeoutError) Error() string   { return e.msg }
+func (e *timeoutError) Timeout() bool   { return true }
+func (e *timeoutError) Temporary() bool { return true }
+
+var (
+	errResponseHeaderTimeout = &timeoutError{"timeout awaiting response headers (Engine.ResponseHeaderTimeout)"}
+	errDrainTimeout          = &timeoutError{"timeout draining the response body"}
+	errResendLimit           = errors.New("net/http re-sent the request beyond the attempts left")
+)

@@ -1,0 +1,121 @@
+package runtime
+
+import (
+	"errors"
+	"net/url"
+	"regexp"
+	"strings"
+)
+
+// redacted replaces each query value in a URL that the engine shows.
+const redacted = "REDACTED"
+
+// redactURL returns u as the engine shows it in errors, logs and events: without user
+// information or fragment, and with each query value replaced by REDACTED while the keys
+// stay, so that "https://tok@api.test/x?api_key=s3cr3t&page=2" reads
+// "https://api.test/x?api_key=REDACTED&page=REDACTED". An API key in the query, a token
+// in the user name and a signed URL's signature all stay out.
+func redactURL(u *url.URL) string {
+	if u == nil {
+		return ""
+	}
+	c := *u
+	c.User = nil
+	c.Fragment, c.RawFragment = "", ""
+	c.ForceQuery = false
+	c.RawQuery = redactQuery(u.RawQuery)
+	if c.Opaque != "" { // "mailto:x?y" and the like: nothing in it is worth showing
+		c.Opaque = redacted
+	}
+	return c.String()
+}
+
+// redactQuery keeps the keys of a raw query and replaces every value with REDACTED.
+func redactQuery(raw string) string {
+	if raw == "" {
+		return ""
+	}
+	var b strings.Builder
+	for i, part := range strings.Split(raw, "&") {
+		if i > 0 {
+			b.WriteByte('&')
+		}
+		key, _, hasValue := strings.Cut(part, "=")
+		b.WriteString(key)
+		if hasValue {
+			b.WriteString("=" + redacted)
+		}
+	}
+	return b.String()
+}
+
+// redactURLString redacts a URL given as text; text that does not parse as a URL is
+// replaced whole.
+func redactURLString(s string) string {
+	u, err := url.Parse(s)
+	if err != nil {
+		return redacted
+	}
+	return redactURL(u)
+}
+
+// urlInText finds URLs with a scheme and authority in free text, such as an error message
+// that quotes a redirect's Location.
+var urlInText = regexp.MustCompile("[A-Za-z][A-Za-z0-9+.-]*://[^\\s\"'<>`]+")
+
+// redactText redacts every URL in s.
+func redactText(s string) string {
+	if !strings.Contains(s, "://") {
+		return s
+	}
+	return urlInText.ReplaceAllStringFunc(s, redactURLString)
+}
+
+// redactError returns err ready to be shown: every *url.Error in its chain gets its URL
+// redacted (net/http's own text, Get "https://...": EOF, quotes the URL), and when the
+// text still holds a URL (a message quoting a Location header, a CheckRedirect error), err
+// is wrapped in an error whose text is redacted and that unwraps to err.
+func redactError(err error) error {
+	if err == nil {
+		return nil
+	}
+	for e := err; e != nil; {
+		if ue, ok := e.(*url.Error); ok {
+			ue.URL = redactURLString(ue.URL)
+		}
+		switch x := e.(type) {
+		case interface{ Unwrap() error }:
+			e = x.Unwrap()
+		case interface{ Unwrap() []error }:
+			for _, inner := range x.Unwrap() {
+				redactError(inner)
+			}
+			e = nil
+		default:
+			e = nil
+		}
+	}
+	text := err.Error()
+	if clean := redactText(text); clean != text {
+		return &redactedError{err: err, text: clean}
+	}
+	return err
+}
+
+// redactedError shows err's text with its URLs redacted; errors.Is and errors.As see err.
+type redactedError struct {
+	err  error
+	text string
+}
+
+func (e *redactedError) Error() string { return e.text }
+func (e *redactedError) Unwrap() error { return e.err }
+
+// unwrapURLError returns what a *url.Error at the head of err's chain wraps, or err.
+func unwrapURLError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) && ue.Err != nil {
+		return ue.Err
+	}
+	return err
+}
