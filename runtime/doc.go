@@ -41,7 +41,9 @@
 //     carry only content headers and the call's idempotency key, never credentials.
 //   - An empty idempotency key counts as no key: it is not sent, and a policy with an
 //     IdempotencyKey sends a fresh key instead.
-//   - A [Budget] shared by a client's calls caps retries to a share of recent calls; a
+//   - A [Budget] shared by a client's calls caps retries; [DefaultBudget] allows one per
+//     answer received in the last 10 s plus three per 10 s, so a total outage adds little
+//     load while a partial one is retried as without a budget. A
 //     [Breaker] counts failed calls (a transport error, a 5xx or a 429) and stops calls
 //     while the server keeps failing. Both are optional.
 //   - Every failed call is an [*Error] that reports the attempts made, the last response
