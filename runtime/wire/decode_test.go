@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -87,5 +88,29 @@ func TestErrorText(t *testing.T) {
 	}
 	if got := ErrorText(func() {}); got != "error response" {
 		t.Errorf("ErrorText of a func = %q", got)
+	}
+}
+
+func TestUndeclared(t *testing.T) {
+	u, _ := url.Parse("https://api.test/pets?secret=x")
+	resp := &http.Response{
+		StatusCode: 203,
+		Header:     http.Header{"X-A": {"1"}},
+		Body:       io.NopCloser(strings.NewReader(`{"message":"mirror"}`)),
+		Request:    &http.Request{Method: "GET", URL: u},
+	}
+	err := Undeclared(resp, func(int) any { return new(map[string]string) })
+	var e *runtime.Error
+	if !errors.As(err, &e) || !errors.Is(err, ErrUndeclaredStatus) {
+		t.Fatalf("err %v", err)
+	}
+	if e.StatusCode != 203 || string(e.Body) != `{"message":"mirror"}` || e.Header.Get("X-A") != "1" {
+		t.Errorf("error %+v", e)
+	}
+	if m, ok := e.Model.(*map[string]string); !ok || (*m)["message"] != "mirror" {
+		t.Errorf("model %#v", e.Model)
+	}
+	if strings.Contains(err.Error(), "secret=x") {
+		t.Errorf("the error shows the query: %v", err)
 	}
 }

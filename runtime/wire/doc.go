@@ -19,7 +19,8 @@
 //
 // What goes on the wire is checked before anything is sent: a path parameter stays one
 // segment ("../admin" becomes "..%2Fadmin", ".." becomes "%2E%2E"); a header value with
-// a control character, or a cookie value with one or with a semicolon, fails the call.
+// a control character fails the call; a cookie value is percent-encoded where a
+// cookie-octet cannot hold it.
 //
 // The package imports only the standard library and this module's runtime.
 package wire
