@@ -2,6 +2,7 @@ package emit
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -161,11 +162,25 @@ func (e *emitter) method(op *model.Operation) *jen.Statement {
 	if op.Deprecated {
 		d.para("Deprecated: the API description marks this operation as deprecated.")
 	}
+	for _, p := range op.Params {
+		if p.Argument() {
+			note := p.LocalName + " is the " + p.In + " parameter " + strconv.Quote(oneLine(p.Name))
+			if p.Deprecated {
+				note += " (deprecated)"
+			}
+			d.para(sentence(note + ". " + strings.TrimSpace(p.Doc)))
+		}
+	}
 	d.line(retrySummary(op.Policy))
 
 	args := []jen.Code{jen.Id("ctx").Qual(contextPath, "Context")}
 	for _, p := range op.PathParams {
 		args = append(args, jen.Id(p.LocalName).Add(typ(p.Type)))
+	}
+	for _, p := range op.Params {
+		if p.Argument() {
+			args = append(args, jen.Id(p.LocalName).Add(typ(p.Type)))
+		}
 	}
 	if op.ParamsType != "" {
 		args = append(args, jen.Id("params").Op("*").Id(op.ParamsType))
@@ -205,6 +220,9 @@ func (e *emitter) method(op *model.Operation) *jen.Statement {
 	}
 	for _, p := range op.Params {
 		v := jen.Id("params").Dot(p.GoName)
+		if p.Argument() {
+			v = jen.Id(p.LocalName)
+		}
 		switch {
 		case p.IdempotencyKey:
 			add(jen.Id("r").Dot("IdempotencyKey").Call(v))
@@ -234,6 +252,9 @@ func (e *emitter) method(op *model.Operation) *jen.Statement {
 		add(jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), errValue)))
 	} else {
 		add(jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(errValue)))
+	}
+	if check := undeclaredCheck(op); check != nil {
+		add(jen.If(check).Block(jen.Return(append(fail[:len(fail)-1:len(fail)-1], undeclared(op))...)))
 	}
 	e.decodeResult(op, add, fail)
 
@@ -272,13 +293,17 @@ func (e *emitter) body(b *model.Body) jen.Code {
 		if t.Kind == model.KindPointer {
 			t = t.Elem
 		}
+		isFile := func(t *model.Type) bool { return t.Kind == model.KindBuiltin && t.Builtin == model.File }
 		for _, f := range t.Decl.Fields {
 			v := jen.Id("body").Dot(f.GoName)
 			switch {
-			case f.Type.Kind == model.KindBuiltin && f.Type.Builtin == model.Reader:
-				stmts = append(stmts, jen.Id("w").Dot("File").Call(jen.Lit(f.Name), v))
-			case f.Type.Kind == model.KindSlice && f.Type.Elem.Kind == model.KindBuiltin && f.Type.Elem.Builtin == model.Reader:
-				stmts = append(stmts, jen.Id("w").Dot("Files").Call(jen.Lit(f.Name), v))
+			case f.ReadOnly || f.Additional:
+			case isFile(f.Type):
+				stmts = append(stmts, jen.Id("w").Dot("File").Call(jen.Lit(f.Name), jen.Lit(f.ContentType), jen.Op("&").Add(v)))
+			case f.Type.Kind == model.KindPointer && isFile(f.Type.Elem):
+				stmts = append(stmts, jen.Id("w").Dot("File").Call(jen.Lit(f.Name), jen.Lit(f.ContentType), v))
+			case f.Type.Kind == model.KindSlice && isFile(f.Type.Elem):
+				stmts = append(stmts, jen.Id("w").Dot("Files").Call(jen.Lit(f.Name), jen.Lit(f.ContentType), v))
 			default:
 				stmts = append(stmts, jen.Id("w").Dot("Field").Call(jen.Lit(f.Name), v))
 			}
@@ -296,6 +321,38 @@ func (e *emitter) body(b *model.Body) jen.Code {
 		out.Add(s)
 	}
 	return out
+}
+
+// undeclaredCheck renders the test that a 2xx status is not one the operation declares,
+// or returns nil when any 2xx is declared: a 2XX class, none at all (then the default
+// response describes success), or a Multi result, whose switch does the test.
+func undeclaredCheck(op *model.Operation) *jen.Statement {
+	if len(op.SuccessStatuses) == 0 || op.Result != nil && op.Result.Multi != nil {
+		return nil
+	}
+	var cond *jen.Statement
+	for _, st := range op.SuccessStatuses {
+		n, err := strconv.Atoi(st)
+		if err != nil {
+			return nil // a class
+		}
+		c := jen.Id("resp").Dot("StatusCode").Op("!=").Lit(n)
+		if cond == nil {
+			cond = c
+		} else {
+			cond = cond.Op("&&").Add(c)
+		}
+	}
+	return cond
+}
+
+// undeclared renders the error of a 2xx status the operation does not declare.
+func undeclared(op *model.Operation) jen.Code {
+	pick := jen.Nil()
+	if op.Errors != nil {
+		pick = jen.Id(op.Errors.GoName)
+	}
+	return jen.Qual(wirePath, "Undeclared").Call(jen.Id("resp"), pick)
 }
 
 // decodeResult renders what follows a successful Do: the typed result, or closing the
@@ -319,7 +376,23 @@ func (e *emitter) decodeResult(op *model.Operation, add func(jen.Code), fail []j
 				}
 				g.Case(statusCond(r.Status)).Block(jen.Err().Op("=").Add(call))
 			}
-			g.Default().Block(jen.Err().Op("=").Qual(wirePath, "Discard").Call(jen.Id("resp")))
+			// Declared statuses without content succeed with no field set.
+			var empty []jen.Code
+			other := jen.Return(jen.Nil(), undeclared(op))
+			for _, st := range op.SuccessStatuses {
+				if slices.ContainsFunc(res.Responses, func(r *model.Response) bool { return r.Status == st }) {
+					continue
+				}
+				if _, err := strconv.Atoi(st); err != nil {
+					other = jen.Err().Op("=").Qual(wirePath, "Discard").Call(jen.Id("resp"))
+					continue
+				}
+				empty = append(empty, statusCond(st))
+			}
+			if len(empty) > 0 {
+				g.Case(empty...).Block(jen.Err().Op("=").Qual(wirePath, "Discard").Call(jen.Id("resp")))
+			}
+			g.Default().Block(other)
 		}))
 		add(jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(fail...)))
 		add(jen.Return(jen.Id("out"), jen.Nil()))
@@ -394,13 +467,16 @@ func (e *emitter) errorSet(set *model.ErrorSet) *jen.Statement {
 		Func().Id(set.GoName).Params(jen.Id("status").Int()).Any().Block(stmts...)
 }
 
-// paramsStruct renders the struct that carries an operation's query, header and cookie
-// parameters.
+// paramsStruct renders the struct that carries an operation's optional query, header and
+// cookie parameters.
 func (e *emitter) paramsStruct(op *model.Operation) *jen.Statement {
 	var d doc
-	d.para(op.ParamsType + " holds the query, header and cookie parameters of " + op.GoName + ".")
+	d.para(op.ParamsType + " holds the optional query, header and cookie parameters of " + op.GoName + ".")
 	return d.code().Type().Id(op.ParamsType).StructFunc(func(g *jen.Group) {
 		for _, p := range op.Params {
+			if p.Argument() {
+				continue
+			}
 			var fd doc
 			note := p.GoName + " is the " + p.In + " parameter " + strconv.Quote(oneLine(p.Name))
 			if p.Required {

@@ -75,7 +75,7 @@ func TestListPetsRetriesThenDecodes(t *testing.T) {
 		})
 		limit := int32(5)
 		status := PetStatusSold
-		pets, err := c.ListPets(context.Background(), &ListPetsParams{Limit: &limit, Status: &status, Tags: []string{"a", "b c"}})
+		pets, err := c.ListPets(context.Background(), []string{"a", "b c"}, &ListPetsParams{Limit: &limit, Status: &status})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -226,7 +226,7 @@ func TestRequestEditorRunsOncePerCall(t *testing.T) {
 			req.Header.Set("Authorization", "Bearer t")
 			return nil
 		}), WithUserAgent("test-agent"))
-		if _, err := c.ListPets(context.Background(), &ListPetsParams{Tags: []string{"x"}}); err != nil {
+		if _, err := c.ListPets(context.Background(), []string{"x"}, nil); err != nil {
 			t.Fatal(err)
 		}
 		if edits != 1 || len(auth) != 2 || auth[0] != "Bearer t" || auth[1] != "Bearer t" {

@@ -270,6 +270,9 @@ func (c *Client) GetUser(ctx context.Context, opts ...CallOption) error {
 	if err != nil {
 		return err
 	}
+	if resp.StatusCode != 204 {
+		return wire.Undeclared(resp, nil)
+	}
 	return wire.Discard(resp)
 }
 
@@ -284,6 +287,9 @@ func (c *Client) GetUser2(ctx context.Context, opts ...CallOption) error {
 	resp, err := c.wire.Do(ctx, r, &policyGetUser2, "", opts)
 	if err != nil {
 		return err
+	}
+	if resp.StatusCode != 204 {
+		return wire.Undeclared(resp, nil)
 	}
 	return wire.Discard(resp)
 }
@@ -302,6 +308,9 @@ func (c *Client) XFuncInit(ctx context.Context, petID string, opts ...CallOption
 	if err != nil {
 		return err
 	}
+	if resp.StatusCode != 204 {
+		return wire.Undeclared(resp, nil)
+	}
 	return wire.Discard(resp)
 }
 
@@ -319,6 +328,9 @@ func (c *Client) Quoted(ctx context.Context, id string, opts ...CallOption) erro
 	if err != nil {
 		return err
 	}
+	if resp.StatusCode != 204 {
+		return wire.Undeclared(resp, nil)
+	}
 	return wire.Discard(resp)
 }
 
@@ -333,6 +345,9 @@ func (c *Client) Type(ctx context.Context, opts ...CallOption) error {
 	resp, err := c.wire.Do(ctx, r, &policyType, "", opts)
 	if err != nil {
 		return err
+	}
+	if resp.StatusCode != 204 {
+		return wire.Undeclared(resp, nil)
 	}
 	return wire.Discard(resp)
 }
@@ -349,6 +364,9 @@ func (c *Client) Go(ctx context.Context, opts ...CallOption) error {
 	if err != nil {
 		return err
 	}
+	if resp.StatusCode != 204 {
+		return wire.Undeclared(resp, nil)
+	}
 	return wire.Discard(resp)
 }
 
@@ -364,6 +382,9 @@ func (c *Client) Func(ctx context.Context, opts ...CallOption) error {
 	if err != nil {
 		return err
 	}
+	if resp.StatusCode != 204 {
+		return wire.Undeclared(resp, nil)
+	}
 	return wire.Discard(resp)
 }
 
@@ -378,6 +399,9 @@ func (c *Client) String(ctx context.Context, opts ...CallOption) error {
 	resp, err := c.wire.Do(ctx, r, &policyString, "", opts)
 	if err != nil {
 		return err
+	}
+	if resp.StatusCode != 204 {
+		return wire.Undeclared(resp, nil)
 	}
 	return wire.Discard(resp)
 }
@@ -413,6 +437,9 @@ func (c *Client) GetURL(ctx context.Context, url string, ctx2 string, newRequest
 	if err != nil {
 		return nil, err
 	}
+	if resp.StatusCode != 200 {
+		return nil, wire.Undeclared(resp, nil)
+	}
 	out := new(Type)
 	if err := wire.DecodeJSON(resp, out); err != nil {
 		return nil, err
@@ -420,7 +447,7 @@ func (c *Client) GetURL(ctx context.Context, url string, ctx2 string, newRequest
 	return out, nil
 }
 
-// GetURLParams holds the query, header and cookie parameters of GetURL.
+// GetURLParams holds the optional query, header and cookie parameters of GetURL.
 type GetURLParams struct {
 	// Params is the query parameter "params".
 	Params *string
@@ -456,7 +483,7 @@ const (
 
 // A struct{}; func init(){}//
 type AStruct struct {
-	AStructFuncInit *string `json:"A struct{}; func init(){}//,omitempty"`
+	AStructFuncInit *string `json:"A struct{}; func init(){}//,omitzero"`
 }
 
 // APIError2 is the schema at #/components/schemas/APIError.
@@ -483,15 +510,15 @@ type NewRequest = string
 // A struct{}; func init(){}//
 type Type struct {
 	Empty        *string `json:"-"`
-	Minus        *string `json:"-,omitempty"`
-	Error        *string `json:"Error,omitempty"`
-	MarshalJSON2 *string `json:"MarshalJSON,omitempty"`
+	Minus        *string `json:"-,omitzero"`
+	Error        *string `json:"Error,omitzero"`
+	MarshalJSON2 *string `json:"MarshalJSON,omitzero"`
 	Backtick     *string `json:"-"`
 	AJSONB       *string `json:"-"`
 	AOmitempty   *string `json:"-"`
 	AString      *int64  `json:"-"`
-	Enum         *X1Foo  `json:"enum,omitempty"`
-	Type         *string `json:"type,omitempty"`
+	Enum         *X1Foo  `json:"enum,omitzero"`
+	Type         *string `json:"type,omitzero"`
 }
 
 // MarshalJSON writes the fields under their exact wire names.

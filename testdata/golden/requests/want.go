@@ -246,6 +246,9 @@ func (c *Client) Beta(ctx context.Context, body *BetaRequest, opts ...CallOption
 	if err != nil {
 		return nil, err
 	}
+	if resp.StatusCode != 200 {
+		return nil, wire.Undeclared(resp, nil)
+	}
 	out := new(Echo)
 	if err := wire.DecodeJSON(resp, out); err != nil {
 		return nil, err
@@ -265,6 +268,9 @@ func (c *Client) GetFile(ctx context.Context, name string, opts ...CallOption) (
 	resp, err := c.wire.Do(ctx, r, &policyGetFile, "application/json", opts)
 	if err != nil {
 		return nil, err
+	}
+	if resp.StatusCode != 200 {
+		return nil, wire.Undeclared(resp, nil)
 	}
 	out := new(Echo)
 	if err := wire.DecodeJSON(resp, out); err != nil {
@@ -287,6 +293,9 @@ func (c *Client) UploadFile(ctx context.Context, name string, body io.Reader, op
 	if err != nil {
 		return nil, err
 	}
+	if resp.StatusCode != 200 {
+		return nil, wire.Undeclared(resp, nil)
+	}
 	out := new(Echo)
 	if err := wire.DecodeJSON(resp, out); err != nil {
 		return nil, err
@@ -307,6 +316,9 @@ func (c *Client) SubmitForm(ctx context.Context, body SubmitFormRequest, opts ..
 	if err != nil {
 		return nil, err
 	}
+	if resp.StatusCode != 200 {
+		return nil, wire.Undeclared(resp, nil)
+	}
 	out := new(Echo)
 	if err := wire.DecodeJSON(resp, out); err != nil {
 		return nil, err
@@ -318,14 +330,16 @@ func (c *Client) SubmitForm(ctx context.Context, body SubmitFormRequest, opts ..
 //
 // Response 200: Echo of the request as the server saw it.
 //
+// q is the query parameter "q".
+//
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
-func (c *Client) Search(ctx context.Context, params *SearchParams, opts ...CallOption) (*Echo, error) {
+func (c *Client) Search(ctx context.Context, q string, params *SearchParams, opts ...CallOption) (*Echo, error) {
 	if params == nil {
 		params = new(SearchParams)
 	}
 	r := wire.NewRequest("GET")
 	r.Path("/search")
-	r.QueryParam("q", wire.QueryForm, params.Q)
+	r.QueryParam("q", wire.QueryForm, q)
 	r.QueryParam("ids", wire.QueryFormNoExplode, params.IDs)
 	r.QueryParam("words", wire.QuerySpaceDelimited, params.Words)
 	r.QueryParam("pipes", wire.QueryPipeDelimited, params.Pipes)
@@ -337,6 +351,9 @@ func (c *Client) Search(ctx context.Context, params *SearchParams, opts ...CallO
 	resp, err := c.wire.Do(ctx, r, &policySearch, "application/json", opts)
 	if err != nil {
 		return nil, err
+	}
+	if resp.StatusCode != 200 {
+		return nil, wire.Undeclared(resp, nil)
 	}
 	out := new(Echo)
 	if err := wire.DecodeJSON(resp, out); err != nil {
@@ -360,6 +377,9 @@ func (c *Client) Styled(ctx context.Context, label []string, matrix string, opts
 	if err != nil {
 		return nil, err
 	}
+	if resp.StatusCode != 200 {
+		return nil, wire.Undeclared(resp, nil)
+	}
 	out := new(Echo)
 	if err := wire.DecodeJSON(resp, out); err != nil {
 		return nil, err
@@ -376,15 +396,18 @@ func (c *Client) Upload(ctx context.Context, body UploadRequest, opts ...CallOpt
 	r := wire.NewRequest("POST")
 	r.Path("/uploads")
 	w := wire.NewMultipart()
-	w.Files("attachments", body.Attachments)
+	w.Files("attachments", "", body.Attachments)
 	w.Field("count", body.Count)
-	w.File("file", body.File)
+	w.File("file", "", &body.File)
 	w.Field("meta", body.Meta)
 	w.Field("purpose", body.Purpose)
 	r.MultipartBody(w)
 	resp, err := c.wire.Do(ctx, r, &policyUpload, "application/json", opts)
 	if err != nil {
 		return nil, err
+	}
+	if resp.StatusCode != 200 {
+		return nil, wire.Undeclared(resp, nil)
 	}
 	out := new(Echo)
 	if err := wire.DecodeJSON(resp, out); err != nil {
@@ -393,10 +416,8 @@ func (c *Client) Upload(ctx context.Context, body UploadRequest, opts ...CallOpt
 	return out, nil
 }
 
-// SearchParams holds the query, header and cookie parameters of Search.
+// SearchParams holds the optional query, header and cookie parameters of Search.
 type SearchParams struct {
-	// Q is the query parameter "q", required.
-	Q string
 	// IDs is the query parameter "ids".
 	IDs []int64
 	// Words is the query parameter "words".
@@ -417,46 +438,46 @@ type SearchParams struct {
 
 // Echo is the schema at #/components/schemas/Echo.
 type Echo struct {
-	Body    *string             `json:"body,omitempty"`
-	Headers map[string][]string `json:"headers,omitempty"`
-	Method  *string             `json:"method,omitempty"`
-	Path    *string             `json:"path,omitempty"`
-	Query   *string             `json:"query,omitempty"`
+	Body    *string             `json:"body,omitzero"`
+	Headers map[string][]string `json:"headers,omitzero"`
+	Method  *string             `json:"method,omitzero"`
+	Path    *string             `json:"path,omitzero"`
+	Query   *string             `json:"query,omitzero"`
 }
 
 // BetaRequest is the type of the request body of Beta.
 type BetaRequest struct {
-	Note *string `json:"note,omitempty"`
+	Note *string `json:"note,omitzero"`
 }
 
 // SubmitFormRequest is the type of the request body of SubmitForm.
 type SubmitFormRequest struct {
-	Metadata map[string]string `json:"metadata,omitempty"`
+	Metadata map[string]string `json:"metadata,omitzero"`
 	Name     string            `json:"name"`
-	Tags     []string          `json:"tags,omitempty"`
+	Tags     []string          `json:"tags,omitzero"`
 }
 
 // SearchFilter is the type of the query parameter "filter" of Search.
 type SearchFilter struct {
-	Min    *int64  `json:"min,omitempty"`
-	Status *string `json:"status,omitempty"`
+	Min    *int64  `json:"min,omitzero"`
+	Status *string `json:"status,omitzero"`
 }
 
 // SearchJSON is the type of the query parameter "json" of Search.
 type SearchJSON struct {
-	A *int64 `json:"a,omitempty"`
+	A *int64 `json:"a,omitzero"`
 }
 
 // UploadRequest is the request body of Upload, written as multipart/form-data.
 type UploadRequest struct {
-	Attachments []io.Reader        `json:"attachments,omitempty"`
-	Count       *int64             `json:"count,omitempty"`
-	File        io.Reader          `json:"file"`
-	Meta        *UploadRequestMeta `json:"meta,omitempty"`
-	Purpose     *string            `json:"purpose,omitempty"`
+	Attachments []wire.File        `json:"attachments,omitzero"`
+	Count       *int64             `json:"count,omitzero"`
+	File        wire.File          `json:"file"`
+	Meta        *UploadRequestMeta `json:"meta,omitzero"`
+	Purpose     *string            `json:"purpose,omitzero"`
 }
 
 // UploadRequestMeta is the type of the property "meta" of UploadRequest.
 type UploadRequestMeta struct {
-	K *string `json:"k,omitempty"`
+	K *string `json:"k,omitzero"`
 }

@@ -182,6 +182,9 @@ func (c *Client) Login(ctx context.Context, body *LoginRequest, opts ...CallOpti
 	if err != nil {
 		return err
 	}
+	if resp.StatusCode != 204 {
+		return wire.Undeclared(resp, nil)
+	}
 	return wire.Discard(resp)
 }
 
@@ -200,6 +203,9 @@ func (c *Client) ListUsers(ctx context.Context, params *ListUsersParams, opts ..
 	resp, err := c.wire.Do(ctx, r, &policyListUsers, "application/json", opts)
 	if err != nil {
 		return nil, wire.DecodeError(err, errorsError)
+	}
+	if resp.StatusCode != 200 {
+		return nil, wire.Undeclared(resp, errorsError)
 	}
 	var out []User
 	if err := wire.DecodeJSON(resp, &out); err != nil {
@@ -221,6 +227,9 @@ func (c *Client) CreateUser(ctx context.Context, body User, opts ...CallOption) 
 	if err != nil {
 		return nil, err
 	}
+	if resp.StatusCode != 201 {
+		return nil, wire.Undeclared(resp, nil)
+	}
 	out := new(User)
 	if err := wire.DecodeJSON(resp, out); err != nil {
 		return nil, err
@@ -233,7 +242,7 @@ func errorsError(status int) any {
 	return new(Error)
 }
 
-// ListUsersParams holds the query, header and cookie parameters of ListUsers.
+// ListUsersParams holds the optional query, header and cookie parameters of ListUsers.
 type ListUsersParams struct {
 	// Page is the query parameter "page".
 	Page *int32
@@ -241,8 +250,8 @@ type ListUsersParams struct {
 
 // Error is the schema at #/components/schemas/Error.
 type Error struct {
-	Code    *int64  `json:"code,omitempty"`
-	Message *string `json:"message,omitempty"`
+	Code    *int64  `json:"code,omitzero"`
+	Message *string `json:"message,omitzero"`
 }
 
 // Error returns the error model as JSON, so that it can be returned as an error.
@@ -252,7 +261,7 @@ func (v Error) Error() string {
 
 // User is the schema at #/components/schemas/User.
 type User struct {
-	ID   *int64 `json:"id,omitempty"`
+	ID   *int64 `json:"id,omitzero"`
 	Name string `json:"name"`
 }
 
