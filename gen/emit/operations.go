@@ -253,9 +253,6 @@ func (e *emitter) method(op *model.Operation) *jen.Statement {
 	} else {
 		add(jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(errValue)))
 	}
-	if check := undeclaredCheck(op); check != nil {
-		add(jen.If(check).Block(jen.Return(append(fail[:len(fail)-1:len(fail)-1], undeclared(op))...)))
-	}
 	e.decodeResult(op, add, fail)
 
 	return d.code().Func().Params(jen.Id("c").Op("*").Id("Client")).Id(op.GoName).
@@ -323,45 +320,47 @@ func (e *emitter) body(b *model.Body) jen.Code {
 	return out
 }
 
-// undeclaredCheck renders the test that a 2xx status is not one the operation declares,
-// or returns nil when any 2xx is declared: a 2XX class, none at all (then the default
-// response describes success), or a Multi result, whose switch does the test.
-func undeclaredCheck(op *model.Operation) *jen.Statement {
-	if len(op.SuccessStatuses) == 0 || op.Result != nil && op.Result.Multi != nil {
+// declared returns the arguments that make wire.Expect and wire.DecodeDeclared check the
+// status: the error-model picker and the declared 2xx statuses. It returns nil when any
+// 2xx is declared: a 2XX class, or none at all (then the default response describes
+// success).
+func declared(op *model.Operation) []jen.Code {
+	if len(op.SuccessStatuses) == 0 {
 		return nil
 	}
-	var cond *jen.Statement
+	pick := jen.Nil()
+	if op.Errors != nil {
+		pick = jen.Id(op.Errors.GoName)
+	}
+	out := []jen.Code{pick}
 	for _, st := range op.SuccessStatuses {
 		n, err := strconv.Atoi(st)
 		if err != nil {
 			return nil // a class
 		}
-		c := jen.Id("resp").Dot("StatusCode").Op("!=").Lit(n)
-		if cond == nil {
-			cond = c
-		} else {
-			cond = cond.Op("&&").Add(c)
-		}
+		out = append(out, jen.Lit(n))
 	}
-	return cond
-}
-
-// undeclared renders the error of a 2xx status the operation does not declare.
-func undeclared(op *model.Operation) jen.Code {
-	pick := jen.Nil()
-	if op.Errors != nil {
-		pick = jen.Id(op.Errors.GoName)
-	}
-	return jen.Qual(wirePath, "Undeclared").Call(jen.Id("resp"), pick)
+	return out
 }
 
 // decodeResult renders what follows a successful Do: the typed result, or closing the
 // response.
 func (e *emitter) decodeResult(op *model.Operation, add func(jen.Code), fail []jen.Code) {
 	res := op.Result
+	check := declared(op)
 	if res == nil {
+		if check != nil {
+			add(jen.Return(jen.Qual(wirePath, "Expect").Call(append([]jen.Code{jen.Id("resp")}, check...)...)))
+			return
+		}
 		add(jen.Return(jen.Qual(wirePath, "Discard").Call(jen.Id("resp"))))
 		return
+	}
+	decode := func(target jen.Code) *jen.Statement {
+		if check != nil {
+			return jen.Qual(wirePath, "DecodeDeclared").Call(append([]jen.Code{jen.Id("resp"), target}, check...)...)
+		}
+		return jen.Qual(wirePath, "DecodeJSON").Call(jen.Id("resp"), target)
 	}
 	if res.Multi != nil {
 		add(jen.Id("out").Op(":=").New(jen.Id(res.Multi.GoName)))
@@ -378,7 +377,11 @@ func (e *emitter) decodeResult(op *model.Operation, add func(jen.Code), fail []j
 			}
 			// Declared statuses without content succeed with no field set.
 			var empty []jen.Code
-			other := jen.Return(jen.Nil(), undeclared(op))
+			pick := jen.Nil()
+			if op.Errors != nil {
+				pick = jen.Id(op.Errors.GoName)
+			}
+			other := jen.Return(jen.Nil(), jen.Qual(wirePath, "Undeclared").Call(jen.Id("resp"), pick))
 			for _, st := range op.SuccessStatuses {
 				if slices.ContainsFunc(res.Responses, func(r *model.Response) bool { return r.Status == st }) {
 					continue
@@ -401,14 +404,24 @@ func (e *emitter) decodeResult(op *model.Operation, add func(jen.Code), fail []j
 	r := res.Responses[0]
 	switch {
 	case !r.JSON:
+		if check != nil {
+			statuses := jen.Null()
+			for _, c := range check[1:] {
+				statuses.Add(jen.Id("resp").Dot("StatusCode").Op("!=").Add(c))
+				if c != check[len(check)-1] {
+					statuses.Op("&&")
+				}
+			}
+			add(jen.If(statuses).Block(jen.Return(jen.Nil(), jen.Qual(wirePath, "Undeclared").Call(jen.Id("resp"), check[0]))))
+		}
 		add(jen.Return(jen.Id("resp").Dot("Body"), jen.Nil()))
 	case res.Type.Kind == model.KindPointer:
 		add(jen.Id("out").Op(":=").New(typ(res.Type.Elem)))
-		add(jen.If(jen.Err().Op(":=").Qual(wirePath, "DecodeJSON").Call(jen.Id("resp"), jen.Id("out")), jen.Err().Op("!=").Nil()).Block(jen.Return(fail...)))
+		add(jen.If(jen.Err().Op(":=").Add(decode(jen.Id("out"))), jen.Err().Op("!=").Nil()).Block(jen.Return(fail...)))
 		add(jen.Return(jen.Id("out"), jen.Nil()))
 	default:
 		add(jen.Var().Id("out").Add(typ(res.Type)))
-		add(jen.If(jen.Err().Op(":=").Qual(wirePath, "DecodeJSON").Call(jen.Id("resp"), jen.Op("&").Id("out")), jen.Err().Op("!=").Nil()).Block(jen.Return(fail...)))
+		add(jen.If(jen.Err().Op(":=").Add(decode(jen.Op("&").Id("out"))), jen.Err().Op("!=").Nil()).Block(jen.Return(fail...)))
 		add(jen.Return(jen.Id("out"), jen.Nil()))
 	}
 }

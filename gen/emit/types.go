@@ -256,7 +256,9 @@ func objectJSON(d *model.Decl) *jen.Statement {
 	body = append(body, jen.Return(jen.Qual(wirePath, "MarshalObject").Call(
 		append([]jen.Code{jen.Id("plain").Call(jen.Id("v")), extraArg}, args...)...,
 	)))
-	s := jen.Comment("// MarshalJSON writes the value as a request sends it: " + strings.Join(what, ", ") + ".").Line()
+	var dc doc
+	dc.para("MarshalJSON writes the value as a request sends it: " + strings.Join(what, ", ") + ".")
+	s := dc.code()
 	s.Func().Params(jen.Id("v").Id(d.GoName)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(body...)
 	if extra != nil {
 		s.Line().Line().Comment("// UnmarshalJSON reads the declared properties and keeps the others in " + extra.GoName + ".").Line()

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 
 	"github.com/retrygen/retrygen/runtime"
 )
@@ -67,6 +68,24 @@ func Undeclared(resp *http.Response, pick func(status int) any) error {
 		return e
 	}
 	return DecodeError(e, pick)
+}
+
+// DecodeDeclared is DecodeJSON for a response whose status must be one of declared, the
+// operation's 2xx statuses: another status is Undeclared(resp, pick).
+func DecodeDeclared(resp *http.Response, v any, pick func(status int) any, declared ...int) error {
+	if !slices.Contains(declared, resp.StatusCode) {
+		return Undeclared(resp, pick)
+	}
+	return DecodeJSON(resp, v)
+}
+
+// Expect is Discard for a response whose status must be one of declared, the operation's
+// 2xx statuses: another status is Undeclared(resp, pick).
+func Expect(resp *http.Response, pick func(status int) any, declared ...int) error {
+	if !slices.Contains(declared, resp.StatusCode) {
+		return Undeclared(resp, pick)
+	}
+	return Discard(resp)
 }
 
 // DecodeError decodes the body of a failed call's response into the error model pick

@@ -114,3 +114,22 @@ func TestUndeclared(t *testing.T) {
 		t.Errorf("the error shows the query: %v", err)
 	}
 }
+
+func TestExpectAndDecodeDeclared(t *testing.T) {
+	resp := func(status int) *http.Response {
+		return &http.Response{StatusCode: status, Body: io.NopCloser(strings.NewReader(`{"Msg":"x"}`))}
+	}
+	if err := Expect(resp(204), nil, 200, 204); err != nil {
+		t.Errorf("declared 204: %v", err)
+	}
+	if err := Expect(resp(203), nil, 200, 204); !errors.Is(err, ErrUndeclaredStatus) {
+		t.Errorf("undeclared 203: %v", err)
+	}
+	var m model
+	if err := DecodeDeclared(resp(200), &m, nil, 200); err != nil || m.Msg != "x" {
+		t.Errorf("declared 200: %v %+v", err, m)
+	}
+	if err := DecodeDeclared(resp(203), &m, nil, 200); !errors.Is(err, ErrUndeclaredStatus) {
+		t.Errorf("undeclared 203: %v", err)
+	}
+}

@@ -256,11 +256,8 @@ func (c *Client) ListPets(ctx context.Context, tags []string, params *ListPetsPa
 	if err != nil {
 		return nil, wire.DecodeError(err, errorsProblem)
 	}
-	if resp.StatusCode != 200 {
-		return nil, wire.Undeclared(resp, errorsProblem)
-	}
 	var out []Pet
-	if err := wire.DecodeJSON(resp, &out); err != nil {
+	if err := wire.DecodeDeclared(resp, &out, errorsProblem, 200); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -286,11 +283,8 @@ func (c *Client) CreatePet(ctx context.Context, params *CreatePetParams, body Ne
 	if err != nil {
 		return nil, wire.DecodeError(err, errorsProblem)
 	}
-	if resp.StatusCode != 201 {
-		return nil, wire.Undeclared(resp, errorsProblem)
-	}
 	out := new(Pet)
-	if err := wire.DecodeJSON(resp, out); err != nil {
+	if err := wire.DecodeDeclared(resp, out, errorsProblem, 201); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -309,11 +303,8 @@ func (c *Client) GetPet(ctx context.Context, petID int64, opts ...CallOption) (*
 	if err != nil {
 		return nil, wire.DecodeError(err, errorsGetPet)
 	}
-	if resp.StatusCode != 200 {
-		return nil, wire.Undeclared(resp, errorsGetPet)
-	}
 	out := new(Pet)
-	if err := wire.DecodeJSON(resp, out); err != nil {
+	if err := wire.DecodeDeclared(resp, out, errorsGetPet, 200); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -333,11 +324,8 @@ func (c *Client) ReplacePet(ctx context.Context, petID int64, body NewPet, opts 
 	if err != nil {
 		return nil, err
 	}
-	if resp.StatusCode != 200 {
-		return nil, wire.Undeclared(resp, nil)
-	}
 	out := new(Pet)
-	if err := wire.DecodeJSON(resp, out); err != nil {
+	if err := wire.DecodeDeclared(resp, out, nil, 200); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -360,10 +348,7 @@ func (c *Client) DeletePet(ctx context.Context, petID int64, opts ...CallOption)
 	if err != nil {
 		return wire.DecodeError(err, errorsNotFound)
 	}
-	if resp.StatusCode != 204 {
-		return wire.Undeclared(resp, errorsNotFound)
-	}
-	return wire.Discard(resp)
+	return wire.Expect(resp, errorsNotFound, 204)
 }
 
 // errorsProblem returns a new error model for a response status, nil when none is declared.

@@ -270,10 +270,7 @@ func (c *Client) GetUser(ctx context.Context, opts ...CallOption) error {
 	if err != nil {
 		return err
 	}
-	if resp.StatusCode != 204 {
-		return wire.Undeclared(resp, nil)
-	}
-	return wire.Discard(resp)
+	return wire.Expect(resp, nil, 204)
 }
 
 // GetUser2 calls GET /get_user (operationId get_user).
@@ -288,10 +285,7 @@ func (c *Client) GetUser2(ctx context.Context, opts ...CallOption) error {
 	if err != nil {
 		return err
 	}
-	if resp.StatusCode != 204 {
-		return wire.Undeclared(resp, nil)
-	}
-	return wire.Discard(resp)
+	return wire.Expect(resp, nil, 204)
 }
 
 // XFuncInit calls GET /pet/{petId}/x"+os.Exit(1)+" (operationId X() {} func init() {).
@@ -308,10 +302,7 @@ func (c *Client) XFuncInit(ctx context.Context, petID string, opts ...CallOption
 	if err != nil {
 		return err
 	}
-	if resp.StatusCode != 204 {
-		return wire.Undeclared(resp, nil)
-	}
-	return wire.Discard(resp)
+	return wire.Expect(resp, nil, 204)
 }
 
 // Quoted calls GET /q/'+str(exec(1))+'/`{id}` (operationId quoted).
@@ -328,10 +319,7 @@ func (c *Client) Quoted(ctx context.Context, id string, opts ...CallOption) erro
 	if err != nil {
 		return err
 	}
-	if resp.StatusCode != 204 {
-		return wire.Undeclared(resp, nil)
-	}
-	return wire.Discard(resp)
+	return wire.Expect(resp, nil, 204)
 }
 
 // Type calls GET /type (operationId type).
@@ -346,10 +334,7 @@ func (c *Client) Type(ctx context.Context, opts ...CallOption) error {
 	if err != nil {
 		return err
 	}
-	if resp.StatusCode != 204 {
-		return wire.Undeclared(resp, nil)
-	}
-	return wire.Discard(resp)
+	return wire.Expect(resp, nil, 204)
 }
 
 // Go calls PUT /type (operationId go).
@@ -364,10 +349,7 @@ func (c *Client) Go(ctx context.Context, opts ...CallOption) error {
 	if err != nil {
 		return err
 	}
-	if resp.StatusCode != 204 {
-		return wire.Undeclared(resp, nil)
-	}
-	return wire.Discard(resp)
+	return wire.Expect(resp, nil, 204)
 }
 
 // Func calls POST /type (operationId func).
@@ -382,10 +364,7 @@ func (c *Client) Func(ctx context.Context, opts ...CallOption) error {
 	if err != nil {
 		return err
 	}
-	if resp.StatusCode != 204 {
-		return wire.Undeclared(resp, nil)
-	}
-	return wire.Discard(resp)
+	return wire.Expect(resp, nil, 204)
 }
 
 // String calls DELETE /type (operationId string).
@@ -400,10 +379,7 @@ func (c *Client) String(ctx context.Context, opts ...CallOption) error {
 	if err != nil {
 		return err
 	}
-	if resp.StatusCode != 204 {
-		return wire.Undeclared(resp, nil)
-	}
-	return wire.Discard(resp)
+	return wire.Expect(resp, nil, 204)
 }
 
 // GetURL calls GET /url/{url}/{ctx}/{newRequest}/{policyGetURL} (operationId getURL).
@@ -437,11 +413,8 @@ func (c *Client) GetURL(ctx context.Context, url string, ctx2 string, newRequest
 	if err != nil {
 		return nil, err
 	}
-	if resp.StatusCode != 200 {
-		return nil, wire.Undeclared(resp, nil)
-	}
 	out := new(Type)
-	if err := wire.DecodeJSON(resp, out); err != nil {
+	if err := wire.DecodeDeclared(resp, out, nil, 200); err != nil {
 		return nil, err
 	}
 	return out, nil

@@ -148,11 +148,8 @@ func (c *Client) GetThing(ctx context.Context, id string, opts ...CallOption) (*
 	if err != nil {
 		return nil, err
 	}
-	if resp.StatusCode != 200 {
-		return nil, wire.Undeclared(resp, nil)
-	}
 	out := new(Thing)
-	if err := wire.DecodeJSON(resp, out); err != nil {
+	if err := wire.DecodeDeclared(resp, out, nil, 200); err != nil {
 		return nil, err
 	}
 	return out, nil

@@ -246,11 +246,8 @@ func (c *Client) Beta(ctx context.Context, body *BetaRequest, opts ...CallOption
 	if err != nil {
 		return nil, err
 	}
-	if resp.StatusCode != 200 {
-		return nil, wire.Undeclared(resp, nil)
-	}
 	out := new(Echo)
-	if err := wire.DecodeJSON(resp, out); err != nil {
+	if err := wire.DecodeDeclared(resp, out, nil, 200); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -269,11 +266,8 @@ func (c *Client) GetFile(ctx context.Context, name string, opts ...CallOption) (
 	if err != nil {
 		return nil, err
 	}
-	if resp.StatusCode != 200 {
-		return nil, wire.Undeclared(resp, nil)
-	}
 	out := new(Echo)
-	if err := wire.DecodeJSON(resp, out); err != nil {
+	if err := wire.DecodeDeclared(resp, out, nil, 200); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -293,11 +287,8 @@ func (c *Client) UploadFile(ctx context.Context, name string, body io.Reader, op
 	if err != nil {
 		return nil, err
 	}
-	if resp.StatusCode != 200 {
-		return nil, wire.Undeclared(resp, nil)
-	}
 	out := new(Echo)
-	if err := wire.DecodeJSON(resp, out); err != nil {
+	if err := wire.DecodeDeclared(resp, out, nil, 200); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -316,11 +307,8 @@ func (c *Client) SubmitForm(ctx context.Context, body SubmitFormRequest, opts ..
 	if err != nil {
 		return nil, err
 	}
-	if resp.StatusCode != 200 {
-		return nil, wire.Undeclared(resp, nil)
-	}
 	out := new(Echo)
-	if err := wire.DecodeJSON(resp, out); err != nil {
+	if err := wire.DecodeDeclared(resp, out, nil, 200); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -352,11 +340,8 @@ func (c *Client) Search(ctx context.Context, q string, params *SearchParams, opt
 	if err != nil {
 		return nil, err
 	}
-	if resp.StatusCode != 200 {
-		return nil, wire.Undeclared(resp, nil)
-	}
 	out := new(Echo)
-	if err := wire.DecodeJSON(resp, out); err != nil {
+	if err := wire.DecodeDeclared(resp, out, nil, 200); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -377,11 +362,8 @@ func (c *Client) Styled(ctx context.Context, label []string, matrix string, opts
 	if err != nil {
 		return nil, err
 	}
-	if resp.StatusCode != 200 {
-		return nil, wire.Undeclared(resp, nil)
-	}
 	out := new(Echo)
-	if err := wire.DecodeJSON(resp, out); err != nil {
+	if err := wire.DecodeDeclared(resp, out, nil, 200); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -406,11 +388,8 @@ func (c *Client) Upload(ctx context.Context, body UploadRequest, opts ...CallOpt
 	if err != nil {
 		return nil, err
 	}
-	if resp.StatusCode != 200 {
-		return nil, wire.Undeclared(resp, nil)
-	}
 	out := new(Echo)
-	if err := wire.DecodeJSON(resp, out); err != nil {
+	if err := wire.DecodeDeclared(resp, out, nil, 200); err != nil {
 		return nil, err
 	}
 	return out, nil

@@ -225,10 +225,7 @@ func (c *Client) CancelJob(ctx context.Context, id string, opts ...CallOption) e
 	if err != nil {
 		return wire.DecodeError(err, errorsEnvelope)
 	}
-	if resp.StatusCode != 204 {
-		return wire.Undeclared(resp, errorsEnvelope)
-	}
-	return wire.Discard(resp)
+	return wire.Expect(resp, errorsEnvelope, 204)
 }
 
 // DownloadOutput calls GET /jobs/{id}/output (operationId downloadOutput).

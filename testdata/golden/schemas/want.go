@@ -166,11 +166,8 @@ func (c *Client) PutShapes(ctx context.Context, body Everything, opts ...CallOpt
 	if err != nil {
 		return nil, err
 	}
-	if resp.StatusCode != 200 {
-		return nil, wire.Undeclared(resp, nil)
-	}
 	out := new(Everything)
-	if err := wire.DecodeJSON(resp, out); err != nil {
+	if err := wire.DecodeDeclared(resp, out, nil, 200); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -188,11 +185,8 @@ func (c *Client) GetTree(ctx context.Context, opts ...CallOption) (*Node, error)
 	if err != nil {
 		return nil, err
 	}
-	if resp.StatusCode != 200 {
-		return nil, wire.Undeclared(resp, nil)
-	}
 	out := new(Node)
-	if err := wire.DecodeJSON(resp, out); err != nil {
+	if err := wire.DecodeDeclared(resp, out, nil, 200); err != nil {
 		return nil, err
 	}
 	return out, nil

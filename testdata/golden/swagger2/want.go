@@ -182,10 +182,7 @@ func (c *Client) Login(ctx context.Context, body *LoginRequest, opts ...CallOpti
 	if err != nil {
 		return err
 	}
-	if resp.StatusCode != 204 {
-		return wire.Undeclared(resp, nil)
-	}
-	return wire.Discard(resp)
+	return wire.Expect(resp, nil, 204)
 }
 
 // ListUsers calls GET /users (operationId listUsers).
@@ -204,11 +201,8 @@ func (c *Client) ListUsers(ctx context.Context, params *ListUsersParams, opts ..
 	if err != nil {
 		return nil, wire.DecodeError(err, errorsError)
 	}
-	if resp.StatusCode != 200 {
-		return nil, wire.Undeclared(resp, errorsError)
-	}
 	var out []User
-	if err := wire.DecodeJSON(resp, &out); err != nil {
+	if err := wire.DecodeDeclared(resp, &out, errorsError, 200); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -227,11 +221,8 @@ func (c *Client) CreateUser(ctx context.Context, body User, opts ...CallOption) 
 	if err != nil {
 		return nil, err
 	}
-	if resp.StatusCode != 201 {
-		return nil, wire.Undeclared(resp, nil)
-	}
 	out := new(User)
-	if err := wire.DecodeJSON(resp, out); err != nil {
+	if err := wire.DecodeDeclared(resp, out, nil, 201); err != nil {
 		return nil, err
 	}
 	return out, nil
