@@ -62,7 +62,8 @@ func (e extraMap[T]) set(name string, raw json.RawMessage) error {
 // to unmarshal.
 func Field(name string, value any) JSONField { return JSONField{name: name, value: value} }
 
-// OptionalField is the field name with value, left out when the value is nil.
+// OptionalField is the field name with value, left out when the value is nil or says it
+// is zero (an absent Nullable).
 func OptionalField(name string, value any) JSONField {
 	return JSONField{name: name, value: value, omitNil: true}
 }
@@ -97,7 +98,7 @@ func MarshalFields(fields ...JSONField) ([]byte, error) {
 			}
 			continue
 		}
-		if f.omitNil && isNil(f.value) {
+		if f.omitNil && (isNil(f.value) || isZeroer(f.value)) {
 			continue
 		}
 		name, err := json.Marshal(f.name)
@@ -154,6 +155,12 @@ func UnmarshalFields(data []byte, fields ...JSONField) error {
 		}
 	}
 	return nil
+}
+
+// isZeroer reports whether v has an IsZero method that reports true, as `omitzero` does.
+func isZeroer(v any) bool {
+	z, ok := v.(interface{ IsZero() bool })
+	return ok && z.IsZero()
 }
 
 // MarshalRaw returns raw, or null when there is none: the JSON of a union that holds the

@@ -163,3 +163,14 @@ func readAll(r *Request) (string, error) {
 	b, err := io.ReadAll(r.body)
 	return string(b), err
 }
+
+func TestOptionalFieldOmitsAbsentNullable(t *testing.T) {
+	data, err := MarshalFields(
+		OptionalField("a,b", Nullable[string]{}),
+		OptionalField("c,d", Null[string]()),
+		OptionalField("e", Value("x")),
+	)
+	if want := `{"c,d":null,"e":"x"}`; err != nil || string(data) != want {
+		t.Errorf("got %s (%v), want %s", data, err, want)
+	}
+}
