@@ -301,6 +301,8 @@ func (e *emitter) body(b *model.Body) jen.Code {
 				stmts = append(stmts, jen.Id("w").Dot("File").Call(jen.Lit(f.Name), jen.Lit(f.ContentType), v))
 			case f.Type.Kind == model.KindSlice && isFile(f.Type.Elem):
 				stmts = append(stmts, jen.Id("w").Dot("Files").Call(jen.Lit(f.Name), jen.Lit(f.ContentType), v))
+			case f.ContentType != "":
+				stmts = append(stmts, jen.Id("w").Dot("FieldAs").Call(jen.Lit(f.Name), jen.Lit(f.ContentType), v))
 			default:
 				stmts = append(stmts, jen.Id("w").Dot("Field").Call(jen.Lit(f.Name), v))
 			}

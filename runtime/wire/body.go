@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"mime"
 	"mime/multipart"
 	"net/textproto"
 	"net/url"
@@ -133,6 +134,53 @@ func (m *Multipart) Field(name string, v any) {
 			return
 		}
 		_, err = part.Write(data)
+		m.fail(err)
+	}
+}
+
+// FieldAs writes a form field with the Content-Type the spec's encoding gives it: JSON
+// for a JSON media type, else the value as Field writes it, one part per array item. An
+// unset value (nil) writes nothing.
+func (m *Multipart) FieldAs(name, contentType string, v any) {
+	x, err := plain(v)
+	if err != nil {
+		m.fail(fmt.Errorf("part %q: %w", name, err))
+		return
+	}
+	var texts []string
+	switch x := x.(type) {
+	case nil:
+		return
+	case string:
+		texts = []string{x}
+	case []any:
+		for _, item := range x {
+			texts = append(texts, plainString(item))
+		}
+	case []member:
+		texts = []string{""}
+	}
+	if mt, _, _ := mime.ParseMediaType(contentType); mt == "application/json" || strings.HasSuffix(mt, "+json") {
+		data, err := json.Marshal(v)
+		if err != nil {
+			m.fail(fmt.Errorf("part %q: %w", name, err))
+			return
+		}
+		texts = []string{string(data)}
+	} else if _, isObject := x.([]member); isObject {
+		m.Field(name, v)
+		return
+	}
+	for _, text := range texts {
+		h := textproto.MIMEHeader{}
+		h.Set("Content-Disposition", `form-data; name="`+quoteEscaper.Replace(name)+`"`)
+		h.Set("Content-Type", contentType)
+		part, err := m.w.CreatePart(h)
+		if err != nil {
+			m.fail(err)
+			return
+		}
+		_, err = io.WriteString(part, text)
 		m.fail(err)
 	}
 }

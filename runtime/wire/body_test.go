@@ -43,6 +43,9 @@ func TestMultipartBody(t *testing.T) {
 	m.Field("meta", map[string]int{"k": 1})
 	m.Field(`we"ird`, map[string]int{"k": 2})
 	m.Field("unset", (*string)(nil))
+	m.FieldAs("note", "text/plain; charset=utf-8", "hi")
+	m.FieldAs("doc", "application/json", map[string]int{"k": 3})
+	m.FieldAs("unsetAs", "text/plain", (*string)(nil))
 	m.File("photo", "image/png", &File{Body: f})
 	m.File("raw", "", &File{Body: strings.NewReader("bytes")})
 	m.File("named", "image/png", &File{Name: "cat.jpg", ContentType: "image/jpeg", Body: strings.NewReader("JPG")})
@@ -75,6 +78,7 @@ func TestMultipartBody(t *testing.T) {
 	want := []string{
 		"name|||rex", "tags|||a", "tags|||b",
 		`meta||application/json|{"k":1}`, `we"ird||application/json|{"k":2}`,
+		"note||text/plain; charset=utf-8|hi", `doc||application/json|{"k":3}`,
 		"photo|photo.png|image/png|PNG", "raw|raw|application/octet-stream|bytes",
 		"named|cat.jpg|image/jpeg|JPG",
 		"many|many|text/plain|1", "many|two.txt|text/plain|2",

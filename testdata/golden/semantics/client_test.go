@@ -171,15 +171,23 @@ func TestMultipartFilePart(t *testing.T) {
 		{wire.File{Body: strings.NewReader("PNG")}, "file", "image/png"},
 		{wire.File{Name: "c.jpg", ContentType: "image/jpeg", Body: strings.NewReader("JPG")}, "c.jpg", "image/jpeg"},
 	} {
-		if err := c.UploadPhoto(context.Background(), UploadPhotoRequest{File: tc.file}); err != nil {
+		caption := "a cat"
+		if err := c.UploadPhoto(context.Background(), UploadPhotoRequest{File: tc.file, Caption: &caption}); err != nil {
 			t.Fatal(err)
 		}
 		_, params, err := mime.ParseMediaType(rec.req.Header.Get("Content-Type"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		part, err := multipart.NewReader(bytes.NewReader(rec.body), params["boundary"]).NextPart()
+		mr := multipart.NewReader(bytes.NewReader(rec.body), params["boundary"])
+		part, err := mr.NextPart()
 		if err != nil {
+			t.Fatal(err)
+		}
+		if part.FormName() != "caption" || part.Header.Get("Content-Type") != "text/plain" {
+			t.Errorf("part %q type %q, want caption, text/plain", part.FormName(), part.Header.Get("Content-Type"))
+		}
+		if part, err = mr.NextPart(); err != nil {
 			t.Fatal(err)
 		}
 		if part.FormName() != "file" || part.FileName() != tc.name || part.Header.Get("Content-Type") != tc.ctype {

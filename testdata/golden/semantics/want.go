@@ -239,7 +239,7 @@ func (c *Client) UploadPhoto(ctx context.Context, body UploadPhotoRequest, opts 
 	r := wire.NewRequest("POST")
 	r.Path("/photos")
 	w := wire.NewMultipart()
-	w.Field("caption", body.Caption)
+	w.FieldAs("caption", "text/plain", body.Caption)
 	w.File("file", "image/png", &body.File)
 	r.MultipartBody(w)
 	resp, err := c.wire.Do(ctx, r, &policyUploadPhoto, "", opts)
