@@ -243,3 +243,20 @@ func TestUndeclaredStatusIsAnError(t *testing.T) {
 		t.Errorf("the default response's model is not reachable: %v", err)
 	}
 }
+
+// A struct that marshals itself field by field keeps the same rules.
+func TestCustomJSONStruct(t *testing.T) {
+	var w Weird
+	if err := json.Unmarshal([]byte(`{"id":"1","a,b":"x","list":[1],"n":7,"maybe":null}`), &w); err != nil {
+		t.Fatal(err)
+	}
+	if w.ID != "1" || w.AB != "x" || w.AdditionalProperties["n"] != 7 || !w.Maybe.IsNull() {
+		t.Errorf("decoded %+v", w)
+	}
+	w.List = nil
+	w.Maybe = wire.Nullable[int64]{}
+	data, err := json.Marshal(w)
+	if want := `{"a,b":"x","kind":"weird","list":[],"n":7}`; err != nil || string(data) != want {
+		t.Errorf("encoded %s (%v), want %s", data, err, want)
+	}
+}

@@ -455,6 +455,47 @@ type RecordPatch struct {
 	Tags wire.Nullable[[]string] `json:"tags,omitzero"`
 }
 
+// A wire name json tags cannot spell, beside the rest.
+type Weird struct {
+	AB string `json:"-"`
+	// Read-only: set by the server, never sent.
+	ID string `json:"id"`
+	// Always "weird": filled in when sent.
+	Kind  string               `json:"kind,omitzero"`
+	List  []int64              `json:"list"`
+	Maybe wire.Nullable[int64] `json:"maybe,omitzero"`
+	// AdditionalProperties holds the properties the schema does not declare: kept when read, written back
+	// when sent.
+	AdditionalProperties map[string]int64 `json:"-"`
+}
+
+// MarshalJSON writes the fields under their exact wire names.
+func (v Weird) MarshalJSON() ([]byte, error) {
+	if v.List == nil {
+		v.List = []int64{}
+	}
+	v.Kind = "weird"
+	return wire.MarshalFields(
+		wire.Field("a,b", v.AB),
+		wire.OptionalField("kind", v.Kind),
+		wire.Field("list", v.List),
+		wire.OptionalField("maybe", v.Maybe),
+		wire.ExtraFields(&v.AdditionalProperties),
+	)
+}
+
+// UnmarshalJSON reads the fields under their exact wire names.
+func (v *Weird) UnmarshalJSON(data []byte) error {
+	return wire.UnmarshalFields(data,
+		wire.Field("a,b", &v.AB),
+		wire.Field("id", &v.ID),
+		wire.Field("kind", &v.Kind),
+		wire.Field("list", &v.List),
+		wire.Field("maybe", &v.Maybe),
+		wire.ExtraFields(&v.AdditionalProperties),
+	)
+}
+
 // UploadPhotoRequest is the request body of UploadPhoto, written as multipart/form-data.
 type UploadPhotoRequest struct {
 	Caption *string   `json:"caption,omitzero"`
