@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/retrygen/retrygen/gen/internal/spectest"
+	"github.com/retrygen/retrygen/internal/longtest"
 )
 
 // tempModule creates a module that builds against this repository's runtime, offline:
@@ -88,7 +88,7 @@ func TestGoldenCompiles(t *testing.T) {
 // TestAllSpecsCompile generates a client for every description in ../shared/specs and
 // builds and vets them all, one package per spec.
 func TestAllSpecsCompile(t *testing.T) {
-	spectest.Long(t)
+	longtest.Only(t)
 	entries, err := os.ReadDir(sharedSpecs)
 	if os.IsNotExist(err) {
 		t.Skipf("%s is absent: no shared specs to check", sharedSpecs)

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/retrygen/retrygen/gen/internal/spectest"
+	"github.com/retrygen/retrygen/internal/longtest"
 	"go.yaml.in/yaml/v4"
 )
 
@@ -53,7 +53,7 @@ func TestRegenerationIsByteIdentical(t *testing.T) {
 		generateListed(t, list)
 		return
 	}
-	spectest.Long(t)
+	longtest.Only(t)
 	specs := []string{
 		filepath.Join("..", "examples", "petstore", "petstore.yaml"),
 		filepath.Join("..", "testdata", "hostile", "recursive.yaml"),

@@ -11,6 +11,7 @@ import (
 	"go/types"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -42,9 +43,24 @@ components:
 // values with what the spec wrote: integers a float64 may have rounded (beyond 2^53),
 // values beyond the type and infinities have no constant.
 func TestEnumLiterals(t *testing.T) {
-	src, err := loadAndGenerate(t, writeSpec(t, "literals.yaml", enumLiterals), LoadOptions{})
+	path := writeSpec(t, "literals.yaml", enumLiterals)
+	src, err := loadAndGenerate(t, path, LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The values left without a constant are named in located warnings.
+	spec, err := Load(path, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"literals.yaml:6:5: #/components/schemas/Int: enum Int: no constant for 9007199254740992, 9007199254740992, 9223372036854776000, -9223372036854776000, 18446744073709552000: a int64 cannot hold them exactly",
+		"literals.yaml:10:5: #/components/schemas/Int32: enum Int32: no constant for 2147483648, -2147483649",
+		`literals.yaml:14:5: #/components/schemas/Num: enum Num: no constant for "1e309", "-1e309"`,
+	} {
+		if !strings.Contains(spec.Warnings.Error(), want) {
+			t.Errorf("warnings lack %q:\n%s", want, spec.Warnings.Error())
+		}
 	}
 	values := enumConstants(t, src)
 	ints := func(ns ...int64) []constant.Value {

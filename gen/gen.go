@@ -55,6 +55,9 @@ type LoadOptions struct {
 	// MaxDepth caps how deeply schemas may nest inline (a $ref starts a new count);
 	// 0 means 64.
 	MaxDepth int
+	// Strict makes every warning an error: a misspelled field, an extension that looks
+	// like a retry setting but is not read, an invalid example.
+	Strict bool
 }
 
 // Spec is a loaded, validated OpenAPI description, built into the model that Generate
@@ -98,6 +101,10 @@ func Load(path string, opts LoadOptions) (*Spec, error) {
 	if err != nil {
 		return nil, err
 	}
+	ls.Warnings.Sort()
+	if opts.Strict && len(ls.Warnings) > 0 {
+		return nil, ls.Warnings.Err()
+	}
 	return &Spec{Path: ls.Path, Version: ls.Version, API: api, Warnings: ls.Warnings}, nil
 }
 
@@ -125,13 +132,16 @@ type PlanOptions struct {
 	// Format is "table" (aligned text, the default when empty), "markdown" (a table for a
 	// pull request) or "json" (an array of objects whose keys the README lists).
 	Format string
+	// Wide shows every column of the table, and where each value came from; without it
+	// the table fits 100 columns.
+	Wide bool
 }
 
 // Plan writes each operation's retry policy, and where each value came from, to w.
 func Plan(w io.Writer, spec *Spec, opts PlanOptions) error {
 	switch opts.Format {
 	case "", "table":
-		return report.WriteTable(w, spec.Path, spec.API)
+		return report.WriteTable(w, spec.Path, spec.API, opts.Wide)
 	case "markdown":
 		return report.WriteMarkdown(w, spec.Path, spec.API)
 	case "json":

@@ -427,3 +427,20 @@ func BenchmarkHugeSpecs(b *testing.B) {
 		})
 	}
 }
+
+// E6: a chain of allOf schemas, each copying its parents' properties into itself, asks
+// for a quadratic number of struct fields; past build.MaxFields the spec is refused,
+// located at the schema that crossed the limit, before anything is emitted.
+func TestAllOfChainIsCapped(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("openapi: 3.0.3\ninfo: {title: T, version: \"1\"}\npaths: {}\ncomponents:\n  schemas:\n")
+	b.WriteString("    S0: {type: object, properties: {p0: {type: string}}}\n")
+	for i := 1; i < 700; i++ {
+		fmt.Fprintf(&b, "    S%d: {allOf: [{$ref: '#/components/schemas/S%d'}, {type: object, properties: {p%d: {type: string}}}]}\n", i, i-1, i)
+	}
+	_, err := loadAndGenerate(t, writeSpec(t, "chain.yaml", b.String()), LoadOptions{})
+	wantLocated(t, "allOf chain", err, "limit exceeded: the client would have more than 200000 struct fields (S636 brings")
+	if err != nil && !strings.Contains(err.Error(), "chain.yaml:642:5: #/components/schemas/S636: ") {
+		t.Errorf("got %v, want it at S636", err)
+	}
+}

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"text/template"
 
-	"github.com/retrygen/retrygen/gen/internal/spectest"
+	"github.com/retrygen/retrygen/internal/longtest"
 )
 
 // programPayloads would each, if any of it became code, write the marker file (MARKER
@@ -138,7 +138,7 @@ const wireJSON = `{"-":"minus","-,":"minus comma",",":"comma","a,omitempty":"o",
 // and the marker file must not exist. The requests show how path keys and parameters
 // are sent.
 func TestHostileProgram(t *testing.T) {
-	spectest.Long(t)
+	longtest.Only(t)
 	work := t.TempDir()
 	marker := filepath.Join(work, "pwned")
 	mod := tempModule(t)

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/retrygen/retrygen/gen/internal/policy"
-	"github.com/retrygen/retrygen/gen/internal/spectest"
+	"github.com/retrygen/retrygen/internal/longtest"
 	"go.yaml.in/yaml/v4"
 )
 
@@ -35,7 +35,7 @@ func TestSharedSpecs(t *testing.T) {
 		name := filepath.Base(f)
 		t.Run(strings.TrimSuffix(name, filepath.Ext(name)), func(t *testing.T) {
 			if fileSize(t, f) > 1<<20 {
-				spectest.Long(t)
+				longtest.Only(t)
 			}
 			s, err := Load(f, LoadOptions{})
 			if err != nil {

@@ -25,7 +25,7 @@ import (
 	"github.com/retrygen/retrygen/gen/emit"
 	"github.com/retrygen/retrygen/gen/internal/build"
 	"github.com/retrygen/retrygen/gen/internal/source"
-	"github.com/retrygen/retrygen/gen/internal/spectest"
+	"github.com/retrygen/retrygen/internal/longtest"
 )
 
 // hostileTemplate is a JSON spec in which each place that spec text can reach carries a
@@ -578,7 +578,7 @@ func hostileUnits() [][]hostileField {
 // one spec carries it in all the fields that accepted it, and that client must
 // type-check.
 func TestHostileFields(t *testing.T) {
-	spectest.Long(t)
+	longtest.Only(t)
 	r := &hostileRun{t: t, dir: t.TempDir(), twins: map[string]*hostileTwin{}}
 	for _, f := range hostileFields {
 		if o := r.try([]hostileField{f}, f.base); !o.accepted || o.err != nil {

@@ -3,10 +3,10 @@
 //
 // Usage:
 //
-//	retrygen [-package P] [-o FILE] [-check] [-allow-external-refs] [-v] SPEC
-//	retrygen plan [-json | -markdown] [-allow-external-refs] [-v] SPEC
+//	retrygen [-package P] [-o FILE] [-check] [-allow-external-refs] [-v] [-strict] SPEC
+//	retrygen plan [-json | -markdown] [-wide] [-allow-external-refs] [-v] [-strict] SPEC
 //	retrygen herd [flags]
-//	retrygen -version
+//	retrygen help | version
 //
 // The first form generates FILE (default client_gen.go) in package P (default
 // $GOPACKAGE, which go generate sets). The file is written atomically and left untouched
@@ -46,13 +46,16 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"go/parser"
 	"go/token"
 	"io"
 	"log"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/retrygen/retrygen/gen"
 )
@@ -80,6 +83,12 @@ func main() {
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
 		switch args[0] {
+		case "help":
+			fmt.Fprint(stdout, generateUsage+"\nRun a command with -h for its flags, e.g. retrygen plan -h.\n")
+			return exitOK
+		case "version":
+			fmt.Fprintln(stdout, "retrygen", buildVersion())
+			return exitOK
 		case "plan":
 			return runPlan(args[1:], stdout, stderr)
 		case "herd":
@@ -93,10 +102,10 @@ func newLogger(stderr io.Writer) *log.Logger {
 	return log.New(stderr, "retrygen: ", 0)
 }
 
-const generateUsage = `usage: retrygen [-package P] [-o FILE] [-check] [-allow-external-refs] [-v] SPEC
-       retrygen plan [-json | -markdown] [-allow-external-refs] [-v] SPEC
+const generateUsage = `usage: retrygen [-package P] [-o FILE] [-check] [-allow-external-refs] [-v] [-strict] SPEC
+       retrygen plan [-json | -markdown] [-wide] [-allow-external-refs] [-v] [-strict] SPEC
        retrygen herd [flags]
-       retrygen -version
+       retrygen help | version
 `
 
 func runGenerate(args []string, stdout, stderr io.Writer) int {
@@ -112,7 +121,8 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 	check := fs.Bool("check", false, "write nothing; exit 1 with a diff if the output file is stale")
 	allowExt := fs.Bool("allow-external-refs", false, "follow $refs to files inside the spec's folder")
 	version := fs.Bool("version", false, "print the version and exit")
-	verbose := fs.Bool("v", false, "also print the spec's warnings: validation findings that do not stop generation")
+	verbose := fs.Bool("v", false, "also print the spec's warnings: findings that do not stop generation")
+	strict := fs.Bool("strict", false, "treat the spec's warnings as errors")
 	if code, ok := parseFlags(fs, args, logger); !ok {
 		return code
 	}
@@ -124,6 +134,10 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 		logger.Printf("want exactly one spec file, got %d arguments", fs.NArg())
 		fs.Usage()
 		return exitUsage
+	}
+	if *pkg == "" {
+		// The file being regenerated or checked knows its package.
+		*pkg = packageOf(*out)
 	}
 	if *pkg == "" {
 		logger.Print("no package name: pass -package, or run from go generate, which sets $GOPACKAGE")
@@ -143,8 +157,9 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 		out:      *out,
 		check:    *check,
 		allowExt: *allowExt,
+		strict:   *strict,
 		verbose:  *verbose,
-		command:  commandLine(args),
+		command:  headerSource(fs.Arg(0)),
 		stderr:   stderr,
 		logger:   logger,
 	})
@@ -175,6 +190,7 @@ func parseFlags(fs *flag.FlagSet, args []string, logger *log.Logger) (code int, 
 type generateArgs struct {
 	spec, pkg, out, command  string
 	check, allowExt, verbose bool
+	strict                   bool
 	stderr                   io.Writer
 	logger                   *log.Logger
 }
@@ -182,7 +198,7 @@ type generateArgs struct {
 // generate loads the spec, generates the client and writes it (or, with -check, compares
 // it with the file on disk). Nothing is written when anything fails.
 func generate(a generateArgs) int {
-	spec, err := gen.Load(a.spec, gen.LoadOptions{AllowExternalRefs: a.allowExt})
+	spec, err := gen.Load(a.spec, gen.LoadOptions{AllowExternalRefs: a.allowExt, Strict: a.strict})
 	if err != nil {
 		return reportSpecError(a.stderr, a.logger, err)
 	}
@@ -207,52 +223,45 @@ func generate(a generateArgs) int {
 	return exitOK
 }
 
-// commandLine is the argument string recorded in the generated header: the arguments as
-// given, so that the header says how to regenerate the file, without -check and -v, which
-// do not change what is generated.
-func commandLine(args []string) string {
-	var quoted []string
-	for i, a := range args {
-		if notInHeader(a) && !afterSpec(args, i) {
-			continue
-		}
-		if a == "" || strings.ContainsAny(a, " \t\n\"'\\$`") {
-			a = strconv.Quote(a)
-		}
-		quoted = append(quoted, a)
+// headerSource is what the generated header records, "from api.yaml": the spec's file
+// name alone, which determines the output wherever retrygen runs from and whatever flags
+// it was given (the package name is in the package clause). A name with spaces, quotes or
+// characters that are not printable is quoted, so that it cannot end the comment line.
+func headerSource(spec string) string {
+	name := filepath.Base(spec)
+	if strings.ContainsFunc(name, func(r rune) bool { return !unicode.IsPrint(r) || unicode.IsSpace(r) || r == '"' || r == '\\' }) {
+		name = strconv.Quote(name)
 	}
-	return strings.Join(quoted, " ")
+	return "from " + name
 }
 
-// notInHeader reports the flags that do not change what is generated: -check and -v.
-func notInHeader(a string) bool {
-	name, value, _ := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-"), "=")
-	return strings.HasPrefix(a, "-") && (name == "check" || name == "v") &&
-		(value == "" && !strings.Contains(a, "=") || value == "true" || value == "false")
-}
-
-// afterSpec reports whether args[i] comes after a "--" that ends the flags.
-func afterSpec(args []string, i int) bool {
-	for _, a := range args[:i] {
-		if a == "--" {
-			return true
-		}
+// packageOf returns the package name of the Go file at path, or "" when there is no
+// such file or it does not parse that far.
+func packageOf(path string) string {
+	if fi, err := inspectOutput(path); err != nil || fi == nil {
+		return ""
 	}
-	return false
+	f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.PackageClauseOnly)
+	if err != nil {
+		return ""
+	}
+	return f.Name.Name
 }
 
 func runPlan(args []string, stdout, stderr io.Writer) int {
 	logger := newLogger(stderr)
 	fs := flag.NewFlagSet("retrygen plan", flag.ContinueOnError)
 	fs.Usage = func() {
-		fmt.Fprint(stderr, "usage: retrygen plan [-json | -markdown] [-allow-external-refs] [-v] SPEC\n\nFlags:\n")
+		fmt.Fprint(stderr, "usage: retrygen plan [-json | -markdown] [-wide] [-allow-external-refs] [-v] [-strict] SPEC\n\nFlags:\n")
 		fs.SetOutput(stderr)
 		fs.PrintDefaults()
 	}
 	asJSON := fs.Bool("json", false, "print a JSON array, one object per operation")
 	asMarkdown := fs.Bool("markdown", false, "print a Markdown table")
+	wide := fs.Bool("wide", false, "show every field in the table, and where each value came from")
 	allowExt := fs.Bool("allow-external-refs", false, "follow $refs to files inside the spec's folder")
-	verbose := fs.Bool("v", false, "also print the spec's warnings: validation findings that do not stop planning")
+	verbose := fs.Bool("v", false, "also print the spec's warnings: findings that do not stop planning")
+	strict := fs.Bool("strict", false, "treat the spec's warnings as errors")
 	if code, ok := parseFlags(fs, args, logger); !ok {
 		return code
 	}
@@ -265,7 +274,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 		logger.Print("-json and -markdown exclude each other")
 		return exitUsage
 	}
-	spec, err := gen.Load(fs.Arg(0), gen.LoadOptions{AllowExternalRefs: *allowExt})
+	spec, err := gen.Load(fs.Arg(0), gen.LoadOptions{AllowExternalRefs: *allowExt, Strict: *strict})
 	if err != nil {
 		return reportSpecError(stderr, logger, err)
 	}
@@ -279,7 +288,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 	case *asMarkdown:
 		format = "markdown"
 	}
-	err = gen.Plan(stdout, spec, gen.PlanOptions{Format: format})
+	err = gen.Plan(stdout, spec, gen.PlanOptions{Format: format, Wide: *wide})
 	if err != nil {
 		logger.Print(err)
 		return exitFail

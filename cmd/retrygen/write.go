@@ -4,31 +4,90 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 )
 
+// maxOutputSize bounds the output file retrygen reads to compare: a file larger than any
+// client it writes is not one of its files.
+const maxOutputSize = 256 << 20
+
+// inspectOutput looks at the output path before anything reads it. It must be absent, or
+// a regular file that is writable and not over maxOutputSize: not a symbolic link (whose
+// target, perhaps a secret, -check would print in its diff), a device such as /dev/zero,
+// a FIFO or a folder. It returns the file's info, or nil when there is no file.
+func inspectOutput(path string) (fs.FileInfo, error) {
+	fi, err := os.Lstat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, nil
+	case err != nil:
+		return nil, fmt.Errorf("%s: %w", path, bareOSError(err))
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return nil, fmt.Errorf("%s is a symbolic link: retrygen reads and writes only regular files; name the file itself", path)
+	case !fi.Mode().IsRegular():
+		return nil, fmt.Errorf("%s is not a regular file (%s)", path, fi.Mode().Type())
+	case fi.Size() > maxOutputSize:
+		return nil, fmt.Errorf("%s holds %d bytes, more than any client retrygen writes (%d): not a generated file", path, fi.Size(), maxOutputSize)
+	}
+	return fi, nil
+}
+
+// readOutput reads the output file at path, after inspectOutput; nil when absent.
+func readOutput(path string) (data []byte, fi fs.FileInfo, err error) {
+	if fi, err = inspectOutput(path); fi == nil || err != nil {
+		return nil, nil, err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, bareOSError(err))
+	}
+	defer f.Close()
+	data, err = io.ReadAll(io.LimitReader(f, maxOutputSize+1))
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, bareOSError(err))
+	}
+	return data, fi, nil
+}
+
+// bareOSError drops the path from an *fs.PathError, so that a message names the path the
+// user gave rather than a temporary file.
+func bareOSError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
 // writeAtomic writes data to path atomically: to a temporary file in the same folder, then
 // renamed over path, so that a reader never sees a half-written file and a failed write
 // leaves the old one intact. A file that already holds data is left untouched (its
-// modification time too); changed reports whether anything was written.
+// modification time too); changed reports whether anything was written. A read-only file
+// is not replaced. Errors name path, never the temporary file.
 func writeAtomic(path string, data []byte) (changed bool, err error) {
-	old, err := os.ReadFile(path)
-	switch {
-	case err == nil && bytes.Equal(old, data):
-		return false, nil
-	case err != nil && !errors.Is(err, fs.ErrNotExist):
+	old, fi, err := readOutput(path)
+	if err != nil {
 		return false, err
 	}
 	mode := fs.FileMode(0o644)
-	if fi, err := os.Stat(path); err == nil {
-		if !fi.Mode().IsRegular() {
-			return false, fmt.Errorf("write %s: not a regular file", path)
+	if fi != nil {
+		if bytes.Equal(old, data) {
+			return false, nil
 		}
 		mode = fi.Mode().Perm()
+		if mode&0o200 == 0 {
+			return false, fmt.Errorf("%s is read-only (mode %#o): make it writable to regenerate it", path, mode)
+		}
 	}
+	defer func() {
+		if err != nil {
+			err = fmt.Errorf("write %s: %w", path, bareOSError(err))
+		}
+	}()
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
@@ -75,12 +134,12 @@ func (e *staleError) Error() string {
 // when they are equal, a *staleError with a short diff when they differ, and the read
 // error when the file cannot be read (a missing file is stale, not an I/O error).
 func checkStale(path string, want []byte) error {
-	got, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return &staleError{Path: path, Diff: "(the file does not exist)"}
-	}
+	got, fi, err := readOutput(path)
 	if err != nil {
 		return err
+	}
+	if fi == nil {
+		return &staleError{Path: path, Diff: "(the file does not exist)"}
 	}
 	if bytes.Equal(got, want) {
 		return nil
@@ -191,12 +250,12 @@ func diffMiddle(a, b []string) []diffLine {
 			out = append(out, diffLine{" ", a[i]})
 			i++
 			j++
-		case j < len(b) && (i == len(a) || lcs[i][j+1] >= lcs[i+1][j]):
-			out = append(out, diffLine{"+", b[j]})
-			j++
-		default:
+		case i < len(a) && (j == len(b) || lcs[i+1][j] >= lcs[i][j+1]):
 			out = append(out, diffLine{"-", a[i]})
 			i++
+		default:
+			out = append(out, diffLine{"+", b[j]})
+			j++
 		}
 	}
 	return out

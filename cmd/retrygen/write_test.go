@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -153,5 +154,86 @@ func TestDiffInsertAndDelete(t *testing.T) {
 	}
 	if shortDiff("old", "new", a, a) != "" {
 		t.Error("diff of equal inputs is not empty")
+	}
+}
+
+// The output path is inspected before it is read: a device, a FIFO, a symbolic link or
+// a read-only file is refused at once, by its name, and left as it was.
+func TestOutputPathIsCheckedBeforeReading(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo.go")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	secret := filepath.Join(dir, "secret.txt")
+	if err := os.WriteFile(secret, []byte("token=hunter2\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link.go")
+	if err := os.Symlink(secret, link); err != nil {
+		t.Fatal(err)
+	}
+	readOnly := filepath.Join(dir, "ro.go")
+	if err := os.WriteFile(readOnly, []byte("package old\n"), 0o444); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		path, want string
+		writeOnly  bool // -check reads a read-only file as any other
+	}{
+		{"/dev/zero", "/dev/zero is not a regular file", false},
+		{fifo, fifo + " is not a regular file", false},
+		{link, link + " is a symbolic link", false},
+		{readOnly, readOnly + " is read-only (mode 0444)", true},
+	} {
+		done := make(chan error, 2)
+		whats := []string{"write", "check"}
+		if tt.writeOnly {
+			whats = whats[:1]
+		}
+		go func() {
+			_, err := writeAtomic(tt.path, []byte("package a\n"))
+			done <- err
+			if !tt.writeOnly {
+				done <- checkStale(tt.path, []byte("package a\n"))
+			}
+		}()
+		for _, what := range whats {
+			select {
+			case err := <-done:
+				if err == nil || !strings.Contains(err.Error(), tt.want) {
+					t.Errorf("%s %s: got %v, want %q", what, tt.path, err, tt.want)
+				}
+				if err != nil && strings.Contains(err.Error(), "hunter2") {
+					t.Errorf("%s %s: the error shows the link's target: %v", what, tt.path, err)
+				}
+			case <-time.After(time.Minute): // a hang is the failure: not a timing bound
+				t.Fatalf("%s %s: no answer; it is reading the path", what, tt.path)
+			}
+		}
+	}
+	if got, _ := os.ReadFile(readOnly); string(got) != "package old\n" {
+		t.Errorf("the read-only file was replaced: %q", got)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the symbolic link was replaced")
+	}
+}
+
+// A failed write names the path the user gave, not the temporary file.
+func TestWriteErrorNamesThePath(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "missing", "client_gen.go")
+	_, err := writeAtomic(path, []byte("package a\n"))
+	if err == nil || !strings.HasPrefix(err.Error(), "write "+path+": ") || strings.Contains(err.Error(), ".tmp") {
+		t.Errorf("got %v, want it to name %s and no temporary file", err, path)
+	}
+}
+
+// A changed line shows what is removed before what is added.
+func TestDiffRemovalFirst(t *testing.T) {
+	got := shortDiff("old", "new", []byte("a\nb\nc\n"), []byte("a\nB\nc\n"))
+	if i, j := strings.Index(got, "-b\n"), strings.Index(got, "+B\n"); i < 0 || j < 0 || i > j {
+		t.Errorf("want -b before +B:\n%s", got)
 	}
 }

@@ -94,7 +94,7 @@ func TestNamingHelpers(t *testing.T) {
 		want string
 	}{
 		{"available", "Available"}, {"1st", "1st"}, {"", "Empty"}, {int64(-1), "Minus1"},
-		{int64(2), "2"}, {1.5, "15"}, {true, "True"}, {"Foo Bar", "FooBar"},
+		{int64(2), "2"}, {1.5, "1Point5"}, {-2.25, "Minus2Point25"}, {true, "True"}, {"Foo Bar", "FooBar"},
 	} {
 		if got := enumSuffix(tt.in); got != tt.want {
 			t.Errorf("enumSuffix(%#v) = %q, want %q", tt.in, got, tt.want)

@@ -19,7 +19,7 @@ func Operations(spec *load.Spec) ([]*model.Operation, error) {
 	var errs source.ErrorList
 	doc := spec.Doc
 	docLevel := level(spec, model.FromDocument, doc.Extensions, doc.Origin, "#")
-	docSettings := policy.Read(docLevel, "", &errs)
+	docSettings := policy.Read(docLevel, "", &errs, &spec.Warnings)
 
 	var ops []*model.Operation
 	type place struct {
@@ -33,7 +33,7 @@ func Operations(spec *load.Spec) ([]*model.Operation, error) {
 			continue
 		}
 		pathLevel := level(spec, model.FromPath, item.Extensions, item.Origin, "#/paths/"+source.EscapePointer(path))
-		pathSettings := policy.Read(pathLevel, "", &errs)
+		pathSettings := policy.Read(pathLevel, "", &errs, &spec.Warnings)
 		for _, m := range load.Methods(item) {
 			op := item.GetOperation(m.Method)
 			name := source.OpName(m.Method, path, op.OperationID)
@@ -48,7 +48,7 @@ func Operations(spec *load.Spec) ([]*model.Operation, error) {
 				Pos:           pos,
 				KeyHeader:     declaredKeyParam(op.Parameters),
 				PathKeyHeader: declaredKeyParam(item.Parameters),
-			}, docSettings, pathSettings, policy.Read(opLevel, name, &errs), &errs)
+			}, docSettings, pathSettings, policy.Read(opLevel, name, &errs, &spec.Warnings), &errs)
 			ops = append(ops, &model.Operation{
 				Method:      m.Method,
 				Path:        path,

@@ -331,36 +331,74 @@ func enumValues(s *openapi3.Schema, types []string) (model.Builtin, []any) {
 		}
 	}
 	base := scalar(typ, s.Format)
+	if !hasConstants(base) {
+		return base, nil
+	}
 	var out []any
 	seen := map[any]bool{}
 	for _, v := range s.Enum {
-		var c any
-		switch base {
-		case model.String:
-			if str, ok := v.(string); ok {
-				c = str
-			}
-		case model.Bool:
-			if b, ok := v.(bool); ok {
-				c = b
-			}
-		case model.Int32, model.Int64:
-			if n, ok := source.Int(v); ok && (base == model.Int64 || n >= math.MinInt32 && n <= math.MaxInt32) {
-				c = n
-			}
-		case model.Float32, model.Float64:
-			if f, ok := source.Float(v); ok && !math.IsNaN(f) && !math.IsInf(f, 0) {
-				c = f
-			}
-		default:
-			return base, nil
-		}
-		if c != nil && !seen[c] {
+		if c, ok := enumConstant(base, v); ok && !seen[c] {
 			seen[c] = true
 			out = append(out, c)
 		}
 	}
 	return base, out
+}
+
+// hasConstants reports the base types an enum's values can be constants of.
+func hasConstants(base model.Builtin) bool {
+	switch base {
+	case model.String, model.Bool, model.Int32, model.Int64, model.Float32, model.Float64:
+		return true
+	}
+	return false
+}
+
+// enumConstant converts an enum value to a constant of base, when base holds it exactly.
+func enumConstant(base model.Builtin, v any) (any, bool) {
+	switch base {
+	case model.String:
+		if str, ok := v.(string); ok {
+			return str, true
+		}
+	case model.Bool:
+		if b, ok := v.(bool); ok {
+			return b, true
+		}
+	case model.Int32, model.Int64:
+		if n, ok := source.Int(v); ok && (base == model.Int64 || n >= math.MinInt32 && n <= math.MaxInt32) {
+			return n, true
+		}
+	case model.Float32, model.Float64:
+		if f, ok := source.Float(v); ok && !math.IsNaN(f) && !math.IsInf(f, 0) {
+			return f, true
+		}
+	}
+	return nil, false
+}
+
+// warnDroppedEnumValues warns, located, about the values of an enum that have no
+// constant because its type cannot hold them exactly (a string in an integer enum, an
+// integer over 2^63): the type still accepts what the server sends.
+func (b *builder) warnDroppedEnumValues(d *model.Decl, s *openapi3.Schema, base model.Builtin) {
+	var dropped []string
+	for _, v := range s.Enum {
+		if _, ok := enumConstant(base, v); !ok && v != nil {
+			dropped = append(dropped, source.Describe(v))
+		}
+	}
+	if len(dropped) == 0 {
+		return
+	}
+	if len(dropped) > 5 {
+		dropped = append(dropped[:5], fmt.Sprintf("and %d more", len(dropped)-5))
+	}
+	b.spec.Warnings.Add(&source.Error{
+		Pos:     b.spec.Files.PosOf(s.Origin),
+		Pointer: d.Pointer,
+		Msg: fmt.Sprintf("enum %s: no constant for %s: a %s cannot hold them exactly",
+			d.GoName, strings.Join(dropped, ", "), base),
+	})
 }
 
 // site is where a schema is met: the name an inline named type gets there ("PetOwner")
@@ -496,11 +534,15 @@ func setKind(d *model.Decl, sh shape) {
 
 // fill builds the contents of a struct, enum or union decl.
 func (b *builder) fill(d *model.Decl, s *openapi3.Schema, sh shape) {
+	if b.overgrown {
+		return
+	}
 	switch sh.kind {
 	case shapeStruct:
 		props, required := collectProperties(s)
 		b.structFields(d, props, required, additionalProperties(s, map[*openapi3.Schema]bool{}), nil)
 	case shapeEnum:
+		b.warnDroppedEnumValues(d, s, sh.builtin)
 		for _, v := range sh.values {
 			d.Values = append(d.Values, &model.EnumValue{
 				GoName: b.pkg.UniqueFor(d.GoName+enumSuffix(v), "a value of "+d.GoName),
@@ -549,6 +591,9 @@ func collectProperties(s *openapi3.Schema) (map[string]*openapi3.SchemaRef, map[
 // map is still sent; an optional nullable one is a wire.Nullable; a required nullable
 // one a pointer that is sent as null when nil.
 func (b *builder) structFields(d *model.Decl, props map[string]*openapi3.SchemaRef, required map[string]bool, additional *openapi3.SchemaRef, encoding map[string]*openapi3.Encoding) {
+	if !b.grow(len(props), d) {
+		return
+	}
 	fields := names.NewExportedNamer("MarshalJSON", "UnmarshalJSON")
 	multipart := encoding != nil
 	for _, name := range load.SortedKeys(props) {
@@ -700,7 +745,8 @@ func enumSuffix(v any) string {
 	case int64:
 		s = strconv.FormatInt(v, 10)
 	case float64:
-		s = strconv.FormatFloat(v, 'f', -1, 64)
+		// 1.5 is Value1Point5, not Value15.
+		s = strings.Replace(strconv.FormatFloat(v, 'f', -1, 64), ".", "Point", 1)
 	case bool:
 		s = strconv.FormatBool(v)
 	}

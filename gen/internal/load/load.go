@@ -121,7 +121,14 @@ func Load(path string, opts Options) (*Spec, error) {
 		}
 	}
 	if err != nil {
-		errs.Add(s.loadError(err))
+		e := s.loadError(err)
+		// Every dangling $ref, not only the one the loader stopped at; they include it,
+		// located even where the loader's message could not be.
+		dangling := s.danglingRefs()
+		if len(dangling) == 0 || !strings.HasPrefix(e.Msg, "unresolved $ref") {
+			errs.Add(e)
+		}
+		errs = append(errs, dangling...)
 		return nil, errs.Err()
 	}
 	s.Doc = doc
@@ -535,6 +542,11 @@ func (s *Spec) validate(errs *source.ErrorList) {
 			continue
 		}
 		located := s.validationError(e)
+		var extra *openapi3.ExtraSiblingFieldsError
+		if errors.As(e, &extra) {
+			s.unknownFields(located, extra)
+			continue
+		}
 		if tolerated(e) {
 			s.Warnings.Add(located)
 		} else {

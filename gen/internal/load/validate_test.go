@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
-	"github.com/retrygen/retrygen/gen/internal/spectest"
+	"github.com/retrygen/retrygen/internal/longtest"
 )
 
 // findings flattens what Validate returned into sorted, distinct messages.
@@ -60,7 +60,7 @@ func TestValidateHalvesFindsWhatValidateFinds(t *testing.T) {
 
 // validateHalves finds what one Validate finds on every public spec.
 func TestValidateHalvesOnSharedSpecs(t *testing.T) {
-	spectest.Long(t)
+	longtest.Only(t)
 	files, _ := filepath.Glob(filepath.Join(sharedSpecs, "*.*"))
 	for _, f := range files {
 		if strings.HasSuffix(f, ".md") || strings.Contains(f, "swagger2") {

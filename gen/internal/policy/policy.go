@@ -13,6 +13,7 @@ import (
 	"maps"
 	"math"
 	"net/http"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -30,6 +31,12 @@ const (
 	ExtIdempotent     = "x-idempotent"
 	ExtSpeakeasy      = "x-speakeasy-retries"
 )
+
+// known are the extensions Read reads.
+var known = []string{ExtRetry, ExtIdempotencyKey, ExtIdempotent, ExtSpeakeasy}
+
+// retryLike matches extension names that look like retry settings.
+var retryLike = regexp.MustCompile(`(?i)^x-.*(retr|idempot|backoff)`)
 
 // DefaultIdempotencyKey is the header `x-idempotency-key: true` names.
 const DefaultIdempotencyKey = "Idempotency-Key"
@@ -165,10 +172,26 @@ type Settings struct {
 	idem, idemSet bool   // x-idempotent, and whether it is present and valid
 }
 
-// Read parses the retry extensions of one level and reports every malformed value. op
-// names the operation in messages, "" above operations.
-func Read(l Level, op string, errs *source.ErrorList) Settings {
+// Read parses the retry extensions of one level and reports every malformed value in
+// errs, and extensions that look like retry settings but are not read (x-retry-strategy,
+// say) in warns. op names the operation in messages, "" above operations.
+func Read(l Level, op string, errs, warns *source.ErrorList) Settings {
 	s := Settings{level: l}
+	for _, k := range sortedKeys(l.Ext) {
+		if !retryLike.MatchString(k) || slices.Contains(known, k) {
+			continue
+		}
+		w := &source.Error{Pos: l.Locate(k), Op: op,
+			Msg: fmt.Sprintf("%s is not read: retrygen reads x-retry, x-idempotency-key, x-idempotent and x-speakeasy-retries", k),
+			Fix: "write the policy as x-retry (see the README's \"Spec extensions\")"}
+		if op == "" {
+			w.Pointer = l.Pointer + "/" + source.EscapePointer(k)
+		}
+		if near := source.Closest(k, known); near != "" {
+			w.Fix = "did you mean " + near + "?"
+		}
+		warns.Add(w)
+	}
 	r := reader{l: l, op: op, errs: errs}
 	setField := func(f Field, v any) {
 		f.set(&s.p, v)
@@ -198,7 +221,7 @@ func Read(l Level, op string, errs *source.ErrorList) Settings {
 				i := slices.IndexFunc(Fields, func(f Field) bool { return f.Name == k })
 				if i < 0 {
 					fix := "the fields are " + strings.Join(fieldNames(), ", ")
-					if near := closest(k, fieldNames()); near != "" {
+					if near := source.Closest(k, fieldNames()); near != "" {
 						fix = "did you mean " + near + "?"
 					}
 					r.fail(r.at(ExtRetry, k), name, fix, "unknown field %s", name)
@@ -207,7 +230,7 @@ func Read(l Level, op string, errs *source.ErrorList) Settings {
 				f := Fields[i]
 				val, err := f.parse(v[k])
 				if err != nil {
-					r.fail(r.itemPos(ExtRetry, k, err), name, f.fix, "%s %v", name, err)
+					r.failValue(r.at(ExtRetry, k), []string{ExtRetry, k}, name, f.fix, err)
 					continue
 				}
 				setField(f, val)
@@ -376,13 +399,18 @@ func (r reader) at(ext string, inside ...string) source.Pos {
 	return r.l.Locate(ext, inside...)
 }
 
-// itemPos locates the field k of ext, or its bad list item when err names one.
-func (r reader) itemPos(ext, k string, err error) source.Pos {
-	var ie *itemError
-	if errors.As(err, &ie) {
-		return r.at(ext, k, strconv.Itoa(ie.index))
+// failValue reports a bad value of the field `field`, found at pos by the path inside
+// (the extension, then its keys): once, or once per bad item of a list, each at the item.
+func (r reader) failValue(pos source.Pos, inside []string, field, fix string, err error) {
+	var items itemErrors
+	if !errors.As(err, &items) {
+		r.fail(pos, field, fix, "%s %v", field, err)
+		return
 	}
-	return r.at(ext, k)
+	for _, ie := range items {
+		path := append(slices.Clone(inside[1:]), strconv.Itoa(ie.index))
+		r.fail(r.at(inside[0], path...), field, fix, "%s %v", field, ie)
+	}
 }
 
 // fail reports a problem with the extension field `field` ("x-retry.maxAttempts"). Above
@@ -410,14 +438,10 @@ func (r reader) speakeasy(v any, set func(Field, any), turnOff func()) {
 	for _, k := range sortedKeys(m) {
 		val := m[k]
 		name := ExtSpeakeasy + "." + k
-		use := func(f Field, parse func(any) (any, error), pos source.Pos, name string, val any) {
+		use := func(f Field, parse func(any) (any, error), inside []string, name string, val any) {
 			x, err := parse(val)
 			if err != nil {
-				var ie *itemError
-				if errors.As(err, &ie) {
-					pos = r.at(ExtSpeakeasy, k, strconv.Itoa(ie.index))
-				}
-				r.fail(pos, name, "", "%s %v", name, err)
+				r.failValue(r.at(inside[0], inside[1:]...), inside, name, "", err)
 				return
 			}
 			set(f, x)
@@ -432,9 +456,9 @@ func (r reader) speakeasy(v any, set func(Field, any), turnOff func()) {
 				r.fail(r.at(ExtSpeakeasy, k), name, "", "%s must be backoff or none, got %s", name, source.Describe(val))
 			}
 		case "statusCodes":
-			use(field("statusCodes"), field("statusCodes").parse, r.at(ExtSpeakeasy, k), name, val)
+			use(field("statusCodes"), field("statusCodes").parse, []string{ExtSpeakeasy, k}, name, val)
 		case "retryConnectionErrors":
-			use(field("connectionErrors"), field("connectionErrors").parse, r.at(ExtSpeakeasy, k), name, val)
+			use(field("connectionErrors"), field("connectionErrors").parse, []string{ExtSpeakeasy, k}, name, val)
 		case "backoff":
 			bm, ok := val.(map[string]any)
 			if !ok {
@@ -453,7 +477,7 @@ func (r reader) speakeasy(v any, set func(Field, any), turnOff func()) {
 				if b.millis {
 					parse = millis
 				}
-				use(field(b.field), parse, r.at(ExtSpeakeasy, k, bk), bname, bm[bk])
+				use(field(b.field), parse, []string{ExtSpeakeasy, k, bk}, bname, bm[bk])
 			}
 		default:
 			r.fail(r.at(ExtSpeakeasy, k), name, "", "unknown field %s (known: strategy, backoff, statusCodes, retryConnectionErrors)", name)
@@ -635,20 +659,33 @@ func parseBool(v any) (bool, error) {
 
 // itemError is a problem with one item of a list.
 type itemError struct {
-	index int
+	index int // from 0, as in the list
 	msg   string
 }
 
 func (e *itemError) Error() string { return e.msg }
 
+// itemErrors are the problems with the items of one list, in order.
+type itemErrors []*itemError
+
+func (l itemErrors) Error() string {
+	msgs := make([]string, len(l))
+	for i, e := range l {
+		msgs[i] = e.msg
+	}
+	return strings.Join(msgs, "; ")
+}
+
 // parseStatusCodes reads a list of status codes (429) and classes ("5XX"), normalised to
-// strings and with duplicates dropped. A bad item is an *itemError.
+// strings and with duplicates dropped. Bad items come back as itemErrors, every one of
+// them, numbered from 1 as a reader counts.
 func parseStatusCodes(v any) ([]string, error) {
 	list, ok := v.([]any)
 	if !ok {
 		return nil, fmt.Errorf("must be a list of status codes, got %s", source.Describe(v))
 	}
 	codes := []string{}
+	var bad itemErrors
 	for i, item := range list {
 		var s string
 		switch item := item.(type) {
@@ -657,16 +694,21 @@ func parseStatusCodes(v any) ([]string, error) {
 		default:
 			n, err := parseInt(item)
 			if err != nil {
-				return nil, &itemError{i, fmt.Sprintf("item %d must be a status code or class, got %s", i, source.Describe(item))}
+				bad = append(bad, &itemError{i, fmt.Sprintf("item %d must be a status code or class, got %s", i+1, source.Describe(item))})
+				continue
 			}
 			s = strconv.FormatInt(n, 10)
 		}
 		if !validRetryStatus(s) {
-			return nil, &itemError{i, fmt.Sprintf("item %d: %q is not a retryable status: use a code from 400 to 599 or a class 4XX or 5XX", i, s)}
+			bad = append(bad, &itemError{i, fmt.Sprintf("item %d: %s is not a retryable status: use a code from 400 to 599 or a class 4XX or 5XX", i+1, strconv.Quote(fmt.Sprint(item)))})
+			continue
 		}
 		if !slices.Contains(codes, s) {
 			codes = append(codes, s)
 		}
+	}
+	if bad != nil {
+		return nil, bad
 	}
 	return codes, nil
 }
@@ -680,37 +722,6 @@ func validRetryStatus(s string) bool {
 	}
 	n, err := strconv.Atoi(s)
 	return err == nil && n >= 400 && n <= 599
-}
-
-// closest returns the candidate within edit distance 2 of s, if any.
-func closest(s string, candidates []string) string {
-	best, bestD := "", 3
-	for _, c := range candidates {
-		if d := editDistance(strings.ToLower(s), strings.ToLower(c)); d < bestD {
-			best, bestD = c, d
-		}
-	}
-	return best
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // sortedKeys returns m's keys in order.

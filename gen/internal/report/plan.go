@@ -14,6 +14,7 @@ import (
 	"text/template"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/retrygen/retrygen/gen/internal/policy"
 	"github.com/retrygen/retrygen/gen/internal/source"
@@ -95,126 +96,189 @@ func (o object) marshal() (json.RawMessage, error) {
 	return b.Bytes(), nil
 }
 
-// PlanReport is what the plan templates render.
-type PlanReport struct {
+// planReport is what the plan templates render.
+type planReport struct {
 	Spec    string // the spec file as named
 	Title   string
 	Version string
 	Count   int
 	Retried int
-	Rows    []PlanRow
+	Wide    bool
+	Headers []string
+	Rows    [][]string // one per operation, every cell formatted and escaped for its format
 }
 
-// PlanRow is one operation, every cell already formatted and escaped for its format.
-type PlanRow struct {
-	Operation, Retry, Attempts, Backoff, Jitter, Statuses, Conn, Timeout, Elapsed, RetryAfter, Key, Reason string
+// column is one column of the plan table.
+type column struct {
+	header string
+	// fields are the policy fields the column shows (names of policy.Fields, or
+	// policy.KeyField); the cell is marked with where they came from.
+	fields []string
+	value  func(op *model.Operation) string
+	// narrow columns make the default table, which fits 100 columns; -wide shows all.
+	narrow bool
 }
+
+// columns of the plan table: every policy field is in exactly one of them.
+var columns = []column{
+	{header: "OPERATION", narrow: true, value: func(op *model.Operation) string {
+		return source.OpName(op.Method, op.Path, op.OperationID)
+	}},
+	{header: "RETRY", narrow: true, value: func(op *model.Operation) string {
+		if op.Policy.IdempotencyKey != "" {
+			return yesNo(op.Policy.Retry) + " (key)"
+		}
+		return yesNo(op.Policy.Retry)
+	}},
+	{header: "ATTEMPTS", narrow: true, fields: []string{"maxAttempts"}, value: func(op *model.Operation) string {
+		return strconv.Itoa(op.Policy.MaxAttempts)
+	}},
+	{header: "BACKOFF", narrow: true, fields: []string{"initialDelay", "maxDelay", "multiplier"}, value: func(op *model.Operation) string {
+		p := op.Policy
+		return fmt.Sprintf("%v..%v x%s", p.InitialDelay, p.MaxDelay, strconv.FormatFloat(p.Multiplier, 'g', -1, 64))
+	}},
+	{header: "JITTER", fields: []string{"jitter"}, value: func(op *model.Operation) string { return op.Policy.Jitter }},
+	{header: "STATUSES", narrow: true, fields: []string{"statusCodes"}, value: func(op *model.Operation) string {
+		return statusList(op.Policy.StatusCodes)
+	}},
+	{header: "CONN", fields: []string{"connectionErrors"}, value: func(op *model.Operation) string {
+		return yesNo(op.Policy.ConnectionErrors)
+	}},
+	{header: "TIMEOUT", fields: []string{"attemptTimeout"}, value: func(op *model.Operation) string {
+		return orDash(op.Policy.AttemptTimeout)
+	}},
+	{header: "ELAPSED", fields: []string{"maxElapsed"}, value: func(op *model.Operation) string {
+		return orDash(op.Policy.MaxElapsed)
+	}},
+	{header: "RETRY-AFTER", fields: []string{"retryAfter", "maxRetryAfter"}, value: func(op *model.Operation) string {
+		if !op.Policy.RetryAfter {
+			return "ignored"
+		}
+		return "up to " + op.Policy.MaxRetryAfter.String()
+	}},
+	{header: "KEY", fields: []string{policy.KeyField}, value: func(op *model.Operation) string {
+		if op.Policy.IdempotencyKey == "" {
+			return "-"
+		}
+		return op.Policy.IdempotencyKey
+	}},
+	{header: "WHY", value: func(op *model.Operation) string { return op.Policy.Reason }},
+}
+
+// maxOperationCell caps the OPERATION cell of the default table, so that it fits 100
+// columns; -wide shows it whole.
+const maxOperationCell = 36
 
 // WriteTable writes the plan of api, loaded from the file path, as an aligned text table
-// (templates/plan.txt.tmpl).
-func WriteTable(w io.Writer, path string, api *model.API) error {
+// (templates/plan.txt.tmpl): by default the columns that fit 100 columns, with wide every
+// column and where each value came from.
+func WriteTable(w io.Writer, path string, api *model.API, wide bool) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	if err := renderPlan(tw, "plan.txt.tmpl", path, api, termCell); err != nil {
+	if err := renderPlan(tw, "plan.txt.tmpl", path, api, wide, termCell); err != nil {
 		return err
 	}
 	return tw.Flush()
 }
 
 // WriteMarkdown writes the plan of api, loaded from the file path, as a Markdown table
-// for pull requests (templates/plan.md.tmpl).
+// for pull requests (templates/plan.md.tmpl), every column shown.
 func WriteMarkdown(w io.Writer, path string, api *model.API) error {
-	return renderPlan(w, "plan.md.tmpl", path, api, markdownCell)
+	return renderPlan(w, "plan.md.tmpl", path, api, true, markdownCell)
 }
 
-func renderPlan(w io.Writer, name, path string, api *model.API, cell func(string) string) error {
+func renderPlan(w io.Writer, name, path string, api *model.API, wide bool, cell func(string) string) error {
 	t, err := template.ParseFS(templates.FS, name)
 	if err != nil {
 		return fmt.Errorf("plan template: %w", err)
 	}
-	rep := PlanReport{Spec: cell(path), Title: cell(api.Title), Version: cell(api.Version), Count: len(api.Operations)}
+	rep := planReport{Spec: cell(path), Title: cell(api.Title), Version: cell(api.Version), Count: len(api.Operations), Wide: wide}
+	var shown []column
+	for _, c := range columns {
+		if wide || c.narrow {
+			shown = append(shown, c)
+			rep.Headers = append(rep.Headers, c.header)
+		}
+	}
 	for _, op := range api.Operations {
 		if op.Policy.Retry {
 			rep.Retried++
 		}
-		rep.Rows = append(rep.Rows, planRow(op, cell))
+		row := make([]string, len(shown))
+		for i, c := range shown {
+			v := c.value(op)
+			if wide {
+				v += sourceMark(op.Policy, c.fields)
+			} else if c.header == "OPERATION" && utf8.RuneCountInString(v) > maxOperationCell {
+				v = string([]rune(v)[:maxOperationCell-1]) + "…"
+			}
+			row[i] = cell(v)
+		}
+		rep.Rows = append(rep.Rows, row)
 	}
 	return t.Execute(w, rep)
 }
 
-func planRow(op *model.Operation, cell func(string) string) PlanRow {
-	p := op.Policy
-	mark := func(field, v string) string {
-		switch p.Sources[field] {
-		case model.FromDocument:
-			return v + " (d)"
-		case model.FromPath:
-			return v + " (p)"
-		case model.FromOperation:
-			return v + " (o)"
+// sourceMark says where the values of fields came from, when not all from retrygen's
+// defaults: " (doc)", " (path)", " (op)", or several joined, " (doc+op)".
+func sourceMark(p model.Policy, fields []string) string {
+	var marks []string
+	for _, src := range []struct {
+		from model.Source
+		mark string
+	}{{model.FromDocument, "doc"}, {model.FromPath, "path"}, {model.FromOperation, "op"}} {
+		for _, f := range fields {
+			if p.Sources[f] == src.from {
+				marks = append(marks, src.mark)
+				break
+			}
 		}
-		return v
 	}
-	yesNo := func(b bool) string {
-		if b {
-			return "yes"
-		}
-		return "no"
+	if len(marks) == 0 {
+		return ""
 	}
-	dur := func(d time.Duration) string {
-		if d == 0 {
-			return "-"
-		}
-		return d.String()
-	}
-	backoff := fmt.Sprintf("%s..%s x%s",
-		mark("initialDelay", p.InitialDelay.String()),
-		mark("maxDelay", p.MaxDelay.String()),
-		mark("multiplier", strconv.FormatFloat(p.Multiplier, 'g', -1, 64)))
-	retryAfter := "ignored"
-	if p.RetryAfter {
-		retryAfter = "up to " + p.MaxRetryAfter.String()
-	}
-	if p.Sources["retryAfter"] != model.FromDefault || p.Sources["maxRetryAfter"] != model.FromDefault {
-		src := p.Sources["retryAfter"]
-		if src == model.FromDefault {
-			src = p.Sources["maxRetryAfter"]
-		}
-		retryAfter += sourceMark(src)
-	}
-	statuses := strings.Join(p.StatusCodes, ",")
-	if statuses == "" {
-		statuses = "none"
-	}
-	key := p.IdempotencyKey
-	if key == "" {
-		key = "-"
-	}
-	return PlanRow{
-		Operation:  cell(source.OpName(op.Method, op.Path, op.OperationID)),
-		Retry:      yesNo(p.Retry),
-		Attempts:   mark("maxAttempts", strconv.Itoa(p.MaxAttempts)),
-		Backoff:    cell(backoff),
-		Jitter:     mark("jitter", p.Jitter),
-		Statuses:   cell(mark("statusCodes", statuses)),
-		Conn:       mark("connectionErrors", yesNo(p.ConnectionErrors)),
-		Timeout:    mark("attemptTimeout", dur(p.AttemptTimeout)),
-		Elapsed:    mark("maxElapsed", dur(p.MaxElapsed)),
-		RetryAfter: retryAfter,
-		Key:        cell(mark("idempotencyKey", key)),
-		Reason:     cell(p.Reason),
-	}
+	return " (" + strings.Join(marks, "+") + ")"
 }
 
-func sourceMark(src model.Source) string {
-	switch src {
-	case model.FromDocument:
-		return " (d)"
-	case model.FromPath:
-		return " (p)"
-	case model.FromOperation:
-		return " (o)"
+// statusList writes status codes compactly: runs of three or more consecutive codes as a
+// range, "408,429,500,502-504".
+func statusList(codes []string) string {
+	if len(codes) == 0 {
+		return "none"
 	}
-	return ""
+	var out []string
+	for i := 0; i < len(codes); {
+		j := i
+		for j+1 < len(codes) && consecutive(codes[j], codes[j+1]) {
+			j++
+		}
+		if j-i >= 2 {
+			out = append(out, codes[i]+"-"+codes[j])
+		} else {
+			out = append(out, codes[i:j+1]...)
+		}
+		i = j + 1
+	}
+	return strings.Join(out, ",")
+}
+
+func consecutive(a, b string) bool {
+	x, errA := strconv.Atoi(a)
+	y, errB := strconv.Atoi(b)
+	return errA == nil && errB == nil && y == x+1
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+func orDash(d time.Duration) string {
+	if d == 0 {
+		return "-"
+	}
+	return d.String()
 }
 
 // termCell makes spec text safe for one cell of a terminal table: control, format and

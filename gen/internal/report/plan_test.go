@@ -9,10 +9,12 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/retrygen/retrygen/gen/internal/build"
 	"github.com/retrygen/retrygen/gen/internal/load"
+	"github.com/retrygen/retrygen/gen/internal/policy"
 	"github.com/retrygen/retrygen/gen/model"
 )
 
@@ -47,9 +49,10 @@ func TestPlanGolden(t *testing.T) {
 			api := loadAPI(t, spec)
 			path := filepath.Base(spec) // as the user would name it from that folder
 			for ext, write := range map[string]func(*bytes.Buffer) error{
-				".txt":  func(b *bytes.Buffer) error { return WriteTable(b, path, api) },
-				".md":   func(b *bytes.Buffer) error { return WriteMarkdown(b, path, api) },
-				".json": func(b *bytes.Buffer) error { return WriteJSON(b, api) },
+				".txt":      func(b *bytes.Buffer) error { return WriteTable(b, path, api, false) },
+				".wide.txt": func(b *bytes.Buffer) error { return WriteTable(b, path, api, true) },
+				".md":       func(b *bytes.Buffer) error { return WriteMarkdown(b, path, api) },
+				".json":     func(b *bytes.Buffer) error { return WriteJSON(b, api) },
 			} {
 				var buf bytes.Buffer
 				if err := write(&buf); err != nil {
@@ -144,6 +147,61 @@ func TestCellEscaping(t *testing.T) {
 		}
 		if got := markdownCell(tt.in); got != tt.md {
 			t.Errorf("markdownCell(%q) = %q, want %q", tt.in, got, tt.md)
+		}
+	}
+}
+
+// The default table fits 100 columns, on the plan goldens and the petstore.
+func TestPlanTableWidth(t *testing.T) {
+	specs, _ := filepath.Glob(filepath.Join(planDir, "*.yaml"))
+	specs = append(specs, filepath.Join("..", "..", "..", "examples", "petstore", "petstore.yaml"))
+	for _, spec := range specs {
+		var buf bytes.Buffer
+		if err := WriteTable(&buf, filepath.Base(spec), loadAPI(t, spec), false); err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(buf.String(), "\n") {
+			if n := utf8.RuneCountInString(line); n > 100 {
+				t.Errorf("%s: a line of %d columns:\n%s", filepath.Base(spec), n, line)
+			}
+		}
+	}
+}
+
+// Every policy field is shown in exactly one column of the wide table.
+func TestPlanColumnsCoverEveryField(t *testing.T) {
+	count := map[string]int{}
+	for _, c := range columns {
+		for _, f := range c.fields {
+			count[f]++
+		}
+	}
+	want := []string{policy.KeyField}
+	for _, f := range policy.Fields {
+		want = append(want, f.Name)
+	}
+	for _, f := range want {
+		if count[f] != 1 {
+			t.Errorf("field %s is in %d columns, want 1", f, count[f])
+		}
+	}
+	if len(count) != len(want) {
+		t.Errorf("columns show %d fields, the policy has %d", len(count), len(want))
+	}
+}
+
+func TestStatusList(t *testing.T) {
+	for _, tt := range []struct {
+		in   []string
+		want string
+	}{
+		{[]string{"408", "429", "500", "502", "503", "504"}, "408,429,500,502-504"},
+		{[]string{"500", "501"}, "500,501"},
+		{[]string{"5XX", "429"}, "5XX,429"},
+		{nil, "none"},
+	} {
+		if got := statusList(tt.in); got != tt.want {
+			t.Errorf("statusList(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }

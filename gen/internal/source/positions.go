@@ -295,3 +295,62 @@ func EscapePointer(s string) string { return pointerEscaper.Replace(s) }
 
 // UnescapePointer undoes EscapePointer.
 func UnescapePointer(s string) string { return pointerUnescaper.Replace(s) }
+
+// Ref is one `$ref` written in the root file.
+type Ref struct {
+	Pos   Pos    // the $ref key
+	Value string // as written, e.g. "#/components/schemas/Pet"
+}
+
+// Refs lists every `$ref` of the root file whose value is a string, in document order.
+func (f *Files) Refs() []Ref {
+	var refs []Ref
+	visit(f.tree(f.rootURI), func(_ string, k, v *yaml.Node) bool {
+		if k != nil && k.Value == "$ref" && v.Kind == yaml.ScalarNode {
+			refs = append(refs, Ref{Pos: f.At(k.Line, k.Column), Value: v.Value})
+		}
+		return false
+	})
+	return refs
+}
+
+// Has reports whether a JSON pointer ("#/components/schemas/Pet") names an element of
+// the root file.
+func (f *Files) Has(pointer string) bool {
+	n := f.tree(f.rootURI)
+	if n == nil || !strings.HasPrefix(pointer, "#") {
+		return false
+	}
+	rest := strings.TrimPrefix(pointer, "#")
+	if rest == "" {
+		return true
+	}
+	if !strings.HasPrefix(rest, "/") {
+		return false
+	}
+	for _, p := range strings.Split(rest[1:], "/") {
+		step := UnescapePointer(p)
+		for n.Kind == yaml.AliasNode && n.Alias != nil {
+			n = n.Alias
+		}
+		var next *yaml.Node
+		switch n.Kind {
+		case yaml.MappingNode:
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				if n.Content[i].Value == step {
+					next = n.Content[i+1]
+					break
+				}
+			}
+		case yaml.SequenceNode:
+			if i, err := strconv.Atoi(step); err == nil && i >= 0 && i < len(n.Content) {
+				next = n.Content[i]
+			}
+		}
+		if next == nil {
+			return false
+		}
+		n = next
+	}
+	return true
+}

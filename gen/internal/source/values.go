@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 )
 
 // Int reads an integral number decoded from YAML or JSON. A float64 beyond ±2^53 is not
@@ -59,7 +60,12 @@ func Describe(v any) string {
 		return "null"
 	case string:
 		return strconv.Quote(v)
-	case bool, int, int64, uint64, float64, json.Number:
+	case float64:
+		if v == math.Trunc(v) && math.Abs(v) < 1e21 {
+			return strconv.FormatFloat(v, 'f', -1, 64) // 9007199254740992, not 9.007199254740992e+15
+		}
+		return fmt.Sprint(v)
+	case bool, int, int64, uint64, json.Number:
 		return fmt.Sprint(v)
 	case []any:
 		return "a list"
@@ -67,4 +73,36 @@ func Describe(v any) string {
 		return "a mapping"
 	}
 	return fmt.Sprintf("%T", v)
+}
+
+// Closest returns the candidate within edit distance 2 of s (ignoring case), if any:
+// the name a misspelling was probably meant to be.
+func Closest(s string, candidates []string) string {
+	best, bestD := "", 3
+	for _, c := range candidates {
+		if d := editDistance(strings.ToLower(s), strings.ToLower(c)); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }

@@ -49,16 +49,3 @@ paths:
                 $ref: %q
 `, ref)
 }
-
-// LongEnv is the environment variable that turns on the slow suites: whole-corpus
-// compiles, programs built from hostile specs, determinism across locales, validation
-// of every public spec. `.ci/run` sets it; the default `go test ./...` stays fast.
-const LongEnv = "RETRYGEN_LONG"
-
-// Long skips the test unless RETRYGEN_LONG=1 asks for the slow suites.
-func Long(t testing.TB) {
-	t.Helper()
-	if os.Getenv(LongEnv) != "1" {
-		t.Skip("slow suite: run with " + LongEnv + "=1 (.ci/run does)")
-	}
-}

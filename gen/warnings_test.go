@@ -1,0 +1,49 @@
+package gen
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/retrygen/retrygen/gen/internal/spectest"
+)
+
+// A misspelled fixed field and an extension that looks like a retry setting are located
+// warnings with a hint; -strict makes them errors.
+func TestWarningsAndStrict(t *testing.T) {
+	path := spectest.Write(t, "api.yaml", `openapi: 3.0.3
+info: {title: T, version: "1"}
+x-retry-strategy: {retries: 3}
+paths:
+  /x:
+    get:
+      sumary: hello
+      operationId: getX
+      x-retries: 5
+      responses:
+        "200": {description: ok}
+`)
+	want := []string{
+		"api.yaml:3:1: #/x-retry-strategy: x-retry-strategy is not read: retrygen reads x-retry",
+		"api.yaml:7:7: GET /x (getX): unknown field \"sumary\" is ignored\n\tfix: did you mean summary?",
+		"api.yaml:9:7: GET /x (getX): x-retries is not read",
+	}
+	s, err := Load(path, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := s.Warnings.Error()
+	for _, w := range want {
+		if !strings.Contains(text, w) {
+			t.Errorf("warnings lack %q:\n%s", w, text)
+		}
+	}
+	_, err = Load(path, LoadOptions{Strict: true})
+	if err == nil {
+		t.Fatal("strict: accepted")
+	}
+	for _, w := range want {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("strict errors lack %q:\n%s", w, err)
+		}
+	}
+}
