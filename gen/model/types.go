@@ -223,7 +223,8 @@ func (f *Field) FillEmpty() *Type {
 		}
 		t = t.Decl.Underlying
 	}
-	if t.Kind == KindSlice || t.Kind == KindMap {
+	// Multipart file parts are not JSON.
+	if t.Kind == KindSlice && !(t.Elem.Kind == KindBuiltin && t.Elem.Builtin == File) || t.Kind == KindMap {
 		return f.Type
 	}
 	return nil
