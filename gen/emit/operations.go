@@ -222,6 +222,9 @@ func (e *emitter) method(op *model.Operation) *jen.Statement {
 		v := jen.Id("params").Dot(p.GoName)
 		if p.Argument() {
 			v = jen.Id(p.LocalName)
+			if p.Type.Nilable() {
+				add(jen.Id("r").Dot("Require").Call(jen.Lit(p.In), jen.Lit(p.Name), jen.Id(p.LocalName)))
+			}
 		}
 		switch {
 		case p.IdempotencyKey:

@@ -245,6 +245,15 @@ func cookieEscape(s string) string {
 	return b.String()
 }
 
+// Require fails the call when v, the value of a required parameter that can be nil (an
+// array, an object, a free-form value), is nil: a required parameter is never left out.
+// in is the parameter's location, e.g. "query".
+func (r *Request) Require(in, name string, v any) {
+	if isNil(v) {
+		r.fail(fmt.Errorf("%s parameter %q is required", in, name))
+	}
+}
+
 // IdempotencyKey makes key, the value of a declared idempotency key parameter, the
 // call's idempotency key; an empty key leaves the choice to the runtime (a random key),
 // and a key passed to the call as an option still wins.

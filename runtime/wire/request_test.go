@@ -215,3 +215,16 @@ func TestRequestKeepsFirstError(t *testing.T) {
 		t.Errorf("err = %v", r.err)
 	}
 }
+
+func TestRequire(t *testing.T) {
+	r := NewRequest("GET")
+	r.Require("query", "tags", []string{})
+	r.Require("header", "X-A", map[string]int{"a": 1})
+	if r.err != nil {
+		t.Fatalf("values given: %v", r.err)
+	}
+	r.Require("query", "tags", []string(nil))
+	if r.err == nil || r.err.Error() != `query parameter "tags" is required` {
+		t.Errorf("nil value: %v", r.err)
+	}
+}

@@ -92,6 +92,14 @@ func TestListPetsRetriesThenDecodes(t *testing.T) {
 	})
 }
 
+// A required parameter is an argument; a nil one fails the call before anything is sent.
+func TestRequiredArrayParameterNotLeftOut(t *testing.T) {
+	c, tr := newClient(t, func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 200, []any{}) })
+	if _, err := c.ListPets(context.Background(), nil, nil); err == nil || tr.arrivals != 0 {
+		t.Errorf("err = %v, arrivals = %d; want an error and no request", err, tr.arrivals)
+	}
+}
+
 func TestErrorModelsReachableWithErrorsAs(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		c, tr := newClient(t, func(w http.ResponseWriter, r *http.Request) {

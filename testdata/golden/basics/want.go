@@ -251,6 +251,7 @@ func (c *Client) ListPets(ctx context.Context, tags []string, params *ListPetsPa
 	r.Path("/pets")
 	r.QueryParam("limit", wire.QueryForm, params.Limit)
 	r.QueryParam("status", wire.QueryForm, params.Status)
+	r.Require("query", "tags", tags)
 	r.QueryParam("tags", wire.QueryForm, tags)
 	resp, err := c.wire.Do(ctx, r, &policyListPets, "application/json", opts)
 	if err != nil {
