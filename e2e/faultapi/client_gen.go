@@ -244,7 +244,7 @@ func (c *Client) UploadFile(ctx context.Context, name string, body io.Reader, op
 	if err != nil {
 		return err
 	}
-	return wire.Discard(resp)
+	return wire.Expect(resp, nil, 204)
 }
 
 // GetItem calls GET /items/{name} (operationId getItem).
@@ -268,7 +268,7 @@ func (c *Client) GetItem(ctx context.Context, name string, params *GetItemParams
 		return nil, err
 	}
 	out := new(Item)
-	if err := wire.DecodeJSON(resp, out); err != nil {
+	if err := wire.DecodeDeclared(resp, out, nil, 200); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -291,7 +291,7 @@ func (c *Client) PatchItem(ctx context.Context, name string, body Item, opts ...
 		return nil, err
 	}
 	out := new(Item)
-	if err := wire.DecodeJSON(resp, out); err != nil {
+	if err := wire.DecodeDeclared(resp, out, nil, 200); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -314,7 +314,7 @@ func (c *Client) PatchProfile(ctx context.Context, user string, body Item, opts 
 		return nil, err
 	}
 	out := new(Item)
-	if err := wire.DecodeJSON(resp, out); err != nil {
+	if err := wire.DecodeDeclared(resp, out, nil, 200); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -335,7 +335,7 @@ func (c *Client) GetDailyReport(ctx context.Context, opts ...CallOption) (*Item,
 		return nil, err
 	}
 	out := new(Item)
-	if err := wire.DecodeJSON(resp, out); err != nil {
+	if err := wire.DecodeDeclared(resp, out, nil, 200); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -356,7 +356,7 @@ func (c *Client) GetHourlyReport(ctx context.Context, opts ...CallOption) (*Item
 		return nil, err
 	}
 	out := new(Item)
-	if err := wire.DecodeJSON(resp, out); err != nil {
+	if err := wire.DecodeDeclared(resp, out, nil, 200); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -377,13 +377,13 @@ func (c *Client) GetLiveReport(ctx context.Context, opts ...CallOption) (*Item, 
 		return nil, err
 	}
 	out := new(Item)
-	if err := wire.DecodeJSON(resp, out); err != nil {
+	if err := wire.DecodeDeclared(resp, out, nil, 200); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
-// GetItemParams holds the query, header and cookie parameters of GetItem.
+// GetItemParams holds the optional query, header and cookie parameters of GetItem.
 type GetItemParams struct {
 	// Q is the query parameter "q".
 	Q *string
@@ -393,7 +393,7 @@ type GetItemParams struct {
 
 // Item is the schema at #/components/schemas/Item.
 type Item struct {
-	Name *string `json:"name,omitempty"`
-	Note *string `json:"note,omitempty"`
-	Q    *string `json:"q,omitempty"`
+	Name *string `json:"name,omitzero"`
+	Note *string `json:"note,omitzero"`
+	Q    *string `json:"q,omitzero"`
 }

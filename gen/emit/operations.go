@@ -2,6 +2,7 @@ package emit
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -161,11 +162,25 @@ func (e *emitter) method(op *model.Operation) *jen.Statement {
 	if op.Deprecated {
 		d.para("Deprecated: the API description marks this operation as deprecated.")
 	}
+	for _, p := range op.Params {
+		if p.Argument() {
+			note := p.LocalName + " is the " + p.In + " parameter " + strconv.Quote(oneLine(p.Name))
+			if p.Deprecated {
+				note += " (deprecated)"
+			}
+			d.para(sentence(note + ". " + strings.TrimSpace(p.Doc)))
+		}
+	}
 	d.line(retrySummary(op.Policy))
 
 	args := []jen.Code{jen.Id("ctx").Qual(contextPath, "Context")}
 	for _, p := range op.PathParams {
 		args = append(args, jen.Id(p.LocalName).Add(typ(p.Type)))
+	}
+	for _, p := range op.Params {
+		if p.Argument() {
+			args = append(args, jen.Id(p.LocalName).Add(typ(p.Type)))
+		}
 	}
 	if op.ParamsType != "" {
 		args = append(args, jen.Id("params").Op("*").Id(op.ParamsType))
@@ -205,6 +220,12 @@ func (e *emitter) method(op *model.Operation) *jen.Statement {
 	}
 	for _, p := range op.Params {
 		v := jen.Id("params").Dot(p.GoName)
+		if p.Argument() {
+			v = jen.Id(p.LocalName)
+			if p.Type.Nilable() {
+				add(jen.Id("r").Dot("Require").Call(jen.Lit(p.In), jen.Lit(p.Name), jen.Id(p.LocalName)))
+			}
+		}
 		switch {
 		case p.IdempotencyKey:
 			add(jen.Id("r").Dot("IdempotencyKey").Call(v))
@@ -272,13 +293,19 @@ func (e *emitter) body(b *model.Body) jen.Code {
 		if t.Kind == model.KindPointer {
 			t = t.Elem
 		}
+		isFile := func(t *model.Type) bool { return t.Kind == model.KindBuiltin && t.Builtin == model.File }
 		for _, f := range t.Decl.Fields {
 			v := jen.Id("body").Dot(f.GoName)
 			switch {
-			case f.Type.Kind == model.KindBuiltin && f.Type.Builtin == model.Reader:
-				stmts = append(stmts, jen.Id("w").Dot("File").Call(jen.Lit(f.Name), v))
-			case f.Type.Kind == model.KindSlice && f.Type.Elem.Kind == model.KindBuiltin && f.Type.Elem.Builtin == model.Reader:
-				stmts = append(stmts, jen.Id("w").Dot("Files").Call(jen.Lit(f.Name), v))
+			case f.ReadOnly || f.Additional:
+			case isFile(f.Type):
+				stmts = append(stmts, jen.Id("w").Dot("File").Call(jen.Lit(f.Name), jen.Lit(f.ContentType), jen.Op("&").Add(v)))
+			case f.Type.Kind == model.KindPointer && isFile(f.Type.Elem):
+				stmts = append(stmts, jen.Id("w").Dot("File").Call(jen.Lit(f.Name), jen.Lit(f.ContentType), v))
+			case f.Type.Kind == model.KindSlice && isFile(f.Type.Elem):
+				stmts = append(stmts, jen.Id("w").Dot("Files").Call(jen.Lit(f.Name), jen.Lit(f.ContentType), v))
+			case f.ContentType != "":
+				stmts = append(stmts, jen.Id("w").Dot("FieldAs").Call(jen.Lit(f.Name), jen.Lit(f.ContentType), v))
 			default:
 				stmts = append(stmts, jen.Id("w").Dot("Field").Call(jen.Lit(f.Name), v))
 			}
@@ -298,13 +325,47 @@ func (e *emitter) body(b *model.Body) jen.Code {
 	return out
 }
 
+// declared returns the arguments that make wire.Expect and wire.DecodeDeclared check the
+// status: the error-model picker and the declared 2xx statuses. It returns nil when any
+// 2xx is declared: a 2XX class, or none at all (then the default response describes
+// success).
+func declared(op *model.Operation) []jen.Code {
+	if len(op.SuccessStatuses) == 0 {
+		return nil
+	}
+	pick := jen.Nil()
+	if op.Errors != nil {
+		pick = jen.Id(op.Errors.GoName)
+	}
+	out := []jen.Code{pick}
+	for _, st := range op.SuccessStatuses {
+		n, err := strconv.Atoi(st)
+		if err != nil {
+			return nil // a class
+		}
+		out = append(out, jen.Lit(n))
+	}
+	return out
+}
+
 // decodeResult renders what follows a successful Do: the typed result, or closing the
 // response.
 func (e *emitter) decodeResult(op *model.Operation, add func(jen.Code), fail []jen.Code) {
 	res := op.Result
+	check := declared(op)
 	if res == nil {
+		if check != nil {
+			add(jen.Return(jen.Qual(wirePath, "Expect").Call(append([]jen.Code{jen.Id("resp")}, check...)...)))
+			return
+		}
 		add(jen.Return(jen.Qual(wirePath, "Discard").Call(jen.Id("resp"))))
 		return
+	}
+	decode := func(target jen.Code) *jen.Statement {
+		if check != nil {
+			return jen.Qual(wirePath, "DecodeDeclared").Call(append([]jen.Code{jen.Id("resp"), target}, check...)...)
+		}
+		return jen.Qual(wirePath, "DecodeJSON").Call(jen.Id("resp"), target)
 	}
 	if res.Multi != nil {
 		add(jen.Id("out").Op(":=").New(jen.Id(res.Multi.GoName)))
@@ -319,7 +380,27 @@ func (e *emitter) decodeResult(op *model.Operation, add func(jen.Code), fail []j
 				}
 				g.Case(statusCond(r.Status)).Block(jen.Err().Op("=").Add(call))
 			}
-			g.Default().Block(jen.Err().Op("=").Qual(wirePath, "Discard").Call(jen.Id("resp")))
+			// Declared statuses without content succeed with no field set.
+			var empty []jen.Code
+			pick := jen.Nil()
+			if op.Errors != nil {
+				pick = jen.Id(op.Errors.GoName)
+			}
+			other := jen.Return(jen.Nil(), jen.Qual(wirePath, "Undeclared").Call(jen.Id("resp"), pick))
+			for _, st := range op.SuccessStatuses {
+				if slices.ContainsFunc(res.Responses, func(r *model.Response) bool { return r.Status == st }) {
+					continue
+				}
+				if _, err := strconv.Atoi(st); err != nil {
+					other = jen.Err().Op("=").Qual(wirePath, "Discard").Call(jen.Id("resp"))
+					continue
+				}
+				empty = append(empty, statusCond(st))
+			}
+			if len(empty) > 0 {
+				g.Case(empty...).Block(jen.Err().Op("=").Qual(wirePath, "Discard").Call(jen.Id("resp")))
+			}
+			g.Default().Block(other)
 		}))
 		add(jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(fail...)))
 		add(jen.Return(jen.Id("out"), jen.Nil()))
@@ -328,14 +409,24 @@ func (e *emitter) decodeResult(op *model.Operation, add func(jen.Code), fail []j
 	r := res.Responses[0]
 	switch {
 	case !r.JSON:
+		if check != nil {
+			statuses := jen.Null()
+			for _, c := range check[1:] {
+				statuses.Add(jen.Id("resp").Dot("StatusCode").Op("!=").Add(c))
+				if c != check[len(check)-1] {
+					statuses.Op("&&")
+				}
+			}
+			add(jen.If(statuses).Block(jen.Return(jen.Nil(), jen.Qual(wirePath, "Undeclared").Call(jen.Id("resp"), check[0]))))
+		}
 		add(jen.Return(jen.Id("resp").Dot("Body"), jen.Nil()))
 	case res.Type.Kind == model.KindPointer:
 		add(jen.Id("out").Op(":=").New(typ(res.Type.Elem)))
-		add(jen.If(jen.Err().Op(":=").Qual(wirePath, "DecodeJSON").Call(jen.Id("resp"), jen.Id("out")), jen.Err().Op("!=").Nil()).Block(jen.Return(fail...)))
+		add(jen.If(jen.Err().Op(":=").Add(decode(jen.Id("out"))), jen.Err().Op("!=").Nil()).Block(jen.Return(fail...)))
 		add(jen.Return(jen.Id("out"), jen.Nil()))
 	default:
 		add(jen.Var().Id("out").Add(typ(res.Type)))
-		add(jen.If(jen.Err().Op(":=").Qual(wirePath, "DecodeJSON").Call(jen.Id("resp"), jen.Op("&").Id("out")), jen.Err().Op("!=").Nil()).Block(jen.Return(fail...)))
+		add(jen.If(jen.Err().Op(":=").Add(decode(jen.Op("&").Id("out"))), jen.Err().Op("!=").Nil()).Block(jen.Return(fail...)))
 		add(jen.Return(jen.Id("out"), jen.Nil()))
 	}
 }
@@ -394,13 +485,16 @@ func (e *emitter) errorSet(set *model.ErrorSet) *jen.Statement {
 		Func().Id(set.GoName).Params(jen.Id("status").Int()).Any().Block(stmts...)
 }
 
-// paramsStruct renders the struct that carries an operation's query, header and cookie
-// parameters.
+// paramsStruct renders the struct that carries an operation's optional query, header and
+// cookie parameters.
 func (e *emitter) paramsStruct(op *model.Operation) *jen.Statement {
 	var d doc
-	d.para(op.ParamsType + " holds the query, header and cookie parameters of " + op.GoName + ".")
+	d.para(op.ParamsType + " holds the optional query, header and cookie parameters of " + op.GoName + ".")
 	return d.code().Type().Id(op.ParamsType).StructFunc(func(g *jen.Group) {
 		for _, p := range op.Params {
+			if p.Argument() {
+				continue
+			}
 			var fd doc
 			note := p.GoName + " is the " + p.In + " parameter " + strconv.Quote(oneLine(p.Name))
 			if p.Required {

@@ -2,6 +2,7 @@ package emit
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/retrygen/retrygen/gen/model"
@@ -18,10 +19,16 @@ func typ(t *model.Type) *jen.Statement {
 		return jen.Map(jen.String()).Add(typ(t.Elem))
 	case model.KindPointer:
 		return jen.Op("*").Add(typ(t.Elem))
+	case model.KindNullable:
+		return jen.Qual(wirePath, "Nullable").Types(typ(t.Elem))
 	}
 	switch t.Builtin {
 	case model.Time:
 		return jen.Qual(timePath, "Time")
+	case model.Date:
+		return jen.Qual(wirePath, "Date")
+	case model.File:
+		return jen.Qual(wirePath, "File")
 	case model.RawJSON:
 		return jen.Qual(jsonPath, "RawMessage")
 	case model.Reader:
@@ -50,8 +57,11 @@ func (e *emitter) decl(d *model.Decl) *jen.Statement {
 	switch d.Kind {
 	case model.StructDecl:
 		s.Type().Id(d.GoName).Struct(fieldList(d.Fields)...)
-		if d.CustomJSON {
+		switch {
+		case d.CustomJSON:
 			s.Line().Line().Add(customJSON(d))
+		case d.NeedsMarshal():
+			s.Line().Line().Add(objectJSON(d))
 		}
 	case model.EnumDecl:
 		s.Type().Id(d.GoName).Add(typ(d.Underlying))
@@ -132,30 +142,133 @@ func fieldList(fields []*model.Field) []jen.Code {
 //			...
 //		)
 //	}
+//
+// Read-only properties are not written, consts and empty required arrays are filled in
+// first, and additional properties are an ExtraFields entry.
 func customJSON(d *model.Decl) *jen.Statement {
 	s := jen.Comment("// MarshalJSON writes the fields under their exact wire names.").Line()
-	s.Func().Params(jen.Id("v").Id(d.GoName)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
-		jen.Return(jen.Qual(wirePath, "MarshalFields").CallFunc(func(g *jen.Group) {
-			for _, f := range d.Fields {
-				field := "Field"
-				if f.OmitEmpty {
-					field = "OptionalField"
-				}
-				g.Line().Qual(wirePath, field).Call(jen.Lit(f.Name), jen.Id("v").Dot(f.GoName))
+	marshal := fillIns(d)
+	marshal = append(marshal, jen.Return(jen.Qual(wirePath, "MarshalFields").CallFunc(func(g *jen.Group) {
+		for _, f := range d.Fields {
+			switch {
+			case f.ReadOnly:
+				continue
+			case f.Additional:
+				g.Line().Qual(wirePath, "ExtraFields").Call(jen.Op("&").Id("v").Dot(f.GoName))
+				continue
 			}
-			g.Line()
-		})),
-	).Line().Line()
+			field := "Field"
+			if f.OmitEmpty {
+				field = "OptionalField"
+			}
+			g.Line().Qual(wirePath, field).Call(jen.Lit(f.Name), jen.Id("v").Dot(f.GoName))
+		}
+		g.Line()
+	})))
+	s.Func().Params(jen.Id("v").Id(d.GoName)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(marshal...).Line().Line()
 	s.Comment("// UnmarshalJSON reads the fields under their exact wire names.").Line()
 	s.Func().Params(jen.Id("v").Op("*").Id(d.GoName)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
 		jen.Return(jen.Qual(wirePath, "UnmarshalFields").CallFunc(func(g *jen.Group) {
 			g.Id("data")
 			for _, f := range d.Fields {
+				if f.Additional {
+					g.Line().Qual(wirePath, "ExtraFields").Call(jen.Op("&").Id("v").Dot(f.GoName))
+					continue
+				}
 				g.Line().Qual(wirePath, "Field").Call(jen.Lit(f.Name), jen.Op("&").Id("v").Dot(f.GoName))
 			}
 			g.Line()
 		})),
 	)
+	return s
+}
+
+// fillIns renders what MarshalJSON sets on its copy of the value before writing it:
+// const properties, and [] or {} for required arrays and maps left nil.
+func fillIns(d *model.Decl) []jen.Code {
+	var out []jen.Code
+	for _, f := range d.Fields {
+		if t := f.FillEmpty(); t != nil {
+			out = append(out, jen.If(jen.Id("v").Dot(f.GoName).Op("==").Nil()).Block(
+				jen.Id("v").Dot(f.GoName).Op("=").Add(typ(t)).Values(),
+			))
+		}
+	}
+	for _, f := range d.Fields {
+		if f.Const != nil {
+			out = append(out, jen.Id("v").Dot(f.GoName).Op("=").Add(constLit(f.Const)))
+		}
+	}
+	return out
+}
+
+// objectJSON renders the JSON methods of a struct whose json tags do not say all it
+// sends: read-only properties are left out, consts and empty required arrays filled in,
+// additional properties kept:
+//
+//	func (v Pet) MarshalJSON() ([]byte, error) {
+//		type plain Pet
+//		if v.Tags == nil {
+//			v.Tags = []string{}
+//		}
+//		return wire.MarshalObject(plain(v), v.AdditionalProperties, "id")
+//	}
+//	func (v *Pet) UnmarshalJSON(data []byte) error {
+//		type plain Pet
+//		return wire.UnmarshalObject(data, (*plain)(v), &v.AdditionalProperties)
+//	}
+func objectJSON(d *model.Decl) *jen.Statement {
+	var extra *model.Field
+	var args []jen.Code
+	for _, f := range d.Fields {
+		switch {
+		case f.Additional:
+			extra = f
+		case f.ReadOnly:
+			args = append(args, jen.Lit(f.Name))
+		}
+	}
+	extraArg := jen.Nil()
+	if extra != nil {
+		extraArg = jen.Id("v").Dot(extra.GoName)
+	}
+	var what []string
+	if len(args) > 0 {
+		what = append(what, "without its read-only properties")
+	}
+	for _, f := range d.Fields {
+		if f.FillEmpty() != nil {
+			what = append(what, "with [] or {} for required arrays and objects left nil")
+			break
+		}
+	}
+	for _, f := range d.Fields {
+		if f.Const != nil {
+			what = append(what, "with its constants filled in")
+			break
+		}
+	}
+	if extra != nil {
+		what = append(what, "with its additional properties")
+	}
+	body := []jen.Code{jen.Type().Id("plain").Id(d.GoName)}
+	body = append(body, fillIns(d)...)
+	body = append(body, jen.Return(jen.Qual(wirePath, "MarshalObject").Call(
+		append([]jen.Code{jen.Id("plain").Call(jen.Id("v")), extraArg}, args...)...,
+	)))
+	var dc doc
+	dc.para("MarshalJSON writes the value as a request sends it: " + strings.Join(what, ", ") + ".")
+	s := dc.code()
+	s.Func().Params(jen.Id("v").Id(d.GoName)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(body...)
+	if extra != nil {
+		s.Line().Line().Comment("// UnmarshalJSON reads the declared properties and keeps the others in " + extra.GoName + ".").Line()
+		s.Func().Params(jen.Id("v").Op("*").Id(d.GoName)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
+			jen.Type().Id("plain").Id(d.GoName),
+			jen.Return(jen.Qual(wirePath, "UnmarshalObject").Call(
+				jen.Id("data"), jen.Parens(jen.Op("*").Id("plain")).Call(jen.Id("v")), jen.Op("&").Id("v").Dot(extra.GoName),
+			)),
+		)
+	}
 	return s
 }
 
@@ -168,12 +281,17 @@ func sumType(d *model.Decl) *jen.Statement {
 		}
 		g.Id("raw").Qual(jsonPath, "RawMessage")
 	}).Line().Line()
-	s.Comment("// MarshalJSON writes the variant that is set, else the JSON the value was read from.").Line()
+	s.Comment("// MarshalJSON writes the variant that is set, with the discriminator " + strconv.Quote(oneLine(d.Discriminator)) + " that selects it,").Line()
+	s.Comment("// else the JSON the value was read from.").Line()
 	s.Func().Params(jen.Id("v").Id(d.GoName)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
 		jen.Switch().BlockFunc(func(g *jen.Group) {
 			for _, v := range d.Variants {
+				args := []jen.Code{jen.Id("v").Dot(v.GoName), jen.Lit(d.Discriminator)}
+				for _, val := range v.Values {
+					args = append(args, jen.Lit(val))
+				}
 				g.Case(jen.Id("v").Dot(v.GoName).Op("!=").Nil()).Block(
-					jen.Return(jen.Qual(jsonPath, "Marshal").Call(jen.Id("v").Dot(v.GoName))),
+					jen.Return(jen.Qual(wirePath, "MarshalVariant").Call(args...)),
 				)
 			}
 		}),

@@ -51,10 +51,12 @@ type Operation struct {
 	// FixedQuery holds query pairs written into the path key itself, as in
 	// "/responses?beta=true": [["beta", "true"]].
 	FixedQuery [][2]string
-	// Params are the query, header and cookie parameters, fields of ParamsType.
+	// Params are the query, header and cookie parameters: the required ones method
+	// arguments after the path parameters (see Param.Argument), the others fields of
+	// ParamsType.
 	Params []*Param
-	// ParamsType is the struct that carries Params, e.g. "ListPetsParams"; "" when the
-	// operation has none.
+	// ParamsType is the struct that carries the optional Params, e.g. "ListPetsParams";
+	// "" when the operation has none.
 	ParamsType string
 	// Body is the request body; nil when the operation takes none.
 	Body *Body
@@ -63,6 +65,10 @@ type Operation struct {
 	// Errors maps non-2xx statuses to the error models declared for them; nil when the
 	// operation declares none.
 	Errors *ErrorSet
+	// SuccessStatuses are the 2xx statuses the spec declares, with content or without,
+	// e.g. ["200", "204"] or ["2XX"]. Another 2xx status is an error; with none declared,
+	// any 2xx is a success.
+	SuccessStatuses []string
 	// ResponseDocs describe the 2xx responses, one per status with a description, e.g.
 	// "201: The pet as stored.".
 	ResponseDocs []string

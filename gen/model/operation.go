@@ -7,7 +7,7 @@ type Param struct {
 	Name       string // the wire name, e.g. "petId" or "X-Request-ID"
 	In         string // "path", "query", "header" or "cookie"
 	GoName     string // the field in the params struct, e.g. "PetID"
-	LocalName  string // the method argument of a path parameter, e.g. "petID"
+	LocalName  string // the method argument of an Argument parameter, e.g. "petID"
 	Doc        string
 	Deprecated bool
 	Required   bool
@@ -22,6 +22,11 @@ type Param struct {
 	// becomes the call's idempotency key, and an empty one is filled by the runtime.
 	IdempotencyKey bool
 }
+
+// Argument reports whether p is a method argument rather than a field of the params
+// struct: path parameters and the other required ones, so that none can be left out by
+// accident. A declared idempotency key stays a field, which the runtime fills when empty.
+func (p *Param) Argument() bool { return p.Required && !p.IdempotencyKey }
 
 // PathPart is one piece of a path template: literal text, or a parameter.
 type PathPart struct {

@@ -14,6 +14,9 @@ const (
 	KindMap
 	// KindPointer is *Elem.
 	KindPointer
+	// KindNullable is wire.Nullable[Elem]: an optional property that may also be null,
+	// so that absent, null and a value are three things the caller can say.
+	KindNullable
 )
 
 // Builtin names a type the generated package does not declare.
@@ -29,6 +32,8 @@ const (
 	Float64    Builtin = "float64"
 	Any        Builtin = "any"             // a free-form JSON value
 	Time       Builtin = "time.Time"       // format: date-time
+	Date       Builtin = "wire.Date"       // format: date, a civil date
+	File       Builtin = "wire.File"       // a multipart file part: name, content type, reader
 	Bytes      Builtin = "[]byte"          // format: byte (base64 in JSON)
 	RawJSON    Builtin = "json.RawMessage" // kept undecoded
 	Reader     Builtin = "io.Reader"       // an upload: a binary body or multipart file
@@ -58,6 +63,9 @@ func MapOf(elem *Type) *Type { return &Type{Kind: KindMap, Elem: elem} }
 // PointerTo returns *elem.
 func PointerTo(elem *Type) *Type { return &Type{Kind: KindPointer, Elem: elem} }
 
+// NullableOf returns wire.Nullable[elem].
+func NullableOf(elem *Type) *Type { return &Type{Kind: KindNullable, Elem: elem} }
+
 // String spells t as Go source would, e.g. "[]*Pet" or "map[string]time.Time".
 func (t *Type) String() string {
 	if t == nil {
@@ -74,6 +82,8 @@ func (t *Type) String() string {
 		return "map[string]" + t.Elem.String()
 	case KindPointer:
 		return "*" + t.Elem.String()
+	case KindNullable:
+		return "wire.Nullable[" + t.Elem.String() + "]"
 	}
 	return "?"
 }
@@ -165,11 +175,59 @@ type Field struct {
 	Deprecated bool
 	Type       *Type // e.g. *string for an optional string
 	Required   bool
-	// JSONTag is the value of the json struct tag, e.g. "pet_type,omitempty", "-," for
-	// the wire name "-", or "-" when CustomJSON marshals the field.
+	// Nullable reports that the property admits null: a required one is then sent as null
+	// when it is nil, rather than as [] or {}.
+	Nullable bool
+	// JSONTag is the value of the json struct tag, e.g. "pet_type,omitzero", "-," for
+	// the wire name "-", or "-" when CustomJSON marshals the field or for Additional.
 	JSONTag string
-	// OmitEmpty leaves the field out of a custom-marshalled object when it is nil.
+	// OmitEmpty leaves the field out of the object when it is zero: nil, or an absent
+	// wire.Nullable. An empty non-nil slice or map is still sent.
 	OmitEmpty bool
+	// ReadOnly properties are decoded from responses but never sent in requests.
+	ReadOnly bool
+	// Const is the value of a 3.1 const property (string, int64, float64 or bool), which
+	// is filled in whenever the struct is sent; nil when the property has none.
+	Const any
+	// Additional marks the map that holds the additional properties of an object whose
+	// schema has both properties and additionalProperties: the members no other field
+	// declares, kept on decode and written back on encode.
+	Additional bool
+	// ContentType is the Content-Type the spec's encoding gives a multipart part, e.g.
+	// "image/png"; "" when it gives none or several.
+	ContentType string
+}
+
+// NeedsMarshal reports whether d, a struct, needs a MarshalJSON of its own beyond what
+// json tags can say: read-only or const properties, additional properties, or required
+// arrays and maps that must be sent as [] or {} when nil.
+func (d *Decl) NeedsMarshal() bool {
+	for _, f := range d.Fields {
+		if f.ReadOnly || f.Const != nil || f.Additional || f.FillEmpty() != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// FillEmpty returns the slice or map type a required, non-nullable field holds, whose nil
+// value is sent as [] or {}; nil for other fields.
+func (f *Field) FillEmpty() *Type {
+	if !f.Required || f.Nullable || f.Additional {
+		return nil
+	}
+	t := f.Type
+	for range 16 { // through aliases and defined types; a cycle is not followed far
+		if t.Kind != KindNamed || t.Decl.Kind != AliasDecl && t.Decl.Kind != DefinedDecl || t.Decl.Underlying == nil {
+			break
+		}
+		t = t.Decl.Underlying
+	}
+	// Multipart file parts are not JSON.
+	if t.Kind == KindSlice && !(t.Elem.Kind == KindBuiltin && t.Elem.Builtin == File) || t.Kind == KindMap {
+		return f.Type
+	}
+	return nil
 }
 
 // EnumValue is one constant of an enum.

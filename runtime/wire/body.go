@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"mime"
 	"mime/multipart"
 	"net/textproto"
 	"net/url"
@@ -14,8 +15,14 @@ import (
 	"strings"
 )
 
-// JSONBody sends v as JSON, with the Content-Type contentType.
+// JSONBody sends v as JSON, with the Content-Type contentType. A nil slice or map, the
+// body of a required array or object, is sent as [] or {}.
 func (r *Request) JSONBody(contentType string, v any) {
+	if rv := reflect.ValueOf(v); rv.Kind() == reflect.Slice && rv.IsNil() && rv.Type().Elem().Kind() != reflect.Uint8 {
+		v = []struct{}{}
+	} else if rv.Kind() == reflect.Map && rv.IsNil() {
+		v = struct{}{}
+	}
 	data, err := json.Marshal(v)
 	if err != nil {
 		r.fail(fmt.Errorf("request body: %w", err))
@@ -131,34 +138,108 @@ func (m *Multipart) Field(name string, v any) {
 	}
 }
 
+// FieldAs writes a form field with the Content-Type the spec's encoding gives it: JSON
+// for a JSON media type, else the value as Field writes it, one part per array item. An
+// unset value (nil) writes nothing.
+func (m *Multipart) FieldAs(name, contentType string, v any) {
+	x, err := plain(v)
+	if err != nil {
+		m.fail(fmt.Errorf("part %q: %w", name, err))
+		return
+	}
+	var texts []string
+	switch x := x.(type) {
+	case nil:
+		return
+	case string:
+		texts = []string{x}
+	case []any:
+		for _, item := range x {
+			texts = append(texts, plainString(item))
+		}
+	case []member:
+		texts = []string{""}
+	}
+	if mt, _, _ := mime.ParseMediaType(contentType); mt == "application/json" || strings.HasSuffix(mt, "+json") {
+		data, err := json.Marshal(v)
+		if err != nil {
+			m.fail(fmt.Errorf("part %q: %w", name, err))
+			return
+		}
+		texts = []string{string(data)}
+	} else if _, isObject := x.([]member); isObject {
+		m.Field(name, v)
+		return
+	}
+	for _, text := range texts {
+		h := textproto.MIMEHeader{}
+		h.Set("Content-Disposition", `form-data; name="`+quoteEscaper.Replace(name)+`"`)
+		h.Set("Content-Type", contentType)
+		part, err := m.w.CreatePart(h)
+		if err != nil {
+			m.fail(err)
+			return
+		}
+		_, err = io.WriteString(part, text)
+		m.fail(err)
+	}
+}
+
 var quoteEscaper = strings.NewReplacer("\\", "\\\\", `"`, "\\\"", "\r", "%0D", "\n", "%0A")
 
-// File writes a file part read from rd; its file name is rd's base name when rd has a
-// Name method (an *os.File), else the field name. A nil reader writes nothing.
-func (m *Multipart) File(name string, rd io.Reader) {
-	if rd == nil {
+// File is the content of a file part of a multipart body: what Body reads, sent under
+// Name (the part's filename) with ContentType.
+type File struct {
+	// Name is the filename sent; when empty, the base name of Body's Name method (an
+	// *os.File has one), else the property's name.
+	Name string
+	// ContentType is the part's Content-Type; when empty, the one the spec's encoding
+	// gives the property, else application/octet-stream.
+	ContentType string
+	// Body is the content. A nil Body writes no part.
+	Body io.Reader
+}
+
+// File writes the file part name from f; contentType is the one the spec's encoding gives
+// the property ("" when it gives none, or several). A nil f or a nil Body writes nothing.
+func (m *Multipart) File(name, contentType string, f *File) {
+	if f == nil || f.Body == nil {
 		return
 	}
-	if rv := reflect.ValueOf(rd); rv.Kind() == reflect.Pointer && rv.IsNil() {
+	if rv := reflect.ValueOf(f.Body); rv.Kind() == reflect.Pointer && rv.IsNil() {
 		return
 	}
-	filename := name
-	if n, ok := rd.(interface{ Name() string }); ok && n.Name() != "" {
-		filename = filepath.Base(n.Name())
+	filename := f.Name
+	if filename == "" {
+		if n, ok := f.Body.(interface{ Name() string }); ok && n.Name() != "" {
+			filename = filepath.Base(n.Name())
+		} else {
+			filename = name
+		}
 	}
-	part, err := m.w.CreateFormFile(name, filename)
+	ct := f.ContentType
+	if ct == "" {
+		ct = contentType
+	}
+	if ct == "" {
+		ct = "application/octet-stream"
+	}
+	h := textproto.MIMEHeader{}
+	h.Set("Content-Disposition", `form-data; name="`+quoteEscaper.Replace(name)+`"; filename="`+quoteEscaper.Replace(filename)+`"`)
+	h.Set("Content-Type", ct)
+	part, err := m.w.CreatePart(h)
 	if err != nil {
 		m.fail(err)
 		return
 	}
-	if _, err := io.Copy(part, rd); err != nil {
+	if _, err := io.Copy(part, f.Body); err != nil {
 		m.fail(fmt.Errorf("part %q: %w", name, err))
 	}
 }
 
-// Files writes one file part per reader, all under name.
-func (m *Multipart) Files(name string, rds []io.Reader) {
-	for _, rd := range rds {
-		m.File(name, rd)
+// Files writes one file part per file, all under name.
+func (m *Multipart) Files(name, contentType string, files []File) {
+	for i := range files {
+		m.File(name, contentType, &files[i])
 	}
 }

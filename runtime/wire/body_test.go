@@ -43,11 +43,16 @@ func TestMultipartBody(t *testing.T) {
 	m.Field("meta", map[string]int{"k": 1})
 	m.Field(`we"ird`, map[string]int{"k": 2})
 	m.Field("unset", (*string)(nil))
-	m.File("photo", f)
-	m.File("raw", strings.NewReader("bytes"))
-	m.File("none", nil)
-	m.File("nilFile", nilFile)
-	m.Files("many", []io.Reader{strings.NewReader("1"), strings.NewReader("2")})
+	m.FieldAs("note", "text/plain; charset=utf-8", "hi")
+	m.FieldAs("doc", "application/json", map[string]int{"k": 3})
+	m.FieldAs("unsetAs", "text/plain", (*string)(nil))
+	m.File("photo", "image/png", &File{Body: f})
+	m.File("raw", "", &File{Body: strings.NewReader("bytes")})
+	m.File("named", "image/png", &File{Name: "cat.jpg", ContentType: "image/jpeg", Body: strings.NewReader("JPG")})
+	m.File("none", "", nil)
+	m.File("nilBody", "", &File{})
+	m.File("nilFile", "", &File{Body: nilFile})
+	m.Files("many", "text/plain", []File{{Body: strings.NewReader("1")}, {Name: "two.txt", Body: strings.NewReader("2")}})
 	r := NewRequest("POST")
 	r.MultipartBody(m)
 	if r.err != nil {
@@ -73,8 +78,10 @@ func TestMultipartBody(t *testing.T) {
 	want := []string{
 		"name|||rex", "tags|||a", "tags|||b",
 		`meta||application/json|{"k":1}`, `we"ird||application/json|{"k":2}`,
-		"photo|photo.png|application/octet-stream|PNG", "raw|raw|application/octet-stream|bytes",
-		"many|many|application/octet-stream|1", "many|many|application/octet-stream|2",
+		"note||text/plain; charset=utf-8|hi", `doc||application/json|{"k":3}`,
+		"photo|photo.png|image/png|PNG", "raw|raw|application/octet-stream|bytes",
+		"named|cat.jpg|image/jpeg|JPG",
+		"many|many|text/plain|1", "many|two.txt|text/plain|2",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("parts:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -87,7 +94,7 @@ func (failingReader) Read([]byte) (int, error) { return 0, io.ErrUnexpectedEOF }
 
 func TestMultipartBodyError(t *testing.T) {
 	m := NewMultipart()
-	m.File("photo", failingReader{})
+	m.File("photo", "", &File{Body: failingReader{}})
 	r := NewRequest("POST")
 	r.MultipartBody(m)
 	if r.err == nil || !strings.Contains(r.err.Error(), `request body: part "photo"`) || r.body != nil {

@@ -199,7 +199,7 @@ func TestDoReplaysBodies(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		mp := NewMultipart()
 		mp.Field("name", "rex")
-		mp.File("photo", strings.NewReader("png"))
+		mp.File("photo", "", &File{Body: strings.NewReader("png")})
 		readerAt := bytes.NewReader([]byte("xxraw"))
 		_, _ = readerAt.Seek(2, io.SeekStart)
 		bodies := map[string]func(r *Request){

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 
 	"github.com/retrygen/retrygen/runtime"
 )
@@ -42,6 +43,49 @@ func Discard(resp *http.Response) error {
 func closeBody(resp *http.Response) error {
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 	return resp.Body.Close()
+}
+
+// ErrUndeclaredStatus is the cause of the error a call returns when the response has a
+// 2xx status the operation does not declare: reachable with errors.Is, and the response
+// (status, headers, body) is in the *runtime.Error, with the `default` response's model
+// when the spec declares one.
+var ErrUndeclaredStatus = errors.New("response status not declared by the API description")
+
+// Undeclared closes resp, a 2xx response whose status the operation does not declare, and
+// returns a *runtime.Error that holds it (with up to runtime.ErrorBodyLimit bytes of body)
+// and has ErrUndeclaredStatus as its cause, so that no undeclared status yields a nil
+// error with an empty result. pick, when not nil, gives the model to decode the body into.
+func Undeclared(resp *http.Response, pick func(status int) any) error {
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, runtime.ErrorBodyLimit))
+	e := &runtime.Error{StatusCode: resp.StatusCode, Header: resp.Header, Body: body, Cause: ErrUndeclaredStatus}
+	if req := resp.Request; req != nil && req.URL != nil {
+		u := *req.URL
+		u.RawQuery = "" // query values may be secrets
+		e.Method, e.URL = req.Method, u.Redacted()
+	}
+	if pick == nil {
+		return e
+	}
+	return DecodeError(e, pick)
+}
+
+// DecodeDeclared is DecodeJSON for a response whose status must be one of declared, the
+// operation's 2xx statuses: another status is Undeclared(resp, pick).
+func DecodeDeclared(resp *http.Response, v any, pick func(status int) any, declared ...int) error {
+	if !slices.Contains(declared, resp.StatusCode) {
+		return Undeclared(resp, pick)
+	}
+	return DecodeJSON(resp, v)
+}
+
+// Expect is Discard for a response whose status must be one of declared, the operation's
+// 2xx statuses: another status is Undeclared(resp, pick).
+func Expect(resp *http.Response, pick func(status int) any, declared ...int) error {
+	if !slices.Contains(declared, resp.StatusCode) {
+		return Undeclared(resp, pick)
+	}
+	return Discard(resp)
 }
 
 // DecodeError decodes the body of a failed call's response into the error model pick

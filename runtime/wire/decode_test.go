@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -87,5 +88,48 @@ func TestErrorText(t *testing.T) {
 	}
 	if got := ErrorText(func() {}); got != "error response" {
 		t.Errorf("ErrorText of a func = %q", got)
+	}
+}
+
+func TestUndeclared(t *testing.T) {
+	u, _ := url.Parse("https://api.test/pets?secret=x")
+	resp := &http.Response{
+		StatusCode: 203,
+		Header:     http.Header{"X-A": {"1"}},
+		Body:       io.NopCloser(strings.NewReader(`{"message":"mirror"}`)),
+		Request:    &http.Request{Method: "GET", URL: u},
+	}
+	err := Undeclared(resp, func(int) any { return new(map[string]string) })
+	var e *runtime.Error
+	if !errors.As(err, &e) || !errors.Is(err, ErrUndeclaredStatus) {
+		t.Fatalf("err %v", err)
+	}
+	if e.StatusCode != 203 || string(e.Body) != `{"message":"mirror"}` || e.Header.Get("X-A") != "1" {
+		t.Errorf("error %+v", e)
+	}
+	if m, ok := e.Model.(*map[string]string); !ok || (*m)["message"] != "mirror" {
+		t.Errorf("model %#v", e.Model)
+	}
+	if strings.Contains(err.Error(), "secret=x") {
+		t.Errorf("the error shows the query: %v", err)
+	}
+}
+
+func TestExpectAndDecodeDeclared(t *testing.T) {
+	resp := func(status int) *http.Response {
+		return &http.Response{StatusCode: status, Body: io.NopCloser(strings.NewReader(`{"Msg":"x"}`))}
+	}
+	if err := Expect(resp(204), nil, 200, 204); err != nil {
+		t.Errorf("declared 204: %v", err)
+	}
+	if err := Expect(resp(203), nil, 200, 204); !errors.Is(err, ErrUndeclaredStatus) {
+		t.Errorf("undeclared 203: %v", err)
+	}
+	var m model
+	if err := DecodeDeclared(resp(200), &m, nil, 200); err != nil || m.Msg != "x" {
+		t.Errorf("declared 200: %v %+v", err, m)
+	}
+	if err := DecodeDeclared(resp(203), &m, nil, 200); !errors.Is(err, ErrUndeclaredStatus) {
+		t.Errorf("undeclared 203: %v", err)
 	}
 }

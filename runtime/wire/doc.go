@@ -19,7 +19,17 @@
 //
 // What goes on the wire is checked before anything is sent: a path parameter stays one
 // segment ("../admin" becomes "..%2Fadmin", ".." becomes "%2E%2E"); a header value with
-// a control character, or a cookie value with one or with a semicolon, fails the call.
+// a control character fails the call; a cookie value is percent-encoded where a
+// cookie-octet cannot hold it.
+//
+// What goes on the wire is what the spec means, and a few types let the caller say it:
+// Nullable[T] tells an absent property (its zero value, left out by `omitzero`) from an
+// explicit null (Null) and a value (Value); Date is a civil date (`format: date`); File
+// is a multipart file part with its filename and Content-Type. MarshalObject and
+// UnmarshalObject let a generated struct leave out its read-only properties and keep its
+// additional ones; MarshalVariant writes a union's discriminator. A 2xx status that an
+// operation does not declare is an error (Undeclared, ErrUndeclaredStatus), never an
+// empty result.
 //
 // The package imports only the standard library and this module's runtime.
 package wire

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 )
 
 // JSONField is one field of a struct whose wire names json tags cannot spell (empty, or
@@ -12,13 +14,56 @@ type JSONField struct {
 	name    string
 	value   any
 	omitNil bool
+	// extra is set for ExtraFields: the additional properties, which take the members
+	// that no other field names.
+	extra interface {
+		members() ([]rawMember, error)
+		set(name string, raw json.RawMessage) error
+	}
+}
+
+// ExtraFields stands for the additional properties *m: MarshalFields writes its members
+// after the other fields, in key order, and UnmarshalFields reads into it the members no
+// other field names.
+func ExtraFields[T any](m *map[string]T) JSONField { return JSONField{extra: extraMap[T]{m}} }
+
+type extraMap[T any] struct{ m *map[string]T }
+
+func (e extraMap[T]) members() ([]rawMember, error) {
+	keys := make([]string, 0, len(*e.m))
+	for k := range *e.m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	out := make([]rawMember, 0, len(keys))
+	for _, k := range keys {
+		data, err := json.Marshal((*e.m)[k])
+		if err != nil {
+			return nil, fmt.Errorf("property %q: %w", k, err)
+		}
+		out = append(out, rawMember{name: k, value: data})
+	}
+	return out, nil
+}
+
+func (e extraMap[T]) set(name string, raw json.RawMessage) error {
+	var v T
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return fmt.Errorf("property %q: %w", name, err)
+	}
+	if *e.m == nil {
+		*e.m = map[string]T{}
+	}
+	(*e.m)[name] = v
+	return nil
 }
 
 // Field is the field name with value: the field's value to marshal, or a pointer to it
 // to unmarshal.
 func Field(name string, value any) JSONField { return JSONField{name: name, value: value} }
 
-// OptionalField is the field name with value, left out when the value is nil.
+// OptionalField is the field name with value, left out when the value is nil or says it
+// is zero (an absent Nullable).
 func OptionalField(name string, value any) JSONField {
 	return JSONField{name: name, value: value, omitNil: true}
 }
@@ -28,8 +73,32 @@ func MarshalFields(fields ...JSONField) ([]byte, error) {
 	var buf bytes.Buffer
 	buf.WriteByte('{')
 	n := 0
+	declared := map[string]bool{}
 	for _, f := range fields {
-		if f.omitNil && isNil(f.value) {
+		declared[f.name] = f.extra == nil
+	}
+	for _, f := range fields {
+		if f.extra != nil {
+			members, err := f.extra.members()
+			if err != nil {
+				return nil, err
+			}
+			for _, m := range members {
+				if declared[m.name] {
+					continue
+				}
+				name, _ := json.Marshal(m.name)
+				if n > 0 {
+					buf.WriteByte(',')
+				}
+				n++
+				buf.Write(name)
+				buf.WriteByte(':')
+				buf.Write(m.value)
+			}
+			continue
+		}
+		if f.omitNil && (isNil(f.value) || isZeroer(f.value)) {
 			continue
 		}
 		name, err := json.Marshal(f.name)
@@ -53,13 +122,30 @@ func MarshalFields(fields ...JSONField) ([]byte, error) {
 }
 
 // UnmarshalFields reads the JSON object data into fields, each by its exact name; each
-// field's value must be a pointer. Members no field names are ignored.
+// field's value must be a pointer. Members no field names go to the ExtraFields among
+// fields, if any, else are ignored.
 func UnmarshalFields(data []byte, fields ...JSONField) error {
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(data, &m); err != nil {
 		return err
 	}
+	declared := map[string]bool{}
 	for _, f := range fields {
+		if f.extra == nil {
+			declared[f.name] = true
+		}
+	}
+	for _, f := range fields {
+		if f.extra != nil {
+			for _, k := range slices.Sorted(maps.Keys(m)) {
+				if !declared[k] {
+					if err := f.extra.set(k, m[k]); err != nil {
+						return err
+					}
+				}
+			}
+			continue
+		}
 		raw, ok := m[f.name]
 		if !ok {
 			continue
@@ -69,6 +155,12 @@ func UnmarshalFields(data []byte, fields ...JSONField) error {
 		}
 	}
 	return nil
+}
+
+// isZeroer reports whether v has an IsZero method that reports true, as `omitzero` does.
+func isZeroer(v any) bool {
+	z, ok := v.(interface{ IsZero() bool })
+	return ok && z.IsZero()
 }
 
 // MarshalRaw returns raw, or null when there is none: the JSON of a union that holds the

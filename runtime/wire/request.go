@@ -174,8 +174,9 @@ func (r *Request) HeaderParam(name string, style HeaderStyle, v any) {
 }
 
 // CookieParam adds the cookie parameter name with value v, written in style. An unset
-// value (nil) adds nothing; a value with a control character or a semicolon fails the
-// call.
+// value (nil) adds nothing. Each value is percent-encoded where a cookie-octet (RFC 6265
+// §4.1.1) cannot hold it: "a b;c" is sent as "a%20b%3Bc", and "%" itself as "%25"; the
+// commas that separate the items of an unexploded array or object stay as they are.
 func (r *Request) CookieParam(name string, style CookieStyle, v any) {
 	x, err := reduce(v, style == CookieJSON)
 	if err != nil {
@@ -188,31 +189,69 @@ func (r *Request) CookieParam(name string, style CookieStyle, v any) {
 	case nil:
 		return
 	case string:
-		pairs = append(pairs, name+"="+x)
+		pairs = append(pairs, name+"="+cookieEscape(x))
 	case []any:
 		if explode {
 			for _, item := range x {
-				pairs = append(pairs, name+"="+plainString(item))
+				pairs = append(pairs, name+"="+cookieEscape(plainString(item)))
 			}
 		} else {
-			pairs = append(pairs, name+"="+joinPlain(x, ","))
+			items := make([]string, len(x))
+			for i, item := range x {
+				items[i] = cookieEscape(plainString(item))
+			}
+			pairs = append(pairs, name+"="+strings.Join(items, ","))
 		}
 	case []member:
 		if explode {
 			for _, m := range x {
-				pairs = append(pairs, m.name+"="+plainString(m.value))
+				pairs = append(pairs, cookieEscape(m.name)+"="+cookieEscape(plainString(m.value)))
 			}
 		} else {
-			pairs = append(pairs, name+"="+joinMembers(x, ","))
-		}
-	}
-	for _, p := range pairs {
-		if !validHeaderValue(p) || strings.Contains(p, ";") {
-			r.fail(fmt.Errorf("cookie parameter %q: value contains a control character or a semicolon", name))
-			return
+			items := make([]string, 0, 2*len(x))
+			for _, m := range x {
+				items = append(items, cookieEscape(m.name), cookieEscape(plainString(m.value)))
+			}
+			pairs = append(pairs, name+"="+strings.Join(items, ","))
 		}
 	}
 	r.cookies = append(r.cookies, pairs...)
+}
+
+// cookieEscape percent-encodes the bytes of s that are not cookie-octets (controls,
+// space, DQUOTE, comma, semicolon, backslash, non-ASCII) and "%".
+func cookieEscape(s string) string {
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c <= ' ' || c >= 0x7f || c == '"' || c == ',' || c == ';' || c == '\\' || c == '%' {
+			if b.Len() == 0 {
+				b.Grow(len(s) + 8)
+				b.WriteString(s[:i])
+			}
+			b.WriteByte('%')
+			b.WriteByte(hex[c>>4])
+			b.WriteByte(hex[c&15])
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte(c)
+		}
+	}
+	if b.Len() == 0 {
+		return s
+	}
+	return b.String()
+}
+
+// Require fails the call when v, the value of a required parameter that can be nil (an
+// array, an object, a free-form value), is nil: a required parameter is never left out.
+// in is the parameter's location, e.g. "query".
+func (r *Request) Require(in, name string, v any) {
+	if isNil(v) {
+		r.fail(fmt.Errorf("%s parameter %q is required", in, name))
+	}
 }
 
 // IdempotencyKey makes key, the value of a declared idempotency key parameter, the

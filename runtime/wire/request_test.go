@@ -1,6 +1,8 @@
 package wire
 
 import (
+	"net/http"
+	"net/url"
 	"reflect"
 	"strings"
 	"testing"
@@ -167,15 +169,40 @@ func TestHeaderAndCookieValues(t *testing.T) {
 			t.Errorf("header value %q accepted", bad)
 		}
 	}
-	for _, bad := range []string{"a;b", "a\r\nSet-Cookie: x", "a\x00"} {
+}
+
+// Cookie values are percent-encoded where a cookie-octet cannot hold them, so that no
+// value can end the cookie or inject a header, and net/http's own parser finds them.
+func TestCookieValuesEncoded(t *testing.T) {
+	for _, tc := range []struct{ value, wire string }{
+		{`a b,c"d/é`, `a%20b%2Cc%22d/%C3%A9`},
+		{"a;b", "a%3Bb"},
+		{"a\r\nSet-Cookie: x", "a%0D%0ASet-Cookie:%20x"},
+		{"50%", "50%25"},
+		{"plain-token_1.2~", "plain-token_1.2~"},
+	} {
 		r := NewRequest("GET")
-		r.CookieParam("c", CookieForm, bad)
-		if r.err == nil || len(r.cookies) != 0 {
-			t.Errorf("cookie value %q accepted", bad)
+		r.CookieParam("session", CookieForm, tc.value)
+		if r.err != nil {
+			t.Fatalf("%q: %v", tc.value, r.err)
 		}
-		if r.err != nil && strings.Contains(r.err.Error(), bad) {
-			t.Errorf("the error shows the cookie value: %v", r.err)
+		if want := []string{"session=" + tc.wire}; !reflect.DeepEqual(r.cookies, want) {
+			t.Errorf("%q: cookies %q, want %q", tc.value, r.cookies, want)
 		}
+		req := &http.Request{Header: http.Header{"Cookie": {strings.Join(r.cookies, "; ")}}}
+		c, err := req.Cookie("session")
+		if err != nil {
+			t.Errorf("%q: net/http finds no cookie: %v", tc.value, err)
+			continue
+		}
+		if got, err := url.PathUnescape(c.Value); err != nil || got != tc.value {
+			t.Errorf("%q: decoded %q (%v)", tc.value, got, err)
+		}
+	}
+	r := NewRequest("GET")
+	r.CookieParam("l", CookieFormNoExplode, []string{"a,b", "c"})
+	if want := []string{"l=a%2Cb,c"}; !reflect.DeepEqual(r.cookies, want) {
+		t.Errorf("array cookie %q, want %q", r.cookies, want)
 	}
 }
 
@@ -186,5 +213,18 @@ func TestRequestKeepsFirstError(t *testing.T) {
 	r.PathParam("id", PathSimple, "")
 	if r.err == nil || !strings.Contains(r.err.Error(), `header parameter "X-A"`) {
 		t.Errorf("err = %v", r.err)
+	}
+}
+
+func TestRequire(t *testing.T) {
+	r := NewRequest("GET")
+	r.Require("query", "tags", []string{})
+	r.Require("header", "X-A", map[string]int{"a": 1})
+	if r.err != nil {
+		t.Fatalf("values given: %v", r.err)
+	}
+	r.Require("query", "tags", []string(nil))
+	if r.err == nil || r.err.Error() != `query parameter "tags" is required` {
+		t.Errorf("nil value: %v", r.err)
 	}
 }

@@ -284,7 +284,7 @@ func (c *Client) ListPets(ctx context.Context, params *ListPetsParams, opts ...C
 		return nil, wire.DecodeError(err, errorsProblem)
 	}
 	var out []Pet
-	if err := wire.DecodeJSON(resp, &out); err != nil {
+	if err := wire.DecodeDeclared(resp, &out, errorsProblem, 200); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -311,7 +311,7 @@ func (c *Client) CreatePet(ctx context.Context, body NewPet, opts ...CallOption)
 		return nil, wire.DecodeError(err, errorsProblem)
 	}
 	out := new(Pet)
-	if err := wire.DecodeJSON(resp, out); err != nil {
+	if err := wire.DecodeDeclared(resp, out, errorsProblem, 201); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -335,7 +335,7 @@ func (c *Client) SearchPets(ctx context.Context, body PetQuery, opts ...CallOpti
 		return nil, wire.DecodeError(err, errorsProblem)
 	}
 	var out []Pet
-	if err := wire.DecodeJSON(resp, &out); err != nil {
+	if err := wire.DecodeDeclared(resp, &out, errorsProblem, 200); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -357,7 +357,7 @@ func (c *Client) GetPet(ctx context.Context, petID int64, opts ...CallOption) (*
 		return nil, wire.DecodeError(err, errorsProblem)
 	}
 	out := new(Pet)
-	if err := wire.DecodeJSON(resp, out); err != nil {
+	if err := wire.DecodeDeclared(resp, out, errorsProblem, 200); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -382,7 +382,7 @@ func (c *Client) UpdatePet(ctx context.Context, petID int64, body NewPet, opts .
 		return nil, wire.DecodeError(err, errorsProblem)
 	}
 	out := new(Pet)
-	if err := wire.DecodeJSON(resp, out); err != nil {
+	if err := wire.DecodeDeclared(resp, out, errorsProblem, 200); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -405,7 +405,7 @@ func (c *Client) DeletePet(ctx context.Context, petID int64, opts ...CallOption)
 	if err != nil {
 		return wire.DecodeError(err, errorsProblem)
 	}
-	return wire.Discard(resp)
+	return wire.Expect(resp, errorsProblem, 204)
 }
 
 // FeedPet calls POST /pets/{petId}/feed (operationId feedPet).
@@ -429,7 +429,7 @@ func (c *Client) FeedPet(ctx context.Context, petID int64, body Meal, opts ...Ca
 		return nil, wire.DecodeError(err, errorsProblem)
 	}
 	out := new(Pet)
-	if err := wire.DecodeJSON(resp, out); err != nil {
+	if err := wire.DecodeDeclared(resp, out, errorsProblem, 200); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -450,7 +450,7 @@ func (c *Client) GetInventory(ctx context.Context, opts ...CallOption) (map[stri
 		return nil, wire.DecodeError(err, errorsProblem)
 	}
 	var out map[string]int32
-	if err := wire.DecodeJSON(resp, &out); err != nil {
+	if err := wire.DecodeDeclared(resp, &out, errorsProblem, 200); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -479,7 +479,7 @@ func (c *Client) PlaceOrder(ctx context.Context, params *PlaceOrderParams, body 
 		return nil, wire.DecodeError(err, errorsProblem)
 	}
 	out := new(Order)
-	if err := wire.DecodeJSON(resp, out); err != nil {
+	if err := wire.DecodeDeclared(resp, out, errorsProblem, 201); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -490,7 +490,7 @@ func errorsProblem(status int) any {
 	return new(Problem)
 }
 
-// ListPetsParams holds the query, header and cookie parameters of ListPets.
+// ListPetsParams holds the optional query, header and cookie parameters of ListPets.
 type ListPetsParams struct {
 	// Limit is the query parameter "limit".
 	//
@@ -500,7 +500,7 @@ type ListPetsParams struct {
 	Species *Species
 }
 
-// PlaceOrderParams holds the query, header and cookie parameters of PlaceOrder.
+// PlaceOrderParams holds the optional query, header and cookie parameters of PlaceOrder.
 type PlaceOrderParams struct {
 	// IdempotencyKey is the header parameter "Idempotency-Key"; when empty, a random key is sent.
 	//
@@ -511,38 +511,38 @@ type PlaceOrderParams struct {
 // Meal is the schema at #/components/schemas/Meal.
 type Meal struct {
 	Food  string `json:"food"`
-	Grams *int64 `json:"grams,omitempty"`
+	Grams *int64 `json:"grams,omitzero"`
 }
 
 // NewPet is the schema at #/components/schemas/NewPet.
 type NewPet struct {
 	Name    string  `json:"name"`
 	Species Species `json:"species"`
-	Tag     *string `json:"tag,omitempty"`
+	Tag     *string `json:"tag,omitzero"`
 }
 
 // Order is the schema at #/components/schemas/Order.
 type Order struct {
-	ID       *int64       `json:"id,omitempty"`
+	ID       *int64       `json:"id,omitzero"`
 	PetID    int64        `json:"petId"`
 	Quantity int32        `json:"quantity"`
-	Status   *OrderStatus `json:"status,omitempty"`
+	Status   *OrderStatus `json:"status,omitzero"`
 }
 
 // Pet is the schema at #/components/schemas/Pet.
 type Pet struct {
-	CreatedAt *time.Time `json:"createdAt,omitempty"`
-	FedTimes  *int32     `json:"fedTimes,omitempty"`
+	CreatedAt *time.Time `json:"createdAt,omitzero"`
+	FedTimes  *int32     `json:"fedTimes,omitzero"`
 	ID        int64      `json:"id"`
 	Name      string     `json:"name"`
 	Species   Species    `json:"species"`
-	Tag       *string    `json:"tag,omitempty"`
+	Tag       *string    `json:"tag,omitzero"`
 }
 
 // PetQuery is the schema at #/components/schemas/PetQuery.
 type PetQuery struct {
-	NamePrefix *string  `json:"namePrefix,omitempty"`
-	Species    *Species `json:"species,omitempty"`
+	NamePrefix *string  `json:"namePrefix,omitzero"`
+	Species    *Species `json:"species,omitzero"`
 }
 
 // Problem is the schema at #/components/schemas/Problem.

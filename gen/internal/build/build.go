@@ -286,6 +286,9 @@ func (b *builder) params(op *model.Operation, item *openapi3.PathItem, kop *open
 				}
 			}
 		}
+		if schema != nil && schema.Value != nil && schema.Value.Default != nil {
+			mp.Doc = strings.TrimSpace(mp.Doc + "\n\nDefault: " + docValue(schema.Value.Default) + ".")
+		}
 		t := b.typeOf(schema, site{op.GoName + names.GoName(p.Name), p.In + " parameter " + strconv.Quote(p.Name) + " of " + op.GoName})
 		if p.In == openapi3.ParameterInHeader && op.Policy.IdempotencyKey != "" && strings.EqualFold(p.Name, op.Policy.IdempotencyKey) {
 			mp.IdempotencyKey = true
@@ -301,8 +304,11 @@ func (b *builder) params(op *model.Operation, item *openapi3.PathItem, kop *open
 		mp.GoName = fields.UniqueFor(names.GoName(p.Name), p.In+" parameter "+strconv.Quote(p.Name))
 		op.Params = append(op.Params, mp)
 	}
-	if len(op.Params) > 0 {
-		op.ParamsType = b.pkg.UniqueFor(op.GoName+"Params", "parameters of "+op.GoName)
+	for _, p := range op.Params {
+		if !p.Argument() {
+			op.ParamsType = b.pkg.UniqueFor(op.GoName+"Params", "parameters of "+op.GoName)
+			break
+		}
 	}
 
 	// The path template, cut at its parameters. Query text in the path key ("?beta=true")
@@ -453,7 +459,7 @@ func (b *builder) requestBody(op *model.Operation, kop *openapi3.Operation) {
 		t = b.typeOf(mt.Schema, at)
 	case mediaMultipart:
 		body.Encoding = model.MultipartBody
-		t = b.multipartType(mt.Schema, at)
+		t = b.multipartType(mt.Schema, mt.Encoding, at)
 		if t == nil {
 			body.Encoding = model.RawBody
 			t = model.BuiltinType(model.Reader)
@@ -470,8 +476,8 @@ func (b *builder) requestBody(op *model.Operation, kop *openapi3.Operation) {
 }
 
 // multipartType builds the struct of a multipart body: one field per part, file parts as
-// io.Reader. It returns nil when the schema has no properties.
-func (b *builder) multipartType(sr *openapi3.SchemaRef, at site) *model.Type {
+// wire.File. It returns nil when the schema has no properties.
+func (b *builder) multipartType(sr *openapi3.SchemaRef, encoding map[string]*openapi3.Encoding, at site) *model.Type {
 	if sr == nil || sr.Value == nil {
 		return nil
 	}
@@ -488,7 +494,10 @@ func (b *builder) multipartType(sr *openapi3.SchemaRef, at site) *model.Type {
 		d.Doc = d.GoName + " is the " + at.where + ", written as multipart/form-data."
 	}
 	b.decls = append(b.decls, d)
-	b.structFields(d, props, required, true)
+	if encoding == nil {
+		encoding = map[string]*openapi3.Encoding{}
+	}
+	b.structFields(d, props, required, nil, encoding)
 	return model.NamedType(d)
 }
 
@@ -522,6 +531,9 @@ func (b *builder) responses(op *model.Operation, kop *openapi3.Operation) {
 		ct, mt, kind := b.pickMedia(op, rr.Value.Content)
 		if desc := rr.Value.Description; strings.HasPrefix(code, "2") && desc != nil && strings.TrimSpace(*desc) != "" {
 			op.ResponseDocs = append(op.ResponseDocs, code+": "+strings.TrimSpace(*desc))
+		}
+		if strings.HasPrefix(code, "2") {
+			op.SuccessStatuses = append(op.SuccessStatuses, strings.ToUpper(code))
 		}
 		switch {
 		case strings.HasPrefix(code, "2"):
@@ -672,7 +684,8 @@ func statusWord(code string) string {
 	return w.String()
 }
 
-// nameLocals names the path-parameter arguments of each method, clear of the fixed local
+// nameLocals names the parameter arguments of each method (path parameters, then the
+// other required ones), clear of the fixed local
 // names, the imports and every package-level unexported name a method body may use.
 func (b *builder) nameLocals(ops []*model.Operation) {
 	global := map[string]bool{}
@@ -691,7 +704,13 @@ func (b *builder) nameLocals(ops []*model.Operation) {
 	for _, op := range ops {
 		locals := names.NewNamer(b.reserved.Locals...)
 		locals.Reserve(b.reserved.Imports...)
-		for _, p := range op.PathParams {
+		args := slices.Clone(op.PathParams)
+		for _, p := range op.Params {
+			if p.Argument() {
+				args = append(args, p)
+			}
+		}
+		for _, p := range args {
 			cand := names.LowerName(p.Name)
 			for global[cand] {
 				cand += "Param"

@@ -146,3 +146,76 @@ components:
 		t.Errorf("neither A.B (%s) nor B.A (%s) is a pointer", types["A.B"], types["B.A"])
 	}
 }
+
+// The model says what goes on the wire: which fields are read-only, const, additional,
+// nullable; which parameters are arguments; which 2xx statuses are declared.
+func TestWireSemanticsInTheModel(t *testing.T) {
+	api, err := buildSpec(t, `openapi: 3.1.0
+info: {title: t, version: "1"}
+paths:
+  /r:
+    get:
+      operationId: getR
+      parameters:
+        - {name: q, in: query, required: true, schema: {type: integer}}
+        - {name: page, in: query, schema: {type: integer, default: 1}}
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema: {$ref: "#/components/schemas/R"}
+        "204": {description: none}
+components:
+  schemas:
+    R:
+      type: object
+      required: [id, tags]
+      properties:
+        id: {type: string, readOnly: true}
+        tags: {type: array, items: {type: string}}
+        kind: {const: r}
+        day: {type: string, format: date}
+        note: {type: [string, "null"]}
+        size: {type: [integer, "null"]}
+      additionalProperties: {type: integer}
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	op := api.Operations[0]
+	if got := strings.Join(op.SuccessStatuses, ","); got != "200,204" {
+		t.Errorf("success statuses %q", got)
+	}
+	if q, page := op.Params[0], op.Params[1]; !q.Argument() || q.LocalName != "q" || page.Argument() || op.ParamsType != "GetRParams" {
+		t.Errorf("q argument %v (%q), page argument %v, params type %q", q.Argument(), q.LocalName, page.Argument(), op.ParamsType)
+	}
+	if !strings.Contains(op.Params[1].Doc, "Default: 1.") {
+		t.Errorf("page doc %q", op.Params[1].Doc)
+	}
+	var r *model.Decl
+	for _, d := range api.Decls {
+		if d.GoName == "R" {
+			r = d
+		}
+	}
+	fields := map[string]*model.Field{}
+	for _, f := range r.Fields {
+		fields[f.GoName] = f
+	}
+	for name, want := range map[string]string{
+		"ID": "string", "Tags": "[]string", "Kind": "string", "Day": "*wire.Date",
+		"Note": "wire.Nullable[string]", "Size": "wire.Nullable[int64]", "AdditionalProperties": "map[string]int64",
+	} {
+		if f := fields[name]; f == nil || f.Type.String() != want {
+			t.Errorf("field %s: %v, want type %s", name, f, want)
+		}
+	}
+	if !fields["ID"].ReadOnly || fields["Kind"].Const != "r" || !fields["AdditionalProperties"].Additional || fields["Tags"].FillEmpty() == nil {
+		t.Errorf("id read-only %v, kind const %v, additional %v, tags fill %v",
+			fields["ID"].ReadOnly, fields["Kind"].Const, fields["AdditionalProperties"].Additional, fields["Tags"].FillEmpty())
+	}
+	if !r.NeedsMarshal() {
+		t.Error("R needs no MarshalJSON")
+	}
+}

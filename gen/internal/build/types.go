@@ -1,12 +1,14 @@
 package build
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/retrygen/retrygen/gen/internal/load"
@@ -89,6 +91,9 @@ func shapeWithin(s *openapi3.Schema, outer []*openapi3.Schema) shape {
 	typ := ""
 	if len(types) == 1 {
 		typ = types[0]
+	} else if s.Const != nil && len(s.Properties) == 0 && s.Items == nil {
+		// A 3.1 const without a type has the type of its value.
+		typ = constType(s.Const)
 	}
 	switch {
 	case typ == "array" || typ == "" && s.Items != nil:
@@ -104,6 +109,74 @@ func shapeWithin(s *openapi3.Schema, outer []*openapi3.Schema) shape {
 	return shape{kind: shapeAny}
 }
 
+// docValue writes a default or const value for a doc comment, as JSON, cut after 120
+// bytes.
+func docValue(v any) string {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return source.Describe(v)
+	}
+	if len(data) > 120 {
+		n := 120
+		for n > 0 && !utf8.RuneStart(data[n]) {
+			n--
+		}
+		return string(data[:n]) + "…"
+	}
+	return string(data)
+}
+
+// constType is the JSON Schema type of a const value; "" for an object, array or null.
+func constType(v any) string {
+	switch v.(type) {
+	case string:
+		return "string"
+	case bool:
+		return "boolean"
+	}
+	if _, ok := source.Int(v); ok {
+		return "integer"
+	}
+	if _, ok := source.Float(v); ok {
+		return "number"
+	}
+	return ""
+}
+
+// constValue converts a const to the scalar a field of type t holds (through named types),
+// or returns nil when it has no such form: an object, an array, a date, a value of
+// another type.
+func constValue(v any, t *model.Type) any {
+	for i := 0; t.Kind == model.KindNamed && i < 16; i++ {
+		if t.Decl.Underlying == nil || t.Decl.Kind == model.StructDecl || t.Decl.Kind == model.UnionDecl {
+			return nil
+		}
+		t = t.Decl.Underlying
+	}
+	if t.Kind != model.KindBuiltin {
+		return nil
+	}
+	switch t.Builtin {
+	case model.String:
+		if s, ok := v.(string); ok {
+			return s
+		}
+	case model.Bool:
+		if b, ok := v.(bool); ok {
+			return b
+		}
+	case model.Int32, model.Int64:
+		if n, ok := source.Int(v); ok && (t.Builtin == model.Int64 || n >= math.MinInt32 && n <= math.MaxInt32) {
+			return n
+		}
+	case model.Float32, model.Float64:
+		if f, ok := source.Float(v); ok && !math.IsNaN(f) && !math.IsInf(f, 0) {
+			return f
+		}
+	}
+	return nil
+}
+
 // scalar maps a JSON Schema type and format to a Go type.
 func scalar(typ, format string) model.Builtin {
 	switch typ {
@@ -111,6 +184,8 @@ func scalar(typ, format string) model.Builtin {
 		switch format {
 		case "date-time":
 			return model.Time
+		case "date":
+			return model.Date
 		case "byte":
 			return model.Bytes
 		}
@@ -465,7 +540,7 @@ func (b *builder) fill(d *model.Decl, s *openapi3.Schema, sh shape) {
 	switch sh.kind {
 	case shapeStruct:
 		props, required := collectProperties(s)
-		b.structFields(d, props, required, false)
+		b.structFields(d, props, required, additionalProperties(s, map[*openapi3.Schema]bool{}), nil)
 	case shapeEnum:
 		b.warnDroppedEnumValues(d, s, sh.builtin)
 		for _, v := range sh.values {
@@ -507,12 +582,20 @@ func collectProperties(s *openapi3.Schema) (map[string]*openapi3.SchemaRef, map[
 }
 
 // structFields builds the fields of a struct, sorted by wire name. In a multipart body,
-// binary properties become io.Reader file parts.
-func (b *builder) structFields(d *model.Decl, props map[string]*openapi3.SchemaRef, required map[string]bool, multipart bool) {
+// binary properties become wire.File parts, with the Content-Type encoding gives them.
+// additional is the schema of the additionalProperties beside the properties (nil for
+// none, a SchemaRef without a value for `true`).
+//
+// A field's type says which of absent, null and a value the caller can send: an optional
+// property is a pointer (or a nil-able type) tagged omitzero, so that an empty slice or
+// map is still sent; an optional nullable one is a wire.Nullable; a required nullable
+// one a pointer that is sent as null when nil.
+func (b *builder) structFields(d *model.Decl, props map[string]*openapi3.SchemaRef, required map[string]bool, additional *openapi3.SchemaRef, encoding map[string]*openapi3.Encoding) {
 	if !b.grow(len(props), d) {
 		return
 	}
 	fields := names.NewExportedNamer("MarshalJSON", "UnmarshalJSON")
+	multipart := encoding != nil
 	for _, name := range load.SortedKeys(props) {
 		p := props[name]
 		goName := fields.UniqueFor(names.GoName(name), "property "+strconv.Quote(name))
@@ -521,22 +604,55 @@ func (b *builder) structFields(d *model.Decl, props map[string]*openapi3.SchemaR
 			GoName:   goName,
 			Required: required[name],
 		}
-		if p != nil && p.Value != nil {
-			f.Doc = schemaDoc(p.Value)
-			f.Deprecated = p.Value.Deprecated
-		}
 		var t *model.Type
 		switch {
 		case multipart && isBinary(p):
-			t = model.BuiltinType(model.Reader)
+			t = model.BuiltinType(model.File)
 		case multipart && p != nil && p.Value != nil && p.Value.Items != nil && isBinary(p.Value.Items):
-			t = model.SliceOf(model.BuiltinType(model.Reader))
+			t = model.SliceOf(model.BuiltinType(model.File))
 		default:
 			t = b.typeOf(p, site{d.GoName + names.GoName(name), "property " + strconv.Quote(name) + " of " + d.GoName})
 		}
-		nullable := isNullable(p)
-		if (!f.Required || nullable) && !t.Nilable() {
-			t = model.PointerTo(t)
+		if multipart {
+			if enc := encoding[name]; enc != nil && !strings.ContainsAny(enc.ContentType, ",*") {
+				f.ContentType = strings.TrimSpace(enc.ContentType)
+			}
+		}
+		var notes []string
+		if p != nil && p.Value != nil {
+			v := p.Value
+			f.Doc = schemaDoc(v)
+			f.Deprecated = v.Deprecated
+			f.ReadOnly = v.ReadOnly && !multipart
+			if v.Const != nil {
+				f.Const = constValue(v.Const, t)
+			}
+			switch {
+			case f.Const != nil:
+				notes = append(notes, "Always "+docValue(v.Const)+": filled in when sent.")
+			case v.Default != nil:
+				notes = append(notes, "Default: "+docValue(v.Default)+".")
+			}
+			switch {
+			case f.ReadOnly:
+				notes = append(notes, "Read-only: set by the server, never sent.")
+			case v.WriteOnly:
+				notes = append(notes, "Write-only: sent, but responses need not hold it.")
+			}
+		}
+		if len(notes) > 0 {
+			f.Doc = strings.TrimSpace(f.Doc + "\n\n" + strings.Join(notes, " "))
+		}
+		f.Nullable = isNullable(p)
+		switch {
+		case f.Const != nil:
+			// Always sent with its value.
+		case !f.Required && f.Nullable:
+			t = model.NullableOf(t)
+		case !t.Nilable():
+			if !f.Required || f.Nullable {
+				t = model.PointerTo(t)
+			}
 		}
 		f.Type = t
 		f.OmitEmpty = !f.Required
@@ -550,13 +666,50 @@ func (b *builder) structFields(d *model.Decl, props map[string]*openapi3.SchemaR
 			d.CustomJSON = true
 		}
 		if f.OmitEmpty && f.JSONTag != "-" {
-			f.JSONTag += ",omitempty"
+			f.JSONTag += ",omitzero"
 			if name == "-" {
-				f.JSONTag = "-,omitempty"
+				f.JSONTag = "-,omitzero"
 			}
 		}
 		d.Fields = append(d.Fields, f)
 	}
+	if additional != nil && !multipart {
+		elem := model.BuiltinType(model.Any)
+		if additional.Value != nil {
+			elem = b.elemType(additional, site{d.GoName + "Value", "additional properties of " + d.GoName})
+		}
+		d.Fields = append(d.Fields, &model.Field{
+			GoName:     fields.UniqueFor("AdditionalProperties", "additional properties"),
+			Doc:        "AdditionalProperties holds the properties the schema does not declare: kept when read, written back when sent.",
+			Type:       model.MapOf(elem),
+			JSONTag:    "-",
+			Additional: true,
+		})
+	}
+}
+
+// additionalProperties returns the additionalProperties schema of s or its allOf members
+// (a SchemaRef without a value for `true`), or nil when extra properties are not allowed
+// or not said to be.
+func additionalProperties(s *openapi3.Schema, seen map[*openapi3.Schema]bool) *openapi3.SchemaRef {
+	if seen[s] {
+		return nil
+	}
+	seen[s] = true
+	if s.AdditionalProperties.Schema != nil && s.AdditionalProperties.Schema.Value != nil {
+		return s.AdditionalProperties.Schema
+	}
+	if has := s.AdditionalProperties.Has; has != nil && *has {
+		return &openapi3.SchemaRef{}
+	}
+	for _, m := range s.AllOf {
+		if m != nil && m.Value != nil {
+			if a := additionalProperties(m.Value, seen); a != nil {
+				return a
+			}
+		}
+	}
+	return nil
 }
 
 func isBinary(sr *openapi3.SchemaRef) bool {
@@ -868,13 +1021,21 @@ func breakCycles(decls []*model.Decl) {
 	visit = func(d *model.Decl) {
 		state[d] = visiting
 		for _, f := range d.Fields {
-			next := valueStruct(f.Type)
+			t := f.Type
+			if t.Kind == model.KindNullable {
+				t = t.Elem // a wire.Nullable holds its value
+			}
+			next := valueStruct(t)
 			if next == nil {
 				continue
 			}
 			switch state[next] {
 			case visiting:
-				f.Type = model.PointerTo(f.Type)
+				if f.Type.Kind == model.KindNullable {
+					f.Type = model.NullableOf(model.PointerTo(t))
+				} else {
+					f.Type = model.PointerTo(f.Type)
+				}
 			case unvisited:
 				visit(next)
 			}

@@ -75,7 +75,7 @@ func TestListPetsRetriesThenDecodes(t *testing.T) {
 		})
 		limit := int32(5)
 		status := PetStatusSold
-		pets, err := c.ListPets(context.Background(), &ListPetsParams{Limit: &limit, Status: &status, Tags: []string{"a", "b c"}})
+		pets, err := c.ListPets(context.Background(), []string{"a", "b c"}, &ListPetsParams{Limit: &limit, Status: &status})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -90,6 +90,14 @@ func TestListPetsRetriesThenDecodes(t *testing.T) {
 			t.Errorf("pets = %+v", pets)
 		}
 	})
+}
+
+// A required parameter is an argument; a nil one fails the call before anything is sent.
+func TestRequiredArrayParameterNotLeftOut(t *testing.T) {
+	c, tr := newClient(t, func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 200, []any{}) })
+	if _, err := c.ListPets(context.Background(), nil, nil); err == nil || tr.arrivals != 0 {
+		t.Errorf("err = %v, arrivals = %d; want an error and no request", err, tr.arrivals)
+	}
 }
 
 func TestErrorModelsReachableWithErrorsAs(t *testing.T) {
@@ -226,7 +234,7 @@ func TestRequestEditorRunsOncePerCall(t *testing.T) {
 			req.Header.Set("Authorization", "Bearer t")
 			return nil
 		}), WithUserAgent("test-agent"))
-		if _, err := c.ListPets(context.Background(), &ListPetsParams{Tags: []string{"x"}}); err != nil {
+		if _, err := c.ListPets(context.Background(), []string{"x"}, nil); err != nil {
 			t.Fatal(err)
 		}
 		if edits != 1 || len(auth) != 2 || auth[0] != "Bearer t" || auth[1] != "Bearer t" {

@@ -226,6 +226,9 @@ func (c *Client) GetHealth(ctx context.Context, opts ...CallOption) (io.ReadClos
 	if err != nil {
 		return nil, err
 	}
+	if resp.StatusCode != 200 {
+		return nil, wire.Undeclared(resp, nil)
+	}
 	return resp.Body, nil
 }
 
@@ -237,8 +240,10 @@ func (c *Client) GetHealth(ctx context.Context, opts ...CallOption) (io.ReadClos
 //
 // Response 200: The pets.
 //
+// tags is the query parameter "tags".
+//
 // Retries: up to 3 attempts on 408/429/500/502/503/504 and connection errors, backoff 100ms–2s, full jitter.
-func (c *Client) ListPets(ctx context.Context, params *ListPetsParams, opts ...CallOption) ([]Pet, error) {
+func (c *Client) ListPets(ctx context.Context, tags []string, params *ListPetsParams, opts ...CallOption) ([]Pet, error) {
 	if params == nil {
 		params = new(ListPetsParams)
 	}
@@ -246,13 +251,14 @@ func (c *Client) ListPets(ctx context.Context, params *ListPetsParams, opts ...C
 	r.Path("/pets")
 	r.QueryParam("limit", wire.QueryForm, params.Limit)
 	r.QueryParam("status", wire.QueryForm, params.Status)
-	r.QueryParam("tags", wire.QueryForm, params.Tags)
+	r.Require("query", "tags", tags)
+	r.QueryParam("tags", wire.QueryForm, tags)
 	resp, err := c.wire.Do(ctx, r, &policyListPets, "application/json", opts)
 	if err != nil {
 		return nil, wire.DecodeError(err, errorsProblem)
 	}
 	var out []Pet
-	if err := wire.DecodeJSON(resp, &out); err != nil {
+	if err := wire.DecodeDeclared(resp, &out, errorsProblem, 200); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -279,7 +285,7 @@ func (c *Client) CreatePet(ctx context.Context, params *CreatePetParams, body Ne
 		return nil, wire.DecodeError(err, errorsProblem)
 	}
 	out := new(Pet)
-	if err := wire.DecodeJSON(resp, out); err != nil {
+	if err := wire.DecodeDeclared(resp, out, errorsProblem, 201); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -299,7 +305,7 @@ func (c *Client) GetPet(ctx context.Context, petID int64, opts ...CallOption) (*
 		return nil, wire.DecodeError(err, errorsGetPet)
 	}
 	out := new(Pet)
-	if err := wire.DecodeJSON(resp, out); err != nil {
+	if err := wire.DecodeDeclared(resp, out, errorsGetPet, 200); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -320,7 +326,7 @@ func (c *Client) ReplacePet(ctx context.Context, petID int64, body NewPet, opts 
 		return nil, err
 	}
 	out := new(Pet)
-	if err := wire.DecodeJSON(resp, out); err != nil {
+	if err := wire.DecodeDeclared(resp, out, nil, 200); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -343,7 +349,7 @@ func (c *Client) DeletePet(ctx context.Context, petID int64, opts ...CallOption)
 	if err != nil {
 		return wire.DecodeError(err, errorsNotFound)
 	}
-	return wire.Discard(resp)
+	return wire.Expect(resp, errorsNotFound, 204)
 }
 
 // errorsProblem returns a new error model for a response status, nil when none is declared.
@@ -369,7 +375,7 @@ func errorsNotFound(status int) any {
 	return nil
 }
 
-// ListPetsParams holds the query, header and cookie parameters of ListPets.
+// ListPetsParams holds the optional query, header and cookie parameters of ListPets.
 type ListPetsParams struct {
 	// Limit is the query parameter "limit".
 	//
@@ -377,11 +383,9 @@ type ListPetsParams struct {
 	Limit *int32
 	// Status is the query parameter "status".
 	Status *PetStatus
-	// Tags is the query parameter "tags", required.
-	Tags []string
 }
 
-// CreatePetParams holds the query, header and cookie parameters of CreatePet.
+// CreatePetParams holds the optional query, header and cookie parameters of CreatePet.
 type CreatePetParams struct {
 	// IdempotencyKey is the header parameter "Idempotency-Key"; when empty, a random key is sent.
 	IdempotencyKey string
@@ -392,13 +396,13 @@ type CreatePetParams struct {
 // NewPet is the schema at #/components/schemas/NewPet.
 type NewPet struct {
 	Name   string     `json:"name"`
-	Status *PetStatus `json:"status,omitempty"`
-	Tag    *string    `json:"tag,omitempty"`
+	Status *PetStatus `json:"status,omitzero"`
+	Tag    *string    `json:"tag,omitzero"`
 }
 
 // NotFound is the schema at #/components/schemas/NotFound.
 type NotFound struct {
-	Message *string `json:"message,omitempty"`
+	Message *string `json:"message,omitzero"`
 }
 
 // Error returns the error model as JSON, so that it can be returned as an error.
@@ -408,11 +412,11 @@ func (v NotFound) Error() string {
 
 // A pet in the store.
 type Pet struct {
-	BornAt *time.Time `json:"bornAt,omitempty"`
+	BornAt *time.Time `json:"bornAt,omitzero"`
 	ID     int64      `json:"id"`
 	Name   string     `json:"name"`
-	Status *PetStatus `json:"status,omitempty"`
-	Tag    *string    `json:"tag,omitempty"`
+	Status *PetStatus `json:"status,omitzero"`
+	Tag    *string    `json:"tag,omitzero"`
 }
 
 // PetStatus is the schema at #/components/schemas/PetStatus.
@@ -427,8 +431,8 @@ const (
 
 // Problem is the schema at #/components/schemas/Problem.
 type Problem struct {
-	Detail *string `json:"detail,omitempty"`
-	Status *int64  `json:"status,omitempty"`
+	Detail *string `json:"detail,omitzero"`
+	Status *int64  `json:"status,omitzero"`
 	Title  string  `json:"title"`
 }
 

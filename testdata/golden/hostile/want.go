@@ -270,7 +270,7 @@ func (c *Client) GetUser(ctx context.Context, opts ...CallOption) error {
 	if err != nil {
 		return err
 	}
-	return wire.Discard(resp)
+	return wire.Expect(resp, nil, 204)
 }
 
 // GetUser2 calls GET /get_user (operationId get_user).
@@ -285,7 +285,7 @@ func (c *Client) GetUser2(ctx context.Context, opts ...CallOption) error {
 	if err != nil {
 		return err
 	}
-	return wire.Discard(resp)
+	return wire.Expect(resp, nil, 204)
 }
 
 // XFuncInit calls GET /pet/{petId}/x"+os.Exit(1)+" (operationId X() {} func init() {).
@@ -302,7 +302,7 @@ func (c *Client) XFuncInit(ctx context.Context, petID string, opts ...CallOption
 	if err != nil {
 		return err
 	}
-	return wire.Discard(resp)
+	return wire.Expect(resp, nil, 204)
 }
 
 // Quoted calls GET /q/'+str(exec(1))+'/`{id}` (operationId quoted).
@@ -319,7 +319,7 @@ func (c *Client) Quoted(ctx context.Context, id string, opts ...CallOption) erro
 	if err != nil {
 		return err
 	}
-	return wire.Discard(resp)
+	return wire.Expect(resp, nil, 204)
 }
 
 // Type calls GET /type (operationId type).
@@ -334,7 +334,7 @@ func (c *Client) Type(ctx context.Context, opts ...CallOption) error {
 	if err != nil {
 		return err
 	}
-	return wire.Discard(resp)
+	return wire.Expect(resp, nil, 204)
 }
 
 // Go calls PUT /type (operationId go).
@@ -349,7 +349,7 @@ func (c *Client) Go(ctx context.Context, opts ...CallOption) error {
 	if err != nil {
 		return err
 	}
-	return wire.Discard(resp)
+	return wire.Expect(resp, nil, 204)
 }
 
 // Func calls POST /type (operationId func).
@@ -364,7 +364,7 @@ func (c *Client) Func(ctx context.Context, opts ...CallOption) error {
 	if err != nil {
 		return err
 	}
-	return wire.Discard(resp)
+	return wire.Expect(resp, nil, 204)
 }
 
 // String calls DELETE /type (operationId string).
@@ -379,7 +379,7 @@ func (c *Client) String(ctx context.Context, opts ...CallOption) error {
 	if err != nil {
 		return err
 	}
-	return wire.Discard(resp)
+	return wire.Expect(resp, nil, 204)
 }
 
 // GetURL calls GET /url/{url}/{ctx}/{newRequest}/{policyGetURL} (operationId getURL).
@@ -414,13 +414,13 @@ func (c *Client) GetURL(ctx context.Context, url string, ctx2 string, newRequest
 		return nil, err
 	}
 	out := new(Type)
-	if err := wire.DecodeJSON(resp, out); err != nil {
+	if err := wire.DecodeDeclared(resp, out, nil, 200); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
-// GetURLParams holds the query, header and cookie parameters of GetURL.
+// GetURLParams holds the optional query, header and cookie parameters of GetURL.
 type GetURLParams struct {
 	// Params is the query parameter "params".
 	Params *string
@@ -456,7 +456,7 @@ const (
 
 // A struct{}; func init(){}//
 type AStruct struct {
-	AStructFuncInit *string `json:"A struct{}; func init(){}//,omitempty"`
+	AStructFuncInit *string `json:"A struct{}; func init(){}//,omitzero"`
 }
 
 // APIError2 is the schema at #/components/schemas/APIError.
@@ -483,15 +483,15 @@ type NewRequest = string
 // A struct{}; func init(){}//
 type Type struct {
 	Empty        *string `json:"-"`
-	Minus        *string `json:"-,omitempty"`
-	Error        *string `json:"Error,omitempty"`
-	MarshalJSON2 *string `json:"MarshalJSON,omitempty"`
+	Minus        *string `json:"-,omitzero"`
+	Error        *string `json:"Error,omitzero"`
+	MarshalJSON2 *string `json:"MarshalJSON,omitzero"`
 	Backtick     *string `json:"-"`
 	AJSONB       *string `json:"-"`
 	AOmitempty   *string `json:"-"`
 	AString      *int64  `json:"-"`
-	Enum         *X1Foo  `json:"enum,omitempty"`
-	Type         *string `json:"type,omitempty"`
+	Enum         *X1Foo  `json:"enum,omitzero"`
+	Type         *string `json:"type,omitzero"`
 }
 
 // MarshalJSON writes the fields under their exact wire names.

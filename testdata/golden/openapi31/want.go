@@ -149,7 +149,7 @@ func (c *Client) GetThing(ctx context.Context, id string, opts ...CallOption) (*
 		return nil, err
 	}
 	out := new(Thing)
-	if err := wire.DecodeJSON(resp, out); err != nil {
+	if err := wire.DecodeDeclared(resp, out, nil, 200); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -157,7 +157,7 @@ func (c *Client) GetThing(ctx context.Context, id string, opts ...CallOption) (*
 
 // Created is the schema at #/components/schemas/Created.
 type Created struct {
-	At   *time.Time  `json:"at,omitempty"`
+	At   *time.Time  `json:"at,omitzero"`
 	Type CreatedType `json:"type"`
 }
 
@@ -173,13 +173,14 @@ type Event struct {
 	raw     json.RawMessage
 }
 
-// MarshalJSON writes the variant that is set, else the JSON the value was read from.
+// MarshalJSON writes the variant that is set, with the discriminator "type" that selects it,
+// else the JSON the value was read from.
 func (v Event) MarshalJSON() ([]byte, error) {
 	switch {
 	case v.Created != nil:
-		return json.Marshal(v.Created)
+		return wire.MarshalVariant(v.Created, "type", "Created", "thing.created")
 	case v.Deleted != nil:
-		return json.Marshal(v.Deleted)
+		return wire.MarshalVariant(v.Deleted, "type", "Deleted", "thing.deleted")
 	}
 	return wire.MarshalRaw(v.raw)
 }
@@ -206,15 +207,23 @@ func (v Event) Raw() json.RawMessage {
 
 // Thing is the schema at #/components/schemas/Thing.
 type Thing struct {
-	Either any         `json:"either,omitempty"`
-	Event  *Event      `json:"event,omitempty"`
-	ID     string      `json:"id"`
-	Kind   any         `json:"kind,omitempty"`
-	Model  *string     `json:"model,omitempty"`
-	Note   *string     `json:"note"`
-	Owner  *ThingOwner `json:"owner,omitempty"`
-	Parent *Thing      `json:"parent,omitempty"`
-	Size   *int64      `json:"size,omitempty"`
+	Either any    `json:"either,omitzero"`
+	Event  *Event `json:"event,omitzero"`
+	ID     string `json:"id"`
+	// Always "thing": filled in when sent.
+	Kind   string                    `json:"kind,omitzero"`
+	Model  *string                   `json:"model,omitzero"`
+	Note   *string                   `json:"note"`
+	Owner  wire.Nullable[ThingOwner] `json:"owner,omitzero"`
+	Parent wire.Nullable[*Thing]     `json:"parent,omitzero"`
+	Size   wire.Nullable[int64]      `json:"size,omitzero"`
+}
+
+// MarshalJSON writes the value as a request sends it: with its constants filled in.
+func (v Thing) MarshalJSON() ([]byte, error) {
+	type plain Thing
+	v.Kind = "thing"
+	return wire.MarshalObject(plain(v), nil)
 }
 
 // CreatedType is the type of the property "type" of Created.
@@ -235,5 +244,5 @@ const (
 
 // ThingOwner is the type of the property "owner" of Thing.
 type ThingOwner struct {
-	Name *string `json:"name,omitempty"`
+	Name *string `json:"name,omitzero"`
 }

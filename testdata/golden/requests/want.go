@@ -247,7 +247,7 @@ func (c *Client) Beta(ctx context.Context, body *BetaRequest, opts ...CallOption
 		return nil, err
 	}
 	out := new(Echo)
-	if err := wire.DecodeJSON(resp, out); err != nil {
+	if err := wire.DecodeDeclared(resp, out, nil, 200); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -267,7 +267,7 @@ func (c *Client) GetFile(ctx context.Context, name string, opts ...CallOption) (
 		return nil, err
 	}
 	out := new(Echo)
-	if err := wire.DecodeJSON(resp, out); err != nil {
+	if err := wire.DecodeDeclared(resp, out, nil, 200); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -288,7 +288,7 @@ func (c *Client) UploadFile(ctx context.Context, name string, body io.Reader, op
 		return nil, err
 	}
 	out := new(Echo)
-	if err := wire.DecodeJSON(resp, out); err != nil {
+	if err := wire.DecodeDeclared(resp, out, nil, 200); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -308,7 +308,7 @@ func (c *Client) SubmitForm(ctx context.Context, body SubmitFormRequest, opts ..
 		return nil, err
 	}
 	out := new(Echo)
-	if err := wire.DecodeJSON(resp, out); err != nil {
+	if err := wire.DecodeDeclared(resp, out, nil, 200); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -318,14 +318,16 @@ func (c *Client) SubmitForm(ctx context.Context, body SubmitFormRequest, opts ..
 //
 // Response 200: Echo of the request as the server saw it.
 //
+// q is the query parameter "q".
+//
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
-func (c *Client) Search(ctx context.Context, params *SearchParams, opts ...CallOption) (*Echo, error) {
+func (c *Client) Search(ctx context.Context, q string, params *SearchParams, opts ...CallOption) (*Echo, error) {
 	if params == nil {
 		params = new(SearchParams)
 	}
 	r := wire.NewRequest("GET")
 	r.Path("/search")
-	r.QueryParam("q", wire.QueryForm, params.Q)
+	r.QueryParam("q", wire.QueryForm, q)
 	r.QueryParam("ids", wire.QueryFormNoExplode, params.IDs)
 	r.QueryParam("words", wire.QuerySpaceDelimited, params.Words)
 	r.QueryParam("pipes", wire.QueryPipeDelimited, params.Pipes)
@@ -339,7 +341,7 @@ func (c *Client) Search(ctx context.Context, params *SearchParams, opts ...CallO
 		return nil, err
 	}
 	out := new(Echo)
-	if err := wire.DecodeJSON(resp, out); err != nil {
+	if err := wire.DecodeDeclared(resp, out, nil, 200); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -361,7 +363,7 @@ func (c *Client) Styled(ctx context.Context, label []string, matrix string, opts
 		return nil, err
 	}
 	out := new(Echo)
-	if err := wire.DecodeJSON(resp, out); err != nil {
+	if err := wire.DecodeDeclared(resp, out, nil, 200); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -376,9 +378,9 @@ func (c *Client) Upload(ctx context.Context, body UploadRequest, opts ...CallOpt
 	r := wire.NewRequest("POST")
 	r.Path("/uploads")
 	w := wire.NewMultipart()
-	w.Files("attachments", body.Attachments)
+	w.Files("attachments", "", body.Attachments)
 	w.Field("count", body.Count)
-	w.File("file", body.File)
+	w.File("file", "", &body.File)
 	w.Field("meta", body.Meta)
 	w.Field("purpose", body.Purpose)
 	r.MultipartBody(w)
@@ -387,16 +389,14 @@ func (c *Client) Upload(ctx context.Context, body UploadRequest, opts ...CallOpt
 		return nil, err
 	}
 	out := new(Echo)
-	if err := wire.DecodeJSON(resp, out); err != nil {
+	if err := wire.DecodeDeclared(resp, out, nil, 200); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
-// SearchParams holds the query, header and cookie parameters of Search.
+// SearchParams holds the optional query, header and cookie parameters of Search.
 type SearchParams struct {
-	// Q is the query parameter "q", required.
-	Q string
 	// IDs is the query parameter "ids".
 	IDs []int64
 	// Words is the query parameter "words".
@@ -417,46 +417,46 @@ type SearchParams struct {
 
 // Echo is the schema at #/components/schemas/Echo.
 type Echo struct {
-	Body    *string             `json:"body,omitempty"`
-	Headers map[string][]string `json:"headers,omitempty"`
-	Method  *string             `json:"method,omitempty"`
-	Path    *string             `json:"path,omitempty"`
-	Query   *string             `json:"query,omitempty"`
+	Body    *string             `json:"body,omitzero"`
+	Headers map[string][]string `json:"headers,omitzero"`
+	Method  *string             `json:"method,omitzero"`
+	Path    *string             `json:"path,omitzero"`
+	Query   *string             `json:"query,omitzero"`
 }
 
 // BetaRequest is the type of the request body of Beta.
 type BetaRequest struct {
-	Note *string `json:"note,omitempty"`
+	Note *string `json:"note,omitzero"`
 }
 
 // SubmitFormRequest is the type of the request body of SubmitForm.
 type SubmitFormRequest struct {
-	Metadata map[string]string `json:"metadata,omitempty"`
+	Metadata map[string]string `json:"metadata,omitzero"`
 	Name     string            `json:"name"`
-	Tags     []string          `json:"tags,omitempty"`
+	Tags     []string          `json:"tags,omitzero"`
 }
 
 // SearchFilter is the type of the query parameter "filter" of Search.
 type SearchFilter struct {
-	Min    *int64  `json:"min,omitempty"`
-	Status *string `json:"status,omitempty"`
+	Min    *int64  `json:"min,omitzero"`
+	Status *string `json:"status,omitzero"`
 }
 
 // SearchJSON is the type of the query parameter "json" of Search.
 type SearchJSON struct {
-	A *int64 `json:"a,omitempty"`
+	A *int64 `json:"a,omitzero"`
 }
 
 // UploadRequest is the request body of Upload, written as multipart/form-data.
 type UploadRequest struct {
-	Attachments []io.Reader        `json:"attachments,omitempty"`
-	Count       *int64             `json:"count,omitempty"`
-	File        io.Reader          `json:"file"`
-	Meta        *UploadRequestMeta `json:"meta,omitempty"`
-	Purpose     *string            `json:"purpose,omitempty"`
+	Attachments []wire.File        `json:"attachments,omitzero"`
+	Count       *int64             `json:"count,omitzero"`
+	File        wire.File          `json:"file"`
+	Meta        *UploadRequestMeta `json:"meta,omitzero"`
+	Purpose     *string            `json:"purpose,omitzero"`
 }
 
 // UploadRequestMeta is the type of the property "meta" of UploadRequest.
 type UploadRequestMeta struct {
-	K *string `json:"k,omitempty"`
+	K *string `json:"k,omitzero"`
 }

@@ -201,8 +201,10 @@ func (c *Client) StartJob(ctx context.Context, opts ...CallOption) (*StartJobRes
 		err = wire.DecodeJSON(resp, &out.Status200)
 	case resp.StatusCode == 202:
 		err = wire.DecodeJSON(resp, &out.Status202)
-	default:
+	case resp.StatusCode == 204:
 		err = wire.Discard(resp)
+	default:
+		return nil, wire.Undeclared(resp, errorsStartJob)
 	}
 	if err != nil {
 		return nil, err
@@ -223,7 +225,7 @@ func (c *Client) CancelJob(ctx context.Context, id string, opts ...CallOption) e
 	if err != nil {
 		return wire.DecodeError(err, errorsEnvelope)
 	}
-	return wire.Discard(resp)
+	return wire.Expect(resp, errorsEnvelope, 204)
 }
 
 // DownloadOutput calls GET /jobs/{id}/output (operationId downloadOutput).
@@ -239,6 +241,9 @@ func (c *Client) DownloadOutput(ctx context.Context, id string, opts ...CallOpti
 	resp, err := c.wire.Do(ctx, r, &policyDownloadOutput, "application/octet-stream", opts)
 	if err != nil {
 		return nil, err
+	}
+	if resp.StatusCode != 200 {
+		return nil, wire.Undeclared(resp, nil)
 	}
 	return resp.Body, nil
 }
@@ -284,7 +289,7 @@ func errorsEnvelope(status int) any {
 
 // Envelope is the schema at #/components/schemas/Envelope.
 type Envelope struct {
-	ErrorValue *EnvelopeError `json:"error,omitempty"`
+	ErrorValue *EnvelopeError `json:"error,omitzero"`
 }
 
 // Error returns the error model as JSON, so that it can be returned as an error.
@@ -295,18 +300,18 @@ func (v Envelope) Error() string {
 // Job is the schema at #/components/schemas/Job.
 type Job struct {
 	ID    string    `json:"id"`
-	State *JobState `json:"state,omitempty"`
+	State *JobState `json:"state,omitzero"`
 }
 
 // Result is the schema at #/components/schemas/Result.
 type Result struct {
-	Output *string `json:"output,omitempty"`
+	Output *string `json:"output,omitzero"`
 }
 
 // EnvelopeError is the type of the property "error" of Envelope.
 type EnvelopeError struct {
-	Code    *string `json:"code,omitempty"`
-	Message *string `json:"message,omitempty"`
+	Code    *string `json:"code,omitzero"`
+	Message *string `json:"message,omitzero"`
 }
 
 // JobState is the type of the property "state" of Job.
@@ -320,7 +325,7 @@ const (
 
 // StartJobError409 is the type of the 409 response of StartJob.
 type StartJobError409 struct {
-	ConflictingJob *string `json:"conflictingJob,omitempty"`
+	ConflictingJob *string `json:"conflictingJob,omitzero"`
 }
 
 // Error returns the error model as JSON, so that it can be returned as an error.

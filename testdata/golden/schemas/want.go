@@ -167,7 +167,7 @@ func (c *Client) PutShapes(ctx context.Context, body Everything, opts ...CallOpt
 		return nil, err
 	}
 	out := new(Everything)
-	if err := wire.DecodeJSON(resp, out); err != nil {
+	if err := wire.DecodeDeclared(resp, out, nil, 200); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -186,7 +186,7 @@ func (c *Client) GetTree(ctx context.Context, opts ...CallOption) (*Node, error)
 		return nil, err
 	}
 	out := new(Node)
-	if err := wire.DecodeJSON(resp, out); err != nil {
+	if err := wire.DecodeDeclared(resp, out, nil, 200); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -197,39 +197,39 @@ type Animal = Pet
 
 // Cat is the schema at #/components/schemas/Cat.
 type Cat struct {
-	Lives   *int64 `json:"lives,omitempty"`
+	Lives   *int64 `json:"lives,omitzero"`
 	PetType string `json:"petType"`
 }
 
 // Dog is the schema at #/components/schemas/Dog.
 type Dog struct {
-	GoodBoy *bool  `json:"goodBoy,omitempty"`
+	GoodBoy *bool  `json:"goodBoy,omitzero"`
 	PetType string `json:"petType"`
 }
 
 // Everything is the schema at #/components/schemas/Everything.
 type Everything struct {
-	Active    *bool                  `json:"active,omitempty"`
-	Animal    *Animal                `json:"animal,omitempty"`
-	Blob      []byte                 `json:"blob,omitempty"`
+	Active    *bool                  `json:"active,omitzero"`
+	Animal    *Animal                `json:"animal,omitzero"`
+	Blob      []byte                 `json:"blob,omitzero"`
 	Count     int32                  `json:"count"`
 	CreatedAt time.Time              `json:"createdAt"`
-	Day       *string                `json:"day,omitempty"`
-	Extra     map[string]any         `json:"extra,omitempty"`
-	File      *string                `json:"file,omitempty"`
+	Day       *wire.Date             `json:"day,omitzero"`
+	Extra     map[string]any         `json:"extra,omitzero"`
+	File      *string                `json:"file,omitzero"`
 	ID        string                 `json:"id"`
-	Labels    map[string]string      `json:"labels,omitempty"`
-	Level     *EverythingLevel       `json:"level,omitempty"`
+	Labels    map[string]string      `json:"labels,omitzero"`
+	Level     *EverythingLevel       `json:"level,omitzero"`
 	Name      *string                `json:"name"`
-	Nested    []EverythingNestedItem `json:"nested,omitempty"`
-	Owner     *EverythingOwner       `json:"owner,omitempty"`
+	Nested    []EverythingNestedItem `json:"nested,omitzero"`
+	Owner     *EverythingOwner       `json:"owner,omitzero"`
 	Pet       Pet                    `json:"pet"`
-	Ratio     *float32               `json:"ratio,omitempty"`
-	Score     *float64               `json:"score,omitempty"`
-	Tags      []string               `json:"tags,omitempty"`
-	Total     *int64                 `json:"total,omitempty"`
+	Ratio     *float32               `json:"ratio,omitzero"`
+	Score     *float64               `json:"score,omitzero"`
+	Tags      []string               `json:"tags,omitzero"`
+	Total     *int64                 `json:"total,omitzero"`
 	// A string, a number or a list of strings.
-	Value *Value `json:"value,omitempty"`
+	Value *Value `json:"value,omitzero"`
 }
 
 // IDs is the schema at #/components/schemas/Ids.
@@ -245,10 +245,10 @@ type Meta map[string]Cat
 
 // Node is the schema at #/components/schemas/Node.
 type Node struct {
-	Children []Node  `json:"children,omitempty"`
-	Name     *string `json:"name,omitempty"`
-	Parent   *Node   `json:"parent,omitempty"`
-	Peer     *Peer   `json:"peer,omitempty"`
+	Children []Node  `json:"children,omitzero"`
+	Name     *string `json:"name,omitzero"`
+	Parent   *Node   `json:"parent,omitzero"`
+	Peer     *Peer   `json:"peer,omitzero"`
 }
 
 // Peer is the schema at #/components/schemas/Peer.
@@ -263,13 +263,14 @@ type Pet struct {
 	raw json.RawMessage
 }
 
-// MarshalJSON writes the variant that is set, else the JSON the value was read from.
+// MarshalJSON writes the variant that is set, with the discriminator "petType" that selects it,
+// else the JSON the value was read from.
 func (v Pet) MarshalJSON() ([]byte, error) {
 	switch {
 	case v.Cat != nil:
-		return json.Marshal(v.Cat)
+		return wire.MarshalVariant(v.Cat, "petType", "cat", "kitten")
 	case v.Dog != nil:
-		return json.Marshal(v.Dog)
+		return wire.MarshalVariant(v.Dog, "petType", "dog")
 	}
 	return wire.MarshalRaw(v.raw)
 }
@@ -370,13 +371,13 @@ const (
 
 // EverythingNestedItem is the type of the items of the property "nested" of Everything.
 type EverythingNestedItem struct {
-	X *int64 `json:"x,omitempty"`
+	X *int64 `json:"x,omitzero"`
 }
 
 // EverythingOwner is the type of the property "owner" of Everything.
 type EverythingOwner struct {
-	Kind *EverythingOwnerKind `json:"kind,omitempty"`
-	Name *string              `json:"name,omitempty"`
+	Kind *EverythingOwnerKind `json:"kind,omitzero"`
+	Name *string              `json:"name,omitzero"`
 }
 
 // EverythingOwnerKind is the type of the property "kind" of EverythingOwner.

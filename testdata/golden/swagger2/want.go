@@ -182,7 +182,7 @@ func (c *Client) Login(ctx context.Context, body *LoginRequest, opts ...CallOpti
 	if err != nil {
 		return err
 	}
-	return wire.Discard(resp)
+	return wire.Expect(resp, nil, 204)
 }
 
 // ListUsers calls GET /users (operationId listUsers).
@@ -202,7 +202,7 @@ func (c *Client) ListUsers(ctx context.Context, params *ListUsersParams, opts ..
 		return nil, wire.DecodeError(err, errorsError)
 	}
 	var out []User
-	if err := wire.DecodeJSON(resp, &out); err != nil {
+	if err := wire.DecodeDeclared(resp, &out, errorsError, 200); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -222,7 +222,7 @@ func (c *Client) CreateUser(ctx context.Context, body User, opts ...CallOption) 
 		return nil, err
 	}
 	out := new(User)
-	if err := wire.DecodeJSON(resp, out); err != nil {
+	if err := wire.DecodeDeclared(resp, out, nil, 201); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -233,7 +233,7 @@ func errorsError(status int) any {
 	return new(Error)
 }
 
-// ListUsersParams holds the query, header and cookie parameters of ListUsers.
+// ListUsersParams holds the optional query, header and cookie parameters of ListUsers.
 type ListUsersParams struct {
 	// Page is the query parameter "page".
 	Page *int32
@@ -241,8 +241,8 @@ type ListUsersParams struct {
 
 // Error is the schema at #/components/schemas/Error.
 type Error struct {
-	Code    *int64  `json:"code,omitempty"`
-	Message *string `json:"message,omitempty"`
+	Code    *int64  `json:"code,omitzero"`
+	Message *string `json:"message,omitzero"`
 }
 
 // Error returns the error model as JSON, so that it can be returned as an error.
@@ -252,7 +252,7 @@ func (v Error) Error() string {
 
 // User is the schema at #/components/schemas/User.
 type User struct {
-	ID   *int64 `json:"id,omitempty"`
+	ID   *int64 `json:"id,omitzero"`
 	Name string `json:"name"`
 }
 
