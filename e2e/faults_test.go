@@ -73,8 +73,8 @@ func TestB8NoDuplicateSideEffect(t *testing.T) {
 			srv.script(srv.apply(drop), reply(200, petJSON))
 			_, err := e.petstore().FeedPet(t.Context(), 7, meal)
 			apiErr := mustAPIError(t, err)
-			if apiErr.StatusCode != 0 || apiErr.Err == nil || apiErr.Attempts != 1 || apiErr.Cause != nil {
-				t.Errorf("err = %v; want the transport error after 1 attempt, no cause", err)
+			if apiErr.StatusCode != 0 || apiErr.Err == nil || apiErr.Attempts != 1 || !errors.Is(err, retry.ErrNotRetrySafe) {
+				t.Errorf("err = %v; want the transport error after 1 attempt, not retry-safe", err)
 			}
 			if n, fx, ev := srv.count(), srv.effectsOf(body), e.events(); n != 1 || fx != 1 || len(ev) != 0 {
 				t.Errorf("%d arrivals, %d side effects, %d retries; want 1, 1, 0", n, fx, len(ev))

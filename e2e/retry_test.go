@@ -13,6 +13,7 @@ import (
 
 	"github.com/retrygen/retrygen/e2e/faultapi"
 	"github.com/retrygen/retrygen/examples/petstore/client"
+	"github.com/retrygen/retrygen/runtime"
 )
 
 // B1: a GET answered 503, 503, 200 is retried twice and decodes the final answer; the
@@ -237,13 +238,13 @@ func TestB3PutAndDeleteRetried(t *testing.T) {
 }
 
 // B4: a POST or PATCH with no idempotency key is sent once on a 503: the error is the 503
-// itself after one attempt, with no retry cause, and no wait.
+// itself after one attempt, saying the operation is not retry-safe, and no wait.
 func TestB4NonIdempotentNotRetried(t *testing.T) {
 	check := func(t *testing.T, e *env, srv *server, err error, method string) {
 		t.Helper()
 		apiErr := mustAPIError(t, err)
-		if apiErr.StatusCode != 503 || apiErr.Attempts != 1 || apiErr.Cause != nil || errors.Is(err, client.ErrExhausted) {
-			t.Errorf("err = %v (status %d, attempts %d, cause %v); want the 503 after 1 attempt, no cause",
+		if apiErr.StatusCode != 503 || apiErr.Attempts != 1 || !errors.Is(err, runtime.ErrNotRetrySafe) || errors.Is(err, client.ErrExhausted) {
+			t.Errorf("err = %v (status %d, attempts %d, cause %v); want the 503 after 1 attempt, not retry-safe",
 				err, apiErr.StatusCode, apiErr.Attempts, apiErr.Cause)
 		}
 		if n, ev := srv.count(), e.events(); n != 1 || len(ev) != 0 || srv.got(0).Method != method {
@@ -396,7 +397,7 @@ func TestB6IdempotencyErrorCodes(t *testing.T) {
 			bubble(t, func(t *testing.T, e *env) {
 				srv := e.serve(petstoreAddr, status(code), reply(201, petJSON))
 				_, err := e.petstore().CreatePet(t.Context(), client.NewPet{Name: "Rex", Species: client.SpeciesDog})
-				if apiErr := mustAPIError(t, err); apiErr.StatusCode != code || apiErr.Attempts != 1 || apiErr.Cause != nil {
+				if apiErr := mustAPIError(t, err); apiErr.StatusCode != code || apiErr.Attempts != 1 || !errors.Is(err, runtime.ErrStatusNotRetried) {
 					t.Errorf("err = %v, want the %d after 1 attempt", err, code)
 				}
 				if n := srv.count(); n != 1 {

@@ -49,7 +49,9 @@ func stop(cause error) verdict { return verdict{cause: cause} }
 // what wait. It performs no I/O and reads no clock: the same situation gives the same
 // verdict, except that a retry withdraws from s.budget.
 //
-// In order: an outcome the policy does not retry stops the call with no cause; then the
+// In order: an outcome the policy does not retry stops the call with the reason
+// (ErrNotRetryable, ErrConnectionErrorsOff, ErrStatusNotRetried, ErrNotRetrySafe; no cause
+// for the caller's own cancellation, which is its own reason); then the
 // attempts, the breaker, a body that cannot be replayed, a server hint that does not fit
 // (ErrRetryAfterTooLong), a wait that does not fit the deadline (context.DeadlineExceeded)
 // or MaxElapsed (ErrExhausted), and the budget each stop it with their cause. When a
@@ -59,16 +61,26 @@ func decide(s *situation) verdict {
 	pol := s.pol
 	var hint time.Duration
 	if s.err != nil {
-		kind := classify(s.err, s.callerDone)
-		if !pol.ConnectionErrors || !(kind == failNotSent || (kind == failMaybeSent && pol.Idempotent)) {
-			return stop(nil)
+		switch kind := classify(s.err, s.callerDone); {
+		case kind == failTerminal:
+			if s.callerDone {
+				return stop(nil) // the caller's own cancellation says why
+			}
+			return stop(ErrNotRetryable)
+		case !pol.ConnectionErrors:
+			return stop(ErrConnectionErrorsOff)
+		case kind == failMaybeSent && !pol.Idempotent:
+			return stop(ErrNotRetrySafe)
 		}
 	} else {
 		if s.status >= 200 && s.status <= 299 {
 			return stop(nil)
 		}
-		if !pol.retriesStatus(s.status) || !pol.Idempotent {
-			return stop(nil)
+		if !pol.retriesStatus(s.status) {
+			return stop(ErrStatusNotRetried)
+		}
+		if !pol.Idempotent {
+			return stop(ErrNotRetrySafe)
 		}
 		if pol.RetryAfter {
 			if h, ok := ParseRetryAfter(s.header, s.now); ok {

@@ -167,6 +167,11 @@ func (e *Engine) Do(ctx context.Context, req *http.Request, p *Policy, opts ...C
 			}
 		}
 		cfg = *c
+		var err error
+		if p, err = cfg.apply(p); err != nil {
+			closeBody(req)
+			return nil, &Error{Method: req.Method, URL: redactURL(req.URL), Cause: err}
+		}
 	}
 	if err := ctx.Err(); err != nil {
 		closeBody(req)
@@ -279,6 +284,7 @@ func (e *Engine) do(ctx context.Context, req *http.Request, p *Policy, cfg *call
 				return resp, nil
 			}
 			last = lastOutcome{status: resp.StatusCode, header: resp.Header, resp: resp, attempt: a}
+			last.retryAfter, _ = ParseRetryAfter(resp.Header, now)
 		}
 
 		sit := situation{
@@ -303,7 +309,9 @@ func (e *Engine) do(ctx context.Context, req *http.Request, p *Policy, cfg *call
 		}
 		v := decide(&sit)
 		if !v.retry {
-			last.retryAfter = v.retryAfter
+			if v.retryAfter > 0 {
+				last.retryAfter = v.retryAfter
+			}
 			cause := v.cause
 			if cause == nil && sit.callerDone && last.err != nil && !errors.Is(last.err, ctx.Err()) {
 				cause = ctx.Err() // the attempt's own error may not say so

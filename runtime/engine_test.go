@@ -455,8 +455,8 @@ func TestA14Classification(t *testing.T) {
 		return n, err
 	}
 	for _, code := range []int{400, 401, 403, 404, 405, 409, 410, 422, 501, 505} {
-		if n, err := run(t, idempotent(), status(code)); n != 1 || mustError(t, err).Cause != nil {
-			t.Errorf("%d: %d attempts, %v; want 1, no cause", code, n, err)
+		if n, err := run(t, idempotent(), status(code)); n != 1 || !errors.Is(err, ErrStatusNotRetried) {
+			t.Errorf("%d: %d attempts, %v; want 1, ErrStatusNotRetried", code, n, err)
 		}
 	}
 	for _, code := range []int{408, 429, 500, 502, 503, 504} {

@@ -25,6 +25,17 @@ var (
 	// ErrRetryAfterTooLong: the server asked for a wait longer than MaxRetryAfter, the
 	// context deadline or MaxElapsed allows.
 	ErrRetryAfterTooLong = errors.New("server asked to retry later than allowed")
+	// ErrStatusNotRetried: the response's status is not one the operation retries.
+	ErrStatusNotRetried = errors.New("status not retried by the operation's policy")
+	// ErrNotRetrySafe: the request may have reached the server, and the operation is not
+	// retry-safe (not idempotent, no idempotency key); see WithIdempotencyKey and
+	// WithIdempotent for one call.
+	ErrNotRetrySafe = errors.New("not retried: the operation is not idempotent and sends no idempotency key")
+	// ErrNotRetryable: the failure would happen again (a bad certificate, an HTTP answer
+	// to an HTTPS request, a refused redirect, an unknown host, an invalid URL).
+	ErrNotRetryable = errors.New("not retried: the same request would fail again")
+	// ErrConnectionErrorsOff: a transport failure, and the policy does not retry those.
+	ErrConnectionErrorsOff = errors.New("not retried: the policy does not retry connection errors")
 	// ErrBodyTooLarge: a body read whole (Policy.ReadBody) exceeded Engine.MaxBodySize.
 	// The call ends without a retry; Error.StatusCode and Header describe the response.
 	ErrBodyTooLarge = errors.New("response body too large")
@@ -47,15 +58,17 @@ type Error struct {
 	StatusCode int
 	Header     http.Header
 	Body       []byte
-	// RetryAfter is the server's hint when it ended the call (ErrRetryAfterTooLong).
+	// RetryAfter is the wait the last response asked for (Retry-After, retry-after-ms or an
+	// exhausted RateLimit quota), whether or not it ended the call; 0 when none.
 	RetryAfter time.Duration
 	// Err is the last attempt's transport error, or nil when it got a response. With no
 	// attempt made it may hold why (an invalid policy, a failing GetBody). URLs in it are
 	// redacted like URL: the URL of each *url.Error in its chain, and its text.
 	Err error
-	// Cause is why the engine stopped: one of the sentinels, the context's error when it
-	// was cancelled or its deadline left no room for the next wait, or nil when the last
-	// outcome was not retryable.
+	// Cause is why the engine stopped: one of the sentinels (ErrStatusNotRetried,
+	// ErrNotRetrySafe and ErrNotRetryable when the last outcome was not one to retry), or
+	// the context's error when it was cancelled or its deadline left no room for the next
+	// wait. It is nil only when the caller's cancellation ended the call, which Err says.
 	Cause error
 	// Model is the decoded error body, set by generated code when the spec declares one.
 	Model any

@@ -1,6 +1,16 @@
 package runtime
 
-import "time"
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// ErrOptionDoesNotApply: a call option cannot apply to the call's operation, so the call
+// fails before anything is sent rather than ignore it.
+var ErrOptionDoesNotApply = errors.New("call option does not apply")
 
 // CallOption changes one call's behaviour. Generated packages re-export these so that
 // their users need not import this package.
@@ -10,6 +20,8 @@ type callConfig struct {
 	maxAttempts    int // 0: the policy's
 	noRetry        bool
 	idempotencyKey string
+	keySet         bool          // WithIdempotencyKey was given, even with an empty key
+	idempotent     bool          // WithIdempotent
 	attemptTimeout time.Duration // 0: the policy's
 	header         [][2]string
 }
@@ -21,12 +33,52 @@ func WithMaxAttempts(n int) CallOption { return func(c *callConfig) { c.maxAttem
 // WithoutRetry sends the request once, whatever the policy says.
 func WithoutRetry() CallOption { return func(c *callConfig) { c.noRetry = true } }
 
-// WithIdempotencyKey sends key as the idempotency key of this call instead of a random one.
-// It has no effect on an operation without an idempotency key header, or on a request that
-// already carries that header.
+// WithIdempotencyKey sends key as the idempotency key of this call instead of a random one,
+// in the operation's idempotency key header. An operation that has none, and is not
+// retry-safe by itself (a POST or PATCH without a key), sends key as Idempotency-Key and
+// so becomes retry-safe for this call. On an operation that is retried without a key (a
+// GET, a PUT, a POST declared idempotent) the key would not be sent: that fails the call
+// with ErrOptionDoesNotApply before anything is sent. An empty key is no key: the
+// operation's header gets a fresh one, and an operation without one fails the call the
+// same way. A request that already carries the header keeps its value.
 func WithIdempotencyKey(key string) CallOption {
-	return func(c *callConfig) { c.idempotencyKey = key }
+	return func(c *callConfig) { c.idempotencyKey, c.keySet = key, true }
 }
+
+// WithIdempotent declares this call retry-safe without an idempotency key: repeating it
+// does no harm (a search sent as a POST, say), so an attempt that may have reached the
+// server is retried under the operation's policy.
+func WithIdempotent() CallOption { return func(c *callConfig) { c.idempotent = true } }
+
+// apply returns p as the call's options change it, or why an option cannot apply.
+func (c *callConfig) apply(p *Policy) (*Policy, error) {
+	if !c.keySet && !c.idempotent {
+		return p, nil
+	}
+	cp := *p
+	cp.StatusCodes = slices.Clone(p.StatusCodes)
+	if c.keySet {
+		switch {
+		case cp.IdempotencyKey != "":
+			// The operation's own header; an empty key gets a fresh one, as no key does.
+		case strings.TrimSpace(c.idempotencyKey) == "":
+			return nil, fmt.Errorf("%w: WithIdempotencyKey with an empty key, which is no key", ErrOptionDoesNotApply)
+		case cp.Idempotent:
+			return nil, fmt.Errorf("%w: WithIdempotencyKey: the operation is retried without an idempotency key and sends none", ErrOptionDoesNotApply)
+		default:
+			cp.IdempotencyKey = DefaultIdempotencyKeyHeader
+			cp.Idempotent = true
+		}
+	}
+	if c.idempotent {
+		cp.Idempotent = true
+	}
+	return &cp, nil
+}
+
+// DefaultIdempotencyKeyHeader is the header WithIdempotencyKey uses on an operation that
+// declares none.
+const DefaultIdempotencyKeyHeader = "Idempotency-Key"
 
 // WithAttemptTimeout overrides the policy's AttemptTimeout for one call; d <= 0 keeps the
 // policy's.

@@ -149,7 +149,7 @@ func TestExampleLogShowsEachRule(t *testing.T) {
 		}},
 		{"updatePet", []string{
 			`server  #3 PUT /v1/pets/1 -> 500 Internal Server Error`,
-			`result  failed after 1 attempt in 0s: PUT ` + host + `/pets/1: 500 Internal Server Error after 1 attempt`,
+			`result  failed after 1 attempt in 0s: PUT ` + host + `/pets/1: 500 Internal Server Error after 1 attempt: status not retried by the operation's policy`,
 		}, nil},
 		{"deletePet", []string{
 			`server  #1 DELETE /v1/pets/2 -> 503 Service Unavailable`,
@@ -159,11 +159,11 @@ func TestExampleLogShowsEachRule(t *testing.T) {
 		}, nil},
 		{"feedPet", []string{
 			`server  #1 POST /v1/pets/7/feed -> 503 Service Unavailable`,
-			`result  failed after 1 attempt in 0s: POST ` + host + `/pets/7/feed: 503 Service Unavailable after 1 attempt`,
+			`result  failed after 1 attempt in 0s: POST ` + host + `/pets/7/feed: 503 Service Unavailable after 1 attempt: not retried: the operation is not idempotent and sends no idempotency key`,
 		}, nil},
 		{"feedPet", []string{
 			`server  #2 POST /v1/pets/7/feed: pet 7 fed \(meal 1\) -> drops the connection without answering`,
-			`result  failed after 1 attempt in 0s: POST ` + host + `/pets/7/feed: EOF after 1 attempt`,
+			`result  failed after 1 attempt in 0s: POST ` + host + `/pets/7/feed: EOF after 1 attempt: not retried: the operation is not idempotent and sends no idempotency key`,
 		}, nil},
 		{"feedPet", []string{
 			`client  attempt 1 failed: could not connect \(connect: connection refused\), so nothing was sent; retrying in ` + dur,

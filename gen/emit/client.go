@@ -67,6 +67,24 @@ var newClientOptions = []clientOption{
 		args:   []string{"failures", "coolDown"},
 	},
 	{
+		doc:    "WithJitterSource makes rnd the random source of the backoff's jitter: each call returns a number in [0, 1). A seeded source, e.g. rand.New(rand.NewPCG(1, 2)).Float64, makes the waits of a test repeatable.",
+		name:   "WithJitterSource",
+		params: []jen.Code{jen.Id("rnd").Func().Params().Float64()},
+		args:   []string{"rnd"},
+	},
+	{
+		doc:    "WithResponseHeaderTimeout bounds how long each attempt waits for its response header once the request is written: 30s by default; runtime.NoResponseHeaderTimeout turns the bound off, for long polls.",
+		name:   "WithResponseHeaderTimeout",
+		params: []jen.Code{jen.Id("d").Qual(timePath, "Duration")},
+		args:   []string{"d"},
+	},
+	{
+		doc:    "WithMaxBodySize caps the bytes of a response body decoded whole: 32 MiB by default; runtime.NoBodyLimit turns the cap off. A larger body fails the call.",
+		name:   "WithMaxBodySize",
+		params: []jen.Code{jen.Id("n").Int64()},
+		args:   []string{"n"},
+	},
+	{
 		doc:    "WithPolicyOverride lets fn adjust the retry policy of every call, e.g. to cap MaxAttempts client-wide. fn receives a copy; changing it does not change the operation's own policy.",
 		name:   "WithPolicyOverride",
 		params: []jen.Code{jen.Id("fn").Func().Params(jen.Op("*").Id("Policy"))},
@@ -86,10 +104,14 @@ var callOptions = []clientOption{
 		name: "WithoutRetry",
 	},
 	{
-		doc:    "WithIdempotencyKey sends key as this call's idempotency key instead of a random one.",
+		doc:    "WithIdempotencyKey sends key as this call's idempotency key instead of a random one. On an operation that declares no key and is not retry-safe by itself (a POST, a PATCH), it sends key as Idempotency-Key and makes this call retry-safe. Where no key is sent (a GET, a PUT), the call fails with ErrOptionDoesNotApply before anything is sent.",
 		name:   "WithIdempotencyKey",
 		params: []jen.Code{jen.Id("key").String()},
 		args:   []string{"key"},
+	},
+	{
+		doc:  "WithIdempotent declares this call retry-safe without an idempotency key, because repeating it does no harm (a search sent as a POST, say).",
+		name: "WithIdempotent",
 	},
 	{
 		doc:    "WithAttemptTimeout bounds each attempt of this call by d.",
@@ -106,7 +128,11 @@ var callOptions = []clientOption{
 }
 
 // sentinels are the runtime's errors.Is targets, re-exported under the same names.
-var sentinels = []string{"ErrExhausted", "ErrBudgetExhausted", "ErrCircuitOpen", "ErrBodyNotReplayable", "ErrRetryAfterTooLong"}
+var sentinels = []string{
+	"ErrExhausted", "ErrBudgetExhausted", "ErrCircuitOpen", "ErrBodyNotReplayable", "ErrRetryAfterTooLong",
+	"ErrStatusNotRetried", "ErrNotRetrySafe", "ErrNotRetryable", "ErrConnectionErrorsOff", "ErrBodyTooLarge",
+	"ErrOptionDoesNotApply",
+}
 
 // clientSurface renders Client, NewClient, the options and the re-exported runtime
 // names.

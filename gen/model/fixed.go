@@ -21,10 +21,13 @@ func FixedNames() Reserved {
 	return Reserved{
 		Package: []string{
 			"APIError", "CallOption", "Client",
-			"ErrBodyNotReplayable", "ErrBudgetExhausted", "ErrCircuitOpen", "ErrExhausted", "ErrRetryAfterTooLong",
+			"ErrBodyNotReplayable", "ErrBodyTooLarge", "ErrBudgetExhausted", "ErrCircuitOpen",
+			"ErrConnectionErrorsOff", "ErrExhausted", "ErrNotRetrySafe", "ErrNotRetryable",
+			"ErrOptionDoesNotApply", "ErrRetryAfterTooLong", "ErrStatusNotRetried",
 			"NewClient", "Option", "Policy", "RetryEvent",
 			"WithAttemptTimeout", "WithCircuitBreaker", "WithHTTPClient", "WithHeader", "WithIdempotencyKey",
-			"WithLogger", "WithMaxAttempts", "WithOnRetry", "WithPolicyOverride", "WithRequestEditor",
+			"WithIdempotent", "WithJitterSource", "WithLogger", "WithMaxAttempts", "WithMaxBodySize",
+			"WithOnRetry", "WithPolicyOverride", "WithRequestEditor", "WithResponseHeaderTimeout",
 			"WithRetryBudget", "WithUserAgent", "WithoutRetry", "WithoutRetryBudget",
 		},
 		ClientMembers: []string{"wire"},

@@ -92,6 +92,26 @@ func WithCircuitBreaker(failures int, coolDown time.Duration) Option {
 	return func(c *Client) { c.engine.Breaker = runtime.NewBreaker(failures, coolDown) }
 }
 
+// WithJitterSource makes rnd the random source of the backoff's jitter: each call returns
+// a number in [0, 1). A seeded source, e.g. rand.New(rand.NewPCG(1, 2)).Float64, makes the
+// waits of a test repeatable; guard it with a mutex if calls run concurrently.
+func WithJitterSource(rnd func() float64) Option {
+	return func(c *Client) { c.engine.Rand = rnd }
+}
+
+// WithResponseHeaderTimeout bounds how long each attempt waits for its response header
+// once the request is written (30s by default; runtime.NoResponseHeaderTimeout turns it
+// off, for long polls).
+func WithResponseHeaderTimeout(d time.Duration) Option {
+	return func(c *Client) { c.engine.ResponseHeaderTimeout = d }
+}
+
+// WithMaxBodySize caps the bytes of a response body decoded whole (32 MiB by default;
+// runtime.NoBodyLimit turns the cap off). A larger body fails the call.
+func WithMaxBodySize(n int64) Option {
+	return func(c *Client) { c.engine.MaxBodySize = n }
+}
+
 // WithPolicyOverride lets fn adjust the retry policy of every call; fn receives a copy.
 func WithPolicyOverride(fn func(*runtime.Policy)) Option {
 	return func(c *Client) { c.engine.Override = fn }

@@ -81,6 +81,20 @@ func WithCircuitBreaker(failures int, coolDown time.Duration) Option {
 	return wire.WithCircuitBreaker(failures, coolDown)
 }
 
+// WithJitterSource makes rnd the random source of the backoff's jitter: each call returns a number in
+// [0, 1). A seeded source, e.g. rand.New(rand.NewPCG(1, 2)).Float64, makes the waits of a test
+// repeatable.
+func WithJitterSource(rnd func() float64) Option { return wire.WithJitterSource(rnd) }
+
+// WithResponseHeaderTimeout bounds how long each attempt waits for its response header once the
+// request is written: 30s by default; runtime.NoResponseHeaderTimeout turns the bound off, for long
+// polls.
+func WithResponseHeaderTimeout(d time.Duration) Option { return wire.WithResponseHeaderTimeout(d) }
+
+// WithMaxBodySize caps the bytes of a response body decoded whole: 32 MiB by default;
+// runtime.NoBodyLimit turns the cap off. A larger body fails the call.
+func WithMaxBodySize(n int64) Option { return wire.WithMaxBodySize(n) }
+
 // WithPolicyOverride lets fn adjust the retry policy of every call, e.g. to cap MaxAttempts
 // client-wide. fn receives a copy; changing it does not change the operation's own policy.
 func WithPolicyOverride(fn func(*Policy)) Option { return wire.WithPolicyOverride(fn) }
@@ -101,11 +115,17 @@ type RetryEvent = runtime.RetryEvent
 
 // Reasons a call stopped retrying, for errors.Is.
 var (
-	ErrExhausted         = runtime.ErrExhausted
-	ErrBudgetExhausted   = runtime.ErrBudgetExhausted
-	ErrCircuitOpen       = runtime.ErrCircuitOpen
-	ErrBodyNotReplayable = runtime.ErrBodyNotReplayable
-	ErrRetryAfterTooLong = runtime.ErrRetryAfterTooLong
+	ErrExhausted           = runtime.ErrExhausted
+	ErrBudgetExhausted     = runtime.ErrBudgetExhausted
+	ErrCircuitOpen         = runtime.ErrCircuitOpen
+	ErrBodyNotReplayable   = runtime.ErrBodyNotReplayable
+	ErrRetryAfterTooLong   = runtime.ErrRetryAfterTooLong
+	ErrStatusNotRetried    = runtime.ErrStatusNotRetried
+	ErrNotRetrySafe        = runtime.ErrNotRetrySafe
+	ErrNotRetryable        = runtime.ErrNotRetryable
+	ErrConnectionErrorsOff = runtime.ErrConnectionErrorsOff
+	ErrBodyTooLarge        = runtime.ErrBodyTooLarge
+	ErrOptionDoesNotApply  = runtime.ErrOptionDoesNotApply
 )
 
 // WithMaxAttempts makes at most n attempts for this call.
@@ -114,8 +134,15 @@ func WithMaxAttempts(n int) CallOption { return runtime.WithMaxAttempts(n) }
 // WithoutRetry sends this call once, whatever its policy says.
 func WithoutRetry() CallOption { return runtime.WithoutRetry() }
 
-// WithIdempotencyKey sends key as this call's idempotency key instead of a random one.
+// WithIdempotencyKey sends key as this call's idempotency key instead of a random one. On an operation
+// that declares no key and is not retry-safe by itself (a POST, a PATCH), it sends key as
+// Idempotency-Key and makes this call retry-safe. Where no key is sent (a GET, a PUT), the call fails
+// with ErrOptionDoesNotApply before anything is sent.
 func WithIdempotencyKey(key string) CallOption { return runtime.WithIdempotencyKey(key) }
+
+// WithIdempotent declares this call retry-safe without an idempotency key, because repeating it does
+// no harm (a search sent as a POST, say).
+func WithIdempotent() CallOption { return runtime.WithIdempotent() }
 
 // WithAttemptTimeout bounds each attempt of this call by d.
 func WithAttemptTimeout(d time.Duration) CallOption { return runtime.WithAttemptTimeout(d) }
