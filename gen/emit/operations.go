@@ -159,6 +159,17 @@ func (e *emitter) method(op *model.Operation) *jen.Statement {
 	for _, r := range op.ResponseDocs {
 		d.para("Response " + r)
 	}
+	if op.Errors != nil && len(op.Errors.Cases) > 0 {
+		var cases []string
+		for _, c := range op.Errors.Cases {
+			status := c.Status
+			if status == "default" {
+				status = "other statuses"
+			}
+			cases = append(cases, status+": "+c.Type.String())
+		}
+		d.para("Typed errors, for errors.As: " + strings.Join(cases, "; ") + ".")
+	}
 	if op.Deprecated {
 		d.para("Deprecated: the API description marks this operation as deprecated.")
 	}

@@ -89,6 +89,14 @@ func (e *emitter) decl(d *model.Decl) *jen.Statement {
 		s.Func().Params(jen.Id("v").Id(d.GoName)).Id("Error").Params().String().Block(
 			jen.Return(jen.Qual(wirePath, "ErrorText").Call(jen.Id("v"))),
 		)
+		// func (v Problem) As(target any) bool { ... }: errors.As(err, &p) works with a
+		// Problem as well as a *Problem.
+		s.Line().Line().Comment("// As lets errors.As fill a " + d.GoName + " value as well as a *" + d.GoName + ".").Line()
+		s.Func().Params(jen.Id("v").Id(d.GoName)).Id("As").Params(jen.Id("target").Any()).Bool().Block(
+			jen.List(jen.Id("t"), jen.Id("ok")).Op(":=").Id("target").Assert(jen.Op("*").Id(d.GoName)),
+			jen.If(jen.Id("ok")).Block(jen.Op("*").Id("t").Op("=").Id("v")),
+			jen.Return(jen.Id("ok")),
+		)
 	}
 	return s.Line()
 }

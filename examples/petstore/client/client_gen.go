@@ -297,6 +297,8 @@ var policyPlaceOrder = runtime.Policy{
 //
 // Response 200: A page of pets.
 //
+// Typed errors, for errors.As: other statuses: Problem.
+//
 // Retries: up to 3 attempts on 408/429/500/502/503/504 and connection errors, backoff 100ms–1s, full jitter.
 func (c *Client) ListPets(ctx context.Context, params *ListPetsParams, opts ...CallOption) ([]Pet, error) {
 	if params == nil {
@@ -328,6 +330,8 @@ func (c *Client) ListPets(ctx context.Context, params *ListPetsParams, opts ...C
 //
 // Response 201: The pet as stored.
 //
+// Typed errors, for errors.As: other statuses: Problem.
+//
 // Retries: up to 3 attempts on 408/409/429/500/502/503/504 and connection errors, backoff 100ms–1s, full jitter.
 func (c *Client) CreatePet(ctx context.Context, body NewPet, opts ...CallOption) (*Pet, error) {
 	r := wire.NewRequest("POST")
@@ -352,6 +356,8 @@ func (c *Client) CreatePet(ctx context.Context, body NewPet, opts ...CallOption)
 //
 // Response 200: Matching pets.
 //
+// Typed errors, for errors.As: other statuses: Problem.
+//
 // Retries: up to 3 attempts on 408/429/500/502/503/504 and connection errors, backoff 100ms–1s, full jitter.
 func (c *Client) SearchPets(ctx context.Context, body PetQuery, opts ...CallOption) ([]Pet, error) {
 	r := wire.NewRequest("POST")
@@ -373,6 +379,8 @@ func (c *Client) SearchPets(ctx context.Context, body PetQuery, opts ...CallOpti
 // Find a pet by ID.
 //
 // Response 200: The pet.
+//
+// Typed errors, for errors.As: other statuses: Problem.
 //
 // Retries: up to 3 attempts on 408/429/500/502/503/504 and connection errors, backoff 100ms–1s, full jitter.
 func (c *Client) GetPet(ctx context.Context, petID int64, opts ...CallOption) (*Pet, error) {
@@ -397,6 +405,8 @@ func (c *Client) GetPet(ctx context.Context, petID int64, opts ...CallOption) (*
 // PUT is idempotent; this operation tightens its own policy.
 //
 // Response 200: The updated pet.
+//
+// Typed errors, for errors.As: other statuses: Problem.
 //
 // Retries: up to 4 attempts on 429/503 and connection errors, backoff 100ms–1s, full jitter.
 func (c *Client) UpdatePet(ctx context.Context, petID int64, body NewPet, opts ...CallOption) (*Pet, error) {
@@ -423,6 +433,8 @@ func (c *Client) UpdatePet(ctx context.Context, petID int64, body NewPet, opts .
 //
 // Response 204: Removed.
 //
+// Typed errors, for errors.As: other statuses: Problem.
+//
 // Retries: up to 3 attempts on 408/429/500/502/503/504 and connection errors, backoff 100ms–1s, full jitter.
 func (c *Client) DeletePet(ctx context.Context, petID int64, opts ...CallOption) error {
 	r := wire.NewRequest("DELETE")
@@ -443,6 +455,8 @@ func (c *Client) DeletePet(ctx context.Context, petID int64, opts ...CallOption)
 // it is never retried once the request may have reached the server.
 //
 // Response 200: The pet after its meal.
+//
+// Typed errors, for errors.As: other statuses: Problem.
 //
 // Retries: only attempts that could not connect, up to 4 attempts; the request is not idempotent.
 func (c *Client) FeedPet(ctx context.Context, petID int64, body Meal, opts ...CallOption) (*Pet, error) {
@@ -468,6 +482,8 @@ func (c *Client) FeedPet(ctx context.Context, petID int64, body Meal, opts ...Ca
 //
 // Response 200: Count of pets per species.
 //
+// Typed errors, for errors.As: other statuses: Problem.
+//
 // Retries: up to 2 attempts on 5XX and connection errors, backoff 100ms–1s, equal jitter.
 func (c *Client) GetInventory(ctx context.Context, opts ...CallOption) (map[string]int32, error) {
 	r := wire.NewRequest("GET")
@@ -491,6 +507,8 @@ func (c *Client) GetInventory(ctx context.Context, opts ...CallOption) (map[stri
 // the caller leaves it empty, and sends the same key on every attempt.
 //
 // Response 201: The order as placed.
+//
+// Typed errors, for errors.As: other statuses: Problem.
 //
 // Retries: up to 3 attempts on 408/429/500/502/503/504 and connection errors, backoff 100ms–1s, full jitter.
 func (c *Client) PlaceOrder(ctx context.Context, params *PlaceOrderParams, body Order, opts ...CallOption) (*Order, error) {
@@ -581,6 +599,15 @@ type Problem struct {
 // Error returns the error model as JSON, so that it can be returned as an error.
 func (v Problem) Error() string {
 	return wire.ErrorText(v)
+}
+
+// As lets errors.As fill a Problem value as well as a *Problem.
+func (v Problem) As(target any) bool {
+	t, ok := target.(*Problem)
+	if ok {
+		*t = v
+	}
+	return ok
 }
 
 // Species is the schema at #/components/schemas/Species.

@@ -76,6 +76,26 @@ func TestFeedPetIsNotRetriedWithoutAKey(t *testing.T) {
 	})
 }
 
+// A declared error model is reached with errors.As, as a value or as a pointer; the
+// APIError around it has the status and the attempts.
+func TestTypedErrors(t *testing.T) {
+	c, _ := newTestClient(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusNotFound)
+		json.NewEncoder(w).Encode(client.Problem{Code: 404, Message: "no such pet"})
+	})
+	_, err := c.GetPet(context.Background(), 7)
+	var problem client.Problem
+	if !errors.As(err, &problem) || problem.Message != "no such pet" {
+		t.Errorf("errors.As(err, &problem): %v, %+v", err, problem)
+	}
+	var pp *client.Problem
+	var apiErr *client.APIError
+	if !errors.As(err, &pp) || !errors.As(err, &apiErr) || apiErr.StatusCode != 404 || apiErr.Attempts != 1 {
+		t.Errorf("err %v", err)
+	}
+}
+
 // Waits can be switched off for a test that runs outside a synctest bubble: a policy
 // whose delays are zero waits not at all (zero means zero).
 func TestNoWaits(t *testing.T) {

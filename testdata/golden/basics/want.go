@@ -267,6 +267,8 @@ func (c *Client) GetHealth(ctx context.Context, opts ...CallOption) (io.ReadClos
 //
 // Response 200: The pets.
 //
+// Typed errors, for errors.As: other statuses: Problem.
+//
 // tags is the query parameter "tags".
 //
 // Retries: up to 3 attempts on 408/429/500/502/503/504 and connection errors, backoff 100ms–2s, full jitter.
@@ -297,6 +299,8 @@ func (c *Client) ListPets(ctx context.Context, tags []string, params *ListPetsPa
 //
 // Response 201: Created.
 //
+// Typed errors, for errors.As: other statuses: Problem.
+//
 // Retries: up to 3 attempts on 408/429/500/502/503/504 and connection errors, backoff 100ms–2s, full jitter.
 func (c *Client) CreatePet(ctx context.Context, params *CreatePetParams, body NewPet, opts ...CallOption) (*Pet, error) {
 	if params == nil {
@@ -321,6 +325,8 @@ func (c *Client) CreatePet(ctx context.Context, params *CreatePetParams, body Ne
 // GetPet calls GET /pets/{petId} (operationId getPet).
 //
 // Response 200: The pet.
+//
+// Typed errors, for errors.As: 404: NotFound; other statuses: Problem.
 //
 // Retries: up to 5 attempts on 429/5XX and connection errors, backoff 100ms–2s, full jitter.
 func (c *Client) GetPet(ctx context.Context, petID int64, opts ...CallOption) (*Pet, error) {
@@ -364,6 +370,8 @@ func (c *Client) ReplacePet(ctx context.Context, petID int64, body NewPet, opts 
 // Pets are archived instead; this removes one for good.
 //
 // Response 204: Gone.
+//
+// Typed errors, for errors.As: 404: NotFound.
 //
 // Deprecated: the API description marks this operation as deprecated.
 //
@@ -437,6 +445,15 @@ func (v NotFound) Error() string {
 	return wire.ErrorText(v)
 }
 
+// As lets errors.As fill a NotFound value as well as a *NotFound.
+func (v NotFound) As(target any) bool {
+	t, ok := target.(*NotFound)
+	if ok {
+		*t = v
+	}
+	return ok
+}
+
 // A pet in the store.
 type Pet struct {
 	BornAt *time.Time `json:"bornAt,omitzero"`
@@ -466,4 +483,13 @@ type Problem struct {
 // Error returns the error model as JSON, so that it can be returned as an error.
 func (v Problem) Error() string {
 	return wire.ErrorText(v)
+}
+
+// As lets errors.As fill a Problem value as well as a *Problem.
+func (v Problem) As(target any) bool {
+	t, ok := target.(*Problem)
+	if ok {
+		*t = v
+	}
+	return ok
 }

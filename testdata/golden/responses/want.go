@@ -214,6 +214,8 @@ var policyJobStatus = runtime.Policy{
 //
 // Response 204: Nothing to do.
 //
+// Typed errors, for errors.As: 409: StartJobError409; 4XX: Envelope; 5XX: StartJobError5XX.
+//
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
 func (c *Client) StartJob(ctx context.Context, opts ...CallOption) (*StartJobResponses, error) {
 	r := wire.NewRequest("POST")
@@ -242,6 +244,8 @@ func (c *Client) StartJob(ctx context.Context, opts ...CallOption) (*StartJobRes
 // CancelJob calls DELETE /jobs/{id} (operationId cancelJob).
 //
 // Response 204: Cancelled.
+//
+// Typed errors, for errors.As: other statuses: Envelope.
 //
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
 func (c *Client) CancelJob(ctx context.Context, id string, opts ...CallOption) error {
@@ -324,6 +328,15 @@ func (v Envelope) Error() string {
 	return wire.ErrorText(v)
 }
 
+// As lets errors.As fill a Envelope value as well as a *Envelope.
+func (v Envelope) As(target any) bool {
+	t, ok := target.(*Envelope)
+	if ok {
+		*t = v
+	}
+	return ok
+}
+
 // Job is the schema at #/components/schemas/Job.
 type Job struct {
 	ID    string    `json:"id"`
@@ -360,12 +373,30 @@ func (v StartJobError409) Error() string {
 	return wire.ErrorText(v)
 }
 
+// As lets errors.As fill a StartJobError409 value as well as a *StartJobError409.
+func (v StartJobError409) As(target any) bool {
+	t, ok := target.(*StartJobError409)
+	if ok {
+		*t = v
+	}
+	return ok
+}
+
 // StartJobError5XX is the type of the 5XX response of StartJob.
 type StartJobError5XX []string
 
 // Error returns the error model as JSON, so that it can be returned as an error.
 func (v StartJobError5XX) Error() string {
 	return wire.ErrorText(v)
+}
+
+// As lets errors.As fill a StartJobError5XX value as well as a *StartJobError5XX.
+func (v StartJobError5XX) As(target any) bool {
+	t, ok := target.(*StartJobError5XX)
+	if ok {
+		*t = v
+	}
+	return ok
 }
 
 // StartJobResponses holds a response of StartJob: the field of the status received is set.

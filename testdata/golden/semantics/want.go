@@ -280,6 +280,8 @@ func (c *Client) UploadPhoto(ctx context.Context, body UploadPhotoRequest, opts 
 //
 // Response 200: the record
 //
+// Typed errors, for errors.As: other statuses: Problem.
+//
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
 func (c *Client) GetRecord(ctx context.Context, id string, opts ...CallOption) (*Record, error) {
 	r := wire.NewRequest("GET")
@@ -430,6 +432,15 @@ type Problem struct {
 // Error returns the error model as JSON, so that it can be returned as an error.
 func (v Problem) Error() string {
 	return wire.ErrorText(v)
+}
+
+// As lets errors.As fill a Problem value as well as a *Problem.
+func (v Problem) As(target any) bool {
+	t, ok := target.(*Problem)
+	if ok {
+		*t = v
+	}
+	return ok
 }
 
 // Record is the schema at #/components/schemas/Record.

@@ -216,6 +216,8 @@ func (c *Client) Login(ctx context.Context, body *LoginRequest, opts ...CallOpti
 //
 // Response 200: Users.
 //
+// Typed errors, for errors.As: other statuses: Error.
+//
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
 func (c *Client) ListUsers(ctx context.Context, params *ListUsersParams, opts ...CallOption) ([]User, error) {
 	if params == nil {
@@ -275,6 +277,15 @@ type Error struct {
 // Error returns the error model as JSON, so that it can be returned as an error.
 func (v Error) Error() string {
 	return wire.ErrorText(v)
+}
+
+// As lets errors.As fill a Error value as well as a *Error.
+func (v Error) As(target any) bool {
+	t, ok := target.(*Error)
+	if ok {
+		*t = v
+	}
+	return ok
 }
 
 // User is the schema at #/components/schemas/User.
