@@ -192,6 +192,7 @@ func (e *emitter) method(op *model.Operation) *jen.Statement {
 		))
 	}
 	add(jen.Id("r").Op(":=").Qual(wirePath, "NewRequest").Call(jen.Lit(op.Method)))
+	body = append(body, e.requestHooks(op)...)
 	for _, part := range op.PathParts {
 		if part.Param == nil {
 			add(jen.Id("r").Dot("Path").Call(jen.Lit(part.Literal)))
@@ -218,6 +219,9 @@ func (e *emitter) method(op *model.Operation) *jen.Statement {
 	}
 	if op.Body != nil {
 		add(e.body(op.Body))
+	}
+	if op.Stream != nil && op.Stream.Only {
+		return e.streamMethod(op, d, args, body)
 	}
 	accept := ""
 	if op.Result != nil {

@@ -22,10 +22,10 @@ func FixedNames() Reserved {
 		Package: []string{
 			"APIError", "CallOption", "Client",
 			"ErrBodyNotReplayable", "ErrBudgetExhausted", "ErrCircuitOpen", "ErrExhausted", "ErrRetryAfterTooLong",
-			"NewClient", "Option", "Policy", "RetryEvent",
+			"EventStream", "NewClient", "Option", "Policy", "ResponseInfo", "RetryEvent", "StreamError",
 			"WithAttemptTimeout", "WithCircuitBreaker", "WithHTTPClient", "WithHeader", "WithIdempotencyKey",
 			"WithLogger", "WithMaxAttempts", "WithOnRetry", "WithPolicyOverride", "WithRequestEditor",
-			"WithRetryBudget", "WithUserAgent", "WithoutRetry", "WithoutRetryBudget",
+			"WithResponseInfo", "WithRetryBudget", "WithUserAgent", "WithoutRetry", "WithoutRetryBudget",
 		},
 		ClientMembers: []string{"wire"},
 		Imports:       []string{"context", "http", "io", "json", "runtime", "slog", "time", "wire"},

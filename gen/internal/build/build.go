@@ -35,6 +35,8 @@ type builder struct {
 	errorWrappers map[*openapi3.Schema]*model.Type // named types made for unnamed error models
 	errorSets     map[string]*model.ErrorSet       // by their cases
 	errorSetList  []*model.ErrorSet
+
+	schemes map[string]bool // the security schemes that have options, by key
 }
 
 // Build turns a loaded spec into the model the emitter reads: every operation with its
@@ -68,9 +70,11 @@ func Build(spec *load.Spec) (*model.API, error) {
 	}
 	b.buildComponents()
 	breakNamedCycles(b.decls)
+	b.client(api)
 	for _, op := range ops {
 		b.operation(op)
 	}
+	b.webhooks(ops)
 	b.nameLocals(ops)
 	breakCycles(b.decls)
 	if err := b.errs.Err(); err != nil {
@@ -171,6 +175,7 @@ func (b *builder) operation(op *model.Operation) {
 	b.params(op, item, kop)
 	b.requestBody(op, kop)
 	b.responses(op, kop)
+	b.clientParts(op, item, kop)
 }
 
 // located returns an error about op placed at obj's origin.
