@@ -77,14 +77,20 @@ func WithUserAgent(ua string) Option {
 	return func(c *Client) { c.userAgent = ua }
 }
 
-// WithLogger logs each retry at WARN level to l, without header values or bodies.
+// WithLogger logs each retry at WARN level to l, without header values, query values or
+// bodies.
 func WithLogger(l *slog.Logger) Option {
-	return func(c *Client) { c.engine.Logger = l }
+	return func(c *Client) {
+		if l != nil {
+			l = slog.New(redactHandler{l.Handler()})
+		}
+		c.engine.Logger = l
+	}
 }
 
 // WithOnRetry calls fn before each wait between attempts.
 func WithOnRetry(fn func(runtime.RetryEvent)) Option {
-	return func(c *Client) { c.engine.OnRetry = fn }
+	return func(c *Client) { c.engine.OnRetry = redactEvents(fn) }
 }
 
 // WithRetryBudget caps the retries of all calls to ratio of recent requests, plus
@@ -127,6 +133,7 @@ func (c *Client) send(ctx context.Context, r *Request, p *runtime.Policy, accept
 		ctx, ac = withCounter(ctx)
 	}
 	resp, err := c.do(ctx, r, p, accept, extra, s.runtime)
+	err = redactError(err)
 	if ac != nil {
 		ac.fill(s.info, resp, err)
 	}

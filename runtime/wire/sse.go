@@ -52,7 +52,8 @@ type EventReader struct {
 	data       []byte
 	hasData    bool
 	eventType  []byte
-	id         string
+	idBuf      string // the last event ID buffer
+	id         string // the last event ID string, set when an event is dispatched
 	retry      time.Duration
 	retrySet   bool
 	eventCount int
@@ -67,11 +68,13 @@ func NewEventReader(r io.Reader) *EventReader {
 // set one.
 func (p *EventReader) Retry() (time.Duration, bool) { return p.retry, p.retrySet }
 
-// LastEventID returns the last event ID the stream set, "" when none.
+// LastEventID returns the last event ID string: the ID in force when the last event was
+// dispatched (an ID set by an event the stream has not finished does not count), "" when
+// none.
 func (p *EventReader) LastEventID() string { return p.id }
 
-// SetLastEventID sets the last event ID buffer, as a reconnection carries it over.
-func (p *EventReader) SetLastEventID(id string) { p.id = id }
+// SetLastEventID sets the last event ID, as a reconnection carries it over.
+func (p *EventReader) SetLastEventID(id string) { p.id, p.idBuf = id, id }
 
 // Next returns the next event. At the end of the stream it returns io.EOF; an event
 // the stream ended in the middle of is dropped. Any other error is the reader's, or
@@ -87,6 +90,7 @@ func (p *EventReader) Next() (Event, error) {
 			return Event{}, err
 		}
 		if len(line) == 0 {
+			p.id = p.idBuf
 			if !p.hasData {
 				p.eventType = p.eventType[:0]
 				continue
@@ -127,8 +131,8 @@ func (p *EventReader) Next() (Event, error) {
 			p.data = append(p.data, '\n')
 			p.hasData = true
 		case "id":
-			if bytes.IndexByte(value, 0) < 0 && string(value) != p.id {
-				p.id = string(value)
+			if bytes.IndexByte(value, 0) < 0 && string(value) != p.idBuf {
+				p.idBuf = string(value)
 			}
 		case "retry":
 			if ms, ok := digits(value); ok {
