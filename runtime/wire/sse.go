@@ -52,6 +52,7 @@ type EventReader struct {
 	data       []byte
 	hasData    bool
 	eventType  []byte
+	lastType   string // the last event type dispatched, kept so that repeats cost nothing
 	idBuf      string // the last event ID buffer
 	id         string // the last event ID string, set when an event is dispatched
 	retry      time.Duration
@@ -101,7 +102,10 @@ func (p *EventReader) Next() (Event, error) {
 			}
 			ev := Event{ID: p.id, Data: data}
 			if len(p.eventType) > 0 {
-				ev.Type = string(p.eventType)
+				if string(p.eventType) != p.lastType {
+					p.lastType = string(p.eventType)
+				}
+				ev.Type = p.lastType
 			}
 			p.data = p.data[:0]
 			p.hasData = false

@@ -1,0 +1,74 @@
+package wire
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/retrygen/retrygen/runtime"
+)
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// streamClient returns a client whose every request is answered 200 with body().
+func streamClient(t testing.TB, body func() io.Reader) *Client {
+	hc := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		return &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"text/event-stream"}},
+			Body: io.NopCloser(body()), Request: r}, nil
+	})}
+	c, err := NewClient("http://api.example.com", WithHTTPClient(hc), WithoutRetryBudget())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+type chunk struct {
+	ID      string `json:"id"`
+	Choices []struct {
+		Delta struct {
+			Content string `json:"content"`
+		} `json:"delta"`
+	} `json:"choices"`
+}
+
+var getPolicy = runtime.Policy{MaxAttempts: 3, Multiplier: 2, Idempotent: true, ConnectionErrors: true}
+
+// A stream ends at its sentinel, and text events take the data as is.
+func TestStreamSentinelAndText(t *testing.T) {
+	c := streamClient(t, func() io.Reader { return strings.NewReader("data: a b\n\ndata: [STOP]\n\ndata: c\n\n") })
+	s, err := OpenStream[string](context.Background(), c, NewRequest("GET"), &getPolicy, StreamConfig{Sentinel: "[STOP]", Text: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for s.Next() {
+		got = append(got, s.Current())
+	}
+	if s.Err() != nil || len(got) != 1 || got[0] != "a b" || s.Delivered() != 1 {
+		t.Fatalf("got %q, err %v", got, s.Err())
+	}
+}
+
+// BenchmarkStreamEvent reports the bytes and allocations of one typed event of a chat
+// completion stream: reading, splitting and decoding its JSON into a struct.
+func BenchmarkStreamEvent(b *testing.B) {
+	event := "data: {\"id\":\"chatcmpl-123\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"delta\":{\"content\":\"Hello\"},\"index\":0}]}\n\n"
+	c := streamClient(b, func() io.Reader { return &eventSource{event: []byte(event), left: 1 << 62} })
+	s, err := OpenStream[chunk](context.Background(), c, NewRequest("GET"), &getPolicy, StreamConfig{}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	b.SetBytes(int64(len(event)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if !s.Next() {
+			b.Fatal(s.Err())
+		}
+	}
+}
