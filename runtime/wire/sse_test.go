@@ -253,7 +253,7 @@ func BenchmarkEventReader(b *testing.B) {
 	event := []byte("id: 42\ndata: {\"id\":\"chatcmpl-123\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"delta\":{\"content\":\"Hello\"},\"index\":0}]}\n\n")
 	b.SetBytes(int64(len(event)))
 	b.ReportAllocs()
-	p := NewEventReader(&eventSource{event: event, left: 1<<62})
+	p := NewEventReader(&eventSource{event: event, left: 1 << 62})
 	for b.Loop() {
 		if _, err := p.Next(); err != nil {
 			b.Fatal(err)
