@@ -100,6 +100,7 @@ type Stream[T any] struct {
 	cfg    StreamConfig
 	set    callSettings
 
+	attempts  int // made by every connection, for ResponseInfo
 	resp      *http.Response
 	events    *EventReader
 	current   T
@@ -133,6 +134,10 @@ func OpenStream[T any](ctx context.Context, c *Client, r *Request, p *runtime.Po
 // connect sends the request, with Last-Event-ID when the stream has one.
 func (s *Stream[T]) connect(extra http.Header) error {
 	resp, err := s.client.send(s.ctx, s.req, &s.policy, s.cfg.Accept, extra, &s.set)
+	if info := s.set.info; info != nil {
+		s.attempts += info.Attempts
+		info.Attempts = s.attempts
+	}
 	if err != nil {
 		if s.cfg.DecodeError != nil {
 			err = DecodeError(err, s.cfg.DecodeError)

@@ -140,6 +140,20 @@ func WithResponseInfo(info *ResponseInfo) CallOption { return wire.WithResponseI
 // ServerURL is a server of the API, from the spec's servers list.
 const ServerURL = "http://localhost:8080/v1"
 
+// WithBearerAuth authenticates the operations that accept the "bearerAuth" scheme with "Authorization:
+// Bearer token".
+//
+// Credentials are never logged, never appear in errors and never follow a redirect to another host.
+func WithBearerAuth(token string) Option {
+	return wire.WithCredential("bearerAuth", wire.Bearer(token))
+}
+
+// WithBearerAuthFunc is WithBearerAuth with a token that fn returns, called once per call, for tokens
+// that change.
+func WithBearerAuthFunc(fn func(ctx context.Context) (string, error)) Option {
+	return wire.WithCredential("bearerAuth", wire.BearerFunc(fn))
+}
+
 // policyListPets is the retry policy of ListPets: GET is safe (RFC 9110 §9.2.1).
 var policyListPets = runtime.Policy{
 	MaxAttempts:      3,
@@ -221,6 +235,20 @@ var policyUpdatePet = runtime.Policy{
 
 // policyDeletePet is the retry policy of DeletePet: DELETE is idempotent (RFC 9110 §9.2.2).
 var policyDeletePet = runtime.Policy{
+	MaxAttempts:      3,
+	InitialDelay:     100 * time.Millisecond,
+	MaxDelay:         time.Second,
+	Multiplier:       2.0,
+	Jitter:           runtime.JitterFull,
+	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
+	ConnectionErrors: true,
+	RetryAfter:       true,
+	MaxRetryAfter:    5 * time.Second,
+	Idempotent:       true,
+}
+
+// policyWatchPet is the retry policy of WatchPet: GET is safe (RFC 9110 §9.2.1).
+var policyWatchPet = runtime.Policy{
 	MaxAttempts:      3,
 	InitialDelay:     100 * time.Millisecond,
 	MaxDelay:         time.Second,
@@ -427,6 +455,36 @@ func (c *Client) DeletePet(ctx context.Context, petID int64, opts ...CallOption)
 	return wire.Discard(resp)
 }
 
+// WatchPet calls GET /pets/{petId}/events (operationId watchPet).
+//
+// Follow what happens to a pet.
+//
+// A server-sent event stream, for callers with a bearer token. It is a GET, so a stream
+// that is cut resumes: the client reconnects with Last-Event-ID after the server's
+// retry interval, and no event is delivered twice.
+//
+// Response 200: What happens to the pet, as it happens; the stream ends with [DONE].
+//
+// Retries: up to 3 attempts on 408/429/500/502/503/504 and connection errors, backoff 100ms–1s, full jitter.
+//
+// It returns the operation's server-sent events as a stream: call Next until it returns false, then
+// Err; Close the stream, or cancel ctx, to stop early. The stream ends at the event whose data is
+// "[DONE]". A failure before the first event is retried under the operation's policy; a stream that is
+// cut reconnects with Last-Event-ID only when the operation is retry-safe, and otherwise ends with a
+// *StreamError that says how many events were delivered.
+func (c *Client) WatchPet(ctx context.Context, petID int64, opts ...CallOption) (*EventStream[PetEvent], error) {
+	r := wire.NewRequest("GET")
+	r.Security([]string{"bearerAuth"})
+	r.Path("/pets/")
+	r.PathParam("petId", wire.PathSimple, petID)
+	r.Path("/events")
+	return wire.OpenStream[PetEvent](ctx, c.wire, r, &policyWatchPet, wire.StreamConfig{
+		Accept:      "text/event-stream",
+		DecodeError: errorsProblem,
+		Sentinel:    "[DONE]",
+	}, opts)
+}
+
 // FeedPet calls POST /pets/{petId}/feed (operationId feedPet).
 //
 // Feed a pet.
@@ -556,6 +614,12 @@ type Pet struct {
 	Name      string     `json:"name"`
 	Species   Species    `json:"species"`
 	Tag       *string    `json:"tag,omitempty"`
+}
+
+// PetEvent is the schema at #/components/schemas/PetEvent.
+type PetEvent struct {
+	// What happened, e.g. "fed".
+	Kind string `json:"kind"`
 }
 
 // PetQuery is the schema at #/components/schemas/PetQuery.
