@@ -494,3 +494,33 @@ func TestServers(t *testing.T) {
 		t.Errorf("a value outside the enum: %v", err)
 	}
 }
+
+// One method per request content type: JSON keeps the plain name, the others are named
+// after theirs, and each sends its own Content-Type, body and Accept.
+func TestMediaTypeMethods(t *testing.T) {
+	bubble(t, func(t *testing.T, e *env) {
+		s := e.serve(clientAddr, reply(200, `{"text":"ok"}`))
+		c := e.clientapi(clientapi.ServerURL)
+		ctx := t.Context()
+		if _, err := c.Chat(ctx, clientapi.ChatRequest{Prompt: "hi"}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.ChatForm(ctx, clientapi.ChatRequest{Prompt: "hi there"}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.ChatText(ctx, strings.NewReader("hi")); err != nil {
+			t.Fatal(err)
+		}
+		want := []struct{ ct, body string }{
+			{"application/json", `{"prompt":"hi"}`},
+			{"application/x-www-form-urlencoded", `prompt=hi+there`},
+			{"text/plain", `hi`},
+		}
+		for i, w := range want {
+			a := s.got(i)
+			if a.Header.Get("Content-Type") != w.ct || string(a.Body) != w.body || a.Header.Get("Accept") != "application/json" {
+				t.Errorf("call %d sent %s %q, Accept %q; want %s %q", i+1, a.Header.Get("Content-Type"), a.Body, a.Header.Get("Accept"), w.ct, w.body)
+			}
+		}
+	})
+}

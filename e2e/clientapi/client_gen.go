@@ -4,6 +4,7 @@ package clientapi
 
 import (
 	"context"
+	"io"
 	"log/slog"
 	"net/http"
 	"time"
@@ -429,6 +430,56 @@ func (c *Client) ChatStream(ctx context.Context, body ChatRequest, opts ...CallO
 		DecodeError: errorsProblem,
 		Sentinel:    "[END]",
 	}, opts)
+}
+
+// ChatForm calls POST /chat (operationId chat).
+//
+// Answers whole, or as a stream of chunks when asked.
+//
+// Request body: Sent as application/x-www-form-urlencoded.
+//
+// Response 200: The answer.
+//
+// Retries: only attempts that could not connect, up to 4 attempts; the request is not idempotent.
+func (c *Client) ChatForm(ctx context.Context, body ChatRequest, opts ...CallOption) (*ChatChunk, error) {
+	r := wire.NewRequest("POST")
+	r.Security([]string{"bearerAuth"})
+	r.Path("/chat")
+	r.FormBody("application/x-www-form-urlencoded", body)
+	resp, err := c.wire.Do(ctx, r, &policyChat, "application/json", opts)
+	if err != nil {
+		return nil, wire.DecodeError(err, errorsProblem)
+	}
+	out := new(ChatChunk)
+	if err := wire.DecodeJSON(resp, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// ChatText calls POST /chat (operationId chat).
+//
+// Answers whole, or as a stream of chunks when asked.
+//
+// Request body: Sent as text/plain.
+//
+// Response 200: The answer.
+//
+// Retries: only attempts that could not connect, up to 4 attempts; the request is not idempotent.
+func (c *Client) ChatText(ctx context.Context, body io.Reader, opts ...CallOption) (*ChatChunk, error) {
+	r := wire.NewRequest("POST")
+	r.Security([]string{"bearerAuth"})
+	r.Path("/chat")
+	r.RawBody("text/plain", body)
+	resp, err := c.wire.Do(ctx, r, &policyChat, "application/json", opts)
+	if err != nil {
+		return nil, wire.DecodeError(err, errorsProblem)
+	}
+	out := new(ChatChunk)
+	if err := wire.DecodeJSON(resp, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // GetWithCookie calls GET /cookie (operationId getWithCookie).

@@ -164,6 +164,9 @@ func (e *emitter) items() []jen.Code {
 		if op.Stream != nil && !op.Stream.Only {
 			items = append(items, e.method(streamVariant(op)).Line())
 		}
+		for _, v := range op.Variants {
+			items = append(items, e.method(v).Line())
+		}
 	}
 	for _, set := range api.ErrorSets {
 		items = append(items, e.errorSet(set).Line())

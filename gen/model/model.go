@@ -80,6 +80,10 @@ type Operation struct {
 	Server string
 	// Stream is the operation's server-sent event stream; nil when it has none.
 	Stream *Stream
+	// Variants are the operation again for each further content type of its request
+	// body, each with its own GoName (e.g. "CreateThingForm") and Body; the rest is
+	// shared.
+	Variants []*Operation
 }
 
 // Source says where a policy field's value came from.

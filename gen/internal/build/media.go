@@ -7,6 +7,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/retrygen/retrygen/gen/internal/load"
+	"github.com/retrygen/retrygen/gen/internal/names"
 	"github.com/retrygen/retrygen/gen/model"
 )
 
@@ -91,4 +92,72 @@ func eventData(sr *openapi3.SchemaRef) *openapi3.SchemaRef {
 		}
 	}
 	return data
+}
+
+// bodyVariants gives op one more method per further content type of its request body:
+// the content type requestBody picked keeps the plain name (JSON first), each other one
+// becomes a variant named after it, e.g. CreateThingForm, CreateThingMultipart,
+// CreateThingText. Content types whose name gives no usable suffix are a warning.
+func (b *builder) bodyVariants(op *model.Operation, kop *openapi3.Operation) {
+	if op.Body == nil || kop.RequestBody == nil || kop.RequestBody.Value == nil {
+		return
+	}
+	rb := kop.RequestBody.Value
+	if len(rb.Content) < 2 {
+		return
+	}
+	seen := map[string]bool{op.Body.ContentType: true}
+	for _, ct := range load.SortedKeys(rb.Content) {
+		mt := rb.Content[ct]
+		if mt == nil || seen[sendableType(ct)] || !validHeaderValue(ct) {
+			continue
+		}
+		seen[sendableType(ct)] = true
+		suffix := mediaSuffix(ct)
+		if suffix == "" {
+			b.warnOp(op, rb.Origin, "request content type %q gets no method of its own: its name gives none", ct)
+			continue
+		}
+		v := *op
+		v.Variants, v.Body, v.Stream = nil, nil, nil
+		if op.Stream != nil && op.Stream.Only {
+			s := *op.Stream
+			v.Stream = &s
+		}
+		v.GoName = b.methods.UniqueFor(op.GoName+suffix, "request content type "+ct+" of "+op.GoName)
+		if v.Stream != nil {
+			v.Stream.GoName = v.GoName
+		}
+		one := *rb
+		one.Content = openapi3.Content{ct: mt}
+		fake := *kop
+		fake.RequestBody = &openapi3.RequestBodyRef{Value: &one}
+		b.requestBody(&v, &fake)
+		if v.Body == nil {
+			continue
+		}
+		v.Body.Doc = strings.TrimSpace("Sent as " + ct + ". " + v.Body.Doc)
+		op.Variants = append(op.Variants, &v)
+	}
+}
+
+// mediaSuffix names the method of a request content type: Form, Multipart, Text,
+// Binary, or the media type's subtype (application/merge-patch+json → MergePatchJSON).
+func mediaSuffix(ct string) string {
+	mt, _, err := mime.ParseMediaType(ct)
+	if err != nil {
+		mt = strings.ToLower(strings.TrimSpace(ct))
+	}
+	switch mt {
+	case "application/x-www-form-urlencoded":
+		return "Form"
+	case "multipart/form-data":
+		return "Multipart"
+	case "text/plain":
+		return "Text"
+	case "application/octet-stream", "*/*", "application/*":
+		return "Binary"
+	}
+	_, sub, _ := strings.Cut(mt, "/")
+	return names.GoName(sub)
 }

@@ -137,4 +137,5 @@ func (b *builder) clientParts(op *model.Operation, item *openapi3.PathItem, kop 
 	b.security(op, kop, b.schemes)
 	b.operationServer(op, item, kop)
 	b.stream(op, kop)
+	b.bodyVariants(op, kop)
 }
