@@ -446,6 +446,10 @@ func TestResponseInfo(t *testing.T) {
 		if info.StatusCode != 200 || info.Attempts != 2 || info.RetryAfter != 2*time.Second || info.Header.Get("X-Rate-Limit-Remaining") != "5" {
 			t.Errorf("info %+v", info)
 		}
+		var h clientapi.ListItemsHeaders
+		if err := h.From(&info); err != nil || h.XRateLimitRemaining == nil || *h.XRateLimitRemaining != 5 {
+			t.Errorf("typed headers %+v, %v", h, err)
+		}
 	})
 	bubble(t, func(t *testing.T, e *env) {
 		e.serve(clientAddr, status(404))

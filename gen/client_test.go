@@ -55,3 +55,77 @@ func TestClientFeaturesOfRealSpecs(t *testing.T) {
 		})
 	}
 }
+
+// TestClientWarnings: -v names, located, each construct the generator leaves out: a
+// webhook and a callback (payload types only), links, a response content type the
+// method does not read, a security scheme with no option.
+func TestClientWarnings(t *testing.T) {
+	path := spectest.Write(t, "api.yaml", `openapi: 3.1.0
+info: {title: t, version: "1"}
+paths:
+  /things:
+    post:
+      operationId: createThing
+      security: [{digest: []}]
+      requestBody:
+        content:
+          application/json:
+            schema: {type: object, properties: {a: {type: string}}}
+      callbacks:
+        done:
+          '{$request.body#/url}':
+            post:
+              requestBody:
+                content:
+                  application/json:
+                    schema: {type: object, properties: {ok: {type: boolean}}}
+              responses: {"200": {description: ok}}
+      responses:
+        "200":
+          description: ok
+          links:
+            self: {operationId: createThing}
+          content:
+            application/json:
+              schema: {type: object, properties: {id: {type: string}}}
+            text/csv:
+              schema: {type: string}
+webhooks:
+  thingDeleted:
+    post:
+      requestBody:
+        content:
+          application/json:
+            schema: {type: object, properties: {id: {type: string}}}
+      responses: {"200": {description: ok}}
+components:
+  securitySchemes:
+    digest: {type: http, scheme: digest}
+`)
+	s, err := Load(path, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := s.Warnings.Error()
+	for _, want := range []string{
+		`api.yaml:32:3: webhook "thingDeleted": only its payload types are generated`,
+		`(createThing): callback "done": only its payload types are generated`,
+		`(createThing): response 200: links are not turned into code`,
+		`(createThing): response 200: content type "text/csv" is not read`,
+		`security scheme "digest": http scheme "digest" is not supported`,
+		`(createThing): security requirement names scheme "digest", which has no option`,
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("warnings lack %s:\n%s", want, text)
+		}
+	}
+	src, err := Generate(s, GenerateOptions{Package: "client"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"type ThingDeletedPayload struct", "type CreateThingDonePayload struct"} {
+		if !strings.Contains(string(src), want) {
+			t.Errorf("the client lacks %s", want)
+		}
+	}
+}

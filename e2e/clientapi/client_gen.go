@@ -637,6 +637,21 @@ func errorsProblem(status int) any {
 	return nil
 }
 
+// ListItemsHeaders holds the response headers ListItems declares, typed; From reads them from the
+// ResponseInfo of a call (see WithResponseInfo). A header the response lacks is nil.
+type ListItemsHeaders struct {
+	// XRateLimitRemaining is the header "X-Rate-Limit-Remaining".
+	XRateLimitRemaining *int64
+}
+
+// From sets h from the headers in info; a header that does not parse as its declared type is an error.
+func (h *ListItemsHeaders) From(info *ResponseInfo) error {
+	if err := wire.ReadHeader(info.Header, "X-Rate-Limit-Remaining", &h.XRateLimitRemaining); err != nil {
+		return err
+	}
+	return nil
+}
+
 // ChatChunk is the schema at #/components/schemas/ChatChunk.
 type ChatChunk struct {
 	Text *string `json:"text,omitempty"`

@@ -175,6 +175,9 @@ func (e *emitter) items() []jen.Code {
 		if op.ParamsType != "" {
 			items = append(items, e.paramsStruct(op).Line())
 		}
+		if op.Headers != nil {
+			items = append(items, e.headerSet(op).Line())
+		}
 	}
 	for _, d := range api.Decls {
 		items = append(items, e.decl(d).Line())

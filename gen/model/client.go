@@ -50,3 +50,18 @@ type ServerVar struct {
 	Enum        []string
 	Description string
 }
+
+// HeaderSet is the struct that holds the response headers an operation declares, typed,
+// read from a ResponseInfo.
+type HeaderSet struct {
+	GoName string // e.g. "ListItemsHeaders"
+	Fields []HeaderField
+}
+
+// HeaderField is one declared response header.
+type HeaderField struct {
+	Name   string // the header's name, e.g. "X-Rate-Limit-Remaining"
+	GoName string // e.g. "XRateLimitRemaining"
+	Type   *Type  // a builtin scalar: String, Bool, Int32, Int64, Float32, Float64 or Time
+	Doc    string
+}

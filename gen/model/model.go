@@ -84,6 +84,8 @@ type Operation struct {
 	// body, each with its own GoName (e.g. "CreateThingForm") and Body; the rest is
 	// shared.
 	Variants []*Operation
+	// Headers are the response headers the 2xx responses declare; nil when none.
+	Headers *HeaderSet
 }
 
 // Source says where a policy field's value came from.

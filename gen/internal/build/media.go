@@ -8,6 +8,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/retrygen/retrygen/gen/internal/load"
 	"github.com/retrygen/retrygen/gen/internal/names"
+	"github.com/retrygen/retrygen/gen/internal/policy"
 	"github.com/retrygen/retrygen/gen/model"
 )
 
@@ -160,4 +161,104 @@ func mediaSuffix(ct string) string {
 	}
 	_, sub, _ := strings.Cut(mt, "/")
 	return names.GoName(sub)
+}
+
+// responseHeaders collects the headers op's 2xx responses declare into a struct of
+// typed fields, <Op>Headers, that a ResponseInfo fills. Content-Type is left out, as
+// OpenAPI says; a header whose schema is not a scalar is read as a string.
+func (b *builder) responseHeaders(op *model.Operation, kop *openapi3.Operation) {
+	if kop.Responses == nil {
+		return
+	}
+	all := kop.Responses.Map()
+	found := map[string]*openapi3.Header{}
+	var order []string
+	for _, code := range load.SortedKeys(all) {
+		rr := all[code]
+		if !strings.HasPrefix(code, "2") || rr == nil || rr.Value == nil {
+			continue
+		}
+		for _, name := range load.SortedKeys(rr.Value.Headers) {
+			h := rr.Value.Headers[name]
+			key := strings.ToLower(name)
+			if h == nil || h.Value == nil || key == "content-type" || found[key] != nil || !policy.ValidHeaderName(name) {
+				continue
+			}
+			found[key] = h.Value
+			order = append(order, name)
+		}
+	}
+	if len(order) == 0 {
+		return
+	}
+	set := &model.HeaderSet{GoName: b.pkg.UniqueFor(op.GoName+"Headers", "response headers of "+op.GoName)}
+	fields := names.NewExportedNamer("From")
+	for _, name := range order {
+		h := found[strings.ToLower(name)]
+		set.Fields = append(set.Fields, model.HeaderField{
+			Name:   name,
+			GoName: fields.Unique(names.GoName(name)),
+			Type:   model.BuiltinType(headerType(h.Schema)),
+			Doc:    h.Description,
+		})
+	}
+	op.Headers = set
+}
+
+// headerType is the Go type a header's schema reads into.
+func headerType(sr *openapi3.SchemaRef) model.Builtin {
+	if sr == nil || sr.Value == nil || sr.Value.Type == nil {
+		return model.String
+	}
+	s := sr.Value
+	switch {
+	case s.Type.Is("integer") && s.Format == "int32":
+		return model.Int32
+	case s.Type.Is("integer"):
+		return model.Int64
+	case s.Type.Is("number") && s.Format == "float":
+		return model.Float32
+	case s.Type.Is("number"):
+		return model.Float64
+	case s.Type.Is("boolean"):
+		return model.Bool
+	case s.Type.Is("string") && s.Format == "date-time":
+		return model.Time
+	}
+	return model.String
+}
+
+// unusedMedia warns about what op's responses declare that the client does not turn into
+// code: a 2xx content type that neither the method nor the stream reads, and links.
+func (b *builder) unusedMedia(op *model.Operation, kop *openapi3.Operation) {
+	if kop.Responses == nil {
+		return
+	}
+	all := kop.Responses.Map()
+	for _, code := range load.SortedKeys(all) {
+		rr := all[code]
+		if rr == nil || rr.Value == nil {
+			continue
+		}
+		if len(rr.Value.Links) > 0 {
+			b.warnOp(op, rr.Value.Origin, "response %s: links are not turned into code", code)
+		}
+		if !strings.HasPrefix(code, "2") || len(rr.Value.Content) < 2 {
+			continue
+		}
+		valid := true
+		for ct := range rr.Value.Content {
+			valid = valid && validHeaderValue(ct)
+		}
+		if !valid {
+			continue // requestBody and responses report it
+		}
+		picked, _, _ := b.pickMedia(op, rr.Value.Content)
+		for _, ct := range load.SortedKeys(rr.Value.Content) {
+			if ct == picked || isEventStream(ct) {
+				continue
+			}
+			b.warnOp(op, rr.Value.Origin, "response %s: content type %q is not read; the method asks for %q", code, ct, picked)
+		}
+	}
 }

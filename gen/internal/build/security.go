@@ -138,4 +138,6 @@ func (b *builder) clientParts(op *model.Operation, item *openapi3.PathItem, kop 
 	b.operationServer(op, item, kop)
 	b.stream(op, kop)
 	b.bodyVariants(op, kop)
+	b.responseHeaders(op, kop)
+	b.unusedMedia(op, kop)
 }

@@ -41,6 +41,8 @@ func (b *builder) webhooks(ops []*model.Operation) {
 			b.warnOp(op, kop.Origin, "callback %q: only its payload types are generated; receiving it is up to the application", cname)
 		}
 	}
+	// The last of the warnings building adds: keep them in file order with the loader's.
+	b.spec.Warnings.Sort()
 }
 
 // payloads builds the JSON request body types of a webhook's or callback's operations.
