@@ -528,3 +528,46 @@ func TestMediaTypeMethods(t *testing.T) {
 		}
 	})
 }
+
+// Credential headers the options add stay on their host: the engine's redirect guard
+// strips them on a redirect to another host.
+func TestAuthHeadersNotRedirected(t *testing.T) {
+	bubble(t, func(t *testing.T, e *env) {
+		e.serve(clientAddr, redirect(307, "http://"+otherAddr+"/elsewhere"))
+		other := e.serve(otherAddr, reply(200, itemJSON))
+		c := e.clientapi(clientapi.ServerURL, allCredentials()...)
+		if _, err := c.GetWithOAuth(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.GetAlternatives(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.GetWithCookie(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		for i := range 3 {
+			if got := sent(other.got(i)); got != "" {
+				t.Errorf("redirect %d carried %s", i+1, got)
+			}
+		}
+	})
+}
+
+// A stream is a call like any other for the circuit breaker: while it is open, the
+// stream does not open and nothing is sent.
+func TestStreamCircuitBreaker(t *testing.T) {
+	bubble(t, func(t *testing.T, e *env) {
+		s := e.serve(clientAddr, status(500))
+		c := e.clientapi(clientapi.ServerURL, clientapi.WithCircuitBreaker(1, time.Minute))
+		if _, err := c.WatchTicks(t.Context(), clientapi.WithoutRetry()); err == nil {
+			t.Fatal("want the 500")
+		}
+		_, err := c.WatchTicks(t.Context())
+		if !errors.Is(err, clientapi.ErrCircuitOpen) {
+			t.Fatalf("err = %v, want ErrCircuitOpen", err)
+		}
+		if n := s.count(); n != 1 {
+			t.Errorf("%d requests sent", n)
+		}
+	})
+}

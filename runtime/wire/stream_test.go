@@ -4,6 +4,8 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"os"
+	goruntime "runtime"
 	"strings"
 	"testing"
 
@@ -71,4 +73,41 @@ func BenchmarkStreamEvent(b *testing.B) {
 			b.Fatal(s.Err())
 		}
 	}
+}
+
+// A long typed stream is consumed in constant memory: the heap in use does not grow
+// with the events read. Under RETRYGEN_LONG=1 the stream is 2 GB.
+func TestStreamConstantMemory(t *testing.T) {
+	size := int64(32 << 20)
+	if os.Getenv("RETRYGEN_LONG") == "1" {
+		size = 2 << 30
+	}
+	event := "id: 7\ndata: {\"id\":\"chatcmpl-123\",\"choices\":[{\"delta\":{\"content\":\"" + strings.Repeat("x", 300) + "\"}}]}\n\n"
+	c := streamClient(t, func() io.Reader { return &eventSource{event: []byte(event), left: size} })
+	var before goruntime.MemStats
+	goruntime.GC()
+	goruntime.ReadMemStats(&before)
+	s, err := OpenStream[chunk](context.Background(), c, NewRequest("GET"), &getPolicy, StreamConfig{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var peak uint64
+	for s.Next() {
+		if s.Delivered()%(1<<14) == 0 {
+			var m goruntime.MemStats
+			goruntime.ReadMemStats(&m)
+			peak = max(peak, m.HeapInuse)
+		}
+	}
+	if s.Err() != nil {
+		t.Fatal(s.Err())
+	}
+	if want := size / int64(len(event)); int64(s.Delivered()) != want {
+		t.Errorf("%d events, want %d", s.Delivered(), want)
+	}
+	if peak > before.HeapInuse+8<<20 {
+		t.Errorf("heap in use peaked %d KB above the start", (peak-before.HeapInuse)>>10)
+	}
+	t.Logf("%d MB in %d events; heap peak +%d KB", size>>20, s.Delivered(), (int64(peak)-int64(before.HeapInuse))>>10)
 }
