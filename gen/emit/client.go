@@ -127,7 +127,11 @@ func clientSurface(api *model.API) []jen.Code {
 	add("Client calls the API. It is safe for concurrent use; all its calls share one retry budget and, when enabled, one circuit breaker.",
 		jen.Type().Id("Client").Struct(jen.Id("wire").Op("*").Qual(wirePath, "Client")))
 	add("Option configures a Client.", jen.Type().Id("Option").Op("=").Qual(wirePath, "Option"))
-	add("NewClient returns a client for the API served at baseURL, e.g. \"https://api.example.com/v1\". By default it sends requests with http.DefaultClient, retries each operation under the policy its spec declares, and caps retries with runtime.DefaultBudget.",
+	newClientDoc := "NewClient returns a client for the API served at baseURL, e.g. \"https://api.example.com/v1\". By default it sends requests with http.DefaultClient, retries each operation under the policy its spec declares, and caps retries with runtime.DefaultBudget."
+	if len(api.ServerConsts) > 0 {
+		newClientDoc += " An empty baseURL means " + api.ServerConsts[0].GoName + ". Operations the spec gives servers of their own go there, unless baseURL is none of the spec's servers."
+	}
+	add(newClientDoc,
 		jen.Func().Id("NewClient").Params(jen.Id("baseURL").String(), jen.Id("opts").Op("...").Id("Option")).Params(jen.Op("*").Id("Client"), jen.Error()).Block(
 			newWireClient(api),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),

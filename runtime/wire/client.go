@@ -52,7 +52,9 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 		return nil, err
 	}
 	c.baseURL = u
-	c.overridden = !slices.Contains(c.specServers, baseURL)
+	c.overridden = !slices.ContainsFunc(c.specServers, func(s string) bool {
+		return strings.TrimSuffix(s, "/") == strings.TrimSuffix(baseURL, "/")
+	})
 	if len(c.queryCreds) > 0 {
 		c.engine.HTTPClient = guardQueryCredentials(c.engine.HTTPClient, c.queryCreds)
 	}

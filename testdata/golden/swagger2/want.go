@@ -34,7 +34,8 @@ type Option = wire.Option
 
 // NewClient returns a client for the API served at baseURL, e.g. "https://api.example.com/v1". By
 // default it sends requests with http.DefaultClient, retries each operation under the policy its spec
-// declares, and caps retries with runtime.DefaultBudget.
+// declares, and caps retries with runtime.DefaultBudget. An empty baseURL means ServerURL. Operations
+// the spec gives servers of their own go there, unless baseURL is none of the spec's servers.
 func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	w, err := wire.NewClient(baseURL, append([]Option{wire.WithSpecServers(ServerURL)}, opts...)...)
 	if err != nil {
