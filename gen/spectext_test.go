@@ -197,7 +197,7 @@ var hostileFields = []hostileField{
 	{name: "server.variable.description", base: "X"},
 	{name: "tag.name", base: "X"},
 	{name: "tag.description", base: "X"},
-	{name: "security.name", base: "X", checked: true},
+	{name: "security.name", base: "X", literal: true, ident: true, checked: true},
 	{name: "security.header", base: "X", literal: true, checked: true},
 	{name: "security.description", base: "X"},
 	{name: "operation.operationId", base: "X", ident: true},
