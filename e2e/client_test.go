@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -568,6 +569,29 @@ func TestStreamCircuitBreaker(t *testing.T) {
 		}
 		if n := s.count(); n != 1 {
 			t.Errorf("%d requests sent", n)
+		}
+	})
+}
+
+// A method that hands the body over unread asks for every content type its responses
+// declare.
+func TestRawResponseAccept(t *testing.T) {
+	bubble(t, func(t *testing.T, e *env) {
+		s := e.serve(clientAddr, func(w http.ResponseWriter, r *http.Request, a *arrival) {
+			w.Header().Set("Content-Type", "text/csv")
+			fmt.Fprint(w, "id,name\n1,one\n")
+		})
+		body, err := e.clientapi(clientapi.ServerURL).ExportItems(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer body.Close()
+		data, _ := io.ReadAll(body)
+		if string(data) != "id,name\n1,one\n" {
+			t.Errorf("body %q", data)
+		}
+		if got := s.got(0).Header.Get("Accept"); got != "application/pdf, text/csv" {
+			t.Errorf("Accept %q", got)
 		}
 	})
 }

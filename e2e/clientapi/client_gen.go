@@ -276,6 +276,20 @@ var policyGetWithCookie = runtime.Policy{
 	ReadBody:         true,
 }
 
+// policyExportItems is the retry policy of ExportItems: GET is safe (RFC 9110 §9.2.1).
+var policyExportItems = runtime.Policy{
+	MaxAttempts:      4,
+	InitialDelay:     500 * time.Millisecond,
+	MaxDelay:         10 * time.Second,
+	Multiplier:       2.0,
+	Jitter:           runtime.JitterFull,
+	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
+	ConnectionErrors: true,
+	RetryAfter:       true,
+	MaxRetryAfter:    time.Minute,
+	Idempotent:       true,
+}
+
 // policyGetFile is the retry policy of GetFile: GET is safe (RFC 9110 §9.2.1).
 var policyGetFile = runtime.Policy{
 	MaxAttempts:      4,
@@ -501,6 +515,22 @@ func (c *Client) GetWithCookie(ctx context.Context, opts ...CallOption) (*Item, 
 		return nil, err
 	}
 	return out, nil
+}
+
+// ExportItems calls GET /export (operationId exportItems).
+//
+// Response 200: The items as CSV or PDF, as the server prefers.
+//
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
+func (c *Client) ExportItems(ctx context.Context, opts ...CallOption) (io.ReadCloser, error) {
+	r := wire.NewRequest("GET")
+	r.Security([]string{"bearerAuth"})
+	r.Path("/export")
+	resp, err := c.wire.Do(ctx, r, &policyExportItems, "application/pdf, text/csv", opts)
+	if err != nil {
+		return nil, err
+	}
+	return resp.Body, nil
 }
 
 // GetFile calls GET /files/{name} (operationId getFile).

@@ -253,12 +253,38 @@ func (b *builder) unusedMedia(op *model.Operation, kop *openapi3.Operation) {
 		if !valid {
 			continue // requestBody and responses report it
 		}
-		picked, _, _ := b.pickMedia(op, rr.Value.Content)
+		picked, _, kind := b.pickMedia(op, rr.Value.Content)
 		for _, ct := range load.SortedKeys(rr.Value.Content) {
-			if ct == picked || isEventStream(ct) {
-				continue
+			if ct == picked || isEventStream(ct) || kind != mediaJSON && classifyMedia(ct) != mediaJSON {
+				continue // a body handed over unread takes any of them
 			}
 			b.warnOp(op, rr.Value.Origin, "response %s: content type %q is not read; the method asks for %q", code, ct, picked)
 		}
+	}
+}
+
+// rawAccept widens the Accept header of a method that hands the body over unread (an
+// io.ReadCloser): it can take every content type its 2xx responses declare but JSON and
+// the event stream, not only the one picked, e.g. "audio/mpeg, audio/wav".
+func (b *builder) rawAccept(op *model.Operation, kop *openapi3.Operation) {
+	if op.Result == nil || op.Result.Multi != nil || !op.Result.Streams() || kop.Responses == nil {
+		return
+	}
+	var accept []string
+	all := kop.Responses.Map()
+	for _, code := range load.SortedKeys(all) {
+		rr := all[code]
+		if !strings.HasPrefix(code, "2") || rr == nil || rr.Value == nil {
+			continue
+		}
+		for _, ct := range load.SortedKeys(rr.Value.Content) {
+			if classifyMedia(ct) == mediaJSON || isEventStream(ct) || !validHeaderValue(ct) || slices.Contains(accept, ct) {
+				continue
+			}
+			accept = append(accept, ct)
+		}
+	}
+	if len(accept) > 0 {
+		op.Result.Accept = strings.Join(accept, ", ")
 	}
 }
