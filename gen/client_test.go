@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -127,5 +128,60 @@ components:
 		if !strings.Contains(string(src), want) {
 			t.Errorf("the client lacks %s", want)
 		}
+	}
+}
+
+// TestSecurityRequirements: each operation records the alternatives it sends, the
+// document's by default; `security: []`, and a requirement whose only alternative is
+// anonymous, record none.
+func TestSecurityRequirements(t *testing.T) {
+	path := spectest.Write(t, "api.yaml", `openapi: 3.0.3
+info: {title: t, version: "1"}
+security: [{key: []}]
+paths:
+  /default:
+    get: {operationId: byDefault, responses: {"204": {description: ok}}}
+  /none:
+    get: {operationId: none, security: [], responses: {"204": {description: ok}}}
+  /anonymous:
+    get: {operationId: anonymous, security: [{}], responses: {"204": {description: ok}}}
+  /both:
+    get:
+      operationId: both
+      security: [{key: [], basic: []}, {oauth: [read]}, {}]
+      responses: {"204": {description: ok}}
+components:
+  securitySchemes:
+    key: {type: apiKey, in: query, name: api_key}
+    basic: {type: http, scheme: basic}
+    oauth:
+      type: oauth2
+      flows: {clientCredentials: {tokenUrl: "https://x.example/token", scopes: {read: r}}}
+`)
+	s, err := Load(path, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, op := range s.API.Operations {
+		got[op.GoName] = fmt.Sprint(op.Security)
+	}
+	want := map[string]string{
+		"ByDefault": "[[key]]",
+		"None":      "[]",
+		"Anonymous": "[]",
+		"Both":      "[[basic key] [oauth] []]",
+	}
+	for name, w := range want {
+		if got[name] != w {
+			t.Errorf("%s: security %s, want %s", name, got[name], w)
+		}
+	}
+	var opts []string
+	for _, sc := range s.API.SecuritySchemes {
+		opts = append(opts, sc.Option+"/"+sc.FuncOption)
+	}
+	if fmt.Sprint(opts) != "[WithBasic/ WithKey/WithKeyFunc WithOauth/]" {
+		t.Errorf("options %v", opts)
 	}
 }
