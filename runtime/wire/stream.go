@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"mime"
 	"net/http"
 	"time"
 
@@ -144,6 +145,12 @@ func (s *Stream[T]) connect(extra http.Header) error {
 		}
 		return err
 	}
+	if ct := resp.Header.Get("Content-Type"); ct != "" {
+		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "text/event-stream" {
+			closeBody(resp)
+			return fmt.Errorf("%s %s: the response is %q, not an event stream (does the request ask for one?)", s.req.method, s.req.path.String(), oneLineValue(ct))
+		}
+	}
 	s.resp = resp
 	id := ""
 	if s.events != nil {
@@ -230,6 +237,14 @@ func (s *Stream[T]) reconnect(failures int) error {
 		extra = http.Header{"Last-Event-Id": {id}}
 	}
 	return s.connect(extra)
+}
+
+// oneLineValue cuts a header value for an error message.
+func oneLineValue(s string) string {
+	if len(s) > 64 {
+		return s[:64] + "…"
+	}
+	return s
 }
 
 func (s *Stream[T]) decode(data []byte, v *T) error {

@@ -111,3 +111,22 @@ func TestStreamConstantMemory(t *testing.T) {
 	}
 	t.Logf("%d MB in %d events; heap peak +%d KB", size>>20, s.Delivered(), (int64(peak)-int64(before.HeapInuse))>>10)
 }
+
+// A 2xx answer that is not an event stream (JSON, because the request did not ask for a
+// stream) is an error that says so, not a stream that silently ends.
+func TestStreamWrongContentType(t *testing.T) {
+	hc := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		return &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"application/json"}},
+			Body: io.NopCloser(strings.NewReader(`{"text":"whole"}`)), Request: r}, nil
+	})}
+	c, err := NewClient("http://api.example.com", WithHTTPClient(hc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewRequest("POST")
+	r.Path("/chat")
+	_, err = OpenStream[chunk](context.Background(), c, r, &getPolicy, StreamConfig{}, nil)
+	if err == nil || !strings.Contains(err.Error(), `"application/json", not an event stream`) {
+		t.Fatalf("err = %v", err)
+	}
+}
