@@ -388,7 +388,7 @@ func (c *Client) GetAlternatives(ctx context.Context, opts ...CallOption) (*Item
 	r := wire.NewRequest("GET")
 	r.Security([]string{"apiKeyHeader", "apiKeyQuery"}, []string{"basicAuth"})
 	r.Path("/alternatives")
-	resp, err := c.wire.Do(ctx, r, &policyGetAlternatives, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetAlternatives, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -411,7 +411,7 @@ func (c *Client) Chat(ctx context.Context, body ChatRequest, opts ...CallOption)
 	r.Security([]string{"bearerAuth"})
 	r.Path("/chat")
 	r.JSONBody("application/json", body)
-	resp, err := c.wire.Do(ctx, r, &policyChat, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyChat, "application/json", opts)
 	if err != nil {
 		return nil, wire.DecodeError(err, errorsProblem)
 	}
@@ -461,7 +461,7 @@ func (c *Client) ChatForm(ctx context.Context, body ChatRequest, opts ...CallOpt
 	r.Security([]string{"bearerAuth"})
 	r.Path("/chat")
 	r.FormBody("application/x-www-form-urlencoded", body)
-	resp, err := c.wire.Do(ctx, r, &policyChat, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyChat, "application/json", opts)
 	if err != nil {
 		return nil, wire.DecodeError(err, errorsProblem)
 	}
@@ -486,7 +486,7 @@ func (c *Client) ChatText(ctx context.Context, body io.Reader, opts ...CallOptio
 	r.Security([]string{"bearerAuth"})
 	r.Path("/chat")
 	r.RawBody("text/plain", body)
-	resp, err := c.wire.Do(ctx, r, &policyChat, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyChat, "application/json", opts)
 	if err != nil {
 		return nil, wire.DecodeError(err, errorsProblem)
 	}
@@ -506,7 +506,7 @@ func (c *Client) GetWithCookie(ctx context.Context, opts ...CallOption) (*Item, 
 	r := wire.NewRequest("GET")
 	r.Security([]string{"apiKeyCookie"})
 	r.Path("/cookie")
-	resp, err := c.wire.Do(ctx, r, &policyGetWithCookie, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetWithCookie, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -526,7 +526,7 @@ func (c *Client) ExportItems(ctx context.Context, opts ...CallOption) (io.ReadCl
 	r := wire.NewRequest("GET")
 	r.Security([]string{"bearerAuth"})
 	r.Path("/export")
-	resp, err := c.wire.Do(ctx, r, &policyExportItems, "application/pdf, text/csv", opts)
+	resp, err := c.wire.Call(ctx, r, &policyExportItems, "application/pdf, text/csv", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -544,7 +544,7 @@ func (c *Client) GetFile(ctx context.Context, name string, opts ...CallOption) (
 	r.Server("http://127.0.0.1:8083")
 	r.Path("/files/")
 	r.PathParam("name", wire.PathSimple, name)
-	resp, err := c.wire.Do(ctx, r, &policyGetFile, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetFile, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -566,7 +566,7 @@ func (c *Client) ListItems(ctx context.Context, opts ...CallOption) ([]Item, err
 	r := wire.NewRequest("GET")
 	r.Security([]string{"bearerAuth"})
 	r.Path("/items")
-	resp, err := c.wire.Do(ctx, r, &policyListItems, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyListItems, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -586,7 +586,7 @@ func (c *Client) GetWithOAuth(ctx context.Context, opts ...CallOption) (*Item, e
 	r := wire.NewRequest("GET")
 	r.Security([]string{"oauth"}, []string{})
 	r.Path("/oauth")
-	resp, err := c.wire.Do(ctx, r, &policyGetWithOAuth, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetWithOAuth, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -605,7 +605,7 @@ func (c *Client) GetWithOAuth(ctx context.Context, opts ...CallOption) (*Item, e
 func (c *Client) GetPublic(ctx context.Context, opts ...CallOption) (*Item, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/public")
-	resp, err := c.wire.Do(ctx, r, &policyGetPublic, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetPublic, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -625,7 +625,7 @@ func (c *Client) GetWithQueryKey(ctx context.Context, opts ...CallOption) (*Item
 	r := wire.NewRequest("GET")
 	r.Security([]string{"apiKeyQuery"})
 	r.Path("/query")
-	resp, err := c.wire.Do(ctx, r, &policyGetWithQueryKey, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetWithQueryKey, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}

@@ -256,7 +256,7 @@ func (c *Client) UploadFile(ctx context.Context, name string, body io.Reader, op
 	r.Path("/files/")
 	r.PathParam("name", wire.PathSimple, name)
 	r.RawBody("application/octet-stream", body)
-	resp, err := c.wire.Do(ctx, r, &policyUploadFile, "", opts)
+	resp, err := c.wire.Call(ctx, r, &policyUploadFile, "", opts)
 	if err != nil {
 		return err
 	}
@@ -279,7 +279,7 @@ func (c *Client) GetItem(ctx context.Context, name string, params *GetItemParams
 	r.PathParam("name", wire.PathSimple, name)
 	r.QueryParam("q", wire.QueryForm, params.Q)
 	r.HeaderParam("X-Note", wire.HeaderSimple, params.XNote)
-	resp, err := c.wire.Do(ctx, r, &policyGetItem, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetItem, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -302,7 +302,7 @@ func (c *Client) PatchItem(ctx context.Context, name string, body Item, opts ...
 	r.Path("/items/")
 	r.PathParam("name", wire.PathSimple, name)
 	r.JSONBody("application/json", body)
-	resp, err := c.wire.Do(ctx, r, &policyPatchItem, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyPatchItem, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -325,7 +325,7 @@ func (c *Client) PatchProfile(ctx context.Context, user string, body Item, opts 
 	r.Path("/profiles/")
 	r.PathParam("user", wire.PathSimple, user)
 	r.JSONBody("application/json", body)
-	resp, err := c.wire.Do(ctx, r, &policyPatchProfile, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyPatchProfile, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -346,7 +346,7 @@ func (c *Client) PatchProfile(ctx context.Context, user string, body Item, opts 
 func (c *Client) GetDailyReport(ctx context.Context, opts ...CallOption) (*Item, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/reports/daily")
-	resp, err := c.wire.Do(ctx, r, &policyGetDailyReport, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetDailyReport, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -367,7 +367,7 @@ func (c *Client) GetDailyReport(ctx context.Context, opts ...CallOption) (*Item,
 func (c *Client) GetHourlyReport(ctx context.Context, opts ...CallOption) (*Item, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/reports/hourly")
-	resp, err := c.wire.Do(ctx, r, &policyGetHourlyReport, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetHourlyReport, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -388,7 +388,7 @@ func (c *Client) GetHourlyReport(ctx context.Context, opts ...CallOption) (*Item
 func (c *Client) GetLiveReport(ctx context.Context, opts ...CallOption) (*Item, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/reports/live")
-	resp, err := c.wire.Do(ctx, r, &policyGetLiveReport, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetLiveReport, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}

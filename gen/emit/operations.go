@@ -227,7 +227,7 @@ func (e *emitter) method(op *model.Operation) *jen.Statement {
 	if op.Result != nil {
 		accept = op.Result.Accept
 	}
-	add(jen.List(jen.Id("resp"), jen.Err()).Op(":=").Id("c").Dot("wire").Dot("Do").Call(
+	add(jen.List(jen.Id("resp"), jen.Err()).Op(":=").Id("c").Dot("wire").Dot("Call").Call(
 		jen.Id("ctx"), jen.Id("r"), jen.Op("&").Id(op.PolicyVar), jen.Lit(accept), jen.Id("opts"),
 	))
 	errValue := jen.Err()

@@ -71,7 +71,7 @@ func WithCredential(scheme string, cred Credential) Option {
 }
 
 // Security records an operation's security requirement: alternatives in the spec's
-// order, each a list of scheme names sent together. Client.Do sends the credentials of
+// order, each a list of scheme names sent together. Client.Call sends the credentials of
 // the first alternative whose schemes are all configured; an empty alternative (the
 // spec's `{}`, anonymous access) matches with no credentials. When no alternative
 // matches, the request goes out without credentials and the server decides. An

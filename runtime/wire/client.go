@@ -117,18 +117,26 @@ func WithPolicyOverride(fn func(*runtime.Policy)) Option {
 	return func(c *Client) { c.engine.Override = fn }
 }
 
-// Do sends r under policy p: it builds the *http.Request from the base URL and r, sets
-// Accept when accept is not empty, adds the credentials r's security requirement asks
-// for, applies the request editors once, and hands the request to the engine. A problem r
-// recorded while it was built fails the call before anything is sent. An idempotency key
-// set with Request.IdempotencyKey comes before opts, so a key the caller passes still
-// wins. A WithResponseInfo option is filled before Do returns.
-func (c *Client) Do(ctx context.Context, r *Request, p *runtime.Policy, accept string, opts []CallOption) (*http.Response, error) {
+// Call sends r under policy p: it builds the *http.Request from the base URL (or the
+// operation's own server) and r, sets Accept when accept is not empty, adds the
+// credentials r's security requirement asks for, applies the request editors once, and
+// hands the request to the engine. A problem r recorded while it was built fails the call
+// before anything is sent. An idempotency key set with Request.IdempotencyKey comes before
+// opts, so a key the caller passes still wins. A WithResponseInfo option is filled before
+// Call returns.
+func (c *Client) Call(ctx context.Context, r *Request, p *runtime.Policy, accept string, opts []CallOption) (*http.Response, error) {
 	s := settings(opts)
 	return c.send(ctx, r, p, accept, nil, &s)
 }
 
-// send is Do with extra headers (a stream's Last-Event-ID) and the settings read.
+// Do is Call with the engine's own options, as clients generated before CallOption
+// existed pass them.
+func (c *Client) Do(ctx context.Context, r *Request, p *runtime.Policy, accept string, opts []runtime.CallOption) (*http.Response, error) {
+	s := callSettings{runtime: opts}
+	return c.send(ctx, r, p, accept, nil, &s)
+}
+
+// send is Call with extra headers (a stream's Last-Event-ID) and the settings read.
 func (c *Client) send(ctx context.Context, r *Request, p *runtime.Policy, accept string, extra http.Header, s *callSettings) (*http.Response, error) {
 	var ac *attemptCounter
 	if s.info != nil {

@@ -133,11 +133,11 @@ func TestDoIdempotencyKey(t *testing.T) {
 		p := runtime.Policy{MaxAttempts: 2, StatusCodes: []runtime.StatusCode{503}, Idempotent: true, IdempotencyKey: "Idempotency-Key"}
 		for _, tt := range []struct {
 			declared string
-			opts     []CallOption
+			opts     []runtime.CallOption
 			want     string
 		}{
 			{"k1", nil, "k1"},
-			{"k1", []CallOption{WithIdempotencyKey("k2")}, "k2"},
+			{"k1", []runtime.CallOption{runtime.WithIdempotencyKey("k2")}, "k2"},
 			{"", nil, ""},
 		} {
 			rt := &recorder{statuses: []int{503}}

@@ -327,7 +327,7 @@ func (c *Client) ListPets(ctx context.Context, params *ListPetsParams, opts ...C
 	r.Path("/pets")
 	r.QueryParam("limit", wire.QueryForm, params.Limit)
 	r.QueryParam("species", wire.QueryForm, params.Species)
-	resp, err := c.wire.Do(ctx, r, &policyListPets, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyListPets, "application/json", opts)
 	if err != nil {
 		return nil, wire.DecodeError(err, errorsProblem)
 	}
@@ -354,7 +354,7 @@ func (c *Client) CreatePet(ctx context.Context, body NewPet, opts ...CallOption)
 	r := wire.NewRequest("POST")
 	r.Path("/pets")
 	r.JSONBody("application/json", body)
-	resp, err := c.wire.Do(ctx, r, &policyCreatePet, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyCreatePet, "application/json", opts)
 	if err != nil {
 		return nil, wire.DecodeError(err, errorsProblem)
 	}
@@ -378,7 +378,7 @@ func (c *Client) SearchPets(ctx context.Context, body PetQuery, opts ...CallOpti
 	r := wire.NewRequest("POST")
 	r.Path("/pets/search")
 	r.JSONBody("application/json", body)
-	resp, err := c.wire.Do(ctx, r, &policySearchPets, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policySearchPets, "application/json", opts)
 	if err != nil {
 		return nil, wire.DecodeError(err, errorsProblem)
 	}
@@ -400,7 +400,7 @@ func (c *Client) GetPet(ctx context.Context, petID int64, opts ...CallOption) (*
 	r := wire.NewRequest("GET")
 	r.Path("/pets/")
 	r.PathParam("petId", wire.PathSimple, petID)
-	resp, err := c.wire.Do(ctx, r, &policyGetPet, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetPet, "application/json", opts)
 	if err != nil {
 		return nil, wire.DecodeError(err, errorsProblem)
 	}
@@ -425,7 +425,7 @@ func (c *Client) UpdatePet(ctx context.Context, petID int64, body NewPet, opts .
 	r.Path("/pets/")
 	r.PathParam("petId", wire.PathSimple, petID)
 	r.JSONBody("application/json", body)
-	resp, err := c.wire.Do(ctx, r, &policyUpdatePet, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyUpdatePet, "application/json", opts)
 	if err != nil {
 		return nil, wire.DecodeError(err, errorsProblem)
 	}
@@ -449,7 +449,7 @@ func (c *Client) DeletePet(ctx context.Context, petID int64, opts ...CallOption)
 	r := wire.NewRequest("DELETE")
 	r.Path("/pets/")
 	r.PathParam("petId", wire.PathSimple, petID)
-	resp, err := c.wire.Do(ctx, r, &policyDeletePet, "", opts)
+	resp, err := c.wire.Call(ctx, r, &policyDeletePet, "", opts)
 	if err != nil {
 		return wire.DecodeError(err, errorsProblem)
 	}
@@ -502,7 +502,7 @@ func (c *Client) FeedPet(ctx context.Context, petID int64, body Meal, opts ...Ca
 	r.PathParam("petId", wire.PathSimple, petID)
 	r.Path("/feed")
 	r.JSONBody("application/json", body)
-	resp, err := c.wire.Do(ctx, r, &policyFeedPet, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyFeedPet, "application/json", opts)
 	if err != nil {
 		return nil, wire.DecodeError(err, errorsProblem)
 	}
@@ -523,7 +523,7 @@ func (c *Client) FeedPet(ctx context.Context, petID int64, body Meal, opts ...Ca
 func (c *Client) GetInventory(ctx context.Context, opts ...CallOption) (map[string]int32, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/store/inventory")
-	resp, err := c.wire.Do(ctx, r, &policyGetInventory, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetInventory, "application/json", opts)
 	if err != nil {
 		return nil, wire.DecodeError(err, errorsProblem)
 	}
@@ -552,7 +552,7 @@ func (c *Client) PlaceOrder(ctx context.Context, params *PlaceOrderParams, body 
 	r.Path("/store/orders")
 	r.IdempotencyKey(params.IdempotencyKey)
 	r.JSONBody("application/json", body)
-	resp, err := c.wire.Do(ctx, r, &policyPlaceOrder, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyPlaceOrder, "application/json", opts)
 	if err != nil {
 		return nil, wire.DecodeError(err, errorsProblem)
 	}

@@ -244,7 +244,7 @@ var policyDeletePet = runtime.Policy{
 func (c *Client) GetHealth(ctx context.Context, opts ...CallOption) (io.ReadCloser, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/health")
-	resp, err := c.wire.Do(ctx, r, &policyGetHealth, "text/plain", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetHealth, "text/plain", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -269,7 +269,7 @@ func (c *Client) ListPets(ctx context.Context, params *ListPetsParams, opts ...C
 	r.QueryParam("limit", wire.QueryForm, params.Limit)
 	r.QueryParam("status", wire.QueryForm, params.Status)
 	r.QueryParam("tags", wire.QueryForm, params.Tags)
-	resp, err := c.wire.Do(ctx, r, &policyListPets, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyListPets, "application/json", opts)
 	if err != nil {
 		return nil, wire.DecodeError(err, errorsProblem)
 	}
@@ -296,7 +296,7 @@ func (c *Client) CreatePet(ctx context.Context, params *CreatePetParams, body Ne
 	r.IdempotencyKey(params.IdempotencyKey)
 	r.HeaderParam("X-Request-ID", wire.HeaderSimple, params.XRequestID)
 	r.JSONBody("application/json", body)
-	resp, err := c.wire.Do(ctx, r, &policyCreatePet, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyCreatePet, "application/json", opts)
 	if err != nil {
 		return nil, wire.DecodeError(err, errorsProblem)
 	}
@@ -316,7 +316,7 @@ func (c *Client) GetPet(ctx context.Context, petID int64, opts ...CallOption) (*
 	r := wire.NewRequest("GET")
 	r.Path("/pets/")
 	r.PathParam("petId", wire.PathSimple, petID)
-	resp, err := c.wire.Do(ctx, r, &policyGetPet, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetPet, "application/json", opts)
 	if err != nil {
 		return nil, wire.DecodeError(err, errorsGetPet)
 	}
@@ -337,7 +337,7 @@ func (c *Client) ReplacePet(ctx context.Context, petID int64, body NewPet, opts 
 	r.Path("/pets/")
 	r.PathParam("petId", wire.PathSimple, petID)
 	r.JSONBody("application/json", body)
-	resp, err := c.wire.Do(ctx, r, &policyReplacePet, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyReplacePet, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -361,7 +361,7 @@ func (c *Client) DeletePet(ctx context.Context, petID int64, opts ...CallOption)
 	r := wire.NewRequest("DELETE")
 	r.Path("/pets/")
 	r.PathParam("petId", wire.PathSimple, petID)
-	resp, err := c.wire.Do(ctx, r, &policyDeletePet, "", opts)
+	resp, err := c.wire.Call(ctx, r, &policyDeletePet, "", opts)
 	if err != nil {
 		return wire.DecodeError(err, errorsNotFound)
 	}

@@ -288,7 +288,7 @@ var policyGetURL = runtime.Policy{
 func (c *Client) GetUser(ctx context.Context, opts ...CallOption) error {
 	r := wire.NewRequest("GET")
 	r.Path("/get-user")
-	resp, err := c.wire.Do(ctx, r, &policyGetUser, "", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetUser, "", opts)
 	if err != nil {
 		return err
 	}
@@ -303,7 +303,7 @@ func (c *Client) GetUser(ctx context.Context, opts ...CallOption) error {
 func (c *Client) GetUser2(ctx context.Context, opts ...CallOption) error {
 	r := wire.NewRequest("GET")
 	r.Path("/get_user")
-	resp, err := c.wire.Do(ctx, r, &policyGetUser2, "", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetUser2, "", opts)
 	if err != nil {
 		return err
 	}
@@ -320,7 +320,7 @@ func (c *Client) XFuncInit(ctx context.Context, petID string, opts ...CallOption
 	r.Path("/pet/")
 	r.PathParam("petId", wire.PathSimple, petID)
 	r.Path("/x%22+os.Exit%281%29+%22")
-	resp, err := c.wire.Do(ctx, r, &policyXFuncInit, "", opts)
+	resp, err := c.wire.Call(ctx, r, &policyXFuncInit, "", opts)
 	if err != nil {
 		return err
 	}
@@ -337,7 +337,7 @@ func (c *Client) Quoted(ctx context.Context, id string, opts ...CallOption) erro
 	r.Path("/q/%27+str%28exec%281%29%29+%27/%60")
 	r.PathParam("id", wire.PathSimple, id)
 	r.Path("%60")
-	resp, err := c.wire.Do(ctx, r, &policyQuoted, "", opts)
+	resp, err := c.wire.Call(ctx, r, &policyQuoted, "", opts)
 	if err != nil {
 		return err
 	}
@@ -352,7 +352,7 @@ func (c *Client) Quoted(ctx context.Context, id string, opts ...CallOption) erro
 func (c *Client) Type(ctx context.Context, opts ...CallOption) error {
 	r := wire.NewRequest("GET")
 	r.Path("/type")
-	resp, err := c.wire.Do(ctx, r, &policyType, "", opts)
+	resp, err := c.wire.Call(ctx, r, &policyType, "", opts)
 	if err != nil {
 		return err
 	}
@@ -367,7 +367,7 @@ func (c *Client) Type(ctx context.Context, opts ...CallOption) error {
 func (c *Client) Go(ctx context.Context, opts ...CallOption) error {
 	r := wire.NewRequest("PUT")
 	r.Path("/type")
-	resp, err := c.wire.Do(ctx, r, &policyGo, "", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGo, "", opts)
 	if err != nil {
 		return err
 	}
@@ -382,7 +382,7 @@ func (c *Client) Go(ctx context.Context, opts ...CallOption) error {
 func (c *Client) Func(ctx context.Context, opts ...CallOption) error {
 	r := wire.NewRequest("POST")
 	r.Path("/type")
-	resp, err := c.wire.Do(ctx, r, &policyFunc, "", opts)
+	resp, err := c.wire.Call(ctx, r, &policyFunc, "", opts)
 	if err != nil {
 		return err
 	}
@@ -397,7 +397,7 @@ func (c *Client) Func(ctx context.Context, opts ...CallOption) error {
 func (c *Client) String(ctx context.Context, opts ...CallOption) error {
 	r := wire.NewRequest("DELETE")
 	r.Path("/type")
-	resp, err := c.wire.Do(ctx, r, &policyString, "", opts)
+	resp, err := c.wire.Call(ctx, r, &policyString, "", opts)
 	if err != nil {
 		return err
 	}
@@ -431,7 +431,7 @@ func (c *Client) GetURL(ctx context.Context, url string, ctx2 string, newRequest
 	r.QueryParam("a&b=c#d", wire.QueryForm, params.ABCD)
 	r.HeaderParam("X-Y", wire.HeaderSimple, params.XY)
 	r.CookieParam("x-y", wire.CookieForm, params.XY2)
-	resp, err := c.wire.Do(ctx, r, &policyGetURL, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetURL, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}

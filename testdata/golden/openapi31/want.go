@@ -160,7 +160,7 @@ func (c *Client) GetThing(ctx context.Context, id string, opts ...CallOption) (*
 	r := wire.NewRequest("GET")
 	r.Path("/things/")
 	r.PathParam("id", wire.PathSimple, id)
-	resp, err := c.wire.Do(ctx, r, &policyGetThing, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetThing, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}

@@ -258,7 +258,7 @@ func (c *Client) Beta(ctx context.Context, body *BetaRequest, opts ...CallOption
 	if body != nil {
 		r.JSONBody("application/json", body)
 	}
-	resp, err := c.wire.Do(ctx, r, &policyBeta, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyBeta, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -278,7 +278,7 @@ func (c *Client) GetFile(ctx context.Context, name string, opts ...CallOption) (
 	r := wire.NewRequest("GET")
 	r.Path("/files/")
 	r.PathParam("name", wire.PathSimple, name)
-	resp, err := c.wire.Do(ctx, r, &policyGetFile, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetFile, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -299,7 +299,7 @@ func (c *Client) UploadFile(ctx context.Context, name string, body io.Reader, op
 	r.Path("/files/")
 	r.PathParam("name", wire.PathSimple, name)
 	r.RawBody("application/octet-stream", body)
-	resp, err := c.wire.Do(ctx, r, &policyUploadFile, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyUploadFile, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -319,7 +319,7 @@ func (c *Client) SubmitForm(ctx context.Context, body SubmitFormRequest, opts ..
 	r := wire.NewRequest("POST")
 	r.Path("/forms")
 	r.FormBody("application/x-www-form-urlencoded", body, "metadata")
-	resp, err := c.wire.Do(ctx, r, &policySubmitForm, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policySubmitForm, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -350,7 +350,7 @@ func (c *Client) Search(ctx context.Context, params *SearchParams, opts ...CallO
 	r.QueryParam("json", wire.QueryJSON, params.JSON)
 	r.HeaderParam("X-Trace", wire.HeaderSimple, params.XTrace)
 	r.CookieParam("session", wire.CookieForm, params.Session)
-	resp, err := c.wire.Do(ctx, r, &policySearch, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policySearch, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -372,7 +372,7 @@ func (c *Client) Styled(ctx context.Context, label []string, matrix string, opts
 	r.PathParam("label", wire.PathLabel, label)
 	r.Path("/")
 	r.PathParam("matrix", wire.PathMatrix, matrix)
-	resp, err := c.wire.Do(ctx, r, &policyStyled, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyStyled, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -398,7 +398,7 @@ func (c *Client) Upload(ctx context.Context, body UploadRequest, opts ...CallOpt
 	w.Field("meta", body.Meta)
 	w.Field("purpose", body.Purpose)
 	r.MultipartBody(w)
-	resp, err := c.wire.Do(ctx, r, &policyUpload, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyUpload, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}

@@ -207,7 +207,7 @@ var policyJobStatus = runtime.Policy{
 func (c *Client) StartJob(ctx context.Context, opts ...CallOption) (*StartJobResponses, error) {
 	r := wire.NewRequest("POST")
 	r.Path("/jobs")
-	resp, err := c.wire.Do(ctx, r, &policyStartJob, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyStartJob, "application/json", opts)
 	if err != nil {
 		return nil, wire.DecodeError(err, errorsStartJob)
 	}
@@ -235,7 +235,7 @@ func (c *Client) CancelJob(ctx context.Context, id string, opts ...CallOption) e
 	r := wire.NewRequest("DELETE")
 	r.Path("/jobs/")
 	r.PathParam("id", wire.PathSimple, id)
-	resp, err := c.wire.Do(ctx, r, &policyCancelJob, "", opts)
+	resp, err := c.wire.Call(ctx, r, &policyCancelJob, "", opts)
 	if err != nil {
 		return wire.DecodeError(err, errorsEnvelope)
 	}
@@ -252,7 +252,7 @@ func (c *Client) DownloadOutput(ctx context.Context, id string, opts ...CallOpti
 	r.Path("/jobs/")
 	r.PathParam("id", wire.PathSimple, id)
 	r.Path("/output")
-	resp, err := c.wire.Do(ctx, r, &policyDownloadOutput, "application/octet-stream", opts)
+	resp, err := c.wire.Call(ctx, r, &policyDownloadOutput, "application/octet-stream", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -269,7 +269,7 @@ func (c *Client) JobStatus(ctx context.Context, id string, opts ...CallOption) (
 	r.Path("/jobs/")
 	r.PathParam("id", wire.PathSimple, id)
 	r.Path("/status")
-	resp, err := c.wire.Do(ctx, r, &policyJobStatus, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyJobStatus, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}

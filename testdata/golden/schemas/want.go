@@ -178,7 +178,7 @@ func (c *Client) PutShapes(ctx context.Context, body Everything, opts ...CallOpt
 	r := wire.NewRequest("POST")
 	r.Path("/shapes")
 	r.JSONBody("application/json", body)
-	resp, err := c.wire.Do(ctx, r, &policyPutShapes, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyPutShapes, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -197,7 +197,7 @@ func (c *Client) PutShapes(ctx context.Context, body Everything, opts ...CallOpt
 func (c *Client) GetTree(ctx context.Context, opts ...CallOption) (*Node, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/tree")
-	resp, err := c.wire.Do(ctx, r, &policyGetTree, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetTree, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}

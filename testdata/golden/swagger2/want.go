@@ -198,7 +198,7 @@ func (c *Client) Login(ctx context.Context, body *LoginRequest, opts ...CallOpti
 	if body != nil {
 		r.FormBody("application/x-www-form-urlencoded", body)
 	}
-	resp, err := c.wire.Do(ctx, r, &policyLogin, "", opts)
+	resp, err := c.wire.Call(ctx, r, &policyLogin, "", opts)
 	if err != nil {
 		return err
 	}
@@ -217,7 +217,7 @@ func (c *Client) ListUsers(ctx context.Context, params *ListUsersParams, opts ..
 	r := wire.NewRequest("GET")
 	r.Path("/users")
 	r.QueryParam("page", wire.QueryForm, params.Page)
-	resp, err := c.wire.Do(ctx, r, &policyListUsers, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyListUsers, "application/json", opts)
 	if err != nil {
 		return nil, wire.DecodeError(err, errorsError)
 	}
@@ -237,7 +237,7 @@ func (c *Client) CreateUser(ctx context.Context, body User, opts ...CallOption) 
 	r := wire.NewRequest("POST")
 	r.Path("/users")
 	r.JSONBody("application/json", body)
-	resp, err := c.wire.Do(ctx, r, &policyCreateUser, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyCreateUser, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
