@@ -97,7 +97,18 @@ func WithMaxBodySize(n int64) Option { return wire.WithMaxBodySize(n) }
 func WithPolicyOverride(fn func(*Policy)) Option { return wire.WithPolicyOverride(fn) }
 
 // CallOption changes how one call is made; pass it as the last argument of a method.
-type CallOption = runtime.CallOption
+type CallOption = wire.CallOption
+
+// ResponseInfo describes how a call went, for WithResponseInfo.
+type ResponseInfo = wire.ResponseInfo
+
+// EventStream is a stream of server-sent events whose data decode into T: call Next until it returns
+// false, then Err; Close it, or cancel the call's context, to stop early.
+type EventStream[T any] = wire.Stream[T]
+
+// StreamError ends a stream that was cut and could not be resumed; Delivered says how many events had
+// arrived.
+type StreamError = wire.StreamError
 
 // APIError is the error a method returns when a call fails: a non-2xx response, a transport failure,
 // or a retry loop that stopped early. When the spec declares an error model for the response's status,
@@ -126,26 +137,31 @@ var (
 )
 
 // WithMaxAttempts makes at most n attempts for this call.
-func WithMaxAttempts(n int) CallOption { return runtime.WithMaxAttempts(n) }
+func WithMaxAttempts(n int) CallOption { return wire.WithMaxAttempts(n) }
 
 // WithoutRetry sends this call once, whatever its policy says.
-func WithoutRetry() CallOption { return runtime.WithoutRetry() }
+func WithoutRetry() CallOption { return wire.WithoutRetry() }
 
 // WithIdempotencyKey sends key as this call's idempotency key instead of a random one. On an operation
 // that declares no key and is not retry-safe by itself (a POST, a PATCH), it sends key as
 // Idempotency-Key and makes this call retry-safe. Where no key is sent (a GET, a PUT), the call fails
 // with ErrOptionDoesNotApply before anything is sent.
-func WithIdempotencyKey(key string) CallOption { return runtime.WithIdempotencyKey(key) }
+func WithIdempotencyKey(key string) CallOption { return wire.WithIdempotencyKey(key) }
 
 // WithIdempotent declares this call retry-safe without an idempotency key, because repeating it does
 // no harm (a search sent as a POST, say).
-func WithIdempotent() CallOption { return runtime.WithIdempotent() }
+func WithIdempotent() CallOption { return wire.WithIdempotent() }
 
 // WithAttemptTimeout bounds each attempt of this call by d.
-func WithAttemptTimeout(d time.Duration) CallOption { return runtime.WithAttemptTimeout(d) }
+func WithAttemptTimeout(d time.Duration) CallOption { return wire.WithAttemptTimeout(d) }
 
 // WithHeader adds a header to every attempt of this call.
-func WithHeader(key, value string) CallOption { return runtime.WithHeader(key, value) }
+func WithHeader(key, value string) CallOption { return wire.WithHeader(key, value) }
+
+// WithResponseInfo fills *info when the call ends, success or failure: the final status and headers,
+// the attempts made and the Retry-After the server sent. For a stream it is filled when the stream
+// opens and again on each reconnection.
+func WithResponseInfo(info *ResponseInfo) CallOption { return wire.WithResponseInfo(info) }
 
 // policyUploadFile is the retry policy of UploadFile: PUT is idempotent (RFC 9110 §9.2.2).
 var policyUploadFile = runtime.Policy{
@@ -267,7 +283,7 @@ func (c *Client) UploadFile(ctx context.Context, name string, body io.Reader, op
 	r.Path("/files/")
 	r.PathParam("name", wire.PathSimple, name)
 	r.RawBody("application/octet-stream", body)
-	resp, err := c.wire.Do(ctx, r, &policyUploadFile, "", opts)
+	resp, err := c.wire.Call(ctx, r, &policyUploadFile, "", opts)
 	if err != nil {
 		return err
 	}
@@ -290,7 +306,7 @@ func (c *Client) GetItem(ctx context.Context, name string, params *GetItemParams
 	r.PathParam("name", wire.PathSimple, name)
 	r.QueryParam("q", wire.QueryForm, params.Q)
 	r.HeaderParam("X-Note", wire.HeaderSimple, params.XNote)
-	resp, err := c.wire.Do(ctx, r, &policyGetItem, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetItem, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -313,7 +329,7 @@ func (c *Client) PatchItem(ctx context.Context, name string, body Item, opts ...
 	r.Path("/items/")
 	r.PathParam("name", wire.PathSimple, name)
 	r.JSONBody("application/json", body)
-	resp, err := c.wire.Do(ctx, r, &policyPatchItem, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyPatchItem, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -336,7 +352,7 @@ func (c *Client) PatchProfile(ctx context.Context, user string, body Item, opts 
 	r.Path("/profiles/")
 	r.PathParam("user", wire.PathSimple, user)
 	r.JSONBody("application/json", body)
-	resp, err := c.wire.Do(ctx, r, &policyPatchProfile, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyPatchProfile, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -357,7 +373,7 @@ func (c *Client) PatchProfile(ctx context.Context, user string, body Item, opts 
 func (c *Client) GetDailyReport(ctx context.Context, opts ...CallOption) (*Item, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/reports/daily")
-	resp, err := c.wire.Do(ctx, r, &policyGetDailyReport, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetDailyReport, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -378,7 +394,7 @@ func (c *Client) GetDailyReport(ctx context.Context, opts ...CallOption) (*Item,
 func (c *Client) GetHourlyReport(ctx context.Context, opts ...CallOption) (*Item, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/reports/hourly")
-	resp, err := c.wire.Do(ctx, r, &policyGetHourlyReport, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetHourlyReport, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -399,7 +415,7 @@ func (c *Client) GetHourlyReport(ctx context.Context, opts ...CallOption) (*Item
 func (c *Client) GetLiveReport(ctx context.Context, opts ...CallOption) (*Item, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/reports/live")
-	resp, err := c.wire.Do(ctx, r, &policyGetLiveReport, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetLiveReport, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}

@@ -62,6 +62,9 @@ func run(ctx context.Context, w io.Writer, listen func(network, addr string) (ne
 		// up to 10% of calls, plus one a second) would rightly stop retrying some of them,
 		// as it would in a real outage; here each call shows its own policy instead.
 		client.WithoutRetryBudget(),
+		// watchPet's security requirement asks for this token; the other operations
+		// declare none and send none.
+		client.WithBearerAuth("demo-token"),
 	)
 	if err != nil {
 		return err
@@ -130,6 +133,12 @@ func run(ctx context.Context, w io.Writer, listen func(network, addr string) (ne
 	err = c.DeletePet(ctx, 2)
 	calls.end(err, "deleted")
 
+	calls.begin("watchPet", "a GET event stream with a bearer token: cut after 2 events, it resumes",
+		"with Last-Event-ID after the server's retry interval, and no event comes twice")
+	srv.plan("GET /v1/pets/{petId}/events", fault{cutAfter: 2})
+	n, err := watch(ctx, c, log)
+	calls.end(err, "%s", plural(n, "event"))
+
 	calls.begin("feedPet", "a POST without an idempotency key is not retried once the server may have",
 		"seen it: feeding twice is not feeding once, so the 503 is returned")
 	srv.plan("POST /v1/pets/{petId}/feed", fault{status: 503})
@@ -185,6 +194,19 @@ func run(ctx context.Context, w io.Writer, listen func(network, addr string) (ne
 	log.printf("Each operation's policy, and where each value comes from:")
 	log.printf("  go run ./cmd/retrygen plan examples/petstore/petstore.yaml")
 	return log.err
+}
+
+// watch follows pet 1's events until the stream ends and returns how many it read.
+func watch(ctx context.Context, c *client.Client, log *logger) (int, error) {
+	stream, err := c.WatchPet(ctx, 1)
+	if err != nil {
+		return 0, err
+	}
+	defer stream.Close()
+	for stream.Next() {
+		log.printf("client  event %d (id %s): %s", stream.Delivered(), stream.Event().ID, stream.Current().Kind)
+	}
+	return stream.Delivered(), stream.Err()
 }
 
 // caller logs calls: a heading per call, one line per retry, and the outcome.

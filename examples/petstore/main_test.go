@@ -157,6 +157,18 @@ func TestExampleLogShowsEachRule(t *testing.T) {
 			`server  #2 DELETE /v1/pets/2 -> 204 No Content`,
 			`result  ok after 2 attempts in ` + dur + `: deleted`,
 		}, nil},
+		{"watchPet", []string{
+			`server  #1 GET /v1/pets/1/events -> 200 OK, 2 events, then the connection is cut`,
+			`client  event 1 \(id 1\): fed`,
+			`client  event 2 \(id 2\): walked`,
+			`server  #2 GET /v1/pets/1/events \(Last-Event-ID 2\) -> 200 OK, 2 events, then \[DONE\]`,
+			`client  event 3 \(id 3\): napped`,
+			`client  event 4 \(id 4\): groomed`,
+			`result  ok after 1 attempt in ` + dur + `: 4 events`,
+		}, func(t *testing.T, m [][]string) {
+			// The server asked for a second between connections.
+			within(t, "the stream with one reconnection", m[6][1], time.Second, time.Second+50*time.Millisecond)
+		}},
 		{"feedPet", []string{
 			`server  #1 POST /v1/pets/7/feed -> 503 Service Unavailable`,
 			`result  failed after 1 attempt in 0s: POST ` + host + `/pets/7/feed: 503 Service Unavailable after 1 attempt: not retried: the operation is not idempotent and sends no idempotency key`,

@@ -16,6 +16,7 @@ type fault struct {
 	retryAfter string        // with this Retry-After value
 	drop       bool          // close the connection without answering
 	hold       time.Duration // wait this long before answering normally
+	cutAfter   int           // for a stream: cut the connection after this many events
 }
 
 // flakyServer is a petstore server that follows a script: each route answers its scripted
@@ -72,6 +73,7 @@ func newFlakyServer(log *logger) *flakyServer {
 		pet["fedTimes"] = s.meals(r.PathValue("petId"))
 		return http.StatusOK, pet
 	})
+	s.streamRoute("GET /v1/pets/{petId}/events", "demo-token", []string{"fed", "walked", "napped", "groomed"})
 	s.route("GET /v1/store/inventory", func(*http.Request, []byte) (int, any) {
 		return http.StatusOK, map[string]int{"dog": 1, "cat": 1}
 	})
@@ -156,6 +158,52 @@ func (s *flakyServer) route(pattern string, normal answer) {
 			s.log.printf("%s -> %d %s", line, status, http.StatusText(status))
 			reply(w, status, v)
 		}
+	})
+}
+
+// streamRoute registers a server-sent event stream of kinds that wants the bearer token.
+// It asks the client to wait a second before reconnecting (retry: 1000), starts after
+// the Last-Event-ID the client sends, and ends with [DONE]; a cutAfter fault cuts the
+// connection after that many events.
+func (s *flakyServer) streamRoute(pattern, token string, kinds []string) {
+	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+		s.mu.Lock()
+		s.arrivals[pattern]++
+		n := s.arrivals[pattern]
+		var f fault
+		if q := s.script[pattern]; len(q) > 0 {
+			f, s.script[pattern] = q[0], q[1:]
+		}
+		s.mu.Unlock()
+		line := fmt.Sprintf("server  #%d %s %s", n, r.Method, r.URL.Path)
+		last, _ := strconv.Atoi(r.Header.Get("Last-Event-ID"))
+		if last > 0 {
+			line += fmt.Sprintf(" (Last-Event-ID %d)", last)
+		}
+		if r.Header.Get("Authorization") != "Bearer "+token {
+			s.log.printf("%s -> 401 Unauthorized", line)
+			reply(w, http.StatusUnauthorized, map[string]any{"code": 401, "message": "no or wrong bearer token"})
+			return
+		}
+		todo := kinds[min(last, len(kinds)):]
+		if f.cutAfter > 0 && f.cutAfter < len(todo) {
+			todo = todo[:f.cutAfter]
+			s.log.printf("%s -> 200 OK, %s, then the connection is cut", line, plural(len(todo), "event"))
+		} else {
+			f.cutAfter = 0
+			s.log.printf("%s -> 200 OK, %s, then [DONE]", line, plural(len(todo), "event"))
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(http.StatusOK)
+		fmt.Fprint(w, "retry: 1000\n\n")
+		for i, kind := range todo {
+			fmt.Fprintf(w, "id: %d\ndata: {\"kind\":%q}\n\n", last+i+1, kind)
+			http.NewResponseController(w).Flush()
+		}
+		if f.cutAfter > 0 {
+			panic(http.ErrAbortHandler) // the connection ends mid-stream
+		}
+		fmt.Fprint(w, "data: [DONE]\n\n")
 	})
 }
 

@@ -2,6 +2,7 @@ package emit
 
 import (
 	"github.com/dave/jennifer/jen"
+	"github.com/retrygen/retrygen/gen/model"
 )
 
 // The fixed client surface: the names a user of the generated package calls that do not
@@ -125,6 +126,12 @@ var callOptions = []clientOption{
 		params: []jen.Code{jen.List(jen.Id("key"), jen.Id("value")).String()},
 		args:   []string{"key", "value"},
 	},
+	{
+		doc:    "WithResponseInfo fills *info when the call ends, success or failure: the final status and headers, the attempts made and the Retry-After the server sent. For a stream it is filled when the stream opens and again on each reconnection.",
+		name:   "WithResponseInfo",
+		params: []jen.Code{jen.Id("info").Op("*").Id("ResponseInfo")},
+		args:   []string{"info"},
+	},
 }
 
 // sentinels are the runtime's errors.Is targets, re-exported under the same names.
@@ -136,7 +143,7 @@ var sentinels = []string{
 
 // clientSurface renders Client, NewClient, the options and the re-exported runtime
 // names.
-func clientSurface() []jen.Code {
+func clientSurface(api *model.API) []jen.Code {
 	var out []jen.Code
 	add := func(text string, c *jen.Statement) {
 		var d doc
@@ -146,9 +153,13 @@ func clientSurface() []jen.Code {
 	add("Client calls the API. It is safe for concurrent use; all its calls share one retry budget and, when enabled, one circuit breaker.",
 		jen.Type().Id("Client").Struct(jen.Id("wire").Op("*").Qual(wirePath, "Client")))
 	add("Option configures a Client.", jen.Type().Id("Option").Op("=").Qual(wirePath, "Option"))
-	add("NewClient returns a client for the API served at baseURL, e.g. \"https://api.example.com/v1\". By default it sends requests with http.DefaultClient, retries each operation under the policy its spec declares, and caps retries with runtime.DefaultBudget.",
+	newClientDoc := "NewClient returns a client for the API served at baseURL, e.g. \"https://api.example.com/v1\". By default it sends requests with http.DefaultClient, retries each operation under the policy its spec declares, and caps retries with runtime.DefaultBudget."
+	if len(api.ServerConsts) > 0 {
+		newClientDoc += " An empty baseURL means " + api.ServerConsts[0].GoName + ". Operations the spec gives servers of their own go there, unless baseURL is none of the spec's servers."
+	}
+	add(newClientDoc,
 		jen.Func().Id("NewClient").Params(jen.Id("baseURL").String(), jen.Id("opts").Op("...").Id("Option")).Params(jen.Op("*").Id("Client"), jen.Error()).Block(
-			jen.List(jen.Id("w"), jen.Err()).Op(":=").Qual(wirePath, "NewClient").Call(jen.Id("baseURL"), jen.Id("opts").Op("...")),
+			newWireClient(api),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 			jen.Return(jen.Op("&").Id("Client").Values(jen.Dict{jen.Id("wire"): jen.Id("w")}), jen.Nil()),
 		))
@@ -156,7 +167,13 @@ func clientSurface() []jen.Code {
 		add(o.doc, delegate(o, "Option", wirePath))
 	}
 	add("CallOption changes how one call is made; pass it as the last argument of a method.",
-		jen.Type().Id("CallOption").Op("=").Qual(runtimePath, "CallOption"))
+		jen.Type().Id("CallOption").Op("=").Qual(wirePath, "CallOption"))
+	add("ResponseInfo describes how a call went, for WithResponseInfo.",
+		jen.Type().Id("ResponseInfo").Op("=").Qual(wirePath, "ResponseInfo"))
+	add("EventStream is a stream of server-sent events whose data decode into T: call Next until it returns false, then Err; Close it, or cancel the call's context, to stop early.",
+		jen.Type().Id("EventStream").Types(jen.Id("T").Any()).Op("=").Qual(wirePath, "Stream").Types(jen.Id("T")))
+	add("StreamError ends a stream that was cut and could not be resumed; Delivered says how many events had arrived.",
+		jen.Type().Id("StreamError").Op("=").Qual(wirePath, "StreamError"))
 	add("APIError is the error a method returns when a call fails: a non-2xx response, a transport failure, or a retry loop that stopped early. When the spec declares an error model for the response's status, Model holds it decoded and errors.As reaches it.",
 		jen.Type().Id("APIError").Op("=").Qual(runtimePath, "Error"))
 	add("Policy says how an operation is retried.", jen.Type().Id("Policy").Op("=").Qual(runtimePath, "Policy"))
@@ -167,7 +184,7 @@ func clientSurface() []jen.Code {
 		}
 	}))
 	for _, o := range callOptions {
-		add(o.doc, delegate(o, "CallOption", runtimePath))
+		add(o.doc, delegate(o, "CallOption", wirePath))
 	}
 	return out
 }
@@ -180,4 +197,19 @@ func delegate(o clientOption, result, pkg string) *jen.Statement {
 	}
 	return jen.Func().Id(o.name).Params(o.params...).Id(result).
 		Op("{").Return(jen.Qual(pkg, o.name).Call(args...)).Op("}")
+}
+
+// newWireClient renders the statement of NewClient that builds the wire client, telling
+// it the spec's servers first when there are some.
+func newWireClient(api *model.API) *jen.Statement {
+	lhs := jen.List(jen.Id("w"), jen.Err()).Op(":=")
+	if len(api.ServerConsts) == 0 {
+		return lhs.Qual(wirePath, "NewClient").Call(jen.Id("baseURL"), jen.Id("opts").Op("..."))
+	}
+	urls := make([]jen.Code, len(api.ServerConsts))
+	for i, s := range api.ServerConsts {
+		urls[i] = jen.Id(s.GoName)
+	}
+	all := jen.Append(jen.Index().Id("Option").Values(jen.Qual(wirePath, "WithSpecServers").Call(urls...)), jen.Id("opts").Op("..."))
+	return lhs.Qual(wirePath, "NewClient").Call(jen.Id("baseURL"), all.Op("..."))
 }

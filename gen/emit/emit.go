@@ -154,11 +154,19 @@ func Source(api *model.API, opts Options) ([]byte, error) {
 func (e *emitter) items() []jen.Code {
 	api := e.api
 	var items []jen.Code
+	items = append(items, e.serverConsts()...)
+	items = append(items, e.securityOptions()...)
 	for _, op := range api.Operations {
 		items = append(items, e.policy(op).Line())
 	}
 	for _, op := range api.Operations {
 		items = append(items, e.method(op).Line())
+		if op.Stream != nil && !op.Stream.Only {
+			items = append(items, e.method(streamVariant(op)).Line())
+		}
+		for _, v := range op.Variants {
+			items = append(items, e.method(v).Line())
+		}
 	}
 	for _, set := range api.ErrorSets {
 		items = append(items, e.errorSet(set).Line())
@@ -166,6 +174,9 @@ func (e *emitter) items() []jen.Code {
 	for _, op := range api.Operations {
 		if op.ParamsType != "" {
 			items = append(items, e.paramsStruct(op).Line())
+		}
+		if op.Headers != nil {
+			items = append(items, e.headerSet(op).Line())
 		}
 	}
 	for _, d := range api.Decls {
@@ -182,7 +193,7 @@ func (e *emitter) header(opts Options) *jen.File {
 	f.Add(e.fileDoc())
 	f.Const().Id("_").Op("=").Qual(runtimePath, versionConst)
 	f.Line()
-	for _, c := range clientSurface() {
+	for _, c := range clientSurface(e.api) {
 		f.Add(c)
 	}
 	return f

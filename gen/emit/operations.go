@@ -218,6 +218,7 @@ func (e *emitter) method(op *model.Operation) *jen.Statement {
 		))
 	}
 	add(jen.Id("r").Op(":=").Qual(wirePath, "NewRequest").Call(jen.Lit(op.Method)))
+	body = append(body, e.requestHooks(op)...)
 	for _, part := range op.PathParts {
 		if part.Param == nil {
 			add(jen.Id("r").Dot("Path").Call(jen.Lit(part.Literal)))
@@ -251,11 +252,14 @@ func (e *emitter) method(op *model.Operation) *jen.Statement {
 	if op.Body != nil {
 		add(e.body(op.Body))
 	}
+	if op.Stream != nil && op.Stream.Only {
+		return e.streamMethod(op, d, args, body)
+	}
 	accept := ""
 	if op.Result != nil {
 		accept = op.Result.Accept
 	}
-	add(jen.List(jen.Id("resp"), jen.Err()).Op(":=").Id("c").Dot("wire").Dot("Do").Call(
+	add(jen.List(jen.Id("resp"), jen.Err()).Op(":=").Id("c").Dot("wire").Dot("Call").Call(
 		jen.Id("ctx"), jen.Id("r"), jen.Op("&").Id(op.PolicyVar), jen.Lit(accept), jen.Id("opts"),
 	))
 	errValue := jen.Err()

@@ -21,6 +21,11 @@ type API struct {
 	// ErrorSets are the distinct error-model mappings the operations use, each emitted
 	// once as a function.
 	ErrorSets []*ErrorSet
+
+	// SecuritySchemes are components.securitySchemes, sorted by key.
+	SecuritySchemes []*SecurityScheme
+	// ServerConsts are the top-level servers as constants, in the spec's order.
+	ServerConsts []*ServerConst
 }
 
 // Server is one entry of the document's servers list.
@@ -72,6 +77,21 @@ type Operation struct {
 	// ResponseDocs describe the 2xx responses, one per status with a description, e.g.
 	// "201: The pet as stored.".
 	ResponseDocs []string
+
+	// Security lists the alternatives of the operation's security requirement, each the
+	// scheme keys sent together; nil sends no credentials.
+	Security [][]string
+	// Server is the operation's own server URL (path- or operation-level servers), ""
+	// for the client's base URL.
+	Server string
+	// Stream is the operation's server-sent event stream; nil when it has none.
+	Stream *Stream
+	// Variants are the operation again for each further content type of its request
+	// body, each with its own GoName (e.g. "CreateThingForm") and Body; the rest is
+	// shared.
+	Variants []*Operation
+	// Headers are the response headers the 2xx responses declare; nil when none.
+	Headers *HeaderSet
 }
 
 // Source says where a policy field's value came from.

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -20,6 +21,12 @@ type Client struct {
 	engine    *runtime.Engine
 	editors   []func(ctx context.Context, req *http.Request) error
 	userAgent string
+
+	creds      map[string]Credential // by security scheme name
+	queryCreds []string              // the query parameter names credentials use
+
+	specServers []string // the spec's top-level server URLs; see WithSpecServers
+	overridden  bool     // the base URL is not one of specServers
 }
 
 // Option configures a Client.
@@ -28,23 +35,30 @@ type Option func(*Client)
 // NewClient returns a client for the API served at baseURL, an absolute http or https URL
 // without query or fragment, e.g. "https://api.example.com/v1". By default it sends
 // requests with http.DefaultClient and caps retries with runtime.DefaultBudget.
+//
+// With WithSpecServers, an empty baseURL means the spec's first server, and a baseURL
+// that is none of the spec's servers sends every operation there, operations with
+// servers of their own included.
 func NewClient(baseURL string, opts ...Option) (*Client, error) {
-	u, err := url.Parse(baseURL)
-	if err != nil {
-		return nil, fmt.Errorf("base URL: %w", err)
-	}
-	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
-		return nil, fmt.Errorf("base URL %q: want an absolute http or https URL", u.Redacted())
-	}
-	if u.RawQuery != "" || u.Fragment != "" {
-		return nil, fmt.Errorf("base URL %q: must not have a query or fragment", u.Redacted())
-	}
-	u.RawPath = strings.TrimSuffix(u.EscapedPath(), "/")
-	u.Path = strings.TrimSuffix(u.Path, "/")
-	c := &Client{baseURL: u, engine: &runtime.Engine{Budget: runtime.DefaultBudget()}}
+	c := &Client{engine: &runtime.Engine{Budget: runtime.DefaultBudget()}}
 	for _, opt := range opts {
 		opt(c)
 	}
+	if baseURL == "" && len(c.specServers) > 0 {
+		baseURL = c.specServers[0]
+	}
+	u, err := parseBase(baseURL)
+	if err != nil {
+		return nil, err
+	}
+	c.baseURL = u
+	c.overridden = !slices.ContainsFunc(c.specServers, func(s string) bool {
+		return strings.TrimSuffix(s, "/") == strings.TrimSuffix(baseURL, "/")
+	})
+	if len(c.queryCreds) > 0 {
+		c.engine.HTTPClient = guardQueryCredentials(c.engine.HTTPClient, c.queryCreds)
+	}
+	c.engine.HTTPClient = counting(c.engine.HTTPClient)
 	return c, nil
 }
 
@@ -65,14 +79,20 @@ func WithUserAgent(ua string) Option {
 	return func(c *Client) { c.userAgent = ua }
 }
 
-// WithLogger logs each retry at WARN level to l, without header values or bodies.
+// WithLogger logs each retry at WARN level to l, without header values, query values or
+// bodies.
 func WithLogger(l *slog.Logger) Option {
-	return func(c *Client) { c.engine.Logger = l }
+	return func(c *Client) {
+		if l != nil {
+			l = slog.New(redactHandler{l.Handler()})
+		}
+		c.engine.Logger = l
+	}
 }
 
 // WithOnRetry calls fn before each wait between attempts.
 func WithOnRetry(fn func(runtime.RetryEvent)) Option {
-	return func(c *Client) { c.engine.OnRetry = fn }
+	return func(c *Client) { c.engine.OnRetry = redactEvents(fn) }
 }
 
 // WithRetryBudget caps the retries of all calls to ratio of recent requests, plus
@@ -117,43 +137,97 @@ func WithPolicyOverride(fn func(*runtime.Policy)) Option {
 	return func(c *Client) { c.engine.Override = fn }
 }
 
-// Do sends r under policy p: it builds the *http.Request from the base URL and r, sets
-// Accept when accept is not empty, applies the request editors once, and hands the
-// request to the engine. A problem r recorded while it was built fails the call before
-// anything is sent. An idempotency key set with Request.IdempotencyKey comes before opts,
-// so a key the caller passes still wins.
+// Call sends r under policy p: it builds the *http.Request from the base URL (or the
+// operation's own server) and r, sets Accept when accept is not empty, adds the
+// credentials r's security requirement asks for, applies the request editors once, and
+// hands the request to the engine. A problem r recorded while it was built fails the call
+// before anything is sent. An idempotency key set with Request.IdempotencyKey comes before
+// opts, so a key the caller passes still wins. A WithResponseInfo option is filled before
+// Call returns.
+func (c *Client) Call(ctx context.Context, r *Request, p *runtime.Policy, accept string, opts []CallOption) (*http.Response, error) {
+	s := settings(opts)
+	return c.send(ctx, r, p, accept, nil, &s)
+}
+
+// Do is Call with the engine's own options, as clients generated before CallOption
+// existed pass them.
 func (c *Client) Do(ctx context.Context, r *Request, p *runtime.Policy, accept string, opts []runtime.CallOption) (*http.Response, error) {
+	s := callSettings{runtime: opts}
+	return c.send(ctx, r, p, accept, nil, &s)
+}
+
+// send is Call with extra headers (a stream's Last-Event-ID) and the settings read.
+func (c *Client) send(ctx context.Context, r *Request, p *runtime.Policy, accept string, extra http.Header, s *callSettings) (*http.Response, error) {
+	var ac *attemptCounter
+	if s.info != nil {
+		ctx, ac = withCounter(ctx)
+	}
+	resp, err := c.do(ctx, r, p, accept, extra, s.runtime)
+	err = redactError(err)
+	if ac != nil {
+		ac.fill(s.info, resp, err)
+	}
+	return resp, err
+}
+
+func (c *Client) do(ctx context.Context, r *Request, p *runtime.Policy, accept string, extra http.Header, opts []runtime.CallOption) (*http.Response, error) {
 	if r.err != nil {
 		return nil, fmt.Errorf("%s %s: %w", r.method, r.path.String(), r.err)
 	}
-	u := *c.baseURL
-	u.RawPath = c.baseURL.RawPath + r.path.String()
+	header := make(http.Header, len(r.header)+len(extra)+2)
+	for k, v := range r.header {
+		header[k] = v
+	}
+	for k, v := range extra {
+		header[k] = v
+	}
+	query, cookies := r.query, r.cookies
+	if len(r.security) > 0 {
+		// Credentials go on copies: a Request may be sent again (a stream reconnecting).
+		r.query = cloneValues(query)
+		r.cookies = append([]string(nil), cookies...)
+		err := c.authenticate(ctx, r, header)
+		q, ck := r.query, r.cookies
+		r.query, r.cookies = query, cookies
+		if err != nil {
+			return nil, fmt.Errorf("%s %s: %w", r.method, r.path.String(), err)
+		}
+		query, cookies = q, ck
+	}
+	base, err := c.base(r)
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %w", r.method, r.path.String(), err)
+	}
+	u := *base
+	u.RawPath = base.RawPath + r.path.String()
 	path, err := url.PathUnescape(u.RawPath)
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: %w", r.method, u.RawPath, err)
 	}
 	u.Path = path
-	u.RawQuery = r.query.Encode()
-	req, err := http.NewRequestWithContext(ctx, r.method, "", r.body)
+	u.RawQuery = query.Encode()
+	body, err := r.bodyReader()
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: request body: %w", r.method, r.path.String(), err)
+	}
+	req, err := http.NewRequestWithContext(ctx, r.method, "", body)
 	if err != nil {
 		return nil, err
 	}
 	req.URL, req.Host = &u, u.Host
-	if err := replayable(req, r.body); err != nil {
+	if err := replayable(req, body); err != nil {
 		// The path only: query values may be secrets.
 		return nil, fmt.Errorf("%s %s: request body: %w", r.method, r.path.String(), err)
 	}
-	for k, v := range r.header {
-		req.Header[k] = v
-	}
+	req.Header = header
 	if r.contentType != "" {
 		req.Header.Set("Content-Type", r.contentType)
 	}
 	if accept != "" {
 		req.Header.Set("Accept", accept)
 	}
-	if len(r.cookies) > 0 {
-		req.Header.Set("Cookie", strings.Join(r.cookies, "; "))
+	if len(cookies) > 0 {
+		req.Header.Set("Cookie", strings.Join(cookies, "; "))
 	}
 	if c.userAgent != "" {
 		req.Header.Set("User-Agent", c.userAgent)
@@ -167,4 +241,12 @@ func (c *Client) Do(ctx context.Context, r *Request, p *runtime.Policy, accept s
 		opts = append([]runtime.CallOption{runtime.WithIdempotencyKey(r.key)}, opts...)
 	}
 	return c.engine.Do(ctx, req, p, opts...)
+}
+
+func cloneValues(v url.Values) url.Values {
+	out := make(url.Values, len(v))
+	for k, vs := range v {
+		out[k] = append([]string(nil), vs...)
+	}
+	return out
 }

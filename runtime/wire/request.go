@@ -20,6 +20,11 @@ type Request struct {
 	contentType string
 	key         string // a declared idempotency key parameter's value
 	err         error
+
+	security  [][]string // the operation's security alternatives; see Security
+	server    string     // the operation's own server URL; see Server
+	sent      bool       // the body has been handed out once
+	bodyStart int64      // where a seekable body started
 }
 
 // NewRequest starts a request with the HTTP method, e.g. "GET".

@@ -34,9 +34,10 @@ type Option = wire.Option
 
 // NewClient returns a client for the API served at baseURL, e.g. "https://api.example.com/v1". By
 // default it sends requests with http.DefaultClient, retries each operation under the policy its spec
-// declares, and caps retries with runtime.DefaultBudget.
+// declares, and caps retries with runtime.DefaultBudget. An empty baseURL means ServerURL. Operations
+// the spec gives servers of their own go there, unless baseURL is none of the spec's servers.
 func NewClient(baseURL string, opts ...Option) (*Client, error) {
-	w, err := wire.NewClient(baseURL, opts...)
+	w, err := wire.NewClient(baseURL, append([]Option{wire.WithSpecServers(ServerURL)}, opts...)...)
 	if err != nil {
 		return nil, err
 	}
@@ -98,7 +99,18 @@ func WithMaxBodySize(n int64) Option { return wire.WithMaxBodySize(n) }
 func WithPolicyOverride(fn func(*Policy)) Option { return wire.WithPolicyOverride(fn) }
 
 // CallOption changes how one call is made; pass it as the last argument of a method.
-type CallOption = runtime.CallOption
+type CallOption = wire.CallOption
+
+// ResponseInfo describes how a call went, for WithResponseInfo.
+type ResponseInfo = wire.ResponseInfo
+
+// EventStream is a stream of server-sent events whose data decode into T: call Next until it returns
+// false, then Err; Close it, or cancel the call's context, to stop early.
+type EventStream[T any] = wire.Stream[T]
+
+// StreamError ends a stream that was cut and could not be resumed; Delivered says how many events had
+// arrived.
+type StreamError = wire.StreamError
 
 // APIError is the error a method returns when a call fails: a non-2xx response, a transport failure,
 // or a retry loop that stopped early. When the spec declares an error model for the response's status,
@@ -127,26 +139,48 @@ var (
 )
 
 // WithMaxAttempts makes at most n attempts for this call.
-func WithMaxAttempts(n int) CallOption { return runtime.WithMaxAttempts(n) }
+func WithMaxAttempts(n int) CallOption { return wire.WithMaxAttempts(n) }
 
 // WithoutRetry sends this call once, whatever its policy says.
-func WithoutRetry() CallOption { return runtime.WithoutRetry() }
+func WithoutRetry() CallOption { return wire.WithoutRetry() }
 
 // WithIdempotencyKey sends key as this call's idempotency key instead of a random one. On an operation
 // that declares no key and is not retry-safe by itself (a POST, a PATCH), it sends key as
 // Idempotency-Key and makes this call retry-safe. Where no key is sent (a GET, a PUT), the call fails
 // with ErrOptionDoesNotApply before anything is sent.
-func WithIdempotencyKey(key string) CallOption { return runtime.WithIdempotencyKey(key) }
+func WithIdempotencyKey(key string) CallOption { return wire.WithIdempotencyKey(key) }
 
 // WithIdempotent declares this call retry-safe without an idempotency key, because repeating it does
 // no harm (a search sent as a POST, say).
-func WithIdempotent() CallOption { return runtime.WithIdempotent() }
+func WithIdempotent() CallOption { return wire.WithIdempotent() }
 
 // WithAttemptTimeout bounds each attempt of this call by d.
-func WithAttemptTimeout(d time.Duration) CallOption { return runtime.WithAttemptTimeout(d) }
+func WithAttemptTimeout(d time.Duration) CallOption { return wire.WithAttemptTimeout(d) }
 
 // WithHeader adds a header to every attempt of this call.
-func WithHeader(key, value string) CallOption { return runtime.WithHeader(key, value) }
+func WithHeader(key, value string) CallOption { return wire.WithHeader(key, value) }
+
+// WithResponseInfo fills *info when the call ends, success or failure: the final status and headers,
+// the attempts made and the Retry-After the server sent. For a stream it is filled when the stream
+// opens and again on each reconnection.
+func WithResponseInfo(info *ResponseInfo) CallOption { return wire.WithResponseInfo(info) }
+
+// ServerURL is a server of the API, from the spec's servers list.
+const ServerURL = "http://localhost:8080/v1"
+
+// WithBearerAuth authenticates the operations that accept the "bearerAuth" scheme with "Authorization:
+// Bearer token".
+//
+// Credentials are never logged, never appear in errors and never follow a redirect to another host.
+func WithBearerAuth(token string) Option {
+	return wire.WithCredential("bearerAuth", wire.Bearer(token))
+}
+
+// WithBearerAuthFunc is WithBearerAuth with a token that fn returns, called once per call, for tokens
+// that change.
+func WithBearerAuthFunc(fn func(ctx context.Context) (string, error)) Option {
+	return wire.WithCredential("bearerAuth", wire.BearerFunc(fn))
+}
 
 // policyListPets is the retry policy of ListPets: GET is safe (RFC 9110 §9.2.1).
 var policyListPets = runtime.Policy{
@@ -241,6 +275,20 @@ var policyDeletePet = runtime.Policy{
 	Idempotent:       true,
 }
 
+// policyWatchPet is the retry policy of WatchPet: GET is safe (RFC 9110 §9.2.1).
+var policyWatchPet = runtime.Policy{
+	MaxAttempts:      3,
+	InitialDelay:     100 * time.Millisecond,
+	MaxDelay:         time.Second,
+	Multiplier:       2.0,
+	Jitter:           runtime.JitterFull,
+	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
+	ConnectionErrors: true,
+	RetryAfter:       true,
+	MaxRetryAfter:    5 * time.Second,
+	Idempotent:       true,
+}
+
 // policyFeedPet is the retry policy of FeedPet: POST is not idempotent and has no idempotency key (RFC
 // 9110 §9.2.2); only attempts that could not connect are retried.
 var policyFeedPet = runtime.Policy{
@@ -308,7 +356,7 @@ func (c *Client) ListPets(ctx context.Context, params *ListPetsParams, opts ...C
 	r.Path("/pets")
 	r.QueryParam("limit", wire.QueryForm, params.Limit)
 	r.QueryParam("species", wire.QueryForm, params.Species)
-	resp, err := c.wire.Do(ctx, r, &policyListPets, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyListPets, "application/json", opts)
 	if err != nil {
 		return nil, wire.DecodeError(err, errorsProblem)
 	}
@@ -337,7 +385,7 @@ func (c *Client) CreatePet(ctx context.Context, body NewPet, opts ...CallOption)
 	r := wire.NewRequest("POST")
 	r.Path("/pets")
 	r.JSONBody("application/json", body)
-	resp, err := c.wire.Do(ctx, r, &policyCreatePet, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyCreatePet, "application/json", opts)
 	if err != nil {
 		return nil, wire.DecodeError(err, errorsProblem)
 	}
@@ -363,7 +411,7 @@ func (c *Client) SearchPets(ctx context.Context, body PetQuery, opts ...CallOpti
 	r := wire.NewRequest("POST")
 	r.Path("/pets/search")
 	r.JSONBody("application/json", body)
-	resp, err := c.wire.Do(ctx, r, &policySearchPets, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policySearchPets, "application/json", opts)
 	if err != nil {
 		return nil, wire.DecodeError(err, errorsProblem)
 	}
@@ -387,7 +435,7 @@ func (c *Client) GetPet(ctx context.Context, petID int64, opts ...CallOption) (*
 	r := wire.NewRequest("GET")
 	r.Path("/pets/")
 	r.PathParam("petId", wire.PathSimple, petID)
-	resp, err := c.wire.Do(ctx, r, &policyGetPet, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetPet, "application/json", opts)
 	if err != nil {
 		return nil, wire.DecodeError(err, errorsProblem)
 	}
@@ -414,7 +462,7 @@ func (c *Client) UpdatePet(ctx context.Context, petID int64, body NewPet, opts .
 	r.Path("/pets/")
 	r.PathParam("petId", wire.PathSimple, petID)
 	r.JSONBody("application/json", body)
-	resp, err := c.wire.Do(ctx, r, &policyUpdatePet, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyUpdatePet, "application/json", opts)
 	if err != nil {
 		return nil, wire.DecodeError(err, errorsProblem)
 	}
@@ -440,11 +488,43 @@ func (c *Client) DeletePet(ctx context.Context, petID int64, opts ...CallOption)
 	r := wire.NewRequest("DELETE")
 	r.Path("/pets/")
 	r.PathParam("petId", wire.PathSimple, petID)
-	resp, err := c.wire.Do(ctx, r, &policyDeletePet, "", opts)
+	resp, err := c.wire.Call(ctx, r, &policyDeletePet, "", opts)
 	if err != nil {
 		return wire.DecodeError(err, errorsProblem)
 	}
 	return wire.Expect(resp, errorsProblem, 204)
+}
+
+// WatchPet calls GET /pets/{petId}/events (operationId watchPet).
+//
+// Follow what happens to a pet.
+//
+// A server-sent event stream, for callers with a bearer token. It is a GET, so a stream
+// that is cut resumes: the client reconnects with Last-Event-ID after the server's
+// retry interval, and no event is delivered twice.
+//
+// Response 200: What happens to the pet, as it happens; the stream ends with [DONE].
+//
+// Typed errors, for errors.As: other statuses: Problem.
+//
+// Retries: up to 3 attempts on 408/429/500/502/503/504 and connection errors, backoff 100ms–1s, full jitter.
+//
+// It returns the operation's server-sent events as a stream: call Next until it returns false, then
+// Err; Close the stream, or cancel ctx, to stop early. The stream ends at the event whose data is
+// "[DONE]". A failure before the first event is retried under the operation's policy; a stream that is
+// cut reconnects with Last-Event-ID only when the operation is retry-safe, and otherwise ends with a
+// *StreamError that says how many events were delivered.
+func (c *Client) WatchPet(ctx context.Context, petID int64, opts ...CallOption) (*EventStream[PetEvent], error) {
+	r := wire.NewRequest("GET")
+	r.Security([]string{"bearerAuth"})
+	r.Path("/pets/")
+	r.PathParam("petId", wire.PathSimple, petID)
+	r.Path("/events")
+	return wire.OpenStream[PetEvent](ctx, c.wire, r, &policyWatchPet, wire.StreamConfig{
+		Accept:      "text/event-stream",
+		DecodeError: errorsProblem,
+		Sentinel:    "[DONE]",
+	}, opts)
 }
 
 // FeedPet calls POST /pets/{petId}/feed (operationId feedPet).
@@ -465,7 +545,7 @@ func (c *Client) FeedPet(ctx context.Context, petID int64, body Meal, opts ...Ca
 	r.PathParam("petId", wire.PathSimple, petID)
 	r.Path("/feed")
 	r.JSONBody("application/json", body)
-	resp, err := c.wire.Do(ctx, r, &policyFeedPet, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyFeedPet, "application/json", opts)
 	if err != nil {
 		return nil, wire.DecodeError(err, errorsProblem)
 	}
@@ -488,7 +568,7 @@ func (c *Client) FeedPet(ctx context.Context, petID int64, body Meal, opts ...Ca
 func (c *Client) GetInventory(ctx context.Context, opts ...CallOption) (map[string]int32, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/store/inventory")
-	resp, err := c.wire.Do(ctx, r, &policyGetInventory, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetInventory, "application/json", opts)
 	if err != nil {
 		return nil, wire.DecodeError(err, errorsProblem)
 	}
@@ -519,7 +599,7 @@ func (c *Client) PlaceOrder(ctx context.Context, params *PlaceOrderParams, body 
 	r.Path("/store/orders")
 	r.IdempotencyKey(params.IdempotencyKey)
 	r.JSONBody("application/json", body)
-	resp, err := c.wire.Do(ctx, r, &policyPlaceOrder, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyPlaceOrder, "application/json", opts)
 	if err != nil {
 		return nil, wire.DecodeError(err, errorsProblem)
 	}
@@ -582,6 +662,12 @@ type Pet struct {
 	Name      string     `json:"name"`
 	Species   Species    `json:"species"`
 	Tag       *string    `json:"tag,omitzero"`
+}
+
+// PetEvent is the schema at #/components/schemas/PetEvent.
+type PetEvent struct {
+	// What happened, e.g. "fed".
+	Kind string `json:"kind"`
 }
 
 // PetQuery is the schema at #/components/schemas/PetQuery.

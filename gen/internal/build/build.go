@@ -38,6 +38,7 @@ type builder struct {
 
 	fields    int  // struct fields built so far, against MaxFields
 	overgrown bool // MaxFields was passed: nothing more is built
+	schemes map[string]bool // the security schemes that have options, by key
 }
 
 // MaxFields caps the struct fields of one client. The largest public descriptions need
@@ -100,9 +101,11 @@ func Build(spec *load.Spec) (*model.API, error) {
 	}
 	b.buildComponents()
 	breakNamedCycles(b.decls)
+	b.client(api)
 	for _, op := range ops {
 		b.operation(op)
 	}
+	b.webhooks(ops)
 	b.nameLocals(ops)
 	breakCycles(b.decls)
 	if err := b.errs.Err(); err != nil {
@@ -203,6 +206,7 @@ func (b *builder) operation(op *model.Operation) {
 	b.params(op, item, kop)
 	b.requestBody(op, kop)
 	b.responses(op, kop)
+	b.clientParts(op, item, kop)
 }
 
 // located returns an error about op placed at obj's origin.

@@ -244,7 +244,7 @@ func TestRequestEditorRunsOncePerCall(t *testing.T) {
 }
 
 func TestNewClientRejectsBadBaseURL(t *testing.T) {
-	for _, u := range []string{"", "api.example.com", "ftp://x", "https://x/?q=1", "://"} {
+	for _, u := range []string{"api.example.com", "ftp://x", "https://x/?q=1", "://"} {
 		if _, err := NewClient(u); err == nil {
 			t.Errorf("NewClient(%q) = nil error", u)
 		}

@@ -43,9 +43,10 @@ type Option = wire.Option
 
 // NewClient returns a client for the API served at baseURL, e.g. "https://api.example.com/v1". By
 // default it sends requests with http.DefaultClient, retries each operation under the policy its spec
-// declares, and caps retries with runtime.DefaultBudget.
+// declares, and caps retries with runtime.DefaultBudget. An empty baseURL means ServerURL. Operations
+// the spec gives servers of their own go there, unless baseURL is none of the spec's servers.
 func NewClient(baseURL string, opts ...Option) (*Client, error) {
-	w, err := wire.NewClient(baseURL, opts...)
+	w, err := wire.NewClient(baseURL, append([]Option{wire.WithSpecServers(ServerURL)}, opts...)...)
 	if err != nil {
 		return nil, err
 	}
@@ -107,7 +108,18 @@ func WithMaxBodySize(n int64) Option { return wire.WithMaxBodySize(n) }
 func WithPolicyOverride(fn func(*Policy)) Option { return wire.WithPolicyOverride(fn) }
 
 // CallOption changes how one call is made; pass it as the last argument of a method.
-type CallOption = runtime.CallOption
+type CallOption = wire.CallOption
+
+// ResponseInfo describes how a call went, for WithResponseInfo.
+type ResponseInfo = wire.ResponseInfo
+
+// EventStream is a stream of server-sent events whose data decode into T: call Next until it returns
+// false, then Err; Close it, or cancel the call's context, to stop early.
+type EventStream[T any] = wire.Stream[T]
+
+// StreamError ends a stream that was cut and could not be resumed; Delivered says how many events had
+// arrived.
+type StreamError = wire.StreamError
 
 // APIError is the error a method returns when a call fails: a non-2xx response, a transport failure,
 // or a retry loop that stopped early. When the spec declares an error model for the response's status,
@@ -136,26 +148,36 @@ var (
 )
 
 // WithMaxAttempts makes at most n attempts for this call.
-func WithMaxAttempts(n int) CallOption { return runtime.WithMaxAttempts(n) }
+func WithMaxAttempts(n int) CallOption { return wire.WithMaxAttempts(n) }
 
 // WithoutRetry sends this call once, whatever its policy says.
-func WithoutRetry() CallOption { return runtime.WithoutRetry() }
+func WithoutRetry() CallOption { return wire.WithoutRetry() }
 
 // WithIdempotencyKey sends key as this call's idempotency key instead of a random one. On an operation
 // that declares no key and is not retry-safe by itself (a POST, a PATCH), it sends key as
 // Idempotency-Key and makes this call retry-safe. Where no key is sent (a GET, a PUT), the call fails
 // with ErrOptionDoesNotApply before anything is sent.
-func WithIdempotencyKey(key string) CallOption { return runtime.WithIdempotencyKey(key) }
+func WithIdempotencyKey(key string) CallOption { return wire.WithIdempotencyKey(key) }
 
 // WithIdempotent declares this call retry-safe without an idempotency key, because repeating it does
 // no harm (a search sent as a POST, say).
-func WithIdempotent() CallOption { return runtime.WithIdempotent() }
+func WithIdempotent() CallOption { return wire.WithIdempotent() }
 
 // WithAttemptTimeout bounds each attempt of this call by d.
-func WithAttemptTimeout(d time.Duration) CallOption { return runtime.WithAttemptTimeout(d) }
+func WithAttemptTimeout(d time.Duration) CallOption { return wire.WithAttemptTimeout(d) }
 
 // WithHeader adds a header to every attempt of this call.
-func WithHeader(key, value string) CallOption { return runtime.WithHeader(key, value) }
+func WithHeader(key, value string) CallOption { return wire.WithHeader(key, value) }
+
+// WithResponseInfo fills *info when the call ends, success or failure: the final status and headers,
+// the attempts made and the Retry-After the server sent. For a stream it is filled when the stream
+// opens and again on each reconnection.
+func WithResponseInfo(info *ResponseInfo) CallOption { return wire.WithResponseInfo(info) }
+
+// ServerURL is a server of the API, from the spec's servers list.
+//
+// */ func init() {} /*
+const ServerURL = "https://x\"+os.Exit(1)+\"/"
 
 // policyGetUser is the retry policy of GetUser: GET is safe (RFC 9110 §9.2.1).
 var policyGetUser = runtime.Policy{
@@ -293,7 +315,7 @@ var policyGetURL = runtime.Policy{
 func (c *Client) GetUser(ctx context.Context, opts ...CallOption) error {
 	r := wire.NewRequest("GET")
 	r.Path("/get-user")
-	resp, err := c.wire.Do(ctx, r, &policyGetUser, "", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetUser, "", opts)
 	if err != nil {
 		return err
 	}
@@ -308,7 +330,7 @@ func (c *Client) GetUser(ctx context.Context, opts ...CallOption) error {
 func (c *Client) GetUser2(ctx context.Context, opts ...CallOption) error {
 	r := wire.NewRequest("GET")
 	r.Path("/get_user")
-	resp, err := c.wire.Do(ctx, r, &policyGetUser2, "", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetUser2, "", opts)
 	if err != nil {
 		return err
 	}
@@ -325,7 +347,7 @@ func (c *Client) XFuncInit(ctx context.Context, petID string, opts ...CallOption
 	r.Path("/pet/")
 	r.PathParam("petId", wire.PathSimple, petID)
 	r.Path("/x%22+os.Exit%281%29+%22")
-	resp, err := c.wire.Do(ctx, r, &policyXFuncInit, "", opts)
+	resp, err := c.wire.Call(ctx, r, &policyXFuncInit, "", opts)
 	if err != nil {
 		return err
 	}
@@ -342,7 +364,7 @@ func (c *Client) Quoted(ctx context.Context, id string, opts ...CallOption) erro
 	r.Path("/q/%27+str%28exec%281%29%29+%27/%60")
 	r.PathParam("id", wire.PathSimple, id)
 	r.Path("%60")
-	resp, err := c.wire.Do(ctx, r, &policyQuoted, "", opts)
+	resp, err := c.wire.Call(ctx, r, &policyQuoted, "", opts)
 	if err != nil {
 		return err
 	}
@@ -357,7 +379,7 @@ func (c *Client) Quoted(ctx context.Context, id string, opts ...CallOption) erro
 func (c *Client) Type(ctx context.Context, opts ...CallOption) error {
 	r := wire.NewRequest("GET")
 	r.Path("/type")
-	resp, err := c.wire.Do(ctx, r, &policyType, "", opts)
+	resp, err := c.wire.Call(ctx, r, &policyType, "", opts)
 	if err != nil {
 		return err
 	}
@@ -372,7 +394,7 @@ func (c *Client) Type(ctx context.Context, opts ...CallOption) error {
 func (c *Client) Go(ctx context.Context, opts ...CallOption) error {
 	r := wire.NewRequest("PUT")
 	r.Path("/type")
-	resp, err := c.wire.Do(ctx, r, &policyGo, "", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGo, "", opts)
 	if err != nil {
 		return err
 	}
@@ -387,7 +409,7 @@ func (c *Client) Go(ctx context.Context, opts ...CallOption) error {
 func (c *Client) Func(ctx context.Context, opts ...CallOption) error {
 	r := wire.NewRequest("POST")
 	r.Path("/type")
-	resp, err := c.wire.Do(ctx, r, &policyFunc, "", opts)
+	resp, err := c.wire.Call(ctx, r, &policyFunc, "", opts)
 	if err != nil {
 		return err
 	}
@@ -402,7 +424,7 @@ func (c *Client) Func(ctx context.Context, opts ...CallOption) error {
 func (c *Client) String(ctx context.Context, opts ...CallOption) error {
 	r := wire.NewRequest("DELETE")
 	r.Path("/type")
-	resp, err := c.wire.Do(ctx, r, &policyString, "", opts)
+	resp, err := c.wire.Call(ctx, r, &policyString, "", opts)
 	if err != nil {
 		return err
 	}
@@ -436,7 +458,7 @@ func (c *Client) GetURL(ctx context.Context, url string, ctx2 string, newRequest
 	r.QueryParam("a&b=c#d", wire.QueryForm, params.ABCD)
 	r.HeaderParam("X-Y", wire.HeaderSimple, params.XY)
 	r.CookieParam("x-y", wire.CookieForm, params.XY2)
-	resp, err := c.wire.Do(ctx, r, &policyGetURL, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetURL, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}

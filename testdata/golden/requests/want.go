@@ -98,7 +98,18 @@ func WithMaxBodySize(n int64) Option { return wire.WithMaxBodySize(n) }
 func WithPolicyOverride(fn func(*Policy)) Option { return wire.WithPolicyOverride(fn) }
 
 // CallOption changes how one call is made; pass it as the last argument of a method.
-type CallOption = runtime.CallOption
+type CallOption = wire.CallOption
+
+// ResponseInfo describes how a call went, for WithResponseInfo.
+type ResponseInfo = wire.ResponseInfo
+
+// EventStream is a stream of server-sent events whose data decode into T: call Next until it returns
+// false, then Err; Close it, or cancel the call's context, to stop early.
+type EventStream[T any] = wire.Stream[T]
+
+// StreamError ends a stream that was cut and could not be resumed; Delivered says how many events had
+// arrived.
+type StreamError = wire.StreamError
 
 // APIError is the error a method returns when a call fails: a non-2xx response, a transport failure,
 // or a retry loop that stopped early. When the spec declares an error model for the response's status,
@@ -127,26 +138,31 @@ var (
 )
 
 // WithMaxAttempts makes at most n attempts for this call.
-func WithMaxAttempts(n int) CallOption { return runtime.WithMaxAttempts(n) }
+func WithMaxAttempts(n int) CallOption { return wire.WithMaxAttempts(n) }
 
 // WithoutRetry sends this call once, whatever its policy says.
-func WithoutRetry() CallOption { return runtime.WithoutRetry() }
+func WithoutRetry() CallOption { return wire.WithoutRetry() }
 
 // WithIdempotencyKey sends key as this call's idempotency key instead of a random one. On an operation
 // that declares no key and is not retry-safe by itself (a POST, a PATCH), it sends key as
 // Idempotency-Key and makes this call retry-safe. Where no key is sent (a GET, a PUT), the call fails
 // with ErrOptionDoesNotApply before anything is sent.
-func WithIdempotencyKey(key string) CallOption { return runtime.WithIdempotencyKey(key) }
+func WithIdempotencyKey(key string) CallOption { return wire.WithIdempotencyKey(key) }
 
 // WithIdempotent declares this call retry-safe without an idempotency key, because repeating it does
 // no harm (a search sent as a POST, say).
-func WithIdempotent() CallOption { return runtime.WithIdempotent() }
+func WithIdempotent() CallOption { return wire.WithIdempotent() }
 
 // WithAttemptTimeout bounds each attempt of this call by d.
-func WithAttemptTimeout(d time.Duration) CallOption { return runtime.WithAttemptTimeout(d) }
+func WithAttemptTimeout(d time.Duration) CallOption { return wire.WithAttemptTimeout(d) }
 
 // WithHeader adds a header to every attempt of this call.
-func WithHeader(key, value string) CallOption { return runtime.WithHeader(key, value) }
+func WithHeader(key, value string) CallOption { return wire.WithHeader(key, value) }
+
+// WithResponseInfo fills *info when the call ends, success or failure: the final status and headers,
+// the attempts made and the Retry-After the server sent. For a stream it is filled when the stream
+// opens and again on each reconnection.
+func WithResponseInfo(info *ResponseInfo) CallOption { return wire.WithResponseInfo(info) }
 
 // policyBeta is the retry policy of Beta: POST is not idempotent and has no idempotency key (RFC 9110
 // §9.2.2); only attempts that could not connect are retried.
@@ -269,7 +285,7 @@ func (c *Client) Beta(ctx context.Context, body *BetaRequest, opts ...CallOption
 	if body != nil {
 		r.JSONBody("application/json", body)
 	}
-	resp, err := c.wire.Do(ctx, r, &policyBeta, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyBeta, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -289,7 +305,7 @@ func (c *Client) GetFile(ctx context.Context, name string, opts ...CallOption) (
 	r := wire.NewRequest("GET")
 	r.Path("/files/")
 	r.PathParam("name", wire.PathSimple, name)
-	resp, err := c.wire.Do(ctx, r, &policyGetFile, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetFile, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -310,7 +326,7 @@ func (c *Client) UploadFile(ctx context.Context, name string, body io.Reader, op
 	r.Path("/files/")
 	r.PathParam("name", wire.PathSimple, name)
 	r.RawBody("application/octet-stream", body)
-	resp, err := c.wire.Do(ctx, r, &policyUploadFile, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyUploadFile, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -330,7 +346,7 @@ func (c *Client) SubmitForm(ctx context.Context, body SubmitFormRequest, opts ..
 	r := wire.NewRequest("POST")
 	r.Path("/forms")
 	r.FormBody("application/x-www-form-urlencoded", body, "metadata")
-	resp, err := c.wire.Do(ctx, r, &policySubmitForm, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policySubmitForm, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -363,7 +379,7 @@ func (c *Client) Search(ctx context.Context, q string, params *SearchParams, opt
 	r.QueryParam("json", wire.QueryJSON, params.JSON)
 	r.HeaderParam("X-Trace", wire.HeaderSimple, params.XTrace)
 	r.CookieParam("session", wire.CookieForm, params.Session)
-	resp, err := c.wire.Do(ctx, r, &policySearch, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policySearch, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -385,7 +401,7 @@ func (c *Client) Styled(ctx context.Context, label []string, matrix string, opts
 	r.PathParam("label", wire.PathLabel, label)
 	r.Path("/")
 	r.PathParam("matrix", wire.PathMatrix, matrix)
-	resp, err := c.wire.Do(ctx, r, &policyStyled, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyStyled, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -411,7 +427,7 @@ func (c *Client) Upload(ctx context.Context, body UploadRequest, opts ...CallOpt
 	w.Field("meta", body.Meta)
 	w.Field("purpose", body.Purpose)
 	r.MultipartBody(w)
-	resp, err := c.wire.Do(ctx, r, &policyUpload, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyUpload, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}

@@ -98,7 +98,18 @@ func WithMaxBodySize(n int64) Option { return wire.WithMaxBodySize(n) }
 func WithPolicyOverride(fn func(*Policy)) Option { return wire.WithPolicyOverride(fn) }
 
 // CallOption changes how one call is made; pass it as the last argument of a method.
-type CallOption = runtime.CallOption
+type CallOption = wire.CallOption
+
+// ResponseInfo describes how a call went, for WithResponseInfo.
+type ResponseInfo = wire.ResponseInfo
+
+// EventStream is a stream of server-sent events whose data decode into T: call Next until it returns
+// false, then Err; Close it, or cancel the call's context, to stop early.
+type EventStream[T any] = wire.Stream[T]
+
+// StreamError ends a stream that was cut and could not be resumed; Delivered says how many events had
+// arrived.
+type StreamError = wire.StreamError
 
 // APIError is the error a method returns when a call fails: a non-2xx response, a transport failure,
 // or a retry loop that stopped early. When the spec declares an error model for the response's status,
@@ -127,26 +138,31 @@ var (
 )
 
 // WithMaxAttempts makes at most n attempts for this call.
-func WithMaxAttempts(n int) CallOption { return runtime.WithMaxAttempts(n) }
+func WithMaxAttempts(n int) CallOption { return wire.WithMaxAttempts(n) }
 
 // WithoutRetry sends this call once, whatever its policy says.
-func WithoutRetry() CallOption { return runtime.WithoutRetry() }
+func WithoutRetry() CallOption { return wire.WithoutRetry() }
 
 // WithIdempotencyKey sends key as this call's idempotency key instead of a random one. On an operation
 // that declares no key and is not retry-safe by itself (a POST, a PATCH), it sends key as
 // Idempotency-Key and makes this call retry-safe. Where no key is sent (a GET, a PUT), the call fails
 // with ErrOptionDoesNotApply before anything is sent.
-func WithIdempotencyKey(key string) CallOption { return runtime.WithIdempotencyKey(key) }
+func WithIdempotencyKey(key string) CallOption { return wire.WithIdempotencyKey(key) }
 
 // WithIdempotent declares this call retry-safe without an idempotency key, because repeating it does
 // no harm (a search sent as a POST, say).
-func WithIdempotent() CallOption { return runtime.WithIdempotent() }
+func WithIdempotent() CallOption { return wire.WithIdempotent() }
 
 // WithAttemptTimeout bounds each attempt of this call by d.
-func WithAttemptTimeout(d time.Duration) CallOption { return runtime.WithAttemptTimeout(d) }
+func WithAttemptTimeout(d time.Duration) CallOption { return wire.WithAttemptTimeout(d) }
 
 // WithHeader adds a header to every attempt of this call.
-func WithHeader(key, value string) CallOption { return runtime.WithHeader(key, value) }
+func WithHeader(key, value string) CallOption { return wire.WithHeader(key, value) }
+
+// WithResponseInfo fills *info when the call ends, success or failure: the final status and headers,
+// the attempts made and the Retry-After the server sent. For a stream it is filled when the stream
+// opens and again on each reconnection.
+func WithResponseInfo(info *ResponseInfo) CallOption { return wire.WithResponseInfo(info) }
 
 // policyCreatePet is the retry policy of CreatePet: POST is not idempotent and has no idempotency key
 // (RFC 9110 §9.2.2); only attempts that could not connect are retried.
@@ -246,7 +262,7 @@ func (c *Client) CreatePet(ctx context.Context, body PetDisc, opts ...CallOption
 	r := wire.NewRequest("POST")
 	r.Path("/pets")
 	r.JSONBody("application/json", body)
-	resp, err := c.wire.Do(ctx, r, &policyCreatePet, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyCreatePet, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -269,7 +285,7 @@ func (c *Client) UploadPhoto(ctx context.Context, body UploadPhotoRequest, opts 
 	w.FieldAs("caption", "text/plain", body.Caption)
 	w.File("file", "image/png", &body.File)
 	r.MultipartBody(w)
-	resp, err := c.wire.Do(ctx, r, &policyUploadPhoto, "", opts)
+	resp, err := c.wire.Call(ctx, r, &policyUploadPhoto, "", opts)
 	if err != nil {
 		return err
 	}
@@ -287,7 +303,7 @@ func (c *Client) GetRecord(ctx context.Context, id string, opts ...CallOption) (
 	r := wire.NewRequest("GET")
 	r.Path("/records/")
 	r.PathParam("id", wire.PathSimple, id)
-	resp, err := c.wire.Do(ctx, r, &policyGetRecord, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetRecord, "application/json", opts)
 	if err != nil {
 		return nil, wire.DecodeError(err, errorsProblem)
 	}
@@ -308,7 +324,7 @@ func (c *Client) PutRecord(ctx context.Context, id string, body Record, opts ...
 	r.Path("/records/")
 	r.PathParam("id", wire.PathSimple, id)
 	r.JSONBody("application/json", body)
-	resp, err := c.wire.Do(ctx, r, &policyPutRecord, "", opts)
+	resp, err := c.wire.Call(ctx, r, &policyPutRecord, "", opts)
 	if err != nil {
 		return err
 	}
@@ -325,7 +341,7 @@ func (c *Client) PatchRecord(ctx context.Context, id string, body RecordPatch, o
 	r.Path("/records/")
 	r.PathParam("id", wire.PathSimple, id)
 	r.JSONBody("application/merge-patch+json", body)
-	resp, err := c.wire.Do(ctx, r, &policyPatchRecord, "", opts)
+	resp, err := c.wire.Call(ctx, r, &policyPatchRecord, "", opts)
 	if err != nil {
 		return err
 	}
@@ -353,7 +369,7 @@ func (c *Client) Search(ctx context.Context, reqInt int64, xReq string, session 
 	r.HeaderParam("X-Req", wire.HeaderSimple, xReq)
 	r.CookieParam("session", wire.CookieForm, session)
 	r.QueryParam("page", wire.QueryForm, params.Page)
-	resp, err := c.wire.Do(ctx, r, &policySearch, "", opts)
+	resp, err := c.wire.Call(ctx, r, &policySearch, "", opts)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,5 @@
+// Package clientapi is the generated client of clientapi.yaml, the end-to-end tests' API
+// for security schemes, event streams, response metadata, servers and webhooks.
+package clientapi
+
+//go:generate go run ../../cmd/retrygen -package clientapi -o client_gen.go clientapi.yaml

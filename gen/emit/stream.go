@@ -1,0 +1,41 @@
+package emit
+
+import (
+	"github.com/dave/jennifer/jen"
+	"github.com/retrygen/retrygen/gen/model"
+)
+
+// streamVariant is op as its <Op>Stream method sees it: the same request under the
+// stream's name, returning the stream.
+func streamVariant(op *model.Operation) *model.Operation {
+	cp := *op
+	cp.GoName = op.Stream.GoName
+	cp.Result = nil
+	s := *op.Stream
+	s.Only = true
+	cp.Stream = &s
+	return &cp
+}
+
+// streamMethod finishes a method whose result is an event stream: body holds the
+// statements that built the request r.
+func (e *emitter) streamMethod(op *model.Operation, d doc, args, body []jen.Code) *jen.Statement {
+	s := op.Stream
+	d.para("It returns the operation's server-sent events as a stream: call Next until it returns false, then Err; Close the stream, or cancel ctx, to stop early. The stream ends at the event whose data is " + quoteDoc(s.Sentinel) + ". A failure before the first event is retried under the operation's policy; a stream that is cut reconnects with Last-Event-ID only when the operation is retry-safe, and otherwise ends with a *StreamError that says how many events were delivered.")
+	cfg := jen.Dict{jen.Id("Accept"): jen.Lit(s.Accept), jen.Id("Sentinel"): jen.Lit(s.Sentinel)}
+	if s.Text {
+		cfg[jen.Id("Text")] = jen.True()
+	}
+	if op.Errors != nil {
+		cfg[jen.Id("DecodeError")] = jen.Id(op.Errors.GoName)
+	}
+	body = append(body, jen.Return(jen.Qual(wirePath, "OpenStream").Types(typ(s.Type)).Call(
+		jen.Id("ctx"), jen.Id("c").Dot("wire"), jen.Id("r"), jen.Op("&").Id(op.PolicyVar),
+		jen.Qual(wirePath, "StreamConfig").Values(cfg), jen.Id("opts"),
+	)))
+	result := jen.Op("*").Id("EventStream").Types(typ(s.Type))
+	return d.code().Func().Params(jen.Id("c").Op("*").Id("Client")).Id(op.GoName).
+		Params(args...).Params(result, jen.Error()).Block(body...)
+}
+
+func quoteDoc(s string) string { return "\"" + oneLine(s) + "\"" }

@@ -1,0 +1,171 @@
+package wire
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+)
+
+// Credential is how one security scheme of the spec authenticates a request: an API key
+// in a header, query parameter or cookie, a bearer token, or a user name and password.
+// Build one with APIKey, APIKeyFunc, Bearer, BearerFunc or Basic and give it to the
+// client with WithCredential.
+type Credential struct {
+	in    string // "header", "query" or "cookie"
+	name  string // the header, parameter or cookie name
+	value string // a fixed value, already with its prefix ("Bearer ...")
+	fn    func(ctx context.Context) (string, error)
+	pre   string // the prefix of fn's value, e.g. "Bearer "
+}
+
+// APIKey sends key as the header, query parameter or cookie name; in is "header",
+// "query" or "cookie". An empty key counts as not configured.
+func APIKey(in, name, key string) Credential {
+	return Credential{in: in, name: name, value: key}
+}
+
+// APIKeyFunc is APIKey with a key that fn returns, once per call.
+func APIKeyFunc(in, name string, fn func(ctx context.Context) (string, error)) Credential {
+	return Credential{in: in, name: name, fn: fn}
+}
+
+// Bearer sends "Authorization: Bearer token". An empty token counts as not configured.
+func Bearer(token string) Credential {
+	c := Credential{in: "header", name: "Authorization"}
+	if token != "" {
+		c.value = "Bearer " + token
+	}
+	return c
+}
+
+// BearerFunc is Bearer with a token that fn returns, once per call: a token that
+// changes, or an OAuth 2 or OpenID Connect access token.
+func BearerFunc(fn func(ctx context.Context) (string, error)) Credential {
+	return Credential{in: "header", name: "Authorization", fn: fn, pre: "Bearer "}
+}
+
+// Basic sends HTTP basic authentication (RFC 7617) with user and password.
+func Basic(user, password string) Credential {
+	return Credential{in: "header", name: "Authorization",
+		value: "Basic " + base64.StdEncoding.EncodeToString([]byte(user+":"+password))}
+}
+
+func (c Credential) configured() bool { return c.fn != nil || c.value != "" }
+
+// WithCredential makes the client authenticate the operations whose security
+// requirements name scheme (the key under components.securitySchemes) with cred. A
+// later option for the same scheme replaces an earlier one.
+func WithCredential(scheme string, cred Credential) Option {
+	return func(c *Client) {
+		if c.creds == nil {
+			c.creds = map[string]Credential{}
+		}
+		c.creds[scheme] = cred
+		if cred.in == "query" {
+			c.queryCreds = append(c.queryCreds, cred.name)
+		}
+	}
+}
+
+// Security records an operation's security requirement: alternatives in the spec's
+// order, each a list of scheme names sent together. Client.Call sends the credentials of
+// the first alternative whose schemes are all configured; an empty alternative (the
+// spec's `{}`, anonymous access) matches with no credentials. When no alternative
+// matches, the request goes out without credentials and the server decides. An
+// operation that never calls Security (`security: []`, or none declared) sends none.
+func (r *Request) Security(alternatives ...[]string) { r.security = alternatives }
+
+// errNoCredential is the cause of a credential function that returned an empty value.
+var errNoCredential = errors.New("credential function returned an empty value")
+
+// authenticate adds the credentials r's security requirement asks for. A credential's
+// value never appears in the error.
+func (c *Client) authenticate(ctx context.Context, r *Request, header http.Header) error {
+	if len(r.security) == 0 || len(c.creds) == 0 {
+		return nil
+	}
+	var chosen []string
+	found := false
+	for _, alt := range r.security {
+		ok := true
+		for _, s := range alt {
+			if cred, has := c.creds[s]; !has || !cred.configured() {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			chosen, found = alt, true
+			break
+		}
+	}
+	if !found {
+		return nil
+	}
+	for _, s := range chosen {
+		cred := c.creds[s]
+		v := cred.value
+		if cred.fn != nil {
+			got, err := cred.fn(ctx)
+			if err != nil {
+				return fmt.Errorf("credential %s: %w", s, err)
+			}
+			if got == "" {
+				return fmt.Errorf("credential %s: %w", s, errNoCredential)
+			}
+			v = cred.pre + got
+		}
+		if !validHeaderValue(v) {
+			return fmt.Errorf("credential %s: value contains a control character", s)
+		}
+		switch cred.in {
+		case "query":
+			r.query.Set(cred.name, v)
+		case "cookie":
+			if strings.Contains(v, ";") {
+				return fmt.Errorf("credential %s: cookie value contains a semicolon", s)
+			}
+			r.cookies = append(r.cookies, cred.name+"="+v)
+		default:
+			header.Set(cred.name, v)
+		}
+	}
+	return nil
+}
+
+// guardQueryCredentials returns a copy of hc whose redirects to another host drop the
+// query parameters that carry credentials, so that an API key in the query does not
+// follow a redirect off its host even when the Location repeats it. hc's own
+// CheckRedirect runs after.
+func guardQueryCredentials(hc *http.Client, names []string) *http.Client {
+	if hc == nil {
+		hc = http.DefaultClient
+	}
+	guarded := *hc
+	next := hc.CheckRedirect
+	guarded.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		home := strings.ToLower(via[0].URL.Hostname())
+		away := strings.ToLower(req.URL.Hostname()) != home
+		for _, r := range via[1:] {
+			away = away || strings.ToLower(r.URL.Hostname()) != home
+		}
+		if away && req.URL.RawQuery != "" {
+			q := req.URL.Query()
+			for _, n := range names {
+				q.Del(n)
+			}
+			req.URL.RawQuery = q.Encode()
+		}
+		if next != nil {
+			return next(req, via)
+		}
+		if len(via) >= 10 {
+			return errors.New("stopped after 10 redirects")
+		}
+		return nil
+	}
+	return &guarded
+}

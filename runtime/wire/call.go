@@ -1,0 +1,157 @@
+package wire
+
+import (
+	"context"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/retrygen/retrygen/runtime"
+)
+
+// CallOption changes how one call is made. Generated packages re-export the ones below
+// under the same names.
+type CallOption func(*callSettings)
+
+type callSettings struct {
+	runtime []runtime.CallOption
+	info    *ResponseInfo
+}
+
+// Runtime adapts an option of the retry engine to a CallOption.
+func Runtime(o runtime.CallOption) CallOption {
+	return func(s *callSettings) { s.runtime = append(s.runtime, o) }
+}
+
+// WithMaxAttempts makes at most n attempts for this call.
+func WithMaxAttempts(n int) CallOption { return Runtime(runtime.WithMaxAttempts(n)) }
+
+// WithoutRetry sends this call once, whatever its policy says.
+func WithoutRetry() CallOption { return Runtime(runtime.WithoutRetry()) }
+
+// WithIdempotencyKey sends key as this call's idempotency key; see runtime.WithIdempotencyKey.
+func WithIdempotencyKey(key string) CallOption { return Runtime(runtime.WithIdempotencyKey(key)) }
+
+// WithAttemptTimeout bounds each attempt of this call by d.
+func WithAttemptTimeout(d time.Duration) CallOption { return Runtime(runtime.WithAttemptTimeout(d)) }
+
+// WithIdempotent declares this call retry-safe without an idempotency key.
+func WithIdempotent() CallOption { return Runtime(runtime.WithIdempotent()) }
+
+// WithHeader adds a header to every attempt of this call.
+func WithHeader(key, value string) CallOption { return Runtime(runtime.WithHeader(key, value)) }
+
+// ResponseInfo describes how a call went, success or failure: the final response's
+// status and headers, the attempts made and the Retry-After the server sent.
+type ResponseInfo struct {
+	// StatusCode is the final response's status, 0 when the call got none.
+	StatusCode int
+	// Header is the final response's header, nil when the call got none.
+	Header http.Header
+	// Attempts is the number of attempts made, redirects not counted; for a stream it
+	// counts the attempts of every connection.
+	Attempts int
+	// RetryAfter is the last Retry-After (or retry-after-ms) hint the server sent on any
+	// attempt of the call, 0 when none.
+	RetryAfter time.Duration
+}
+
+// WithResponseInfo fills *info when the call ends, whether it succeeds or fails. For a
+// stream it is filled when the stream opens and updated on each reconnection.
+func WithResponseInfo(info *ResponseInfo) CallOption {
+	return func(s *callSettings) { s.info = info }
+}
+
+func settings(opts []CallOption) callSettings {
+	var s callSettings
+	for _, o := range opts {
+		if o != nil {
+			o(&s)
+		}
+	}
+	return s
+}
+
+// attemptCounter counts a call's attempts as the transport sees them, for ResponseInfo.
+type attemptCounter struct {
+	mu         sync.Mutex
+	attempts   int
+	retryAfter time.Duration
+}
+
+type counterKey struct{}
+
+// countingTransport counts the round trips of calls that asked for ResponseInfo: each one
+// that is not a redirect is an attempt.
+type countingTransport struct {
+	base http.RoundTripper
+}
+
+func (t *countingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	base := t.base
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	ac, _ := req.Context().Value(counterKey{}).(*attemptCounter)
+	if ac != nil && req.Response == nil {
+		ac.mu.Lock()
+		ac.attempts++
+		ac.mu.Unlock()
+	}
+	resp, err := base.RoundTrip(req)
+	if ac != nil && err == nil {
+		if d, ok := runtime.ParseRetryAfter(resp.Header, time.Now()); ok && d > 0 {
+			ac.mu.Lock()
+			ac.retryAfter = d
+			ac.mu.Unlock()
+		}
+	}
+	return resp, err
+}
+
+// CloseIdleConnections closes the idle connections of the transport underneath.
+func (t *countingTransport) CloseIdleConnections() {
+	type closer interface{ CloseIdleConnections() }
+	base := t.base
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	if c, ok := base.(closer); ok {
+		c.CloseIdleConnections()
+	}
+}
+
+// counting returns a copy of hc that counts attempts for ResponseInfo.
+func counting(hc *http.Client) *http.Client {
+	if hc == nil {
+		hc = http.DefaultClient
+	}
+	cp := *hc
+	cp.Transport = &countingTransport{base: hc.Transport}
+	return &cp
+}
+
+func withCounter(ctx context.Context) (context.Context, *attemptCounter) {
+	ac := new(attemptCounter)
+	return context.WithValue(ctx, counterKey{}, ac), ac
+}
+
+// fill records the outcome of one exchange of a call into info.
+func (ac *attemptCounter) fill(info *ResponseInfo, resp *http.Response, err error) {
+	ac.mu.Lock()
+	info.Attempts = ac.attempts
+	info.RetryAfter = ac.retryAfter
+	ac.mu.Unlock()
+	switch {
+	case resp != nil:
+		info.StatusCode, info.Header = resp.StatusCode, resp.Header
+	default:
+		info.StatusCode, info.Header = 0, nil
+		if e := asRuntimeError(err); e != nil {
+			info.StatusCode, info.Header = e.StatusCode, e.Header
+			if e.RetryAfter > 0 {
+				info.RetryAfter = e.RetryAfter
+			}
+		}
+	}
+}
