@@ -36,9 +36,9 @@ type builder struct {
 	errorSets     map[string]*model.ErrorSet       // by their cases
 	errorSetList  []*model.ErrorSet
 
-	fields    int  // struct fields built so far, against MaxFields
-	overgrown bool // MaxFields was passed: nothing more is built
-	schemes map[string]bool // the security schemes that have options, by key
+	fields    int             // struct fields built so far, against MaxFields
+	overgrown bool            // MaxFields was passed: nothing more is built
+	schemes   map[string]bool // the security schemes that have options, by key
 }
 
 // MaxFields caps the struct fields of one client. The largest public descriptions need
