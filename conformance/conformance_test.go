@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"net/http"
@@ -61,7 +60,9 @@ func TestConformance(t *testing.T) {
 	}
 	var runs []*specRun
 	for _, f := range files {
+		t0 := time.Now()
 		runs = append(runs, prepare(f))
+		t.Logf("%s: prepared in %v", f.Name, time.Since(t0).Round(time.Millisecond))
 	}
 	t.Logf("prepared %d specs: %v", len(runs), time.Since(start).Round(time.Millisecond))
 
@@ -205,8 +206,8 @@ func (r *specRun) judge(records []driver.Record) {
 				o.fail(fmt.Sprintf("status %d: the client sent no request", c.Response.Status))
 			}
 			for _, req := range rec.Requests {
-				if err := r.validate(o, req); err != nil {
-					o.fail("request: " + err.Error())
+				for _, msg := range r.validate(o, req) {
+					o.fail("request: " + msg)
 				}
 			}
 		}
@@ -214,11 +215,12 @@ func (r *specRun) judge(records []driver.Record) {
 }
 
 // validate routes req by the spec's paths and checks it with
-// openapi3filter.ValidateRequest.
-func (r *specRun) validate(o *opRun, sent driver.Request) error {
+// openapi3filter.ValidateRequest, and returns every problem the validator finds, one
+// message each.
+func (r *specRun) validate(o *opRun, sent driver.Request) []string {
 	req, err := http.NewRequest(sent.Method, sent.URL, bytes.NewReader(sent.Body))
 	if err != nil {
-		return err
+		return []string{err.Error()}
 	}
 	req.Header = sent.Header
 	if host := sent.Header.Get("Host"); host != "" {
@@ -226,16 +228,42 @@ func (r *specRun) validate(o *opRun, sent driver.Request) error {
 	}
 	route, pathParams, err := r.Router.FindRoute(req)
 	if err != nil {
-		return fmt.Errorf("%s %s: the router finds no operation: %v", sent.Method, req.URL.RequestURI(), err)
+		return []string{fmt.Sprintf("%s %s: the router finds no operation: %v", sent.Method, req.URL.RequestURI(), err)}
 	}
 	if route.Operation != o.Kin {
-		return fmt.Errorf("%s %s is routed to %s %s", sent.Method, req.URL.RequestURI(), route.Method, route.Path)
+		return []string{fmt.Sprintf("%s %s is routed to %s %s", sent.Method, req.URL.RequestURI(), route.Method, route.Path)}
 	}
-	in := &openapi3filter.RequestValidationInput{Request: req, PathParams: pathParams, Route: route, Options: validationOptions(r.Doc)}
-	if err := openapi3filter.ValidateRequest(context.Background(), in); err != nil {
-		return errors.New(oneLine(err.Error()))
+	opts := validationOptions(r.Doc)
+	opts.MultiError = true
+	in := &openapi3filter.RequestValidationInput{Request: req, PathParams: pathParams, Route: route, Options: opts}
+	return splitErrors(openapi3filter.ValidateRequest(context.Background(), in))
+}
+
+// splitErrors returns one message per problem of a validator error, taking apart the
+// lists kin-openapi returns with MultiError.
+func splitErrors(err error) []string {
+	if err == nil {
+		return nil
 	}
-	return nil
+	if me, ok := err.(openapi3.MultiError); ok {
+		var out []string
+		for _, e := range me {
+			out = append(out, splitErrors(e)...)
+		}
+		return out
+	}
+	if re, ok := err.(*openapi3filter.RequestError); ok {
+		if inner, ok := re.Err.(openapi3.MultiError); ok && len(inner) > 0 {
+			var out []string
+			for _, sub := range inner {
+				one := *re
+				one.Err = sub
+				out = append(out, splitErrors(&one)...)
+			}
+			return out
+		}
+	}
+	return []string{oneLine(err.Error())}
 }
 
 // buildAndRun writes the clients and a driver program into a temporary module, builds

@@ -26,6 +26,10 @@ func long() bool { return os.Getenv(longEnv) == "1" }
 // sharedSpecs holds the public specs; tests read them from there when it exists.
 const sharedSpecs = "../../shared/specs"
 
+// onlyEnv narrows a run to the specs whose report name contains its value, e.g.
+// RETRYGEN_CONFORMANCE_SPEC=stripe; the report is then checked for those specs only.
+const onlyEnv = "RETRYGEN_CONFORMANCE_SPEC"
+
 // smallSpec is the size under which a shared spec is part of the default run.
 const smallSpec = 64 << 10
 
@@ -78,7 +82,11 @@ func corpus() ([]specFile, error) {
 		return nil, err
 	}
 	slices.SortFunc(shared, func(a, b specFile) int { return strings.Compare(a.Name, b.Name) })
-	return append(files, shared...), nil
+	files = append(files, shared...)
+	if only := os.Getenv(onlyEnv); only != "" {
+		files = slices.DeleteFunc(files, func(f specFile) bool { return !strings.Contains(f.Name, only) })
+	}
+	return files, nil
 }
 
 var nonIdent = regexp.MustCompile(`[^a-z0-9]+`)

@@ -12,7 +12,7 @@ import (
 // fails the suite, so the list cannot outlive what it excuses.
 type exclusion struct {
 	Spec     string // the spec as the report names it, or "*" for any
-	Op       string // e.g. "GET /pets", or "*" for any
+	Op       string // e.g. "GET /pets"; "*" for any, "*?beta=true" for any that ends so
 	Contains string // a piece of the failure message it covers
 	Reason   string
 	matched  int
@@ -32,17 +32,40 @@ var exclusions = []*exclusion{
 		Spec: "testdata/golden/requests/spec.yaml", Op: "POST /beta?mode=compact", Contains: "the router finds no operation",
 		Reason: routerQueryKey,
 	},
+	{Spec: "specs/openai.yaml", Op: "*?beta=true", Contains: "is routed to", Reason: routerQueryKey},
+	{Spec: "specs/history/openai-2026-08-10.yaml", Op: "*?beta=true", Contains: "is routed to", Reason: routerQueryKey},
+	{
+		Spec: "specs/stripe.yaml", Op: "*", Contains: `in query has an error: invalid serialization method: style="deepObject", explode=true`,
+		Reason: "an array parameter in deepObject style (expand[]=...), which OpenAPI defines for objects only: kin-openapi refuses to decode it",
+	},
+	{
+		Spec: "specs/stripe.yaml", Op: "*", Contains: "failed to decode request body: unsupported schema of request body's property",
+		Reason: "kin-openapi's form-urlencoded decoder cannot read a property that is an array of objects or a union",
+	},
+	{
+		Spec: "specs/squadcast-31.yaml", Op: "*", Contains: `parameter "authorization" in header has an error: value is required but missing`,
+		Reason: "OpenAPI says a header parameter named Authorization is ignored, and the generator leaves it out; kin-openapi still requires it",
+	},
+	{
+		Spec: "specs/superset.json", Op: "GET /api/v1/database/{pk}/select_star/{table_name}/", Contains: `parameter "schema_name" in path has an error: value is required but missing`,
+		Reason: "the spec declares a path parameter its template does not use; the generator ignores it, kin-openapi requires it",
+	},
+	{
+		Spec: "specs/dub.json", Op: "POST /partners", Contains: "error parsing regexp: invalid or unsupported Perl syntax",
+		Reason: "the body schema's pattern uses a lookahead, which Go's regexp, and so kin-openapi, cannot compile: no value validates",
+	},
 }
 
 const (
 	routerLiteral = "kin-openapi's router compares the template's literal text with the request's escaped path, " +
 		"so a template holding characters a URL must escape (a quote, a backquote) matches no request"
-	routerQueryKey = "the path key holds a query string; kin-openapi's router matches the whole key against the " +
-		"request's path, which never holds one, so it finds no operation for any request"
+	routerQueryKey = "the path key holds a query string, which kin-openapi's router cannot match: it routes the request " +
+		"by its path alone, to the operation without the query, or to none"
 )
 
 func (e *exclusion) covers(r *specRun, o *opRun, msg string) bool {
-	return (e.Spec == "*" || e.Spec == r.File.Name) && (e.Op == "*" || e.Op == o.Key) && strings.Contains(msg, e.Contains)
+	op := e.Op == o.Key || strings.HasPrefix(e.Op, "*") && strings.HasSuffix(o.Key, e.Op[1:])
+	return (e.Spec == "*" || e.Spec == r.File.Name) && op && strings.Contains(msg, e.Contains)
 }
 
 // applyExclusions marks the operations whose failures the list covers, and returns the

@@ -288,11 +288,11 @@ func (r *specRun) responseSample(o *opRun, key string, status int) (driver.Respo
 		default:
 			resp.Body = "sample"
 		}
-		if strings.Contains(ct, "*") {
+		switch {
+		case ct == "*/*":
 			ct = "application/octet-stream"
-			if isJSONValue(resp.Body) {
-				ct = "application/json"
-			}
+		case strings.HasSuffix(ct, "/*"):
+			ct = strings.TrimSuffix(ct, "*") + "sample" // audio/* gives audio/sample
 		}
 		resp.Header["Content-Type"] = ct
 	}
@@ -312,8 +312,6 @@ func (r *specRun) responseSample(o *opRun, key string, status int) (driver.Respo
 	}
 	return resp, r.checkResponse(o, resp)
 }
-
-func isJSONValue(s string) bool { return s != "" && json.Valid([]byte(s)) }
 
 // headerText writes a sample as a header value in simple style.
 func headerText(v any) string {

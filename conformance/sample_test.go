@@ -2,9 +2,8 @@ package conformance
 
 import (
 	"encoding/json"
-	"maps"
-	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"regexp"
 	"regexp/syntax"
@@ -300,8 +299,14 @@ func (s sampler) str(sc *openapi3.Schema) any {
 			v = m
 		}
 	}
-	for uint64(len([]rune(v))) < sc.MinLength {
-		v += "x"
+	if n := uint64(len([]rune(v))); n < sc.MinLength {
+		// Pad with the last character, which a pattern's final repetition likely
+		// accepts, else with "x".
+		pad := "x"
+		if n > 0 && sc.Pattern != "" {
+			pad = string([]rune(v)[n-1])
+		}
+		v += strings.Repeat(pad, int(sc.MinLength-n))
 	}
 	if sc.MaxLength != nil && uint64(len([]rune(v))) > *sc.MaxLength {
 		v = string([]rune(v)[:*sc.MaxLength])
@@ -416,6 +421,21 @@ func (s sampler) object(sc *openapi3.Schema, depth int) any {
 		}
 		out[name] = v
 	}
+	if len(out) == 0 && len(names) > 0 {
+		// An object with no members cannot be written in every encoding (a deepObject
+		// form field has nothing to write); give it its first property that has a
+		// valid sample.
+		for _, name := range names {
+			p := sc.Properties[name]
+			if p == nil || p.Value == nil || s.request && p.Value.ReadOnly || !s.request && p.Value.WriteOnly {
+				continue
+			}
+			if v := s.build(p, depth+1); s.check(p, v) == nil {
+				out[name] = v
+				break
+			}
+		}
+	}
 	for _, name := range sc.Required {
 		if _, ok := out[name]; !ok {
 			if _, declared := sc.Properties[name]; !declared {
@@ -509,5 +529,3 @@ func oneLine(s string) string {
 	}
 	return s
 }
-
-var errNoSchema = errors.New("no schema")
