@@ -10,6 +10,7 @@ import (
 // that fits. The unbroken client passes every operation (TestConformance and
 // REPORT.md), so each failure here comes from the change.
 func TestSuiteCatchesBrokenClients(t *testing.T) {
+	t.Parallel()
 	mutations := []struct {
 		name, old, new string
 		op             string // the operation that must fail

@@ -46,10 +46,16 @@ type specRun struct {
 	// unchecked counts sample responses, by media type, that the validator has no
 	// decoder for and so could not check.
 	unchecked map[string]int
+	// dumps are the requests the validator refused, with RETRYGEN_CONFORMANCE_DUMP=1.
+	dumps []string
 }
+
+// dumpEnv set to 1 logs each request the validator refuses, headers and body included.
+const dumpEnv = "RETRYGEN_CONFORMANCE_DUMP"
 
 // TestConformance runs the suite and checks its outcome against REPORT.md.
 func TestConformance(t *testing.T) {
+	t.Parallel()
 	if *update && !long() {
 		t.Fatalf("-update rewrites the report of the whole corpus: run it with %s=1", longEnv)
 	}
@@ -62,7 +68,9 @@ func TestConformance(t *testing.T) {
 	for _, f := range files {
 		t0 := time.Now()
 		runs = append(runs, prepare(f))
-		t.Logf("%s: prepared in %v", f.Name, time.Since(t0).Round(time.Millisecond))
+		if d := time.Since(t0); d > time.Second {
+			t.Logf("%s: prepared in %v", f.Name, d.Round(time.Millisecond))
+		}
 	}
 	t.Logf("prepared %d specs: %v", len(runs), time.Since(start).Round(time.Millisecond))
 
@@ -70,6 +78,9 @@ func TestConformance(t *testing.T) {
 	t.Logf("built and ran the clients: %v", time.Since(start).Round(time.Millisecond))
 	for _, r := range runs {
 		r.judge(records[r.File.Pkg])
+		for _, d := range r.dumps {
+			t.Log(d)
+		}
 	}
 	unmatched := applyExclusions(runs)
 	t.Logf("judged: %v", time.Since(start).Round(time.Millisecond))
@@ -78,7 +89,7 @@ func TestConformance(t *testing.T) {
 	os.WriteFile("/tmp/conf-report.md", []byte(rep), 0o644)
 	t.Log("\n" + table(runs))
 	for _, e := range unmatched {
-		t.Errorf("exclusion %s %s %q matches no failure of this run: delete it", e.Spec, e.Op, e.Contains)
+		t.Errorf("exclusion %s %s %q matches no failure of this run: delete it", e.Spec, e.Op, e.Match)
 	}
 	checkReport(t, runs, rep)
 	t.Logf("total: %v", time.Since(start).Round(time.Millisecond))
@@ -206,8 +217,16 @@ func (r *specRun) judge(records []driver.Record) {
 				o.fail(fmt.Sprintf("status %d: the client sent no request", c.Response.Status))
 			}
 			for _, req := range rec.Requests {
-				for _, msg := range r.validate(o, req) {
+				msgs := r.validate(o, req)
+				for _, msg := range msgs {
 					o.fail("request: " + msg)
+				}
+				if len(msgs) > 0 && os.Getenv(dumpEnv) == "1" {
+					body := string(req.Body)
+					if len(body) > 2000 {
+						body = body[:2000] + "…"
+					}
+					r.dumps = append(r.dumps, fmt.Sprintf("%s: %s %s\nheader: %v\nbody: %s\nvalidator: %s", r.File.Name, req.Method, req.URL, req.Header, body, strings.Join(msgs, "\n  ")))
 				}
 			}
 		}

@@ -277,9 +277,13 @@ func (r *specRun) responseSample(o *opRun, key string, status int) (driver.Respo
 		}
 		ct := mtName
 		switch {
+		case mtName == "*/*" || mtName == "application/*":
+			// Any media type: JSON, the one a client most likely decodes.
+			ct = "application/json"
+			resp.Body = string(mustJSON(v))
 		case isJSON(mtName):
 			resp.Body = string(mustJSON(v))
-		case strings.HasPrefix(mtName, "text/") || mtName == "*/*":
+		case strings.HasPrefix(mtName, "text/"):
 			if str, ok := v.(string); ok {
 				resp.Body = str
 			} else {
@@ -289,8 +293,6 @@ func (r *specRun) responseSample(o *opRun, key string, status int) (driver.Respo
 			resp.Body = "sample"
 		}
 		switch {
-		case ct == "*/*":
-			ct = "application/octet-stream"
 		case strings.HasSuffix(ct, "/*"):
 			ct = strings.TrimSuffix(ct, "*") + "sample" // audio/* gives audio/sample
 		}
