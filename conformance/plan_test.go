@@ -368,15 +368,22 @@ func (r *specRun) checkResponse(o *opRun, resp driver.Response) error {
 
 // want says what the method must return for the response to key.
 func (r *specRun) want(o *opRun, key string, status int, resp driver.Response) driver.Want {
+	jsonBody := resp.Body != "" && resp.Body != "null" && isJSON(resp.Header["Content-Type"])
+	typed := jsonBody && o.hasJSONSchema(key)
 	if status >= 200 && status < 300 {
 		w := driver.Want{OK: true}
 		if o.Op.Result == nil {
+			if typed {
+				o.fail(fmt.Sprintf("status %s: the method returns no result for the declared JSON body", key))
+			}
 			return w
 		}
+		found := false
 		for _, mr := range o.Op.Result.Responses {
 			if !strings.EqualFold(mr.Status, key) {
 				continue
 			}
+			found = true
 			w.Value = resp.Body != "" && !(mr.JSON && resp.Body == "null")
 			if o.Op.Result.Multi != nil && mr.Field != nil {
 				w.Field = mr.Field.GoName
@@ -385,23 +392,50 @@ func (r *specRun) want(o *opRun, key string, status int, resp driver.Response) d
 				}
 			}
 		}
+		if !found && typed {
+			o.fail(fmt.Sprintf("status %s: the method returns no result for the declared JSON body", key))
+		}
 		return w
 	}
 	w := driver.Want{}
-	if o.Op.Errors == nil || resp.Body == "" || !isJSON(resp.Header["Content-Type"]) || resp.Body == "null" {
+	if !jsonBody {
 		return w
 	}
-	if c := pickError(o.Op.Errors, status); c != nil {
-		t := c.Type
-		for t.Kind == model.KindPointer {
-			t = t.Elem
+	var c *model.ErrorCase
+	if o.Op.Errors != nil {
+		c = pickError(o.Op.Errors, status)
+	}
+	if c == nil {
+		if !typed {
+			return w
 		}
-		if t.Kind == model.KindNamed {
-			w.Model = t.Decl.GoName
-			r.models[t.Decl.GoName] = true
-		}
+		o.fail(fmt.Sprintf("status %s: the client has no error model for the declared JSON body", key))
+		return w
+	}
+	t := c.Type
+	for t.Kind == model.KindPointer {
+		t = t.Elem
+	}
+	if t.Kind == model.KindNamed {
+		w.Model = t.Decl.GoName
+		r.models[t.Decl.GoName] = true
 	}
 	return w
+}
+
+// hasJSONSchema reports whether the response to key declares a JSON media type with a
+// schema: a body the client is expected to give a type.
+func (o *opRun) hasJSONSchema(key string) bool {
+	ref := o.Kin.Responses.Value(key)
+	if ref == nil || ref.Value == nil {
+		return false
+	}
+	for name, mt := range ref.Value.Content {
+		if isJSON(name) && mt != nil && mt.Schema != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // pickError returns the case the generated picker chooses for status: the exact

@@ -63,6 +63,7 @@ var causes = []struct {
 	{"the validator refuses the request body", regexp.MustCompile(`^request: request body has an error`)},
 	{"the validator refuses a parameter", regexp.MustCompile(`^request: parameter `)},
 	{"the validator refuses the request", regexp.MustCompile(`^request: `)},
+	{"a declared JSON response has no type in the client", regexp.MustCompile(`returns no result for the declared|has no error model for the declared`)},
 	{"a 2xx response does not decode", regexp.MustCompile(`want a result, got error`)},
 	{"a 2xx result is left empty", regexp.MustCompile(`the result is nil|field .* is not set`)},
 	{"an error status does not reach the caller as the typed error", regexp.MustCompile(`APIError|errors\.As|want an error`)},
