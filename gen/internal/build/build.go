@@ -553,7 +553,7 @@ func (b *builder) responses(op *model.Operation, kop *openapi3.Operation) {
 				at.name += statusWord(code)
 			}
 			oks = append(oks, success{status: code, ct: ct, t: b.typeOf(mt.Schema, at), json: true})
-		case strings.HasPrefix(code, "4"), strings.HasPrefix(code, "5"), code == "default":
+		case strings.HasPrefix(code, "3"), strings.HasPrefix(code, "4"), strings.HasPrefix(code, "5"), code == "default":
 			if mt == nil || kind != mediaJSON || mt.Schema == nil || mt.Schema.Value == nil {
 				continue
 			}
