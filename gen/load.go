@@ -2,7 +2,6 @@ package gen
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -78,6 +77,7 @@ type Spec struct {
 	Warnings ErrorList
 
 	rootURI string            // what kin-openapi records as Location.File for the root file
+	shift   int               // columns prepended to line 1 of the root file for the parser
 	files   map[string][]byte // bytes read, by the URI kin-openapi records
 	mu      sync.Mutex
 	trees   map[string]*yaml.Node // parsed lazily, to locate what origins do not cover
@@ -126,7 +126,7 @@ func Load(path string, opts LoadOptions) (*Spec, error) {
 	if isSwagger2(data) {
 		doc, err = s.loadSwagger2(loader, data, location)
 	} else {
-		doc, err = loader.LoadFromDataWithPath(data, location)
+		doc, err = loader.LoadFromDataWithPath(s.forParser(data), location)
 		if err == nil && doc.OpenAPI == "" && hasSwaggerField(data) {
 			doc, err = s.loadSwagger2(openapi3NewLoaderLike(loader), data, location)
 		}
@@ -433,11 +433,11 @@ func (s *Spec) loadError(err error) *Error {
 		e.Fix = "keep referenced files in the spec's folder or below it"
 	case errors.As(err, &le):
 		e.Msg = "malformed document: " + le.Message
-		e.Pos.Line, e.Pos.Col = le.Mark.Line, le.Mark.Column
+		e.Pos.Line, e.Pos.Col = le.Mark.Line, s.rootColumn(le.Mark.Line, le.Mark.Column)
 	case errors.As(err, &les) && len(les.Errors) > 0:
 		first := les.Errors[0]
 		e.Msg = "malformed document: " + first.Message
-		e.Pos.Line, e.Pos.Col = first.Mark.Line, first.Mark.Column
+		e.Pos.Line, e.Pos.Col = first.Mark.Line, s.rootColumn(first.Mark.Line, first.Mark.Column)
 	default:
 		msg := err.Error()
 		msg = strings.TrimPrefix(msg, "failed to unmarshal data: ")
@@ -508,6 +508,9 @@ func (s *Spec) PosOfField(origin *openapi3.Origin, field string) Pos {
 }
 
 func (s *Spec) posOfLocation(loc openapi3.Location) Pos {
+	if loc.Line == 1 && loc.Column > s.shift && (loc.File == "" || loc.File == s.rootURI) {
+		loc.Column -= s.shift
+	}
 	return Pos{File: s.displayFile(loc.File), Line: loc.Line, Col: loc.Column}
 }
 
@@ -779,18 +782,12 @@ func (s *Spec) validate(errs *ErrorList) {
 	// The options go to Validate itself: it rebuilds the context's options from its own
 	// arguments for 3.1 documents, dropping any set on the context.
 	var list []error
-	for _, err := range validateHalves(s.Doc,
+	list = append(list, validateOnce(s.Doc,
 		openapi3.EnableMultiError(),
 		openapi3.DisableExamplesValidation(),
 		openapi3.DisableSchemaDefaultsValidation(),
 		openapi3.DisableSchemaPatternValidation(),
-	) {
-		if me, ok := err.(openapi3.MultiError); ok {
-			list = append(list, me...)
-		} else if err != nil {
-			list = append(list, err)
-		}
-	}
+	)...)
 	for _, e := range list {
 		var dup *openapi3.DuplicateOperationIDError
 		if errors.As(e, &dup) {
@@ -810,60 +807,6 @@ func (s *Spec) validate(errs *ErrorList) {
 	}
 	s.Warnings.Sort()
 }
-
-// validateHalves validates doc on two cores at once: kin-openapi re-validates a component
-// schema wherever an operation refers to it, which makes the paths most of the cost on
-// large specs. Each half is the document with about half of the operations; paths whose
-// templates could conflict stay in one half, so the cross-path checks see each other. The
-// findings outside the paths are reported by both halves and collapse when sorted, as
-// ErrorList drops exact duplicates. Validation only reads the shared parts of the document.
-func validateHalves(doc *openapi3.T, opts ...openapi3.ValidationOption) []error {
-	if doc.Paths == nil || doc.Paths.Len() < 2 {
-		return []error{doc.Validate(context.Background(), opts...)}
-	}
-	// Group paths by their template with variable names erased, as kin-openapi compares
-	// them, and deal the groups out by operation count.
-	groups := map[string][]string{}
-	var order []string
-	for _, path := range doc.Paths.Keys() {
-		key := templateVars.ReplaceAllString(path, "{}")
-		if _, ok := groups[key]; !ok {
-			order = append(order, key)
-		}
-		groups[key] = append(groups[key], path)
-	}
-	var halves [2]*openapi3.Paths
-	var weight [2]int
-	for i := range halves {
-		halves[i] = openapi3.NewPaths()
-		halves[i].Origin = doc.Paths.Origin
-	}
-	halves[0].Extensions = doc.Paths.Extensions
-	for _, key := range order {
-		i := 0
-		if weight[1] < weight[0] {
-			i = 1
-		}
-		for _, path := range groups[key] {
-			item := doc.Paths.Value(path)
-			halves[i].Set(path, item)
-			if item != nil {
-				weight[i] += 1 + len(item.Operations())
-			}
-		}
-	}
-	errs := make([]error, 2)
-	var wg sync.WaitGroup
-	for i, half := range halves {
-		d := *doc
-		d.Paths = half
-		wg.Go(func() { errs[i] = d.Validate(context.Background(), opts...) })
-	}
-	wg.Wait()
-	return errs
-}
-
-var templateVars = regexp.MustCompile(`\{[^}]*\}`)
 
 // tolerated reports validation findings common in real public specs that do not keep a
 // client from being generated.
