@@ -108,6 +108,9 @@ func Load(path string, opts LoadOptions) (*Spec, error) {
 		return nil, ErrorList{{Pos: Pos{File: path, Line: line, Col: col}, Msg: "malformed document: " + msg,
 			Fix: "save the file as UTF-8 text, writing control characters as escapes"}}
 	}
+	if e := s.preflight(data); e != nil {
+		return nil, ErrorList{e}
+	}
 
 	var errs ErrorList
 	loader := openapi3.NewLoader()

@@ -1,5 +1,7 @@
 package gen
 
+import "go.yaml.in/yaml/v4"
+
 // documentStart is put before a document that starts with "{" for the YAML parser.
 // A flow mapping at the very start of a stream may be the key of a mapping, so the
 // parser keeps every token of it queued until its end: for a JSON document, the whole
@@ -23,4 +25,15 @@ func (s *Spec) rootColumn(line, col int) int {
 		return col - s.shift
 	}
 	return col
+}
+
+// unshift moves the nodes of the root file's first line back to the file's columns.
+func (s *Spec) unshift(n *yaml.Node) {
+	if s.shift == 0 || n == nil || n.Line != 1 {
+		return
+	}
+	n.Column = s.rootColumn(n.Line, n.Column)
+	for _, c := range n.Content {
+		s.unshift(c)
+	}
 }

@@ -1,0 +1,403 @@
+package gen
+
+import (
+	"bytes"
+	"fmt"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v4"
+)
+
+// Limits checked on the root file's node tree before kin-openapi decodes it: past them
+// its work and memory grow far faster than the file.
+const (
+	// MaxNodes caps the nodes of the root file (mappings, sequences, scalars, keys
+	// included), each YAML alias counted as the nodes it stands for. stripe.yaml, one
+	// of the largest public descriptions, has 174,000; loading and generating take
+	// about 1.4 KB of memory a node.
+	MaxNodes = 600_000
+	// MaxValueBytes caps one scalar (a description, an example).
+	MaxValueBytes = 1 << 20
+	// MaxRefChain caps a chain of $refs that each name another $ref.
+	MaxRefChain = 100
+	// maxRefSteps caps the steps kin-openapi takes to follow such chains, one per link
+	// for every $ref that starts one: it follows a chain anew from each $ref into it.
+	maxRefSteps = 1_000_000
+	// guardSize is the size from which the node tree is checked. Below it nothing the
+	// checks look for costs much; files with anchors are checked whatever their size.
+	guardSize = 64 << 10
+)
+
+// anchorMark finds what may be a YAML anchor: & at the start of a node, followed by a
+// name. Text that merely looks like one costs a check, nothing more.
+var anchorMark = regexp.MustCompile(`(?m)(?:^|[\s\[{,])&[^\s\[\]{},]`)
+
+// documentMark finds a line that starts or ends a YAML document.
+var documentMark = regexp.MustCompile(`(?m)^(?:---|\.\.\.)(?:[ \t\r]|$)`)
+
+// preflight refuses, located, a root file that holds several YAML documents, or whose
+// node tree exceeds the limits above. Files it cannot parse are left to kin-openapi,
+// which reports their syntax errors.
+func (s *Spec) preflight(data []byte) *Error {
+	if e := s.checkSingleDocument(data); e != nil {
+		return e
+	}
+	if len(data) < guardSize && !anchorMark.Match(data) {
+		return nil
+	}
+	var doc yaml.Node
+	if yaml.Unmarshal(s.forParser(data), &doc) != nil {
+		return nil
+	}
+	root := &doc
+	if root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
+		root = root.Content[0]
+	}
+	s.unshift(root)
+	s.mu.Lock()
+	if s.trees == nil {
+		s.trees = map[string]*yaml.Node{}
+	}
+	s.trees[s.rootURI] = root // the tree PosOfPointer would parse again
+	s.mu.Unlock()
+	g := &guard{s: s, sizes: map[*yaml.Node]int{}}
+	if e := g.walk(root, nil, 0); e != nil {
+		return e
+	}
+	if e := g.countOperations(root); e != nil {
+		return e
+	}
+	return g.checkRefChains(root)
+}
+
+// checkSingleDocument refuses a second YAML document in the file: kin-openapi would
+// read the first and ignore the rest.
+func (s *Spec) checkSingleDocument(data []byte) *Error {
+	content := false // whether a document has begun
+	for _, m := range documentMark.FindAllIndex(data, -1) {
+		before := data[:m[0]]
+		if !content {
+			content = hasContent(before)
+		}
+		if data[m[0]] == '-' && content {
+			return s.secondDocument(data, m[0])
+		}
+		if data[m[0]] == '.' {
+			// The end of a document: anything after it is another.
+			rest := data[m[1]:]
+			if next := firstContent(rest); next >= 0 {
+				return s.secondDocument(data, m[1]+next)
+			}
+			return nil
+		}
+		content = true
+	}
+	return nil
+}
+
+func (s *Spec) secondDocument(data []byte, at int) *Error {
+	line := bytes.Count(data[:at], []byte("\n")) + 1
+	col := at - (bytes.LastIndexByte(data[:at], '\n') + 1) + 1
+	return &Error{Pos: Pos{File: s.Path, Line: line, Col: col},
+		Msg: "malformed document: a second YAML document starts here; a spec is one document",
+		Fix: "remove the document markers (--- or ...) and what follows them, or split the file"}
+}
+
+// hasContent reports whether text holds more than blank lines, comments and directives.
+func hasContent(text []byte) bool { return firstContent(text) >= 0 }
+
+// firstContent returns the offset of the first line of text that is not blank, a
+// comment or a directive, or -1.
+func firstContent(text []byte) int {
+	for off := 0; off < len(text); {
+		end := bytes.IndexByte(text[off:], '\n')
+		if end < 0 {
+			end = len(text) - off
+		}
+		line := bytes.TrimSpace(text[off : off+end])
+		if len(line) > 0 && line[0] != '#' && line[0] != '%' {
+			return off + bytes.Index(text[off:off+end], line[:1])
+		}
+		off += end + 1
+	}
+	return -1
+}
+
+// guard walks the root file's node tree.
+type guard struct {
+	s      *Spec
+	sizes  map[*yaml.Node]int // nodes under an anchored node, aliases expanded
+	nodes  int                // nodes so far, aliases expanded
+	viaRef int                // of them, those that aliases stand for
+}
+
+// walk counts the nodes under n, checks the scalars and enums it holds, and refuses the
+// tree when it grows past MaxNodes. key is the mapping key n is the value of.
+func (g *guard) walk(n, key *yaml.Node, depth int) *Error {
+	if n == nil || depth > 10000 {
+		return nil
+	}
+	switch n.Kind {
+	case yaml.AliasNode:
+		size := g.expanded(n.Alias, 0)
+		g.nodes += size
+		g.viaRef += size
+		if g.nodes > MaxNodes {
+			return &Error{Pos: g.pos(n),
+				Msg: fmt.Sprintf("limit exceeded: excessive aliasing: the YAML aliases expand the document to more than %d nodes (this one stands for %d)", MaxNodes, size),
+				Fix: "write the aliased value once, in components, and refer to it with $ref"}
+		}
+		return nil
+	case yaml.ScalarNode:
+		g.nodes++
+		if len(n.Value) > MaxValueBytes {
+			return &Error{Pos: g.pos(n),
+				Msg: fmt.Sprintf("limit exceeded: a value of %d bytes, more than %d", len(n.Value), MaxValueBytes),
+				Fix: "shorten it, or link to the text instead"}
+		}
+	default:
+		g.nodes++
+	}
+	if g.nodes > MaxNodes {
+		return &Error{Pos: g.pos(n),
+			Msg: fmt.Sprintf("limit exceeded: the document has more than %d nodes", MaxNodes),
+			Fix: "split the description into several, one client each"}
+	}
+	if n.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			for v.Kind == yaml.AliasNode && v.Alias != nil {
+				v = v.Alias
+			}
+			if k.Value == "enum" && k.Kind == yaml.ScalarNode && v.Kind == yaml.SequenceNode && len(v.Content) > MaxEnumValues {
+				pos := g.pos(k)
+				if key != nil {
+					pos = g.pos(key) // where checkDepth puts it: the schema
+				}
+				return &Error{Pos: pos,
+					Msg: fmt.Sprintf("limit exceeded: enum of %d values, more than %d", len(v.Content), MaxEnumValues),
+					Fix: "declare the values as a plain string or integer, and document them"}
+			}
+			if e := g.walk(k, nil, depth+1); e != nil {
+				return e
+			}
+			if e := g.walk(n.Content[i+1], k, depth+1); e != nil {
+				return e
+			}
+		}
+		return nil
+	}
+	for _, c := range n.Content {
+		if e := g.walk(c, nil, depth+1); e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+// expanded returns the nodes n stands for, aliases expanded, stopping at MaxNodes+1.
+func (g *guard) expanded(n *yaml.Node, depth int) int {
+	if n == nil || depth > 10000 {
+		return 0
+	}
+	if n.Kind == yaml.AliasNode {
+		return g.expanded(n.Alias, depth+1)
+	}
+	if size, ok := g.sizes[n]; ok {
+		return size
+	}
+	g.sizes[n] = MaxNodes + 1 // an alias inside its own anchor: refused by the parser anyway
+	size := 1
+	for _, c := range n.Content {
+		size += g.expanded(c, depth+1)
+		if size > MaxNodes {
+			size = MaxNodes + 1
+			break
+		}
+	}
+	g.sizes[n] = size
+	return size
+}
+
+func (g *guard) pos(n *yaml.Node) Pos {
+	return Pos{File: g.s.Path, Line: n.Line, Col: n.Column}
+}
+
+// httpMethods are the keys of a path item that kin-openapi reads as operations.
+var httpMethods = map[string]bool{"get": true, "put": true, "post": true, "delete": true, "options": true,
+	"head": true, "patch": true, "trace": true, "query": true, "connect": true}
+
+// countOperations refuses more than MaxOperations operations before they are decoded.
+func (g *guard) countOperations(root *yaml.Node) *Error {
+	paths := mappingValue(root, "paths")
+	if paths == nil || paths.Kind != yaml.MappingNode {
+		return nil
+	}
+	n := 0
+	for i := 1; i < len(paths.Content); i += 2 {
+		item := paths.Content[i]
+		for item.Kind == yaml.AliasNode && item.Alias != nil {
+			item = item.Alias
+		}
+		if item.Kind != yaml.MappingNode {
+			continue
+		}
+		for j := 0; j+1 < len(item.Content); j += 2 {
+			switch k := item.Content[j].Value; {
+			case httpMethods[k]:
+				n++
+			case k == "additionalOperations" && item.Content[j+1].Kind == yaml.MappingNode:
+				n += len(item.Content[j+1].Content) / 2
+			}
+		}
+	}
+	if n <= MaxOperations {
+		return nil
+	}
+	k := mappingKey(root, "paths")
+	return &Error{Pos: g.pos(k), Pointer: "#/paths",
+		Msg: fmt.Sprintf("limit exceeded: %d operations, more than %d", n, MaxOperations),
+		Fix: "split the description into several, one client each"}
+}
+
+// mappingValue returns the value of key in mapping n, or nil.
+func mappingValue(n *yaml.Node, key string) *yaml.Node {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i+1]
+		}
+	}
+	return nil
+}
+
+// mappingKey returns the key node of key in mapping n, or nil.
+func mappingKey(n *yaml.Node, key string) *yaml.Node {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i]
+		}
+	}
+	return nil
+}
+
+// checkRefChains refuses chains of local $refs that each name another $ref, when one
+// is longer than MaxRefChain or following them all from every $ref would take more
+// than maxRefSteps steps: kin-openapi follows a chain to its end from each $ref into
+// it, without remembering where it led, so a chain of n such $refs costs n² steps.
+func (g *guard) checkRefChains(root *yaml.Node) *Error {
+	rc := &refChains{root: root, targets: map[string]*yaml.Node{}, lengths: map[*yaml.Node]int{}}
+	steps := 0
+	var err *Error
+	var walk func(n *yaml.Node, depth int) bool
+	walk = func(n *yaml.Node, depth int) bool {
+		if n == nil || depth > 10000 {
+			return true
+		}
+		if ref, at := refOf(n); at != nil {
+			length := rc.length(n, 0)
+			steps += length
+			if length > MaxRefChain || steps > maxRefSteps {
+				msg := fmt.Sprintf("limit exceeded: $ref %q starts a chain of more than %d $refs that only name other $refs", ref, MaxRefChain)
+				if length <= MaxRefChain {
+					msg = fmt.Sprintf("limit exceeded: following the chains of $refs that only name other $refs takes more than %d steps; this one is %d long", maxRefSteps, length)
+				}
+				err = &Error{Pos: g.pos(at), Msg: msg, Fix: "refer to the schema itself rather than to another $ref"}
+				return false
+			}
+		}
+		for _, c := range n.Content {
+			if !walk(c, depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	walk(root, 0)
+	return err
+}
+
+// refOf returns the local $ref of a mapping and the node of its key.
+func refOf(n *yaml.Node) (string, *yaml.Node) {
+	if n.Kind != yaml.MappingNode {
+		return "", nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if k, v := n.Content[i], n.Content[i+1]; k.Value == "$ref" && v.Kind == yaml.ScalarNode && strings.HasPrefix(v.Value, "#") {
+			return v.Value, k
+		}
+	}
+	return "", nil
+}
+
+// refChains follows local $refs through the root file's tree.
+type refChains struct {
+	root    *yaml.Node
+	targets map[string]*yaml.Node
+	lengths map[*yaml.Node]int
+}
+
+// length returns how many $refs are followed from n, a mapping holding a $ref, before
+// reaching something that is not a $ref (or nothing), at most MaxRefChain+1.
+func (rc *refChains) length(n *yaml.Node, depth int) int {
+	if l, ok := rc.lengths[n]; ok {
+		return l
+	}
+	if depth > MaxRefChain {
+		return MaxRefChain + 1
+	}
+	rc.lengths[n] = MaxRefChain + 1 // a cycle: kin-openapi reports it
+	ref, at := refOf(n)
+	l := 0
+	if at != nil {
+		l = 1
+		if t := rc.target(ref); t != nil {
+			if _, next := refOf(t); next != nil {
+				l = min(1+rc.length(t, depth+1), MaxRefChain+1)
+			}
+		}
+	}
+	rc.lengths[n] = l
+	return l
+}
+
+// target returns the node a local $ref names, or nil.
+func (rc *refChains) target(ref string) *yaml.Node {
+	if t, ok := rc.targets[ref]; ok {
+		return t
+	}
+	n := rc.root
+	frag := strings.TrimPrefix(strings.TrimPrefix(ref, "#"), "/")
+	if u, err := url.PathUnescape(frag); err == nil {
+		frag = u
+	}
+	if frag != "" {
+		for _, step := range strings.Split(frag, "/") {
+			step = strings.NewReplacer("~1", "/", "~0", "~").Replace(step)
+			for n != nil && n.Kind == yaml.AliasNode {
+				n = n.Alias
+			}
+			switch {
+			case n == nil:
+			case n.Kind == yaml.MappingNode:
+				n = mappingValue(n, step)
+			case n.Kind == yaml.SequenceNode:
+				i, err := strconv.Atoi(step)
+				if err != nil || i < 0 || i >= len(n.Content) {
+					n = nil
+				} else {
+					n = n.Content[i]
+				}
+			default:
+				n = nil
+			}
+		}
+	}
+	rc.targets[ref] = n
+	return n
+}
