@@ -77,10 +77,13 @@ type Spec struct {
 	Warnings ErrorList
 
 	rootURI string            // what kin-openapi records as Location.File for the root file
-	shift   int               // columns prepended to line 1 of the root file for the parser
 	files   map[string][]byte // bytes read, by the URI kin-openapi records
 	mu      sync.Mutex
 	trees   map[string]*yaml.Node // parsed lazily, to locate what origins do not cover
+
+	// The YAML parser reads the root file with documentStart put before line
+	// shiftLine, which moves that line's columns right by shift.
+	shift, shiftLine int
 }
 
 // Load reads, resolves and validates the OpenAPI description at path. It reports every
@@ -101,6 +104,10 @@ func Load(path string, opts LoadOptions) (*Spec, error) {
 	data, err := readCapped(path, &budget)
 	if err != nil {
 		return nil, ErrorList{{Pos: Pos{File: path}, Msg: err.Error()}}
+	}
+	if enc := utf32(data); enc != "" {
+		return nil, ErrorList{{Pos: Pos{File: path, Line: 1, Col: 1}, Msg: "malformed document: the file looks like " + enc,
+			Fix: "save the file as UTF-8 text"}}
 	}
 	data = escapeJSONLineBreaks(data)
 	s.files[s.rootURI] = data
@@ -127,10 +134,16 @@ func Load(path string, opts LoadOptions) (*Spec, error) {
 
 	var doc *openapi3.T
 	if isSwagger2(data) {
+		if e := s.checkSwagger2(data); e != nil {
+			return nil, ErrorList{e}
+		}
 		doc, err = s.loadSwagger2(loader, data, location)
 	} else {
 		doc, err = loader.LoadFromDataWithPath(s.forParser(data), location)
 		if err == nil && doc.OpenAPI == "" && hasSwaggerField(data) {
+			if e := s.checkSwagger2(data); e != nil {
+				return nil, ErrorList{e}
+			}
 			doc, err = s.loadSwagger2(openapi3NewLoaderLike(loader), data, location)
 		}
 	}
@@ -231,8 +244,15 @@ func (s *Spec) checkOperationCount(errs *ErrorList) {
 }
 
 // readCapped reads a regular file, failing when it is larger than what remains of budget.
+// Anything else (a FIFO, a device) is refused before it is opened, and opening does not
+// wait for a FIFO's writer should one replace the file meanwhile.
 func readCapped(path string, budget *int64) ([]byte, error) {
-	f, err := os.Open(path)
+	if fi, err := os.Stat(path); err != nil {
+		return nil, cleanOSError(err)
+	} else if !fi.Mode().IsRegular() {
+		return nil, errors.New("not a regular file")
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|openNonBlocking, 0)
 	if err != nil {
 		return nil, cleanOSError(err)
 	}
@@ -511,8 +531,8 @@ func (s *Spec) PosOfField(origin *openapi3.Origin, field string) Pos {
 }
 
 func (s *Spec) posOfLocation(loc openapi3.Location) Pos {
-	if loc.Line == 1 && loc.Column > s.shift && (loc.File == "" || loc.File == s.rootURI) {
-		loc.Column -= s.shift
+	if loc.File == "" || loc.File == s.rootURI {
+		loc.Column = s.rootColumn(loc.Line, loc.Column)
 	}
 	return Pos{File: s.displayFile(loc.File), Line: loc.Line, Col: loc.Column}
 }
