@@ -26,14 +26,7 @@ const (
 	// maxRefSteps caps the steps kin-openapi takes to follow such chains, one per link
 	// for every $ref that starts one: it follows a chain anew from each $ref into it.
 	maxRefSteps = 1_000_000
-	// guardSize is the size from which the node tree is checked. Below it nothing the
-	// checks look for costs much; files with anchors are checked whatever their size.
-	guardSize = 64 << 10
 )
-
-// anchorMark finds what may be a YAML anchor: & at the start of a node, followed by a
-// name. Text that merely looks like one costs a check, nothing more.
-var anchorMark = regexp.MustCompile(`(?m)(?:^|[\s\[{,])&[^\s\[\]{},]`)
 
 // documentMark finds a line that starts or ends a YAML document.
 var documentMark = regexp.MustCompile(`(?m)^(?:---|\.\.\.)(?:[ \t\r]|$)`)
@@ -45,9 +38,6 @@ func (s *Spec) preflight(data []byte) *Error {
 	if e := s.checkSingleDocument(data); e != nil {
 		return e
 	}
-	if len(data) < guardSize && !anchorMark.Match(data) {
-		return nil
-	}
 	var doc yaml.Node
 	if yaml.Unmarshal(s.forParser(data), &doc) != nil {
 		return nil
@@ -57,12 +47,6 @@ func (s *Spec) preflight(data []byte) *Error {
 		root = root.Content[0]
 	}
 	s.unshift(root)
-	s.mu.Lock()
-	if s.trees == nil {
-		s.trees = map[string]*yaml.Node{}
-	}
-	s.trees[s.rootURI] = root // the tree PosOfPointer would parse again
-	s.mu.Unlock()
 	g := &guard{s: s, sizes: map[*yaml.Node]int{}}
 	if e := g.walk(root, nil, 0); e != nil {
 		return e
