@@ -335,7 +335,7 @@ func (rc *refChains) length(n *yaml.Node, depth int) int {
 	if depth > MaxRefChain {
 		return MaxRefChain + 1
 	}
-	rc.lengths[n] = MaxRefChain + 1 // a cycle: kin-openapi reports it
+	rc.lengths[n] = 0 // a cycle, which kin-openapi reports: no longer for going round
 	ref, at := refOf(n)
 	l := 0
 	if at != nil {

@@ -3,7 +3,10 @@ package gen
 import (
 	"context"
 	"reflect"
+	goruntime "runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/getkin/kin-openapi/openapi3"
 )
@@ -40,7 +43,8 @@ func validateOnce(doc *openapi3.T, opts ...openapi3.ValidationOption) []error {
 		schemaOpts = append(schemaOpts, openapi3.IsOpenAPI32OrLater())
 	}
 
-	// Pass 1: the document without its paths and webhooks.
+	// Pass 1: the document without its paths and webhooks, its component schemas
+	// validated here as Components.Validate does it, on every core, with the rest.
 	rest := *doc
 	if doc.Paths != nil {
 		empty := openapi3.NewPaths()
@@ -50,44 +54,65 @@ func validateOnce(doc *openapi3.T, opts ...openapi3.ValidationOption) []error {
 	if doc.Webhooks != nil {
 		rest.Webhooks = map[string]*openapi3.PathItem{}
 	}
-	found := flatten(rest.Validate(ctx, opts...))
-	if doc.Components == nil || len(doc.Components.Schemas) == 0 {
-		if (doc.Paths == nil || doc.Paths.Len() == 0) && len(doc.Webhooks) == 0 {
-			return found
-		}
+	var names []string
+	if doc.Components != nil {
+		names = sortedKeys(doc.Components.Schemas)
+		c := *doc.Components
+		c.Schemas = nil
+		rest.Components = &c
+	}
+	// Job 0 is the rest of the document, job i the component schema names[i-1].
+	results := make([][]error, 1+len(names))
+	own := make([]error, len(names)) // the schema's own error, without its name and $ref
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range max(1, min(goruntime.GOMAXPROCS(0), len(results))) {
+		wg.Go(func() {
+			for i := int(next.Add(1)) - 1; i < len(results); i = int(next.Add(1)) - 1 {
+				if i == 0 {
+					results[0] = flatten(rest.Validate(ctx, opts...))
+					continue
+				}
+				name, ref := names[i-1], doc.Components.Schemas[names[i-1]]
+				wrap := func(err error) error {
+					return &openapi3.SectionValidationError{Section: "components",
+						Cause: &openapi3.ComponentValidationError{Section: "schema", Name: name, Cause: err}}
+				}
+				if err := openapi3.ValidateIdentifier(name); err != nil {
+					results[i] = []error{wrap(err)}
+				} else {
+					for _, err := range flatten(ref.Validate(ctx, schemaOpts...)) {
+						results[i] = append(results[i], wrap(err))
+					}
+				}
+				if len(results[i]) > 0 && ref != nil && ref.Value != nil {
+					// The finding may come from the name or the $ref rather than the schema.
+					own[i-1] = ref.Value.Validate(ctx, schemaOpts...)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	var found []error
+	for _, r := range results {
+		found = append(found, r...)
+	}
+	if len(names) == 0 && (doc.Paths == nil || doc.Paths.Len() == 0) && len(doc.Webhooks) == 0 {
+		return found
 	}
 
-	// The error of each component schema, validated afresh: nil for those pass 1 found
-	// nothing in, validated again for the others (whose finding may come from their
-	// name or their $ref rather than the schema).
-	failed := map[string]bool{}
-	for _, err := range found {
-		if name, ok := componentSchemaName(err); ok {
-			failed[name] = true
-		}
-	}
-	own := map[*openapi3.Schema]error{}
-	if doc.Components != nil {
-		for _, name := range sortedKeys(doc.Components.Schemas) {
-			ref := doc.Components.Schemas[name]
-			if ref == nil || ref.Value == nil {
-				continue
-			}
-			if _, done := own[ref.Value]; done && !failed[name] {
-				continue
-			}
-			if failed[name] {
-				own[ref.Value] = ref.Value.Validate(ctx, schemaOpts...)
-			} else if _, done := own[ref.Value]; !done {
-				own[ref.Value] = nil
-			}
+	// The error of each component schema, validated afresh.
+	errOf := make(map[*openapi3.Schema]error, len(names))
+	for i, name := range names {
+		if ref := doc.Components.Schemas[name]; ref != nil && ref.Value != nil {
+			errOf[ref.Value] = own[i]
 		}
 	}
 
 	// Pass 2: the paths and webhooks, component schemas stubbed.
 	marks := map[*openapi3.Origin]error{}
-	saved := make(map[*openapi3.Schema]openapi3.Schema, len(own))
-	for sc, err := range own {
+	saved := make(map[*openapi3.Schema]openapi3.Schema, len(errOf))
+	for sc, err := range errOf {
 		saved[sc] = *sc
 		if err == nil {
 			*sc = openapi3.Schema{}
@@ -137,19 +162,6 @@ func flatten(err error) []error {
 		return out
 	}
 	return []error{err}
-}
-
-// componentSchemaName returns the name of the component schema a pass 1 finding is about.
-func componentSchemaName(err error) (string, bool) {
-	section, ok := err.(*openapi3.SectionValidationError)
-	if !ok || section.Section != "components" {
-		return "", false
-	}
-	ce, ok := section.Cause.(*openapi3.ComponentValidationError)
-	if !ok || ce.Section != "schema" {
-		return "", false
-	}
-	return ce.Name, true
 }
 
 // unstub replaces the stub error at the end of err's chain, if it is one, by the error of
