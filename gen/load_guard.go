@@ -38,6 +38,9 @@ func (s *Spec) preflight(data []byte) *Error {
 	if e := s.checkSingleDocument(data); e != nil {
 		return e
 	}
+	if e := s.checkIndicators(data); e != nil {
+		return e
+	}
 	var doc yaml.Node
 	if yaml.Unmarshal(s.forParser(data), &doc) != nil {
 		return nil
@@ -55,6 +58,35 @@ func (s *Spec) preflight(data []byte) *Error {
 		return e
 	}
 	return g.checkRefChains(root)
+}
+
+// maxIndicators caps the characters that may start a node (see checkIndicators).
+const maxIndicators = 2 * MaxNodes
+
+// checkIndicators refuses a file that could hold so many nodes that parsing it to count
+// them would take more memory than loading a spec of MaxNodes: each node is started by
+// one of the characters ",:-[{?" or a line break, and one starts at most two (a
+// mapping and its first key), so a file has at most twice as many nodes as those
+// characters, plus its root. stripe.yaml has 231,000 of them.
+func (s *Spec) checkIndicators(data []byte) *Error {
+	if len(data) <= maxIndicators {
+		return nil
+	}
+	n := 0
+	for i, c := range data {
+		switch c {
+		case ',', ':', '-', '[', '{', '?', '\n':
+			n++
+			if n > maxIndicators {
+				line := bytes.Count(data[:i], []byte("\n")) + 1
+				col := i - (bytes.LastIndexByte(data[:i], '\n') + 1) + 1
+				return &Error{Pos: Pos{File: s.Path, Line: line, Col: col},
+					Msg: fmt.Sprintf("limit exceeded: more than %d of the characters that start YAML nodes (,:-[{? and line breaks) by here: the document may hold more than %d nodes", maxIndicators, MaxNodes),
+					Fix: "split the description into several, one client each"}
+			}
+		}
+	}
+	return nil
 }
 
 // checkSingleDocument refuses a second YAML document in the file: kin-openapi would

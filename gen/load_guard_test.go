@@ -123,6 +123,11 @@ func flowEnum(n int) string {
 	return b.String()
 }
 
+// manyValues is a spec with an extension of n values, written on one line.
+func manyValues(n int) string {
+	return "openapi: 3.0.3\ninfo: {title: T, version: \"1\"}\npaths: {}\nx-values: [" + strings.Repeat("1,", n) + "1]\n"
+}
+
 // longValue is a spec with a description of n bytes.
 func longValue(n int) string {
 	return "openapi: 3.0.3\ninfo: {title: T, version: \"1\"}\npaths: {}\ncomponents:\n  schemas:\n    E:\n      type: string\n      description: " +
@@ -138,10 +143,12 @@ func TestCapsBeforeDecoding(t *testing.T) {
 		{"ops.yaml", manyOperations(4 * MaxOperations), "ops.yaml:3:1: #/paths: limit exceeded: 40000 operations, more than 10000"},
 		{"enum.yaml", flowEnum(40 * MaxEnumValues), "enum.yaml:6:5: limit exceeded: enum of 400000 values, more than 10000"},
 		{"value.yaml", longValue(4 * MaxValueBytes), "value.yaml:8:20: limit exceeded: a value of 4194304 bytes, more than 1048576"},
+		{"nodes.yaml", manyValues(maxIndicators), fmt.Sprintf("nodes.yaml:4:%d: limit exceeded: more than %d of the characters", 2*maxIndicators-15, maxIndicators)},
+		{"aliased.yaml", aliasedSchemas(1000, 1000), "limit exceeded: excessive aliasing"},
 	} {
 		err, alloc := loadAllocating(t, writeSpec(t, c.name, c.text))
 		wantLocated(t, c.name, err, c.want)
-		if limit := uint64(40 * len(c.text)); alloc > limit {
+		if limit := uint64(max(40*len(c.text), 16<<20)); alloc > limit {
 			t.Errorf("%s: refusing %d bytes allocated %d MB, more than %d MB", c.name, len(c.text), alloc>>20, limit>>20)
 		}
 	}
@@ -156,6 +163,7 @@ func TestCapsBeforeDecodingLong(t *testing.T) {
 		{"ops.yaml", manyOperations(100000)},
 		{"enum.yaml", flowEnum(1000000)},
 		{"value.yaml", longValue(60 << 20)},
+		{"values.yaml", manyValues(32 << 20)},
 	} {
 		err, alloc := loadAllocating(t, writeSpec(t, c.name, c.text))
 		wantLocated(t, c.name, err, "limit exceeded")
