@@ -267,10 +267,11 @@ func readCapped(path string, budget *int64) ([]byte, error) {
 	if fi.Size() > *budget {
 		return nil, fmt.Errorf("file too large: %d bytes, limit %d", fi.Size(), *budget)
 	}
-	data, err := io.ReadAll(io.LimitReader(f, *budget+1))
-	if err != nil {
+	buf := bytes.NewBuffer(make([]byte, 0, fi.Size()+bytes.MinRead))
+	if _, err := buf.ReadFrom(io.LimitReader(f, *budget+1)); err != nil {
 		return nil, cleanOSError(err)
 	}
+	data := buf.Bytes()
 	if int64(len(data)) > *budget {
 		return nil, fmt.Errorf("file too large: over %d bytes", *budget)
 	}
