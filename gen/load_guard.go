@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"net/url"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -27,9 +26,6 @@ const (
 	// for every $ref that starts one: it follows a chain anew from each $ref into it.
 	maxRefSteps = 1_000_000
 )
-
-// documentMark finds a line that starts or ends a YAML document.
-var documentMark = regexp.MustCompile(`(?m)^(?:---|\.\.\.)(?:[ \t\r]|$)`)
 
 // preflight refuses, located, a root file that holds several YAML documents, or whose
 // node tree exceeds the limits above. Files it cannot parse are left to kin-openapi,
@@ -93,23 +89,34 @@ func (s *Spec) checkIndicators(data []byte) *Error {
 // read the first and ignore the rest.
 func (s *Spec) checkSingleDocument(data []byte) *Error {
 	content := false // whether a document has begun
-	for _, m := range documentMark.FindAllIndex(data, -1) {
-		before := data[:m[0]]
-		if !content {
-			content = hasContent(before)
+	for off := 0; off < len(data); {
+		end := bytes.IndexByte(data[off:], '\n')
+		if end < 0 {
+			end = len(data) - off
 		}
-		if data[m[0]] == '-' && content {
-			return s.secondDocument(data, m[0])
-		}
-		if data[m[0]] == '.' {
-			// The end of a document: anything after it is another.
-			rest := data[m[1]:]
-			if next := firstContent(rest); next >= 0 {
-				return s.secondDocument(data, m[1]+next)
+		line := data[off : off+end]
+		start := off
+		off += end + 1
+		marker := len(line) >= 3 && (bytes.HasPrefix(line, []byte("---")) || bytes.HasPrefix(line, []byte("..."))) &&
+			(len(line) == 3 || line[3] == ' ' || line[3] == '\t' || line[3] == '\r')
+		if !marker {
+			if t := bytes.TrimSpace(line); !content && len(t) > 0 && t[0] != '#' && t[0] != '%' {
+				content = true
 			}
-			return nil
+			continue
 		}
-		content = true
+		if line[0] == '-' {
+			if content {
+				return s.secondDocument(data, start)
+			}
+			content = true // the document begins here
+			continue
+		}
+		// The end of a document: anything after it is another.
+		if next := firstContent(data[min(off, len(data)):]); next >= 0 {
+			return s.secondDocument(data, off+next)
+		}
+		return nil
 	}
 	return nil
 }
@@ -121,9 +128,6 @@ func (s *Spec) secondDocument(data []byte, at int) *Error {
 		Msg: "malformed document: a second YAML document starts here; a spec is one document",
 		Fix: "remove the document markers (--- or ...) and what follows them, or split the file"}
 }
-
-// hasContent reports whether text holds more than blank lines, comments and directives.
-func hasContent(text []byte) bool { return firstContent(text) >= 0 }
 
 // firstContent returns the offset of the first line of text that is not blank, a
 // comment or a directive, or -1.
