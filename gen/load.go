@@ -350,8 +350,6 @@ func (e *refEscapeError) Error() string {
 	return fmt.Sprintf("$ref to %q is not allowed: %s", e.ref, e.why)
 }
 
-var swaggerLine = regexp.MustCompile(`(?m)^["']?swagger["']?[ \t]*:`)
-
 // isSwagger2 reports whether data is a Swagger 2.0 document, cheaply: a top-level
 // "swagger" key in a JSON object, or a "swagger:" line in block YAML.
 func isSwagger2(data []byte) bool {
@@ -363,7 +361,7 @@ func isSwagger2(data []byte) bool {
 			return probe.Swagger != nil
 		}
 	}
-	return swaggerLine.Match(data)
+	return hasSwaggerLine(data)
 }
 
 // hasSwaggerField is the thorough check, for documents isSwagger2 cannot judge by

@@ -60,3 +60,30 @@ func (s *Spec) unshift(n *yaml.Node) {
 		s.unshift(c)
 	}
 }
+
+// hasSwaggerLine reports whether a line of data starts with the key swagger, maybe
+// quoted: `swagger:`, `"swagger" :`.
+func hasSwaggerLine(data []byte) bool {
+	for off := 0; off < len(data); {
+		end := bytes.IndexByte(data[off:], '\n')
+		if end < 0 {
+			end = len(data) - off
+		}
+		line := data[off : off+end]
+		off += end + 1
+		if len(line) > 0 && (line[0] == '"' || line[0] == '\'') {
+			line = line[1:]
+		}
+		rest, ok := bytes.CutPrefix(line, []byte("swagger"))
+		if !ok {
+			continue
+		}
+		if len(rest) > 0 && (rest[0] == '"' || rest[0] == '\'') {
+			rest = rest[1:]
+		}
+		if r := bytes.TrimLeft(rest, " \t"); len(r) > 0 && r[0] == ':' {
+			return true
+		}
+	}
+	return false
+}
