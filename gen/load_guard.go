@@ -20,6 +20,9 @@ const (
 	MaxNodes = 600_000
 	// MaxValueBytes caps one scalar (a description, an example).
 	MaxValueBytes = 1 << 20
+	// MaxTextBytes caps the scalars of the root file together, keys included, aliases
+	// expanded: most of them end up in the client's comments and literals.
+	MaxTextBytes = 32 << 20
 	// MaxRefChain caps a chain of $refs that each name another $ref.
 	MaxRefChain = 100
 	// maxRefSteps caps the steps kin-openapi takes to follow such chains, one per link
@@ -46,7 +49,7 @@ func (s *Spec) preflight(data []byte) *Error {
 		root = root.Content[0]
 	}
 	s.unshift(root)
-	g := &guard{s: s, sizes: map[*yaml.Node]int{}}
+	g := &guard{s: s, sizes: map[*yaml.Node][2]int{}}
 	if e := g.walk(root, nil, 0); e != nil {
 		return e
 	}
@@ -148,10 +151,10 @@ func firstContent(text []byte) int {
 
 // guard walks the root file's node tree.
 type guard struct {
-	s      *Spec
-	sizes  map[*yaml.Node]int // nodes under an anchored node, aliases expanded
-	nodes  int                // nodes so far, aliases expanded
-	viaRef int                // of them, those that aliases stand for
+	s     *Spec
+	sizes map[*yaml.Node][2]int // nodes and scalar bytes under an anchored node, aliases expanded
+	nodes int                   // nodes so far, aliases expanded
+	text  int                   // bytes of scalars so far, aliases expanded
 }
 
 // walk counts the nodes under n, checks the scalars and enums it holds, and refuses the
@@ -163,11 +166,12 @@ func (g *guard) walk(n, key *yaml.Node, depth int) *Error {
 	switch n.Kind {
 	case yaml.AliasNode:
 		size := g.expanded(n.Alias, 0)
-		g.nodes += size
-		g.viaRef += size
-		if g.nodes > MaxNodes {
+		g.nodes += size[0]
+		g.text += size[1]
+		if g.nodes > MaxNodes || g.text > MaxTextBytes {
 			return &Error{Pos: g.pos(n),
-				Msg: fmt.Sprintf("limit exceeded: excessive aliasing: the YAML aliases expand the document to more than %d nodes (this one stands for %d)", MaxNodes, size),
+				Msg: fmt.Sprintf("limit exceeded: excessive aliasing: the YAML aliases expand the document past %d nodes or %d bytes of text (this one stands for %d nodes, %d bytes)",
+					MaxNodes, MaxTextBytes, size[0], size[1]),
 				Fix: "write the aliased value once, in components, and refer to it with $ref"}
 		}
 		return nil
@@ -177,6 +181,12 @@ func (g *guard) walk(n, key *yaml.Node, depth int) *Error {
 			return &Error{Pos: g.pos(n),
 				Msg: fmt.Sprintf("limit exceeded: a value of %d bytes, more than %d", len(n.Value), MaxValueBytes),
 				Fix: "shorten it, or link to the text instead"}
+		}
+		g.text += len(n.Value)
+		if g.text > MaxTextBytes {
+			return &Error{Pos: g.pos(n),
+				Msg: fmt.Sprintf("limit exceeded: the document's keys and values add up to more than %d bytes by here", MaxTextBytes),
+				Fix: "split the description into several, one client each, or shorten its descriptions"}
 		}
 	default:
 		g.nodes++
@@ -218,10 +228,11 @@ func (g *guard) walk(n, key *yaml.Node, depth int) *Error {
 	return nil
 }
 
-// expanded returns the nodes n stands for, aliases expanded, stopping at MaxNodes+1.
-func (g *guard) expanded(n *yaml.Node, depth int) int {
+// expanded returns the nodes n stands for and the bytes of their scalars, aliases
+// expanded, stopping past MaxNodes or MaxTextBytes.
+func (g *guard) expanded(n *yaml.Node, depth int) [2]int {
 	if n == nil || depth > 10000 {
-		return 0
+		return [2]int{}
 	}
 	if n.Kind == yaml.AliasNode {
 		return g.expanded(n.Alias, depth+1)
@@ -229,12 +240,15 @@ func (g *guard) expanded(n *yaml.Node, depth int) int {
 	if size, ok := g.sizes[n]; ok {
 		return size
 	}
-	g.sizes[n] = MaxNodes + 1 // an alias inside its own anchor: refused by the parser anyway
-	size := 1
+	over := [2]int{MaxNodes + 1, MaxTextBytes + 1}
+	g.sizes[n] = over // an alias inside its own anchor: refused by the parser anyway
+	size := [2]int{1, len(n.Value)}
 	for _, c := range n.Content {
-		size += g.expanded(c, depth+1)
-		if size > MaxNodes {
-			size = MaxNodes + 1
+		cs := g.expanded(c, depth+1)
+		size[0] += cs[0]
+		size[1] += cs[1]
+		if size[0] > MaxNodes || size[1] > MaxTextBytes {
+			size = over
 			break
 		}
 	}

@@ -157,6 +157,34 @@ func TestCapsBeforeDecoding(t *testing.T) {
 	}
 }
 
+// manyTexts is a spec with n extension values of size bytes each, written out or, when
+// aliased, written once.
+func manyTexts(n, size int, aliased bool) string {
+	var b strings.Builder
+	b.WriteString("openapi: 3.0.3\ninfo: {title: T, version: \"1\"}\npaths: {}\nx-texts:\n")
+	text := strings.Repeat("x", size)
+	for i := range n {
+		switch {
+		case !aliased:
+			fmt.Fprintf(&b, "  t%d: %s\n", i, text)
+		case i == 0:
+			fmt.Fprintf(&b, "  t0: &t %s\n", text)
+		default:
+			fmt.Fprintf(&b, "  t%d: *t\n", i)
+		}
+	}
+	return b.String()
+}
+
+// The text of the document is capped as a whole, aliases expanded: most of it ends up
+// in the client.
+func TestTextCap(t *testing.T) {
+	_, err := loadAndGenerate(t, writeSpec(t, "texts.yaml", manyTexts(MaxTextBytes/MaxValueBytes+1, MaxValueBytes, false)), LoadOptions{})
+	wantLocated(t, "written out", err, fmt.Sprintf("texts.yaml:36:8: limit exceeded: the document's keys and values add up to more than %d bytes", MaxTextBytes))
+	_, err = loadAndGenerate(t, writeSpec(t, "aliased.yaml", manyTexts(MaxTextBytes/MaxValueBytes+1, MaxValueBytes, true)), LoadOptions{})
+	wantLocated(t, "aliased", err, "aliased.yaml:36:8: limit exceeded: excessive aliasing")
+}
+
 func TestCapsBeforeDecodingLong(t *testing.T) {
 	longTests(t)
 	for _, c := range []struct{ name, text string }{
