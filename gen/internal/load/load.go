@@ -6,7 +6,6 @@ package load
 import (
 	"bytes"
 	"cmp"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -21,7 +20,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"github.com/getkin/kin-openapi/openapi2"
@@ -72,6 +70,10 @@ type Spec struct {
 	// of another OpenAPI version, repeated names in required, path parameters the path
 	// template does not use.
 	Warnings source.ErrorList
+
+	// The YAML parser reads the root file with documentStart put before line
+	// shiftLine, which moves that line's columns right by shift.
+	shift, shiftLine int
 }
 
 // Load reads, resolves and validates the OpenAPI description at path. It reports every
@@ -91,11 +93,18 @@ func Load(path string, opts Options) (*Spec, error) {
 	if err != nil {
 		return nil, source.ErrorList{{Pos: source.Pos{File: path}, Msg: err.Error()}}
 	}
+	if enc := utf32(data); enc != "" {
+		return nil, source.ErrorList{{Pos: source.Pos{File: path, Line: 1, Col: 1}, Msg: "malformed document: the file looks like " + enc,
+			Fix: "save the file as UTF-8 text"}}
+	}
 	data = escapeJSONLineBreaks(data)
 	s.Files.Add(source.URIOf(path), data)
 	if line, col, msg := checkText(data); msg != "" {
 		return nil, source.ErrorList{{Pos: source.Pos{File: path, Line: line, Col: col}, Msg: "malformed document: " + msg,
 			Fix: "save the file as UTF-8 text, writing control characters as escapes"}}
+	}
+	if e := s.preflight(data); e != nil {
+		return nil, source.ErrorList{e}
 	}
 
 	var errs source.ErrorList
@@ -113,10 +122,16 @@ func Load(path string, opts Options) (*Spec, error) {
 
 	var doc *openapi3.T
 	if isSwagger2(data) {
+		if e := s.checkSwagger2(data); e != nil {
+			return nil, source.ErrorList{e}
+		}
 		doc, err = s.loadSwagger2(loader, data, location)
 	} else {
-		doc, err = loader.LoadFromDataWithPath(data, location)
+		doc, err = loader.LoadFromDataWithPath(s.forParser(data), location)
 		if err == nil && doc.OpenAPI == "" && hasSwaggerField(data) {
+			if e := s.checkSwagger2(data); e != nil {
+				return nil, source.ErrorList{e}
+			}
 			doc, err = s.loadSwagger2(openapi3NewLoaderLike(loader), data, location)
 		}
 	}
@@ -216,8 +231,15 @@ func (s *Spec) checkOperationCount(errs *source.ErrorList) {
 }
 
 // readCapped reads a regular file, failing when it is larger than what remains of budget.
+// Anything else (a FIFO, a device) is refused before it is opened, and opening does not
+// wait for a FIFO's writer should one replace the file meanwhile.
 func readCapped(path string, budget *int64) ([]byte, error) {
-	f, err := os.Open(path)
+	if fi, err := os.Stat(path); err != nil {
+		return nil, cleanOSError(err)
+	} else if !fi.Mode().IsRegular() {
+		return nil, errors.New("not a regular file")
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|openNonBlocking, 0)
 	if err != nil {
 		return nil, cleanOSError(err)
 	}
@@ -232,10 +254,11 @@ func readCapped(path string, budget *int64) ([]byte, error) {
 	if fi.Size() > *budget {
 		return nil, fmt.Errorf("file too large: %d bytes, limit %d", fi.Size(), *budget)
 	}
-	data, err := io.ReadAll(io.LimitReader(f, *budget+1))
-	if err != nil {
+	buf := bytes.NewBuffer(make([]byte, 0, fi.Size()+bytes.MinRead))
+	if _, err := buf.ReadFrom(io.LimitReader(f, *budget+1)); err != nil {
 		return nil, cleanOSError(err)
 	}
+	data := buf.Bytes()
 	if int64(len(data)) > *budget {
 		return nil, fmt.Errorf("file too large: over %d bytes", *budget)
 	}
@@ -312,8 +335,6 @@ func (e *refEscapeError) Error() string {
 	return fmt.Sprintf("$ref to %q is not allowed: %s", e.ref, e.why)
 }
 
-var swaggerLine = regexp.MustCompile(`(?m)^["']?swagger["']?[ \t]*:`)
-
 // isSwagger2 reports whether data is a Swagger 2.0 document, cheaply: a top-level
 // "swagger" key in a JSON object, or a "swagger:" line in block YAML.
 func isSwagger2(data []byte) bool {
@@ -325,7 +346,7 @@ func isSwagger2(data []byte) bool {
 			return probe.Swagger != nil
 		}
 	}
-	return swaggerLine.Match(data)
+	return hasSwaggerLine(data)
 }
 
 // hasSwaggerField is the thorough check, for documents isSwagger2 cannot judge by
@@ -419,11 +440,11 @@ func (s *Spec) loadError(err error) *source.Error {
 		e.Fix = "keep referenced files in the spec's folder or below it"
 	case errors.As(err, &le):
 		e.Msg = "malformed document: " + le.Message
-		e.Pos.Line, e.Pos.Col = le.Mark.Line, le.Mark.Column
+		e.Pos.Line, e.Pos.Col = le.Mark.Line, s.rootColumn(le.Mark.Line, le.Mark.Column)
 	case errors.As(err, &les) && len(les.Errors) > 0:
 		first := les.Errors[0]
 		e.Msg = "malformed document: " + first.Message
-		e.Pos.Line, e.Pos.Col = first.Mark.Line, first.Mark.Column
+		e.Pos.Line, e.Pos.Col = first.Mark.Line, s.rootColumn(first.Mark.Line, first.Mark.Column)
 	default:
 		msg := err.Error()
 		msg = strings.TrimPrefix(msg, "failed to unmarshal data: ")
@@ -519,18 +540,12 @@ func (s *Spec) validate(errs *source.ErrorList) {
 	// The options go to Validate itself: it rebuilds the context's options from its own
 	// arguments for 3.1 documents, dropping any set on the context.
 	var list []error
-	for _, err := range validateHalves(s.Doc,
+	list = append(list, validateOnce(s.Doc,
 		openapi3.EnableMultiError(),
 		openapi3.DisableExamplesValidation(),
 		openapi3.DisableSchemaDefaultsValidation(),
 		openapi3.DisableSchemaPatternValidation(),
-	) {
-		if me, ok := err.(openapi3.MultiError); ok {
-			list = append(list, me...)
-		} else if err != nil {
-			list = append(list, err)
-		}
-	}
+	)...)
 	for _, e := range list {
 		var dup *openapi3.DuplicateOperationIDError
 		if errors.As(e, &dup) {
@@ -555,60 +570,6 @@ func (s *Spec) validate(errs *source.ErrorList) {
 	}
 	s.Warnings.Sort()
 }
-
-// validateHalves validates doc on two cores at once: kin-openapi re-validates a component
-// schema wherever an operation refers to it, which makes the paths most of the cost on
-// large specs. Each half is the document with about half of the operations; paths whose
-// templates could conflict stay in one half, so the cross-path checks see each other. The
-// findings outside the paths are reported by both halves and collapse when sorted, as
-// source.ErrorList drops exact duplicates. Validation only reads the shared parts of the document.
-func validateHalves(doc *openapi3.T, opts ...openapi3.ValidationOption) []error {
-	if doc.Paths == nil || doc.Paths.Len() < 2 {
-		return []error{doc.Validate(context.Background(), opts...)}
-	}
-	// Group paths by their template with variable names erased, as kin-openapi compares
-	// them, and deal the groups out by operation count.
-	groups := map[string][]string{}
-	var order []string
-	for _, path := range doc.Paths.Keys() {
-		key := templateVars.ReplaceAllString(path, "{}")
-		if _, ok := groups[key]; !ok {
-			order = append(order, key)
-		}
-		groups[key] = append(groups[key], path)
-	}
-	var halves [2]*openapi3.Paths
-	var weight [2]int
-	for i := range halves {
-		halves[i] = openapi3.NewPaths()
-		halves[i].Origin = doc.Paths.Origin
-	}
-	halves[0].Extensions = doc.Paths.Extensions
-	for _, key := range order {
-		i := 0
-		if weight[1] < weight[0] {
-			i = 1
-		}
-		for _, path := range groups[key] {
-			item := doc.Paths.Value(path)
-			halves[i].Set(path, item)
-			if item != nil {
-				weight[i] += 1 + len(item.Operations())
-			}
-		}
-	}
-	errs := make([]error, 2)
-	var wg sync.WaitGroup
-	for i, half := range halves {
-		d := *doc
-		d.Paths = half
-		wg.Go(func() { errs[i] = d.Validate(context.Background(), opts...) })
-	}
-	wg.Wait()
-	return errs
-}
-
-var templateVars = regexp.MustCompile(`\{[^}]*\}`)
 
 // tolerated reports validation findings common in real public specs that do not keep a
 // client from being generated.

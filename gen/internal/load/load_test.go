@@ -232,3 +232,24 @@ func TestMissingExternalFile(t *testing.T) {
 		t.Errorf("got %v, want an error located at the $ref", err)
 	}
 }
+
+// BenchmarkLoad measures Load (read, resolve, validate) on the largest shared specs. Run
+// it with:
+//
+//	go test -run '^$' -bench BenchmarkLoad -benchmem ./gen/
+func BenchmarkLoad(b *testing.B) {
+	for _, name := range []string{"stripe.yaml", "github.json"} {
+		path := filepath.Join(sharedSpecs, name)
+		if _, err := os.Stat(path); err != nil {
+			b.Skipf("%s is absent: %v", path, err)
+		}
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Load(path, Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

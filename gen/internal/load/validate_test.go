@@ -2,7 +2,7 @@ package load
 
 import (
 	"context"
-	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -28,51 +28,137 @@ func findings(errs ...error) []string {
 	return slices.Compact(out)
 }
 
-var validateOpts = []openapi3.ValidationOption{openapi3.EnableMultiError(), openapi3.DisableExamplesValidation()}
+var (
+	validateOpts = []openapi3.ValidationOption{openapi3.EnableMultiError(), openapi3.DisableExamplesValidation()}
+	loadOpts     = []openapi3.ValidationOption{openapi3.EnableMultiError(), openapi3.DisableExamplesValidation(),
+		openapi3.DisableSchemaDefaultsValidation(), openapi3.DisableSchemaPatternValidation()}
+)
 
-// validateHalves must find exactly what one Validate over the whole document finds.
-func TestValidateHalvesFindsWhatValidateFinds(t *testing.T) {
-	// Conflicting templates (/a/{x} and /a/{y}) stay in one half, however many paths
-	// stand between them; a missing path parameter is found in either half.
-	var b strings.Builder
-	b.WriteString("openapi: 3.0.3\ninfo: {title: T, version: \"1\"}\npaths:\n")
-	op := "    get:\n      responses: {\"200\": {description: ok}}\n"
-	b.WriteString("  /a/{x}:\n    parameters: [{name: x, in: path, required: true, schema: {type: string}}]\n" + op)
-	for i := range 20 {
-		fmt.Fprintf(&b, "  /p%02d:\n%s", i, op)
-	}
-	b.WriteString("  /a/{y}:\n    parameters: [{name: y, in: path, required: true, schema: {type: string}}]\n" + op)
-	b.WriteString("  /z/{missing}:\n" + op)
-	loader := openapi3.NewLoader()
-	doc, err := loader.LoadFromData([]byte(b.String()))
+// sameAsValidate checks that validateOnce finds, message for message, what one
+// doc.Validate finds, and that it leaves the document as it was. It returns how many
+// findings there were.
+func sameAsValidate(t *testing.T, name string, doc *openapi3.T, opts []openapi3.ValidationOption) int {
+	t.Helper()
+	before, err := doc.MarshalJSON()
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("%s: %v", name, err)
 	}
-	whole := findings(doc.Validate(context.Background(), validateOpts...))
-	if got := findings(validateHalves(doc, validateOpts...)...); !slices.Equal(got, whole) {
-		t.Fatalf("halves found\n%s\nthe whole document\n%s", strings.Join(got, "\n"), strings.Join(whole, "\n"))
+	whole := findings(doc.Validate(context.Background(), opts...))
+	got := findings(validateOnce(doc, opts...)...)
+	if !slices.Equal(got, whole) {
+		t.Errorf("%s: validateOnce found\n\t%s\none Validate\n\t%s", name, strings.Join(got, "\n\t"), strings.Join(whole, "\n\t"))
 	}
-	if len(whole) < 2 {
-		t.Fatalf("the spec should have a conflict and a missing parameter, found %q", whole)
+	after, err := doc.MarshalJSON()
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
 	}
-
+	if string(before) != string(after) {
+		t.Errorf("%s: validateOnce changed the document", name)
+	}
+	return len(whole)
 }
 
-// validateHalves finds what one Validate finds on every public spec.
-func TestValidateHalvesOnSharedSpecs(t *testing.T) {
-	longtest.Only(t)
-	files, _ := filepath.Glob(filepath.Join(sharedSpecs, "*.*"))
+// The component schemas' errors reach the operations that use them, however they are
+// reached: directly, through inline schemas, combinators, parameters, headers,
+// callbacks, component responses and cycles.
+const componentErrorsSpec = `openapi: 3.0.3
+info: {title: T, version: "1"}
+paths:
+  /a/{x}:
+    parameters: [{name: x, in: path, required: true, schema: {type: string}}]
+    get:
+      parameters:
+        - {name: q, in: query, schema: {$ref: '#/components/schemas/Bad'}}
+        - {$ref: '#/components/parameters/P'}
+      responses:
+        "200":
+          description: ok
+          headers: {X-H: {schema: {$ref: '#/components/schemas/Cycle1'}}}
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  good: {$ref: '#/components/schemas/Good'}
+                  bad: {$ref: '#/components/schemas/Bad'}
+        default: {$ref: '#/components/responses/R'}
+      callbacks:
+        cb:
+          '{$request.body#/url}':
+            post:
+              requestBody: {content: {application/json: {schema: {allOf: [{$ref: '#/components/schemas/Good'}, {$ref: '#/components/schemas/Deep'}]}}}}
+              responses: {"200": {description: ok}}
+  /a/{y}:
+    get:
+      responses: {"200": {description: ok, content: {application/json: {schema: {oneOf: [{$ref: '#/components/schemas/Alias'}]}}}}}
+  /b:
+    post:
+      requestBody: {content: {application/json: {schema: {$ref: '#/components/schemas/Cycle2'}}}}
+      responses: {"200": {description: ok, content: {application/json: {schema: {type: array}}}}}
+  /c/{missing}:
+    get:
+      responses: {"200": {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Good'}}}}}
+components:
+  parameters:
+    P: {name: p, in: query, schema: {$ref: '#/components/schemas/Deep'}}
+  responses:
+    R: {description: r, content: {application/json: {schema: {$ref: '#/components/schemas/Items'}}}}
+  schemas:
+    Good: {type: object, properties: {n: {type: integer}, self: {$ref: '#/components/schemas/Good'}}}
+    Bad: {type: strin}
+    Alias: {$ref: '#/components/schemas/Bad'}
+    Deep: {type: object, properties: {a: {type: object, properties: {b: {anyOf: [{type: string}, {$ref: '#/components/schemas/Items'}]}}}}}
+    Items: {type: array}
+    Cycle1: {type: object, properties: {next: {$ref: '#/components/schemas/Cycle2'}}}
+    Cycle2: {type: object, required: [a, a], properties: {back: {$ref: '#/components/schemas/Cycle1'}}}
+    "bad name": {type: object, properties: {x: {$ref: '#/components/schemas/Bad'}}}
+`
+
+// validateOnce must find exactly what one Validate over the whole document finds, on
+// documents built to have component errors everywhere, on the error corpora and on every
+// shared spec.
+func TestValidateOnceFindsWhatValidateFinds(t *testing.T) {
+	for _, version := range []string{"3.0.3", "3.1.0"} {
+		text := strings.Replace(componentErrorsSpec, "3.0.3", version, 1)
+		doc, err := openapi3.NewLoader().LoadFromData([]byte(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := sameAsValidate(t, version, doc, validateOpts); n < 10 {
+			t.Errorf("%s: only %d findings: the spec should have errors in many places", version, n)
+		}
+	}
+
+	var files []string
+	for _, pattern := range []string{
+		"../../../testdata/errors/*.*", "../../../testdata/hostile/malformed/*",
+		"../../../testdata/hostile/*.yaml", "../../../testdata/golden/*/*.*", filepath.Join(sharedSpecs, "*.*"),
+	} {
+		m, _ := filepath.Glob(pattern)
+		files = append(files, m...)
+	}
+	tried := 0
 	for _, f := range files {
-		if strings.HasSuffix(f, ".md") || strings.Contains(f, "swagger2") {
+		if strings.HasSuffix(f, ".err") || strings.HasSuffix(f, ".md") || strings.HasSuffix(f, ".go") || strings.HasSuffix(f, ".txt") {
 			continue
 		}
-		s, err := Load(f, Options{})
+		if fi, err := os.Stat(f); err == nil && fi.Size() > 1<<20 && os.Getenv(longtest.Env) != "1" {
+			continue // the large public specs: with the slow suites
+		}
+		data, err := os.ReadFile(f)
 		if err != nil {
-			t.Fatalf("%s: %v", f, err)
+			t.Fatal(err)
 		}
-		whole := findings(s.Doc.Validate(context.Background(), validateOpts...))
-		if got := findings(validateHalves(s.Doc, validateOpts...)...); !slices.Equal(got, whole) {
-			t.Errorf("%s: halves found %d findings, the whole document %d", filepath.Base(f), len(got), len(whole))
+		loader := openapi3.NewLoader()
+		loader.IncludeOrigin = true
+		doc, err := loader.LoadFromData(data)
+		if err != nil || doc == nil {
+			continue // not an OpenAPI 3 document that loads
 		}
+		tried++
+		sameAsValidate(t, f, doc, loadOpts)
+	}
+	if tried < 50 {
+		t.Errorf("only %d documents compared: the corpora are missing", tried)
 	}
 }

@@ -31,6 +31,19 @@ type Files struct {
 	mu    sync.Mutex
 	data  map[string][]byte     // by the URI kin-openapi records
 	trees map[string]*yaml.Node // parsed lazily
+
+	// The root file's line shiftLine was parsed with its columns moved right by shift
+	// (see ShiftColumns).
+	shiftLine, shift int
+}
+
+// ShiftColumns records that the parser whose origins PosOfLocation turns into positions
+// read the root file with the columns of line moved right by n, so that they are moved
+// back.
+func (f *Files) ShiftColumns(line, n int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.shiftLine, f.shift = line, n
 }
 
 // NewFiles returns a Files for the spec at path, as the user named it.
@@ -95,6 +108,13 @@ func (f *Files) PosOfField(origin *openapi3.Origin, field string) Pos {
 
 // PosOfLocation turns a location kin-openapi recorded into a Pos.
 func (f *Files) PosOfLocation(loc openapi3.Location) Pos {
+	if loc.File == "" || loc.File == f.rootURI {
+		f.mu.Lock()
+		if f.shift > 0 && loc.Line == f.shiftLine && loc.Column > f.shift {
+			loc.Column -= f.shift
+		}
+		f.mu.Unlock()
+	}
 	return Pos{File: f.displayFile(loc.File), Line: loc.Line, Col: loc.Column}
 }
 

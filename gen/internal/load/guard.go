@@ -1,0 +1,438 @@
+package load
+
+import (
+	"bytes"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/retrygen/retrygen/gen/internal/source"
+	"go.yaml.in/yaml/v4"
+)
+
+// Limits checked on the root file's node tree before kin-openapi decodes it: past them
+// its work and memory grow far faster than the file.
+const (
+	// MaxNodes caps the nodes of the root file (mappings, sequences, scalars, keys
+	// included), each YAML alias counted as the nodes it stands for. stripe.yaml, one
+	// of the largest public descriptions, has 174,000; loading and generating take
+	// about 1.4 KB of memory a node.
+	MaxNodes = 600_000
+	// MaxValueBytes caps one scalar (a description, an example).
+	MaxValueBytes = 1 << 20
+	// MaxTextBytes caps the scalars of the root file together, keys included, aliases
+	// expanded: most of them end up in the client's comments and literals.
+	MaxTextBytes = 32 << 20
+	// MaxRefChain caps a chain of $refs that each name another $ref.
+	MaxRefChain = 100
+	// MaxRefSteps caps the steps kin-openapi takes to follow such chains, one per link
+	// for every $ref that starts one: it follows a chain anew from each $ref into it.
+	MaxRefSteps = 1_000_000
+)
+
+// preflight refuses, located, a root file that holds several YAML documents, or whose
+// node tree exceeds the limits above. Files it cannot parse are left to kin-openapi,
+// which reports their syntax errors.
+func (s *Spec) preflight(data []byte) *source.Error {
+	if e := s.checkSingleDocument(data); e != nil {
+		return e
+	}
+	if e := s.checkIndicators(data); e != nil {
+		return e
+	}
+	var doc yaml.Node
+	if yaml.Unmarshal(s.forParser(data), &doc) != nil {
+		return nil
+	}
+	root := &doc
+	if root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
+		root = root.Content[0]
+	}
+	s.unshift(root)
+	g := &guard{s: s, sizes: map[*yaml.Node][2]int{}}
+	if e := g.walk(root, nil, 0); e != nil {
+		return e
+	}
+	if e := g.countOperations(root); e != nil {
+		return e
+	}
+	return g.checkRefChains(root)
+}
+
+// MaxIndicators caps the characters that may start a node (see checkIndicators).
+const MaxIndicators = 2 * MaxNodes
+
+// checkIndicators refuses a file that could hold so many nodes that parsing it to count
+// them would take more memory than loading a spec of MaxNodes: each node is started by
+// one of the characters ",:-[{?" or a line break, and one starts at most two (a
+// mapping and its first key), so a file has at most twice as many nodes as those
+// characters, plus its root. stripe.yaml has 231,000 of them.
+func (s *Spec) checkIndicators(data []byte) *source.Error {
+	if len(data) <= MaxIndicators {
+		return nil
+	}
+	n := 0
+	for i, c := range data {
+		switch c {
+		case ',', ':', '-', '[', '{', '?', '\n':
+			n++
+			if n > MaxIndicators {
+				line := bytes.Count(data[:i], []byte("\n")) + 1
+				col := i - (bytes.LastIndexByte(data[:i], '\n') + 1) + 1
+				return &source.Error{Pos: source.Pos{File: s.Path, Line: line, Col: col},
+					Msg: fmt.Sprintf("limit exceeded: more than %d of the characters that start YAML nodes (,:-[{? and line breaks) by here: the document may hold more than %d nodes", MaxIndicators, MaxNodes),
+					Fix: "split the description into several, one client each"}
+			}
+		}
+	}
+	return nil
+}
+
+// checkSingleDocument refuses a second YAML document in the file: kin-openapi would
+// read the first and ignore the rest.
+func (s *Spec) checkSingleDocument(data []byte) *source.Error {
+	content := false // whether a document has begun
+	for off := 0; off < len(data); {
+		end := bytes.IndexByte(data[off:], '\n')
+		if end < 0 {
+			end = len(data) - off
+		}
+		line := data[off : off+end]
+		start := off
+		off += end + 1
+		marker := len(line) >= 3 && (bytes.HasPrefix(line, []byte("---")) || bytes.HasPrefix(line, []byte("..."))) &&
+			(len(line) == 3 || line[3] == ' ' || line[3] == '\t' || line[3] == '\r')
+		if !marker {
+			if t := bytes.TrimSpace(line); !content && len(t) > 0 && t[0] != '#' && t[0] != '%' {
+				content = true
+			}
+			continue
+		}
+		if line[0] == '-' {
+			if content {
+				return s.secondDocument(data, start)
+			}
+			content = true // the document begins here
+			continue
+		}
+		// The end of a document: anything after it is another.
+		if next := firstContent(data[min(off, len(data)):]); next >= 0 {
+			return s.secondDocument(data, off+next)
+		}
+		return nil
+	}
+	return nil
+}
+
+func (s *Spec) secondDocument(data []byte, at int) *source.Error {
+	line := bytes.Count(data[:at], []byte("\n")) + 1
+	col := at - (bytes.LastIndexByte(data[:at], '\n') + 1) + 1
+	return &source.Error{Pos: source.Pos{File: s.Path, Line: line, Col: col},
+		Msg: "malformed document: a second YAML document starts here; a spec is one document",
+		Fix: "remove the document markers (--- or ...) and what follows them, or split the file"}
+}
+
+// firstContent returns the offset of the first line of text that is not blank, a
+// comment or a directive, or -1.
+func firstContent(text []byte) int {
+	for off := 0; off < len(text); {
+		end := bytes.IndexByte(text[off:], '\n')
+		if end < 0 {
+			end = len(text) - off
+		}
+		line := bytes.TrimSpace(text[off : off+end])
+		if len(line) > 0 && line[0] != '#' && line[0] != '%' {
+			return off + bytes.Index(text[off:off+end], line[:1])
+		}
+		off += end + 1
+	}
+	return -1
+}
+
+// guard walks the root file's node tree.
+type guard struct {
+	s     *Spec
+	sizes map[*yaml.Node][2]int // nodes and scalar bytes under an anchored node, aliases expanded
+	nodes int                   // nodes so far, aliases expanded
+	text  int                   // bytes of scalars so far, aliases expanded
+}
+
+// walk counts the nodes under n, checks the scalars and enums it holds, and refuses the
+// tree when it grows past MaxNodes. key is the mapping key n is the value of.
+func (g *guard) walk(n, key *yaml.Node, depth int) *source.Error {
+	if n == nil || depth > 10000 {
+		return nil
+	}
+	switch n.Kind {
+	case yaml.AliasNode:
+		size := g.expanded(n.Alias, 0)
+		g.nodes += size[0]
+		g.text += size[1]
+		if g.nodes > MaxNodes || g.text > MaxTextBytes {
+			return &source.Error{Pos: g.pos(n),
+				Msg: fmt.Sprintf("limit exceeded: excessive aliasing: the YAML aliases expand the document past %d nodes or %d bytes of text (this one stands for %d nodes, %d bytes)",
+					MaxNodes, MaxTextBytes, size[0], size[1]),
+				Fix: "write the aliased value once, in components, and refer to it with $ref"}
+		}
+		return nil
+	case yaml.ScalarNode:
+		g.nodes++
+		if len(n.Value) > MaxValueBytes {
+			return &source.Error{Pos: g.pos(n),
+				Msg: fmt.Sprintf("limit exceeded: a value of %d bytes, more than %d", len(n.Value), MaxValueBytes),
+				Fix: "shorten it, or link to the text instead"}
+		}
+		g.text += len(n.Value)
+		if g.text > MaxTextBytes {
+			return &source.Error{Pos: g.pos(n),
+				Msg: fmt.Sprintf("limit exceeded: the document's keys and values add up to more than %d bytes by here", MaxTextBytes),
+				Fix: "split the description into several, one client each, or shorten its descriptions"}
+		}
+	default:
+		g.nodes++
+	}
+	if g.nodes > MaxNodes {
+		return &source.Error{Pos: g.pos(n),
+			Msg: fmt.Sprintf("limit exceeded: the document has more than %d nodes", MaxNodes),
+			Fix: "split the description into several, one client each"}
+	}
+	if n.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			for v.Kind == yaml.AliasNode && v.Alias != nil {
+				v = v.Alias
+			}
+			if k.Value == "enum" && k.Kind == yaml.ScalarNode && v.Kind == yaml.SequenceNode && len(v.Content) > MaxEnumValues {
+				pos := g.pos(k)
+				if key != nil {
+					pos = g.pos(key) // where checkDepth puts it: the schema
+				}
+				return &source.Error{Pos: pos,
+					Msg: fmt.Sprintf("limit exceeded: enum of %d values, more than %d", len(v.Content), MaxEnumValues),
+					Fix: "declare the values as a plain string or integer, and document them"}
+			}
+			if e := g.walk(k, nil, depth+1); e != nil {
+				return e
+			}
+			if e := g.walk(n.Content[i+1], k, depth+1); e != nil {
+				return e
+			}
+		}
+		return nil
+	}
+	for _, c := range n.Content {
+		if e := g.walk(c, nil, depth+1); e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+// expanded returns the nodes n stands for and the bytes of their scalars, aliases
+// expanded, stopping past MaxNodes or MaxTextBytes.
+func (g *guard) expanded(n *yaml.Node, depth int) [2]int {
+	if n == nil || depth > 10000 {
+		return [2]int{}
+	}
+	if n.Kind == yaml.AliasNode {
+		return g.expanded(n.Alias, depth+1)
+	}
+	if size, ok := g.sizes[n]; ok {
+		return size
+	}
+	over := [2]int{MaxNodes + 1, MaxTextBytes + 1}
+	g.sizes[n] = over // an alias inside its own anchor: refused by the parser anyway
+	size := [2]int{1, len(n.Value)}
+	for _, c := range n.Content {
+		cs := g.expanded(c, depth+1)
+		size[0] += cs[0]
+		size[1] += cs[1]
+		if size[0] > MaxNodes || size[1] > MaxTextBytes {
+			size = over
+			break
+		}
+	}
+	g.sizes[n] = size
+	return size
+}
+
+func (g *guard) pos(n *yaml.Node) source.Pos {
+	return source.Pos{File: g.s.Path, Line: n.Line, Col: n.Column}
+}
+
+// httpMethods are the keys of a path item that kin-openapi reads as operations.
+var httpMethods = map[string]bool{"get": true, "put": true, "post": true, "delete": true, "options": true,
+	"head": true, "patch": true, "trace": true, "query": true, "connect": true}
+
+// countOperations refuses more than MaxOperations operations before they are decoded.
+func (g *guard) countOperations(root *yaml.Node) *source.Error {
+	paths := mappingValue(root, "paths")
+	if paths == nil || paths.Kind != yaml.MappingNode {
+		return nil
+	}
+	n := 0
+	for i := 1; i < len(paths.Content); i += 2 {
+		item := paths.Content[i]
+		for item.Kind == yaml.AliasNode && item.Alias != nil {
+			item = item.Alias
+		}
+		if item.Kind != yaml.MappingNode {
+			continue
+		}
+		for j := 0; j+1 < len(item.Content); j += 2 {
+			switch k := item.Content[j].Value; {
+			case httpMethods[k]:
+				n++
+			case k == "additionalOperations" && item.Content[j+1].Kind == yaml.MappingNode:
+				n += len(item.Content[j+1].Content) / 2
+			}
+		}
+	}
+	if n <= MaxOperations {
+		return nil
+	}
+	k := mappingKey(root, "paths")
+	return &source.Error{Pos: g.pos(k), Pointer: "#/paths",
+		Msg: fmt.Sprintf("limit exceeded: %d operations, more than %d", n, MaxOperations),
+		Fix: "split the description into several, one client each"}
+}
+
+// mappingValue returns the value of key in mapping n, or nil.
+func mappingValue(n *yaml.Node, key string) *yaml.Node {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i+1]
+		}
+	}
+	return nil
+}
+
+// mappingKey returns the key node of key in mapping n, or nil.
+func mappingKey(n *yaml.Node, key string) *yaml.Node {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i]
+		}
+	}
+	return nil
+}
+
+// checkRefChains refuses chains of local $refs that each name another $ref, when one
+// is longer than MaxRefChain or following them all from every $ref would take more
+// than MaxRefSteps steps: kin-openapi follows a chain to its end from each $ref into
+// it, without remembering where it led, so a chain of n such $refs costs n² steps.
+func (g *guard) checkRefChains(root *yaml.Node) *source.Error {
+	rc := &refChains{root: root, targets: map[string]*yaml.Node{}, lengths: map[*yaml.Node]int{}}
+	steps := 0
+	var err *source.Error
+	var walk func(n *yaml.Node, depth int) bool
+	walk = func(n *yaml.Node, depth int) bool {
+		if n == nil || depth > 10000 {
+			return true
+		}
+		if ref, at := refOf(n); at != nil {
+			length := rc.length(n, 0)
+			steps += length
+			if length > MaxRefChain || steps > MaxRefSteps {
+				msg := fmt.Sprintf("limit exceeded: $ref %q starts a chain of more than %d $refs that only name other $refs", ref, MaxRefChain)
+				if length <= MaxRefChain {
+					msg = fmt.Sprintf("limit exceeded: following the chains of $refs that only name other $refs takes more than %d steps; this one is %d long", MaxRefSteps, length)
+				}
+				err = &source.Error{Pos: g.pos(at), Msg: msg, Fix: "refer to the schema itself rather than to another $ref"}
+				return false
+			}
+		}
+		for _, c := range n.Content {
+			if !walk(c, depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	walk(root, 0)
+	return err
+}
+
+// refOf returns the local $ref of a mapping and the node of its key.
+func refOf(n *yaml.Node) (string, *yaml.Node) {
+	if n.Kind != yaml.MappingNode {
+		return "", nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if k, v := n.Content[i], n.Content[i+1]; k.Value == "$ref" && v.Kind == yaml.ScalarNode && strings.HasPrefix(v.Value, "#") {
+			return v.Value, k
+		}
+	}
+	return "", nil
+}
+
+// refChains follows local $refs through the root file's tree.
+type refChains struct {
+	root    *yaml.Node
+	targets map[string]*yaml.Node
+	lengths map[*yaml.Node]int
+}
+
+// length returns how many $refs are followed from n, a mapping holding a $ref, before
+// reaching something that is not a $ref (or nothing), at most MaxRefChain+1.
+func (rc *refChains) length(n *yaml.Node, depth int) int {
+	if l, ok := rc.lengths[n]; ok {
+		return l
+	}
+	if depth > MaxRefChain {
+		return MaxRefChain + 1
+	}
+	rc.lengths[n] = 0 // a cycle, which kin-openapi reports: no longer for going round
+	ref, at := refOf(n)
+	l := 0
+	if at != nil {
+		l = 1
+		if t := rc.target(ref); t != nil {
+			if _, next := refOf(t); next != nil {
+				l = min(1+rc.length(t, depth+1), MaxRefChain+1)
+			}
+		}
+	}
+	rc.lengths[n] = l
+	return l
+}
+
+// target returns the node a local $ref names, or nil.
+func (rc *refChains) target(ref string) *yaml.Node {
+	if t, ok := rc.targets[ref]; ok {
+		return t
+	}
+	n := rc.root
+	frag := strings.TrimPrefix(strings.TrimPrefix(ref, "#"), "/")
+	if u, err := url.PathUnescape(frag); err == nil {
+		frag = u
+	}
+	if frag != "" {
+		for _, step := range strings.Split(frag, "/") {
+			step = strings.NewReplacer("~1", "/", "~0", "~").Replace(step)
+			for n != nil && n.Kind == yaml.AliasNode {
+				n = n.Alias
+			}
+			switch {
+			case n == nil:
+			case n.Kind == yaml.MappingNode:
+				n = mappingValue(n, step)
+			case n.Kind == yaml.SequenceNode:
+				i, err := strconv.Atoi(step)
+				if err != nil || i < 0 || i >= len(n.Content) {
+					n = nil
+				} else {
+					n = n.Content[i]
+				}
+			default:
+				n = nil
+			}
+		}
+	}
+	rc.targets[ref] = n
+	return n
+}
