@@ -287,3 +287,22 @@ func TestUTF32(t *testing.T) {
 		wantLocated(t, name, err, name+":1:1: malformed document: the file looks like "+c.want)
 	}
 }
+
+// The YAML decoder compares each key of a mapping with every other: an object of
+// 100,000 properties took minutes. Past load.MaxKeyPairs the spec is refused, located
+// at the mapping, before it is decoded.
+func TestHugeMappingIsRefused(t *testing.T) {
+	props := func(n int) string {
+		var b strings.Builder
+		b.WriteString("openapi: 3.0.3\ninfo: {title: T, version: \"1\"}\npaths: {}\ncomponents:\n  schemas:\n    Big:\n      type: object\n      properties:\n")
+		for i := range n {
+			fmt.Fprintf(&b, "        p%d: {type: string}\n", i)
+		}
+		return b.String()
+	}
+	_, err := loadAndGenerate(t, writeSpec(t, "big.yaml", props(15000)), LoadOptions{})
+	wantLocated(t, "15,000 properties", err, "big.yaml:8:7: limit exceeded: a mapping of 15000 keys")
+	if _, err := loadAndGenerate(t, writeSpec(t, "ok.yaml", props(3000)), LoadOptions{}); err != nil {
+		t.Errorf("3,000 properties: %v", err)
+	}
+}

@@ -24,6 +24,11 @@ const (
 	// MaxTextBytes caps the scalars of the root file together, keys included, aliases
 	// expanded: most of them end up in the client's comments and literals.
 	MaxTextBytes = 32 << 20
+	// MaxKeyPairs caps the sum over the root file's mappings of their keys squared: the
+	// YAML decoder compares each key of a mapping with every other. The largest public
+	// descriptions stay under 2.3 million (openai.yaml); one mapping of 10,000 keys is
+	// 100 million.
+	MaxKeyPairs = 200_000_000
 	// MaxRefChain caps a chain of $refs that each name another $ref.
 	MaxRefChain = 100
 	// MaxRefSteps caps the steps kin-openapi takes to follow such chains, one per link
@@ -156,6 +161,8 @@ type guard struct {
 	sizes map[*yaml.Node][2]int // nodes and scalar bytes under an anchored node, aliases expanded
 	nodes int                   // nodes so far, aliases expanded
 	text  int                   // bytes of scalars so far, aliases expanded
+	// keyPairs is the sum over the mappings so far of their keys squared.
+	keyPairs int
 }
 
 // walk counts the nodes under n, checks the scalars and enums it holds, and refuses the
@@ -198,6 +205,19 @@ func (g *guard) walk(n, key *yaml.Node, depth int) *source.Error {
 			Fix: "split the description into several, one client each"}
 	}
 	if n.Kind == yaml.MappingNode {
+		// The YAML decoder checks each key of a mapping against every other: a mapping of
+		// k keys costs k² (100,000 properties: minutes).
+		k := len(n.Content) / 2
+		g.keyPairs += k * k
+		if g.keyPairs > MaxKeyPairs {
+			pos := g.pos(n)
+			if key != nil {
+				pos = g.pos(key)
+			}
+			return &source.Error{Pos: pos,
+				Msg: fmt.Sprintf("limit exceeded: a mapping of %d keys; the document's mappings are too large to decode in reasonable time", k),
+				Fix: "split the object into several, or the description into several, one client each"}
+		}
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
 			for v.Kind == yaml.AliasNode && v.Alias != nil {
