@@ -49,6 +49,11 @@ func redactQuery(raw string) string {
 	return b.String()
 }
 
+// RedactURL returns the URL s as the engine shows it in errors, logs and events: no user
+// information, no fragment, each query value replaced by REDACTED (the keys stay). Text
+// that does not parse as a URL is replaced whole.
+func RedactURL(s string) string { return redactURLString(s) }
+
 // redactURLString redacts a URL given as text; text that does not parse as a URL is
 // replaced whole.
 func redactURLString(s string) string {
@@ -65,11 +70,19 @@ var urlInText = regexp.MustCompile("[A-Za-z][A-Za-z0-9+.-]*://[^\\s\"'<>`]+")
 
 // redactText redacts every URL in s.
 func redactText(s string) string {
-	if !strings.Contains(s, "://") {
-		return s
+	if strings.Contains(s, "://") {
+		s = urlInText.ReplaceAllStringFunc(s, redactURLString)
 	}
-	return urlInText.ReplaceAllStringFunc(s, redactURLString)
+	// A relative URL ("/next?sig=..."), or the rest of one the pattern above stopped
+	// short of (at a space): every query value goes too.
+	if strings.ContainsRune(s, '?') {
+		s = queryInText.ReplaceAllString(s, "${1}"+redacted)
+	}
+	return s
 }
+
+// queryInText finds the values of a query in free text: ?key=value and &key=value.
+var queryInText = regexp.MustCompile(`([?&][^=\s"'<>&?` + "`" + `]*=)[^&\s"'<>` + "`" + `]+`)
 
 // redactError returns err ready to be shown: every *url.Error in its chain gets its URL
 // redacted (net/http's own text, Get "https://...": EOF, quotes the URL), and when the

@@ -261,3 +261,19 @@ func TestDoBodyErrorHidesQuery(t *testing.T) {
 		t.Errorf("%d requests sent", len(rt.reqs))
 	}
 }
+
+// NewClient's errors show a base URL redacted: a query, a user name or a password may
+// hold a credential.
+func TestNewClientErrorsHideCredentials(t *testing.T) {
+	for _, base := range []string{
+		"http://h/v1?token=S3CRET",
+		"http://u:S3CRET@h/%zz",
+		"http://S3CRET@h/v1#frag",
+		"ftp://S3CRET@h/v1",
+	} {
+		_, err := NewClient(base)
+		if err == nil || strings.Contains(err.Error(), "S3CRET") {
+			t.Errorf("NewClient(%q): %v", base, err)
+		}
+	}
+}

@@ -10,25 +10,9 @@ import (
 )
 
 // RedactURL returns u with its user information and every query value hidden, e.g.
-// "https://api.example.com/v1/items?api_key=REDACTED": a query may carry an API key. A
-// URL that does not parse is hidden whole.
-func RedactURL(u string) string {
-	p, err := url.Parse(u)
-	if err != nil {
-		return "REDACTED"
-	}
-	if p.RawQuery != "" {
-		q := p.Query()
-		for k, vs := range q {
-			for i := range vs {
-				vs[i] = "REDACTED"
-			}
-			q[k] = vs
-		}
-		p.RawQuery = q.Encode()
-	}
-	return p.Redacted()
-}
+// "https://api.example.com/v1/items?api_key=REDACTED": a query may carry an API key and
+// a user name a token. A URL that does not parse is hidden whole. It is runtime.RedactURL.
+func RedactURL(u string) string { return runtime.RedactURL(u) }
 
 // redactError hides the query values of the URLs in err: the *runtime.Error's and those
 // of any *url.Error it wraps.

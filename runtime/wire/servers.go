@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"errors"
 	"fmt"
 	"net/url"
 	"slices"
@@ -35,15 +36,20 @@ func (c *Client) base(r *Request) (*url.URL, error) {
 // parseBase checks and normalizes a base URL: absolute http or https, no query or
 // fragment, no trailing slash.
 func parseBase(baseURL string) (*url.URL, error) {
+	// The messages show the URL redacted: a query or a user name may hold a credential.
 	u, err := url.Parse(baseURL)
 	if err != nil {
-		return nil, fmt.Errorf("base URL: %w", err)
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err // *url.Error quotes the whole URL
+		}
+		return nil, fmt.Errorf("base URL: not a valid URL: %w", err)
 	}
 	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
-		return nil, fmt.Errorf("base URL %q: want an absolute http or https URL", u.Redacted())
+		return nil, fmt.Errorf("base URL %q: want an absolute http or https URL", RedactURL(baseURL))
 	}
 	if u.RawQuery != "" || u.Fragment != "" {
-		return nil, fmt.Errorf("base URL %q: must not have a query or fragment", u.Redacted())
+		return nil, fmt.Errorf("base URL %q: must not have a query or fragment", RedactURL(baseURL))
 	}
 	u.RawPath = strings.TrimSuffix(u.EscapedPath(), "/")
 	u.Path = strings.TrimSuffix(u.Path, "/")
