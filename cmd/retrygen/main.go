@@ -221,6 +221,10 @@ func generate(a generateArgs) int {
 		}
 		return exitOK
 	}
+	if err := notHandWritten(a.out); err != nil {
+		a.logger.Print(err)
+		return exitFail
+	}
 	if _, err := writeAtomic(a.out, src); err != nil {
 		a.logger.Print(err)
 		return exitFail

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 )
 
@@ -61,6 +62,24 @@ func bareOSError(err error) error {
 		return pe.Err
 	}
 	return err
+}
+
+// generatedLine matches the first line of a file retrygen (or another generator) wrote.
+var generatedLine = regexp.MustCompile(`^// Code generated .* DO NOT EDIT\.$`)
+
+// notHandWritten refuses an output file that exists and was not generated: its first
+// line is not "// Code generated ... DO NOT EDIT.". A -o that names a hand-written file
+// by mistake would otherwise replace it.
+func notHandWritten(path string) error {
+	data, fi, err := readOutput(path)
+	if err != nil || fi == nil {
+		return err
+	}
+	first, _, _ := bytes.Cut(data, []byte("\n"))
+	if !generatedLine.Match(bytes.TrimSuffix(first, []byte("\r"))) {
+		return fmt.Errorf("%s was not generated (its first line is not \"// Code generated ... DO NOT EDIT.\"): retrygen does not replace it; remove it or name another file with -o", path)
+	}
+	return nil
 }
 
 // writeAtomic writes data to path atomically: to a temporary file in the same folder, then

@@ -237,3 +237,26 @@ func TestDiffRemovalFirst(t *testing.T) {
 		t.Errorf("want -b before +B:\n%s", got)
 	}
 }
+
+// A hand-written file at -o is not replaced; a generated one is.
+func TestGenerateDoesNotReplaceHandWrittenFile(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "client.go")
+	if err := os.WriteFile(out, []byte("package shop\n\nfunc Mine() {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runCmd(t, "-package", "shop", "-o", out, goodSpec)
+	if code != 1 || !strings.Contains(stderr, out+" was not generated") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+	if got, _ := os.ReadFile(out); string(got) != "package shop\n\nfunc Mine() {}\n" {
+		t.Error("the hand-written file was replaced")
+	}
+	if err := os.Remove(out); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 { // a new file, then a generated one regenerated
+		if code, _, stderr := runCmd(t, "-package", "shop", "-o", out, goodSpec); code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+	}
+}
