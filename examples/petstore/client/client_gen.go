@@ -292,15 +292,15 @@ var policyWatchPet = runtime.Policy{
 // policyFeedPet is the retry policy of FeedPet: POST is not idempotent and has no idempotency key (RFC
 // 9110 §9.2.2); only attempts that could not connect are retried.
 var policyFeedPet = runtime.Policy{
-	MaxAttempts:      4,
-	InitialDelay:     500 * time.Millisecond,
-	MaxDelay:         10 * time.Second,
+	MaxAttempts:      3,
+	InitialDelay:     100 * time.Millisecond,
+	MaxDelay:         time.Second,
 	Multiplier:       2.0,
 	Jitter:           runtime.JitterFull,
 	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
 	ConnectionErrors: true,
 	RetryAfter:       true,
-	MaxRetryAfter:    time.Minute,
+	MaxRetryAfter:    5 * time.Second,
 	Idempotent:       false,
 	ReadBody:         true,
 }
@@ -538,7 +538,7 @@ func (c *Client) WatchPet(ctx context.Context, petID int64, opts ...CallOption) 
 //
 // Typed errors, for errors.As: other statuses: Problem.
 //
-// Retries: only attempts that could not connect, up to 4 attempts; the request is not idempotent.
+// Retries: only attempts that could not connect, up to 3 attempts; the request is not idempotent.
 func (c *Client) FeedPet(ctx context.Context, petID int64, body Meal, opts ...CallOption) (*Pet, error) {
 	r := wire.NewRequest("POST")
 	r.Path("/pets/")

@@ -62,6 +62,9 @@ func (s *Spec) preflight(data []byte) *source.Error {
 	if e := g.countOperations(root); e != nil {
 		return e
 	}
+	if e := g.checkKeyPairs(); e != nil {
+		return e
+	}
 	return g.checkRefChains(root)
 }
 
@@ -161,8 +164,21 @@ type guard struct {
 	sizes map[*yaml.Node][2]int // nodes and scalar bytes under an anchored node, aliases expanded
 	nodes int                   // nodes so far, aliases expanded
 	text  int                   // bytes of scalars so far, aliases expanded
-	// keyPairs is the sum over the mappings so far of their keys squared.
-	keyPairs int
+	// keyPairs is the sum over the mappings so far of their keys squared; widest is the
+	// most keys of one, held by the key (or node) widestAt.
+	keyPairs, widest int
+	widestAt         *yaml.Node
+}
+
+// checkKeyPairs refuses a document whose mappings would take the YAML decoder too long:
+// it compares each key of a mapping with every other.
+func (g *guard) checkKeyPairs() *source.Error {
+	if g.keyPairs <= MaxKeyPairs {
+		return nil
+	}
+	return &source.Error{Pos: g.pos(g.widestAt),
+		Msg: fmt.Sprintf("limit exceeded: a mapping of %d keys; the document's mappings are too large to decode in reasonable time", g.widest),
+		Fix: "split the object into several, or the description into several, one client each"}
 }
 
 // walk counts the nodes under n, checks the scalars and enums it holds, and refuses the
@@ -209,14 +225,11 @@ func (g *guard) walk(n, key *yaml.Node, depth int) *source.Error {
 		// k keys costs k² (100,000 properties: minutes).
 		k := len(n.Content) / 2
 		g.keyPairs += k * k
-		if g.keyPairs > MaxKeyPairs {
-			pos := g.pos(n)
+		if k > g.widest {
+			g.widest, g.widestAt = k, n
 			if key != nil {
-				pos = g.pos(key)
+				g.widestAt = key
 			}
-			return &source.Error{Pos: pos,
-				Msg: fmt.Sprintf("limit exceeded: a mapping of %d keys; the document's mappings are too large to decode in reasonable time", k),
-				Fix: "split the object into several, or the description into several, one client each"}
 		}
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]

@@ -326,12 +326,19 @@ func Resolve(op Operation, doc, path, own Settings, errs *source.ErrorList) mode
 				Fix: fix,
 			})
 		}
-		// Document and path x-retry do not apply here, except that turning retries off does.
-		for _, s := range levels {
-			if s.off {
-				pol.MaxAttempts = 1
-				pol.Sources["maxAttempts"] = s.level.Source
+		// Document and path x-retry do not make the operation retried, but their fields
+		// shape the retries it still makes (attempts that could not connect) and those of
+		// a call the caller makes retry-safe (WithIdempotencyKey, WithIdempotent).
+		for _, s := range levels[:2] {
+			for _, f := range s.set {
+				f.set(&pol, f.Value(&s.p))
+				pol.Sources[f.Name] = s.level.Source
 			}
+		}
+		pol.StatusCodes = slices.Clone(pol.StatusCodes)
+		if own.off {
+			pol.MaxAttempts = 1
+			pol.Sources["maxAttempts"] = model.FromOperation
 		}
 		pol.Reason += "; only attempts that could not connect are retried"
 	}

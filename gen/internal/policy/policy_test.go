@@ -97,11 +97,19 @@ func TestPolicyDerivation(t *testing.T) {
 			},
 		},
 		{
-			name: "POST and PATCH without a key are not retried, and document x-retry does not apply",
+			// The document's fields still shape the retries of attempts that could not
+			// connect, and those of a call made retry-safe with a call option.
+			name: "POST and PATCH without a key are not retried; the document's x-retry fields still apply",
 			spec: spec("x-retry: {maxAttempts: 6, jitter: none}\n", "  /a:\n"+op("post")+op("patch")),
 			want: map[string]model.Policy{
-				"POST /a":  want(func(p *model.Policy) { p.Reason = notIdempotent("POST") }),
-				"PATCH /a": want(func(p *model.Policy) { p.Reason = notIdempotent("PATCH") }),
+				"POST /a": want(func(p *model.Policy) {
+					p.Reason, p.MaxAttempts, p.Jitter = notIdempotent("POST"), 6, "none"
+					p.Sources = sources(model.FromDefault, map[string]model.Source{"maxAttempts": model.FromDocument, "jitter": model.FromDocument})
+				}),
+				"PATCH /a": want(func(p *model.Policy) {
+					p.Reason, p.MaxAttempts, p.Jitter = notIdempotent("PATCH"), 6, "none"
+					p.Sources = sources(model.FromDefault, map[string]model.Source{"maxAttempts": model.FromDocument, "jitter": model.FromDocument})
+				}),
 			},
 		},
 		{
