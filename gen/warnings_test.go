@@ -47,3 +47,28 @@ paths:
 		}
 	}
 }
+
+// oneOf beside properties is not turned into code: -v says so, where, and what is lost.
+func TestOneOfBesidePropertiesIsWarned(t *testing.T) {
+	path := spectest.Write(t, "api.yaml", `openapi: 3.0.3
+info: {title: T, version: "1"}
+paths: {}
+components:
+  schemas:
+    A: {type: object, properties: {a: {type: string}}}
+    B: {type: object, properties: {b: {type: string}}}
+    O:
+      type: object
+      oneOf: [{$ref: '#/components/schemas/A'}, {$ref: '#/components/schemas/B'}]
+      properties:
+        common: {type: string}
+`)
+	s, err := Load(path, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "api.yaml:10:7: #/components/schemas/O: oneOf beside properties is not turned into code: O holds the properties only"
+	if !strings.Contains(s.Warnings.Error(), want) {
+		t.Errorf("warnings lack %q:\n%s", want, s.Warnings.Error())
+	}
+}

@@ -90,6 +90,9 @@ func decide(s *situation) verdict {
 	}
 
 	if s.attempt >= s.maxAttempts {
+		if s.maxAttempts == 1 {
+			return stop(ErrRetriesOff)
+		}
 		return stop(ErrExhausted)
 	}
 	if s.breakerOpen {

@@ -71,7 +71,7 @@ func TestDecide(t *testing.T) {
 		// Attempts.
 		{"last attempt", situation{status: 503, attempt: 3}, verdict{cause: ErrExhausted}},
 		{"beyond the last", situation{status: 503, attempt: 4}, verdict{cause: ErrExhausted}},
-		{"single attempt", situation{status: 503, maxAttempts: 1}, verdict{cause: ErrExhausted}},
+		{"single attempt", situation{status: 503, maxAttempts: 1}, verdict{cause: ErrRetriesOff}},
 
 		// Transport errors.
 		{"reset retried", situation{err: reset}, verdict{retry: true, wait: 50 * ms, backoff: 50 * ms}},

@@ -426,7 +426,7 @@ func TestA13Exhaustion(t *testing.T) {
 				t.Errorf("WithMaxAttempts(6): %d attempts", mustError(t, err).Attempts)
 			}
 			_, err = e.Do(t.Context(), newRequest(t, t.Context(), "GET", testURL, nil), idempotent(), WithoutRetry())
-			if e := mustError(t, err); e.Attempts != 1 || !errors.Is(err, ErrExhausted) {
+			if e := mustError(t, err); e.Attempts != 1 || !errors.Is(err, ErrRetriesOff) {
 				t.Errorf("WithoutRetry: %d attempts, %v", e.Attempts, err)
 			}
 		})

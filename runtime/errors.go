@@ -30,7 +30,10 @@ var (
 	// ErrNotRetrySafe: the request may have reached the server, and the operation is not
 	// retry-safe (not idempotent, no idempotency key); see WithIdempotencyKey and
 	// WithIdempotent for one call.
-	ErrNotRetrySafe = errors.New("not retried: the operation is not idempotent and sends no idempotency key")
+	ErrNotRetrySafe = errors.New("not retried: the operation is not idempotent and its policy has no idempotency key")
+	// ErrRetriesOff: the policy or the call allows one attempt (MaxAttempts 1,
+	// WithoutRetry), so a failure that could have been retried ends the call.
+	ErrRetriesOff = errors.New("not retried: one attempt allowed")
 	// ErrNotRetryable: the failure would happen again (a bad certificate, an HTTP answer
 	// to an HTTPS request, a refused redirect, an unknown host, an invalid URL).
 	ErrNotRetryable = errors.New("not retried: the same request would fail again")

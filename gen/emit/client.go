@@ -138,7 +138,7 @@ var callOptions = []clientOption{
 var sentinels = []string{
 	"ErrExhausted", "ErrBudgetExhausted", "ErrCircuitOpen", "ErrBodyNotReplayable", "ErrRetryAfterTooLong",
 	"ErrStatusNotRetried", "ErrNotRetrySafe", "ErrNotRetryable", "ErrConnectionErrorsOff", "ErrBodyTooLarge",
-	"ErrOptionDoesNotApply",
+	"ErrOptionDoesNotApply", "ErrRetriesOff",
 }
 
 // clientSurface renders Client, NewClient, the options and the re-exported runtime

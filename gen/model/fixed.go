@@ -23,7 +23,7 @@ func FixedNames() Reserved {
 			"APIError", "CallOption", "Client",
 			"ErrBodyNotReplayable", "ErrBodyTooLarge", "ErrBudgetExhausted", "ErrCircuitOpen",
 			"ErrConnectionErrorsOff", "ErrExhausted", "ErrNotRetrySafe", "ErrNotRetryable",
-			"ErrOptionDoesNotApply", "ErrRetryAfterTooLong", "ErrStatusNotRetried",
+			"ErrOptionDoesNotApply", "ErrRetriesOff", "ErrRetryAfterTooLong", "ErrStatusNotRetried",
 			"EventStream", "NewClient", "Option", "Policy", "ResponseInfo", "RetryEvent", "StreamError",
 			"WithAttemptTimeout", "WithCircuitBreaker", "WithHTTPClient", "WithHeader", "WithIdempotencyKey",
 			"WithIdempotent", "WithJitterSource", "WithLogger", "WithMaxAttempts", "WithMaxBodySize",

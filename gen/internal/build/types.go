@@ -539,6 +539,18 @@ func (b *builder) fill(d *model.Decl, s *openapi3.Schema, sh shape) {
 	}
 	switch sh.kind {
 	case shapeStruct:
+		if len(s.OneOf)+len(s.AnyOf) > 0 {
+			kw := "oneOf"
+			if len(s.OneOf) == 0 {
+				kw = "anyOf"
+			}
+			b.spec.Warnings.Add(&source.Error{
+				Pos:     b.spec.Files.PosOfField(s.Origin, kw),
+				Pointer: d.Pointer,
+				Msg:     fmt.Sprintf("%s beside properties is not turned into code: %s holds the properties only, and the alternatives' own fields are not decoded", kw, d.GoName),
+				Fix:     "move the shared properties into each alternative (allOf), or the alternatives into properties",
+			})
+		}
 		props, required := collectProperties(s)
 		b.structFields(d, props, required, additionalProperties(s, map[*openapi3.Schema]bool{}), nil)
 	case shapeEnum:

@@ -138,6 +138,7 @@ var (
 	ErrConnectionErrorsOff = runtime.ErrConnectionErrorsOff
 	ErrBodyTooLarge        = runtime.ErrBodyTooLarge
 	ErrOptionDoesNotApply  = runtime.ErrOptionDoesNotApply
+	ErrRetriesOff          = runtime.ErrRetriesOff
 )
 
 // WithMaxAttempts makes at most n attempts for this call.
