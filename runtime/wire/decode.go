@@ -5,15 +5,40 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net/http"
 	"slices"
+	"strings"
 
 	"github.com/retrygen/retrygen/runtime"
 )
 
-// DecodeJSON decodes resp's body into v and closes it. An empty body leaves v unset.
+// ErrContentType is the cause of the error a call returns when a response's
+// Content-Type is not one the method decodes (an HTML error page from a proxy where JSON
+// was declared, say), rather than a JSON syntax error.
+var ErrContentType = errors.New("response Content-Type is not what the method decodes")
+
+// isJSON reports whether the media type ct may be JSON: application/json, a type with a
+// +json suffix, or text/plain, which servers that write JSON without naming it send (Go's
+// own sniffs it so). An absent Content-Type counts too.
+func isJSON(ct string) bool {
+	if ct == "" {
+		return true
+	}
+	mt, _, err := mime.ParseMediaType(ct)
+	if err != nil {
+		return false
+	}
+	return mt == "application/json" || strings.HasSuffix(mt, "+json") || strings.HasSuffix(mt, "/json") || mt == "text/plain"
+}
+
+// DecodeJSON decodes resp's body into v and closes it. An empty body leaves v unset. A
+// Content-Type that is not JSON is an error wrapping ErrContentType.
 func DecodeJSON(resp *http.Response, v any) error {
 	defer closeBody(resp)
+	if ct := resp.Header.Get("Content-Type"); !isJSON(ct) {
+		return fmt.Errorf("decode %d response: %w: %q, not JSON", resp.StatusCode, ErrContentType, ct)
+	}
 	if err := json.NewDecoder(resp.Body).Decode(v); err != nil && err != io.EOF {
 		return fmt.Errorf("decode %d response: %w", resp.StatusCode, err)
 	}

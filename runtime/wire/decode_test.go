@@ -133,3 +133,25 @@ func TestExpectAndDecodeDeclared(t *testing.T) {
 		t.Errorf("undeclared 203: %v", err)
 	}
 }
+
+// A JSON method given an HTML page says so, rather than failing on a syntax error.
+func TestDecodeJSONChecksContentType(t *testing.T) {
+	for ct, ok := range map[string]bool{
+		"":                                  true,
+		"application/json":                  true,
+		"application/json; charset=utf-8":   true,
+		"application/problem+json":          true,
+		"text/html; charset=utf-8":          false,
+		"application/x-www-form-urlencoded": false,
+	} {
+		resp := &http.Response{StatusCode: 200, Header: http.Header{}, Body: io.NopCloser(strings.NewReader(`{"a":1}`))}
+		if ct != "" {
+			resp.Header.Set("Content-Type", ct)
+		}
+		var v map[string]int
+		err := DecodeJSON(resp, &v)
+		if ok && (err != nil || v["a"] != 1) || !ok && !errors.Is(err, ErrContentType) {
+			t.Errorf("Content-Type %q: %v, %v", ct, v, err)
+		}
+	}
+}
