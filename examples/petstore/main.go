@@ -183,7 +183,7 @@ func run(ctx context.Context, w io.Writer, listen func(network, addr string) (ne
 		return err
 	}
 	calls.begin("feedPet", "a connection that could not be opened sent nothing, so even this POST is",
-		"retried (feedPet keeps the default policy for this: 4 attempts, 500ms-10s backoff)")
+		"retried (under the document's x-retry: 3 attempts, 100ms-1s backoff)")
 	pet, err = c2.FeedPet(ctx, 7, client.Meal{Food: "kibble"})
 	calls.end(err, "%s", petText(pet))
 	if startErr != nil {
