@@ -313,6 +313,8 @@ func (e *emitter) body(b *model.Body) jen.Code {
 			v := jen.Id("body").Dot(f.GoName)
 			switch {
 			case f.ReadOnly || f.Additional:
+			case isFile(f.Type) && f.Required:
+				stmts = append(stmts, jen.Id("w").Dot("RequiredFile").Call(jen.Lit(f.Name), jen.Lit(f.ContentType), jen.Op("&").Add(v)))
 			case isFile(f.Type):
 				stmts = append(stmts, jen.Id("w").Dot("File").Call(jen.Lit(f.Name), jen.Lit(f.ContentType), jen.Op("&").Add(v)))
 			case f.Type.Kind == model.KindPointer && isFile(f.Type.Elem):

@@ -237,6 +237,16 @@ func (m *Multipart) File(name, contentType string, f *File) {
 	}
 }
 
+// RequiredFile is File for a part the operation requires: a File without a Body fails
+// the call before anything is sent, instead of leaving the part out.
+func (m *Multipart) RequiredFile(name, contentType string, f *File) {
+	if f == nil || f.Body == nil {
+		m.fail(fmt.Errorf("multipart part %q is required: its File has no Body", name))
+		return
+	}
+	m.File(name, contentType, f)
+}
+
 // Files writes one file part per file, all under name.
 func (m *Multipart) Files(name, contentType string, files []File) {
 	for i := range files {

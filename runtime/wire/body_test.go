@@ -101,3 +101,23 @@ func TestMultipartBodyError(t *testing.T) {
 		t.Errorf("err %v, body %v", r.err, r.body)
 	}
 }
+
+// A required file part without a body fails the call before anything is sent, instead
+// of being left out.
+func TestRequiredFilePart(t *testing.T) {
+	r := NewRequest("POST")
+	m := NewMultipart()
+	m.Field("name", "x")
+	m.RequiredFile("file", "image/png", &File{})
+	r.MultipartBody(m)
+	if r.err == nil || !strings.Contains(r.err.Error(), `multipart part "file" is required`) {
+		t.Errorf("err %v", r.err)
+	}
+	r = NewRequest("POST")
+	m = NewMultipart()
+	m.RequiredFile("file", "image/png", &File{Body: strings.NewReader("png")})
+	r.MultipartBody(m)
+	if r.err != nil {
+		t.Errorf("a required file with a body: %v", r.err)
+	}
+}

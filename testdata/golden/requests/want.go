@@ -424,7 +424,7 @@ func (c *Client) Upload(ctx context.Context, body UploadRequest, opts ...CallOpt
 	w := wire.NewMultipart()
 	w.Files("attachments", "", body.Attachments)
 	w.Field("count", body.Count)
-	w.File("file", "", &body.File)
+	w.RequiredFile("file", "", &body.File)
 	w.Field("meta", body.Meta)
 	w.Field("purpose", body.Purpose)
 	r.MultipartBody(w)

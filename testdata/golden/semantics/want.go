@@ -284,7 +284,7 @@ func (c *Client) UploadPhoto(ctx context.Context, body UploadPhotoRequest, opts 
 	r.Path("/photos")
 	w := wire.NewMultipart()
 	w.FieldAs("caption", "text/plain", body.Caption)
-	w.File("file", "image/png", &body.File)
+	w.RequiredFile("file", "image/png", &body.File)
 	r.MultipartBody(w)
 	resp, err := c.wire.Call(ctx, r, &policyUploadPhoto, "", opts)
 	if err != nil {
