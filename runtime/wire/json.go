@@ -3,6 +3,7 @@ package wire
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -163,11 +164,17 @@ func isZeroer(v any) bool {
 	return ok && z.IsZero()
 }
 
-// MarshalRaw returns raw, or null when there is none: the JSON of a union that holds the
-// value it was read from.
+// ErrNoVariant is the error marshalling a union whose no variant is set and that was not
+// read from JSON: a zero union would otherwise go out as null, which the API does not
+// accept where the union is required. (An optional union left zero is omitted; a nullable
+// one is a wire.Nullable.)
+var ErrNoVariant = errors.New("a union value with no variant set")
+
+// MarshalRaw returns raw, the JSON of a union that holds the value it was read from; with
+// none, ErrNoVariant.
 func MarshalRaw(raw json.RawMessage) ([]byte, error) {
 	if raw == nil {
-		return []byte("null"), nil
+		return nil, ErrNoVariant
 	}
 	return raw, nil
 }

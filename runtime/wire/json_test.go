@@ -2,6 +2,7 @@ package wire
 
 import (
 	"encoding/json"
+	"errors"
 	"testing"
 )
 
@@ -23,8 +24,9 @@ func TestMarshalFields(t *testing.T) {
 }
 
 func TestUnionHelpers(t *testing.T) {
-	if out, _ := MarshalRaw(nil); string(out) != "null" {
-		t.Errorf("MarshalRaw(nil) = %s", out)
+	// A zero union is no value: marshalling it fails rather than send null.
+	if out, err := MarshalRaw(nil); !errors.Is(err, ErrNoVariant) {
+		t.Errorf("MarshalRaw(nil) = %s, %v", out, err)
 	}
 	if out, _ := MarshalRaw(json.RawMessage(`{"a":1}`)); string(out) != `{"a":1}` {
 		t.Errorf("MarshalRaw = %s", out)
