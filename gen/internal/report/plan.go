@@ -307,6 +307,8 @@ func markdownCell(s string) string {
 		case '\\', '`', '*', '_', '[', ']', '|', '#', '!':
 			b.WriteByte('\\')
 			b.WriteRune(r)
+		case '@':
+			b.WriteString("&#64;") // not a mention of whoever has that name
 		case '<':
 			b.WriteString("&lt;")
 		case '>':

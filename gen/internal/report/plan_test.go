@@ -139,6 +139,7 @@ func TestCellEscaping(t *testing.T) {
 		{"\x1b[31mred", `\x1b[31mred`, `\\x1b\[31mred`},
 		{"bidi\u202eevil", `bidi\u202eevil`, `bidi\\u202eevil`},
 		{"<script>&", "<script>&", "&lt;script&gt;&amp;"},
+		{"ping @octocat", "ping @octocat", "ping &#64;octocat"},
 		{"*bold* _it_ `code` [l](u)", "*bold* _it_ `code` [l](u)", "\\*bold\\* \\_it\\_ \\`code\\` \\[l\\](u)"},
 		{"bad\xffutf8", "bad\uFFFDutf8", "bad\uFFFDutf8"},
 	} {
