@@ -80,19 +80,14 @@ func WithUserAgent(ua string) Option {
 }
 
 // WithLogger logs each retry at WARN level to l, without header values, query values or
-// bodies.
+// bodies (the engine redacts what it logs).
 func WithLogger(l *slog.Logger) Option {
-	return func(c *Client) {
-		if l != nil {
-			l = slog.New(redactHandler{l.Handler()})
-		}
-		c.engine.Logger = l
-	}
+	return func(c *Client) { c.engine.Logger = l }
 }
 
 // WithOnRetry calls fn before each wait between attempts.
 func WithOnRetry(fn func(runtime.RetryEvent)) Option {
-	return func(c *Client) { c.engine.OnRetry = redactEvents(fn) }
+	return func(c *Client) { c.engine.OnRetry = fn }
 }
 
 // WithRetryBudget caps the retries of all calls to ratio of recent requests, plus
@@ -163,7 +158,6 @@ func (c *Client) send(ctx context.Context, r *Request, p *runtime.Policy, accept
 		ctx, ac = withCounter(ctx)
 	}
 	resp, err := c.do(ctx, r, p, accept, extra, s.runtime)
-	err = redactError(err)
 	if ac != nil {
 		ac.fill(s.info, resp, err)
 	}

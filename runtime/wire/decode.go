@@ -85,9 +85,7 @@ func Undeclared(resp *http.Response, pick func(status int) any) error {
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, runtime.ErrorBodyLimit))
 	e := &runtime.Error{StatusCode: resp.StatusCode, Header: resp.Header, Body: body, Cause: ErrUndeclaredStatus}
 	if req := resp.Request; req != nil && req.URL != nil {
-		u := *req.URL
-		u.RawQuery = "" // query values may be secrets
-		e.Method, e.URL = req.Method, u.Redacted()
+		e.Method, e.URL = req.Method, RedactURL(req.URL.String())
 	}
 	if pick == nil {
 		return e

@@ -155,3 +155,14 @@ func TestDecodeJSONChecksContentType(t *testing.T) {
 		}
 	}
 }
+
+// An undeclared status's error shows the URL as the engine does: no user name (a token
+// may stand there) and no query values.
+func TestUndeclaredRedactsURL(t *testing.T) {
+	req, _ := http.NewRequest("GET", "https://tok3n@api.test/x?key=s3cret", nil)
+	resp := &http.Response{StatusCode: 203, Header: http.Header{}, Body: io.NopCloser(strings.NewReader("{}")), Request: req}
+	err := Undeclared(resp, nil)
+	if s := err.Error(); strings.Contains(s, "tok3n") || strings.Contains(s, "s3cret") || !strings.Contains(s, "key=REDACTED") {
+		t.Errorf("error %q", s)
+	}
+}
