@@ -221,11 +221,7 @@ func generate(a generateArgs) int {
 		}
 		return exitOK
 	}
-	if err := notHandWritten(a.out); err != nil {
-		a.logger.Print(err)
-		return exitFail
-	}
-	if _, err := writeAtomic(a.out, src); err != nil {
+	if _, err := writeGenerated(a.out, src); err != nil {
 		a.logger.Print(err)
 		return exitFail
 	}

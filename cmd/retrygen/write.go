@@ -67,19 +67,21 @@ func bareOSError(err error) error {
 // generatedLine matches the first line of a file retrygen (or another generator) wrote.
 var generatedLine = regexp.MustCompile(`^// Code generated .* DO NOT EDIT\.$`)
 
-// notHandWritten refuses an output file that exists and was not generated: its first
-// line is not "// Code generated ... DO NOT EDIT.". A -o that names a hand-written file
-// by mistake would otherwise replace it.
-func notHandWritten(path string) error {
-	data, fi, err := readOutput(path)
-	if err != nil || fi == nil {
-		return err
-	}
-	first, _, _ := bytes.Cut(data, []byte("\n"))
+// generatedOnly refuses to replace old, the bytes of the file at path, when it was not
+// generated: its first line is not "// Code generated ... DO NOT EDIT.". A -o that names a
+// hand-written file by mistake would otherwise replace it.
+func generatedOnly(path string, old []byte) error {
+	first, _, _ := bytes.Cut(old, []byte("\n"))
 	if !generatedLine.Match(bytes.TrimSuffix(first, []byte("\r"))) {
 		return fmt.Errorf("%s was not generated (its first line is not \"// Code generated ... DO NOT EDIT.\"): retrygen does not replace it; remove it or name another file with -o", path)
 	}
 	return nil
+}
+
+// writeGenerated is writeAtomic for a generated file: an existing file that was not
+// generated is refused (generatedOnly).
+func writeGenerated(path string, data []byte) (changed bool, err error) {
+	return writeChecked(path, data, generatedOnly)
 }
 
 // writeAtomic writes data to path atomically: to a temporary file in the same folder, then
@@ -88,6 +90,12 @@ func notHandWritten(path string) error {
 // modification time too); changed reports whether anything was written. A read-only file
 // is not replaced. Errors name path, never the temporary file.
 func writeAtomic(path string, data []byte) (changed bool, err error) {
+	return writeChecked(path, data, nil)
+}
+
+// writeChecked is writeAtomic that first lets check refuse to replace the existing file,
+// given its bytes; the file is read once.
+func writeChecked(path string, data []byte, check func(path string, old []byte) error) (changed bool, err error) {
 	old, fi, err := readOutput(path)
 	if err != nil {
 		return false, err
@@ -96,6 +104,11 @@ func writeAtomic(path string, data []byte) (changed bool, err error) {
 	if fi != nil {
 		if bytes.Equal(old, data) {
 			return false, nil
+		}
+		if check != nil {
+			if err := check(path, old); err != nil {
+				return false, err
+			}
 		}
 		mode = fi.Mode().Perm()
 		if mode&0o200 == 0 {

@@ -123,7 +123,7 @@ func (b *builder) buildComponents() {
 		return
 	}
 	schemas := b.spec.Doc.Components.Schemas
-	keys := load.SortedKeys(schemas)
+	keys := source.SortedKeys(schemas)
 	decls := make([]*model.Decl, len(keys))
 	for i, name := range keys {
 		sr := schemas[name]
@@ -282,7 +282,7 @@ func (b *builder) params(op *model.Operation, item *openapi3.PathItem, kop *open
 		}
 		schema := p.Schema
 		if schema == nil {
-			for _, ct := range load.SortedKeys(p.Content) {
+			for _, ct := range source.SortedKeys(p.Content) {
 				if mt := p.Content[ct]; mt != nil {
 					schema = mt.Schema
 					mp.Style = "json"
@@ -320,7 +320,7 @@ func (b *builder) params(op *model.Operation, item *openapi3.PathItem, kop *open
 	path, query, _ := strings.Cut(op.Path, "?")
 	if query != "" {
 		if vals, err := url.ParseQuery(query); err == nil {
-			for _, k := range load.SortedKeys(vals) {
+			for _, k := range source.SortedKeys(vals) {
 				for _, v := range vals[k] {
 					op.FixedQuery = append(op.FixedQuery, [2]string{k, v})
 				}
@@ -397,7 +397,7 @@ func classifyMedia(ct string) mediaKind {
 // value (control characters) is an error of op.
 func (b *builder) pickMedia(op *model.Operation, content openapi3.Content) (string, *openapi3.MediaType, mediaKind) {
 	best, bestKind := "", mediaKind(-1)
-	for _, ct := range load.SortedKeys(content) {
+	for _, ct := range source.SortedKeys(content) {
 		if content[ct] == nil {
 			continue
 		}
@@ -454,7 +454,7 @@ func (b *builder) requestBody(op *model.Operation, kop *openapi3.Operation) {
 		body.Encoding = model.JSONBody
 		if kind == mediaForm {
 			body.Encoding = model.FormBody
-			for _, prop := range load.SortedKeys(mt.Encoding) {
+			for _, prop := range source.SortedKeys(mt.Encoding) {
 				if enc := mt.Encoding[prop]; enc != nil && enc.Style == "deepObject" {
 					body.DeepObject = append(body.DeepObject, prop)
 				}
@@ -512,7 +512,7 @@ func (b *builder) responses(op *model.Operation, kop *openapi3.Operation) {
 		return
 	}
 	all := kop.Responses.Map()
-	codes := load.SortedKeys(all)
+	codes := source.SortedKeys(all)
 	type success struct {
 		status string
 		ct     string

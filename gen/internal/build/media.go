@@ -6,9 +6,9 @@ import (
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
-	"github.com/retrygen/retrygen/gen/internal/load"
 	"github.com/retrygen/retrygen/gen/internal/names"
 	"github.com/retrygen/retrygen/gen/internal/policy"
+	"github.com/retrygen/retrygen/gen/internal/source"
 	"github.com/retrygen/retrygen/gen/model"
 )
 
@@ -37,12 +37,12 @@ func (b *builder) stream(op *model.Operation, kop *openapi3.Operation) {
 		mt     *openapi3.MediaType
 		others bool
 	)
-	for _, code := range load.SortedKeys(all) {
+	for _, code := range source.SortedKeys(all) {
 		rr := all[code]
 		if !strings.HasPrefix(code, "2") || rr == nil || rr.Value == nil {
 			continue
 		}
-		for _, c := range load.SortedKeys(rr.Value.Content) {
+		for _, c := range source.SortedKeys(rr.Value.Content) {
 			switch {
 			case !isEventStream(c):
 				others = true
@@ -108,7 +108,7 @@ func (b *builder) bodyVariants(op *model.Operation, kop *openapi3.Operation) {
 		return
 	}
 	seen := map[string]bool{op.Body.ContentType: true}
-	for _, ct := range load.SortedKeys(rb.Content) {
+	for _, ct := range source.SortedKeys(rb.Content) {
 		mt := rb.Content[ct]
 		if mt == nil || seen[sendableType(ct)] || !validHeaderValue(ct) {
 			continue
@@ -173,12 +173,12 @@ func (b *builder) responseHeaders(op *model.Operation, kop *openapi3.Operation) 
 	all := kop.Responses.Map()
 	found := map[string]*openapi3.Header{}
 	var order []string
-	for _, code := range load.SortedKeys(all) {
+	for _, code := range source.SortedKeys(all) {
 		rr := all[code]
 		if !strings.HasPrefix(code, "2") || rr == nil || rr.Value == nil {
 			continue
 		}
-		for _, name := range load.SortedKeys(rr.Value.Headers) {
+		for _, name := range source.SortedKeys(rr.Value.Headers) {
 			h := rr.Value.Headers[name]
 			key := strings.ToLower(name)
 			if h == nil || h.Value == nil || key == "content-type" || found[key] != nil || !policy.ValidHeaderName(name) {
@@ -235,7 +235,7 @@ func (b *builder) unusedMedia(op *model.Operation, kop *openapi3.Operation) {
 		return
 	}
 	all := kop.Responses.Map()
-	for _, code := range load.SortedKeys(all) {
+	for _, code := range source.SortedKeys(all) {
 		rr := all[code]
 		if rr == nil || rr.Value == nil {
 			continue
@@ -254,7 +254,7 @@ func (b *builder) unusedMedia(op *model.Operation, kop *openapi3.Operation) {
 			continue // requestBody and responses report it
 		}
 		picked, _, kind := b.pickMedia(op, rr.Value.Content)
-		for _, ct := range load.SortedKeys(rr.Value.Content) {
+		for _, ct := range source.SortedKeys(rr.Value.Content) {
 			if ct == picked || isEventStream(ct) || kind != mediaJSON && classifyMedia(ct) != mediaJSON {
 				continue // a body handed over unread takes any of them
 			}
@@ -272,12 +272,12 @@ func (b *builder) rawAccept(op *model.Operation, kop *openapi3.Operation) {
 	}
 	var accept []string
 	all := kop.Responses.Map()
-	for _, code := range load.SortedKeys(all) {
+	for _, code := range source.SortedKeys(all) {
 		rr := all[code]
 		if !strings.HasPrefix(code, "2") || rr == nil || rr.Value == nil {
 			continue
 		}
-		for _, ct := range load.SortedKeys(rr.Value.Content) {
+		for _, ct := range source.SortedKeys(rr.Value.Content) {
 			if classifyMedia(ct) == mediaJSON || isEventStream(ct) || !validHeaderValue(ct) || slices.Contains(accept, ct) {
 				continue
 			}

@@ -27,7 +27,7 @@ func Operations(spec *load.Spec) ([]*model.Operation, error) {
 		pos source.Pos
 	}
 	ids := map[string][]place{}
-	for _, path := range load.SortedKeys(doc.Paths.Map()) {
+	for _, path := range source.SortedKeys(doc.Paths.Map()) {
 		item := doc.Paths.Value(path)
 		if item == nil {
 			continue
@@ -63,7 +63,7 @@ func Operations(spec *load.Spec) ([]*model.Operation, error) {
 			}
 		}
 	}
-	for _, id := range load.SortedKeys(ids) {
+	for _, id := range source.SortedKeys(ids) {
 		places := ids[id]
 		if len(places) < 2 {
 			continue

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
-	"github.com/retrygen/retrygen/gen/internal/load"
 	"github.com/retrygen/retrygen/gen/internal/names"
 	"github.com/retrygen/retrygen/gen/internal/policy"
 	"github.com/retrygen/retrygen/gen/internal/source"
@@ -22,7 +21,7 @@ func (b *builder) securitySchemes() []*model.SecurityScheme {
 		return nil
 	}
 	var out []*model.SecurityScheme
-	for _, key := range load.SortedKeys(doc.Components.SecuritySchemes) {
+	for _, key := range source.SortedKeys(doc.Components.SecuritySchemes) {
 		ref := doc.Components.SecuritySchemes[key]
 		if ref == nil || ref.Value == nil {
 			continue
@@ -87,7 +86,7 @@ func (b *builder) security(op *model.Operation, kop *openapi3.Operation, known m
 	}
 	var alts [][]string
 	for _, req := range reqs {
-		keys := load.SortedKeys(req)
+		keys := source.SortedKeys(req)
 		usable := true
 		for _, k := range keys {
 			if !known[k] {

@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
-	"github.com/retrygen/retrygen/gen/internal/load"
 	"github.com/retrygen/retrygen/gen/internal/names"
+	"github.com/retrygen/retrygen/gen/internal/source"
 	"github.com/retrygen/retrygen/gen/model"
 )
 
@@ -31,7 +31,7 @@ func (b *builder) serverConsts() []*model.ServerConst {
 		if len(s.Variables) > 0 {
 			c.FuncName = b.pkg.UniqueFor(c.GoName+"For", "server "+strconv.Quote(s.URL))
 			args := names.NewNamer("ctx", "error", "string")
-			for _, k := range load.SortedKeys(s.Variables) {
+			for _, k := range source.SortedKeys(s.Variables) {
 				v := s.Variables[k]
 				if v == nil {
 					continue

@@ -11,7 +11,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/getkin/kin-openapi/openapi3"
-	"github.com/retrygen/retrygen/gen/internal/load"
 	"github.com/retrygen/retrygen/gen/internal/names"
 	"github.com/retrygen/retrygen/gen/internal/source"
 	"github.com/retrygen/retrygen/gen/model"
@@ -608,7 +607,7 @@ func (b *builder) structFields(d *model.Decl, props map[string]*openapi3.SchemaR
 	}
 	fields := names.NewExportedNamer("MarshalJSON", "UnmarshalJSON")
 	multipart := encoding != nil
-	for _, name := range load.SortedKeys(props) {
+	for _, name := range source.SortedKeys(props) {
 		p := props[name]
 		goName := fields.UniqueFor(names.GoName(name), "property "+strconv.Quote(name))
 		f := &model.Field{
@@ -846,7 +845,7 @@ func isObject(t *model.Type) bool {
 // own discriminator property allows (an enum or const), which real APIs send.
 func discriminatorValues(disc *openapi3.Discriminator, v *openapi3.SchemaRef) []string {
 	var out []string
-	for _, key := range load.SortedKeys(disc.Mapping) {
+	for _, key := range source.SortedKeys(disc.Mapping) {
 		m := disc.Mapping[key]
 		target := m.Ref
 		if target == v.Ref || !strings.Contains(target, "/") && "#/components/schemas/"+target == v.Ref {

@@ -17,7 +17,7 @@ import (
 // schema is not a component. The client sends nothing for them, which -v says, located.
 func (b *builder) webhooks(ops []*model.Operation) {
 	doc := b.spec.Doc
-	for _, name := range load.SortedKeys(doc.Webhooks) {
+	for _, name := range source.SortedKeys(doc.Webhooks) {
 		item := doc.Webhooks[name]
 		if item == nil {
 			continue
@@ -28,12 +28,12 @@ func (b *builder) webhooks(ops []*model.Operation) {
 	}
 	for _, op := range ops {
 		kop := doc.Paths.Value(op.Path).GetOperation(op.Method)
-		for _, cname := range load.SortedKeys(kop.Callbacks) {
+		for _, cname := range source.SortedKeys(kop.Callbacks) {
 			cb := kop.Callbacks[cname]
 			if cb == nil || cb.Value == nil {
 				continue
 			}
-			for _, expr := range load.SortedKeys(cb.Value.Map()) {
+			for _, expr := range source.SortedKeys(cb.Value.Map()) {
 				if item := cb.Value.Value(expr); item != nil {
 					b.payloads(item, op.GoName+names.GoName(cname), "callback "+strconv.Quote(cname)+" of "+op.GoName)
 				}
@@ -52,7 +52,7 @@ func (b *builder) payloads(item *openapi3.PathItem, base, what string) {
 		if kop == nil || kop.RequestBody == nil || kop.RequestBody.Value == nil {
 			continue
 		}
-		for _, ct := range load.SortedKeys(kop.RequestBody.Value.Content) {
+		for _, ct := range source.SortedKeys(kop.RequestBody.Value.Content) {
 			mt := kop.RequestBody.Value.Content[ct]
 			if mt == nil || mt.Schema == nil || !IsJSONMedia(ct) {
 				continue

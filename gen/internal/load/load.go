@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"net/http"
 	"net/url"
 	"os"
@@ -753,12 +752,12 @@ func (s *Spec) checkDepth(max int, errs *source.ErrorList) {
 		return true
 	}
 	if c := s.Doc.Components; c != nil {
-		for _, name := range SortedKeys(c.Schemas) {
+		for _, name := range source.SortedKeys(c.Schemas) {
 			if !walk(c.Schemas[name], 0) {
 				return
 			}
 		}
-		for _, name := range SortedKeys(c.Parameters) {
+		for _, name := range source.SortedKeys(c.Parameters) {
 			if p := c.Parameters[name]; p != nil && p.Value != nil && !walkParam(p.Value, walk) {
 				return
 			}
@@ -826,7 +825,7 @@ func schemaChildren(sc *openapi3.Schema) []*openapi3.SchemaRef {
 	if sc.AdditionalProperties.Schema != nil {
 		out = append(out, sc.AdditionalProperties.Schema)
 	}
-	for _, name := range SortedKeys(sc.Properties) {
+	for _, name := range source.SortedKeys(sc.Properties) {
 		out = append(out, sc.Properties[name])
 	}
 	return out
@@ -866,9 +865,4 @@ func Methods(item *openapi3.PathItem) []Method {
 	}
 	slices.SortFunc(rest, func(a, b Method) int { return cmp.Compare(a.Method, b.Method) })
 	return append(out, rest...)
-}
-
-// SortedKeys returns m's keys in order.
-func SortedKeys[V any](m map[string]V) []string {
-	return slices.Sorted(maps.Keys(m))
 }

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/retrygen/retrygen/gen/internal/source"
 )
 
 // validateOnce finds what doc.Validate(ctx, opts...) finds, as a flat list, validating
@@ -47,7 +48,7 @@ func validateOnce(doc *openapi3.T, opts ...openapi3.ValidationOption) []error {
 	var names []string
 	rest := *doc
 	if doc.Components != nil {
-		names = SortedKeys(doc.Components.Schemas)
+		names = source.SortedKeys(doc.Components.Schemas)
 		c := *doc.Components
 		c.Schemas = nil
 		rest.Components = &c

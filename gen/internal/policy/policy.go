@@ -10,7 +10,6 @@ package policy
 import (
 	"errors"
 	"fmt"
-	"maps"
 	"math"
 	"net/http"
 	"regexp"
@@ -177,7 +176,7 @@ type Settings struct {
 // say) in warns. op names the operation in messages, "" above operations.
 func Read(l Level, op string, errs, warns *source.ErrorList) Settings {
 	s := Settings{level: l}
-	for _, k := range sortedKeys(l.Ext) {
+	for _, k := range source.SortedKeys(l.Ext) {
 		if !retryLike.MatchString(k) || slices.Contains(known, k) {
 			continue
 		}
@@ -216,7 +215,7 @@ func Read(l Level, op string, errs, warns *source.ErrorList) Settings {
 			}
 		case map[string]any:
 			s.off = false
-			for _, k := range sortedKeys(v) {
+			for _, k := range source.SortedKeys(v) {
 				name := ExtRetry + "." + k
 				i := slices.IndexFunc(Fields, func(f Field) bool { return f.Name == k })
 				if i < 0 {
@@ -442,7 +441,7 @@ func (r reader) speakeasy(v any, set func(Field, any), turnOff func()) {
 		r.fail(r.at(ExtSpeakeasy), ExtSpeakeasy, "", "%s must be a mapping, got %s", ExtSpeakeasy, source.Describe(v))
 		return
 	}
-	for _, k := range sortedKeys(m) {
+	for _, k := range source.SortedKeys(m) {
 		val := m[k]
 		name := ExtSpeakeasy + "." + k
 		use := func(f Field, parse func(any) (any, error), inside []string, name string, val any) {
@@ -472,7 +471,7 @@ func (r reader) speakeasy(v any, set func(Field, any), turnOff func()) {
 				r.fail(r.at(ExtSpeakeasy, k), name, "", "%s must be a mapping, got %s", name, source.Describe(val))
 				continue
 			}
-			for _, bk := range sortedKeys(bm) {
+			for _, bk := range source.SortedKeys(bm) {
 				bname := name + "." + bk
 				b, ok := speakeasyBackoff[bk]
 				if !ok {
@@ -729,9 +728,4 @@ func validRetryStatus(s string) bool {
 	}
 	n, err := strconv.Atoi(s)
 	return err == nil && n >= 400 && n <= 599
-}
-
-// sortedKeys returns m's keys in order.
-func sortedKeys[V any](m map[string]V) []string {
-	return slices.Sorted(maps.Keys(m))
 }

@@ -3,7 +3,9 @@ package source
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -105,4 +107,10 @@ func editDistance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
+}
+
+// SortedKeys returns m's keys in order: what the generator iterates so that its output
+// does not depend on map order.
+func SortedKeys[V any](m map[string]V) []string {
+	return slices.Sorted(maps.Keys(m))
 }
