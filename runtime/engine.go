@@ -251,6 +251,9 @@ func (e *Engine) do(ctx context.Context, req *http.Request, p *Policy, cfg *call
 		sent        int           // attempts made, net/http's own re-sends included
 	)
 	replay := req.Body != nil && req.Body != http.NoBody
+	if cfg.outcome != nil {
+		defer func() { *cfg.outcome = Outcome{Attempts: sent, RetryAfter: last.retryAfter} }()
+	}
 	e.Budget.Deposit(now)
 	for {
 		if sent > 0 {

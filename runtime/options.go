@@ -22,6 +22,7 @@ type callConfig struct {
 	idempotencyKey string
 	keySet         bool          // WithIdempotencyKey was given, even with an empty key
 	idempotent     bool          // WithIdempotent
+	outcome        *Outcome      // WithOutcome
 	attemptTimeout time.Duration // 0: the policy's
 	header         [][2]string
 }
@@ -44,6 +45,19 @@ func WithoutRetry() CallOption { return func(c *callConfig) { c.noRetry = true }
 func WithIdempotencyKey(key string) CallOption {
 	return func(c *callConfig) { c.idempotencyKey, c.keySet = key, true }
 }
+
+// Outcome is how a call went, success included: what WithOutcome fills.
+type Outcome struct {
+	// Attempts is the number of attempts made, net/http's own re-sends included; 0 when
+	// none was.
+	Attempts int
+	// RetryAfter is the wait the last response that asked for one asked for (Retry-After,
+	// retry-after-ms or an exhausted RateLimit quota); 0 when none did.
+	RetryAfter time.Duration
+}
+
+// WithOutcome fills *o when the call ends, however it ends.
+func WithOutcome(o *Outcome) CallOption { return func(c *callConfig) { c.outcome = o } }
 
 // WithIdempotent declares this call retry-safe without an idempotency key: repeating it
 // does no harm (a search sent as a POST, say), so an attempt that may have reached the

@@ -2,8 +2,10 @@ package runtime
 
 import (
 	"errors"
+	"net/http"
 	"testing"
 	"testing/synctest"
+	"time"
 )
 
 // The caller may know more than the spec: WithIdempotencyKey makes one POST without a
@@ -48,6 +50,31 @@ func TestCallerMakesOneCallRetrySafe(t *testing.T) {
 			if tt.name == "no option" && !errors.Is(err, ErrNotRetrySafe) {
 				t.Errorf("no option: err %v, want it to say the POST is not retry-safe", err)
 			}
+		}
+	})
+}
+
+// WithOutcome reports the attempts and the server's last hint, success included.
+func TestWithOutcome(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := &stub{fn: func(n int, _ *http.Request) (*http.Response, error) {
+			switch n {
+			case 1:
+				return response(503, nil, ""), nil
+			case 2:
+				return response(429, http.Header{"Retry-After": {"2"}}, ""), nil
+			}
+			return response(200, nil, "ok"), nil
+		}}
+		e := engineFor(s, 0)
+		var o Outcome
+		resp, err := e.Do(t.Context(), newRequest(t, t.Context(), "GET", testURL, nil), idempotent(), WithOutcome(&o))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if o.Attempts != 3 || o.RetryAfter != 2*time.Second {
+			t.Errorf("outcome %+v, want 3 attempts and a 2s hint", o)
 		}
 	})
 }

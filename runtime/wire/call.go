@@ -1,9 +1,7 @@
 package wire
 
 import (
-	"context"
 	"net/http"
-	"sync"
 	"time"
 
 	"github.com/retrygen/retrygen/runtime"
@@ -72,76 +70,10 @@ func settings(opts []CallOption) callSettings {
 	return s
 }
 
-// attemptCounter counts a call's attempts as the transport sees them, for ResponseInfo.
-type attemptCounter struct {
-	mu         sync.Mutex
-	attempts   int
-	retryAfter time.Duration
-}
-
-type counterKey struct{}
-
-// countingTransport counts the round trips of calls that asked for ResponseInfo: each one
-// that is not a redirect is an attempt.
-type countingTransport struct {
-	base http.RoundTripper
-}
-
-func (t *countingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	base := t.base
-	if base == nil {
-		base = http.DefaultTransport
-	}
-	ac, _ := req.Context().Value(counterKey{}).(*attemptCounter)
-	if ac != nil && req.Response == nil {
-		ac.mu.Lock()
-		ac.attempts++
-		ac.mu.Unlock()
-	}
-	resp, err := base.RoundTrip(req)
-	if ac != nil && err == nil {
-		if d, ok := runtime.ParseRetryAfter(resp.Header, time.Now()); ok && d > 0 {
-			ac.mu.Lock()
-			ac.retryAfter = d
-			ac.mu.Unlock()
-		}
-	}
-	return resp, err
-}
-
-// CloseIdleConnections closes the idle connections of the transport underneath.
-func (t *countingTransport) CloseIdleConnections() {
-	type closer interface{ CloseIdleConnections() }
-	base := t.base
-	if base == nil {
-		base = http.DefaultTransport
-	}
-	if c, ok := base.(closer); ok {
-		c.CloseIdleConnections()
-	}
-}
-
-// counting returns a copy of hc that counts attempts for ResponseInfo.
-func counting(hc *http.Client) *http.Client {
-	if hc == nil {
-		hc = http.DefaultClient
-	}
-	cp := *hc
-	cp.Transport = &countingTransport{base: hc.Transport}
-	return &cp
-}
-
-func withCounter(ctx context.Context) (context.Context, *attemptCounter) {
-	ac := new(attemptCounter)
-	return context.WithValue(ctx, counterKey{}, ac), ac
-}
-
 // fill records the outcome of one exchange of a call into info.
-func (ac *attemptCounter) fill(info *ResponseInfo, resp *http.Response, err error) {
-	ac.mu.Lock()
-	info.Attempts = ac.attempts
-	info.RetryAfter = ac.retryAfter
-	ac.mu.Unlock()
+func fill(info *ResponseInfo, o runtime.Outcome, resp *http.Response, err error) {
+	info.Attempts = o.Attempts
+	info.RetryAfter = o.RetryAfter
 	switch {
 	case resp != nil:
 		info.StatusCode, info.Header = resp.StatusCode, resp.Header

@@ -58,7 +58,6 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	if len(c.queryCreds) > 0 {
 		c.engine.HTTPClient = guardQueryCredentials(c.engine.HTTPClient, c.queryCreds)
 	}
-	c.engine.HTTPClient = counting(c.engine.HTTPClient)
 	return c, nil
 }
 
@@ -153,13 +152,14 @@ func (c *Client) Do(ctx context.Context, r *Request, p *runtime.Policy, accept s
 
 // send is Call with extra headers (a stream's Last-Event-ID) and the settings read.
 func (c *Client) send(ctx context.Context, r *Request, p *runtime.Policy, accept string, extra http.Header, s *callSettings) (*http.Response, error) {
-	var ac *attemptCounter
+	opts := s.runtime
+	var o runtime.Outcome
 	if s.info != nil {
-		ctx, ac = withCounter(ctx)
+		opts = append(slices.Clip(opts), runtime.WithOutcome(&o))
 	}
-	resp, err := c.do(ctx, r, p, accept, extra, s.runtime)
-	if ac != nil {
-		ac.fill(s.info, resp, err)
+	resp, err := c.do(ctx, r, p, accept, extra, opts)
+	if s.info != nil {
+		fill(s.info, o, resp, err)
 	}
 	return resp, err
 }
