@@ -220,6 +220,8 @@ func TestParserDifferentials(t *testing.T) {
 			`swagger.json:1:` + fmt.Sprint(col-2) + `: malformed document: mapping key "x-idempotent" already defined at line 1`},
 		{"swagger-case.yaml", "swagger: \"2.0\"\ninfo: {title: T, version: \"1\"}\npAtHs:\n  /a:\n    get:\n      responses: {\"200\": {description: ok}}\n",
 			`swagger-case.yaml:3:1: unknown field "pAtHs": field names are case-sensitive (did you mean "paths"?)`},
+		{"swagger-flow.yaml", "{swagger: \"2.0\", info: {title: T, version: \"1\"},\n pAtHs: {}}\n",
+			`swagger-flow.yaml:2:2: unknown field "pAtHs": field names are case-sensitive (did you mean "paths"?)`},
 		{"swagger-case-deep.yaml", "swagger: \"2.0\"\ninfo: {title: T, version: \"1\"}\npaths:\n  /a:\n    get:\n      Responses: {\"200\": {description: ok}}\n",
 			`swagger-case-deep.yaml:6:7: unknown field "Responses"`},
 		{"multi.yaml", "openapi: 3.0.3\ninfo: {title: T, version: \"1\"}\npaths: {}\n---\nopenapi: 3.0.3\ninfo: {title: U, version: \"1\"}\npaths: {}\n",

@@ -37,38 +37,33 @@ const (
 )
 
 // preflight refuses, located, a root file that holds several YAML documents, or whose
-// node tree exceeds the limits above. Files it cannot parse are left to kin-openapi,
-// which reports their syntax errors.
-func (s *Spec) preflight(data []byte) *source.Error {
+// node tree exceeds the limits above. It returns the tree, columns the file's own, for
+// the checks that follow; nil for a file the YAML parser refuses, which is left to
+// kin-openapi to report.
+func (s *Spec) preflight(data []byte) (*yaml.Node, *source.Error) {
 	if e := s.checkSingleDocument(data); e != nil {
-		return e
+		return nil, e
 	}
 	if e := s.checkIndicators(data); e != nil {
-		return e
+		return nil, e
 	}
-	var doc yaml.Node
-	if yaml.Unmarshal(s.forParser(data), &doc) != nil {
-		return nil
+	root := s.parse(data)
+	if root == nil {
+		return nil, nil
 	}
-	root := &doc
-	if root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
-		root = root.Content[0]
-	}
-	s.unshift(root)
 	g := &guard{s: s, sizes: map[*yaml.Node][2]int{}}
-	if e := g.walk(root, nil, 0); e != nil {
-		return e
+	for _, check := range []func() *source.Error{
+		func() *source.Error { return g.walk(root, nil, 0) },
+		func() *source.Error { return g.countOperations(root) },
+		g.checkKeyPairs,
+		func() *source.Error { return g.checkRefFanIn(root) },
+		func() *source.Error { return g.checkRefChains(root) },
+	} {
+		if e := check(); e != nil {
+			return nil, e
+		}
 	}
-	if e := g.countOperations(root); e != nil {
-		return e
-	}
-	if e := g.checkKeyPairs(); e != nil {
-		return e
-	}
-	if e := g.checkRefFanIn(root); e != nil {
-		return e
-	}
-	return g.checkRefChains(root)
+	return root, nil
 }
 
 // MaxIndicators caps the characters that may start a node (see checkIndicators).

@@ -102,7 +102,8 @@ func Load(path string, opts Options) (*Spec, error) {
 		return nil, source.ErrorList{{Pos: source.Pos{File: path, Line: line, Col: col}, Msg: "malformed document: " + msg,
 			Fix: "save the file as UTF-8 text, writing control characters as escapes"}}
 	}
-	if e := s.preflight(data); e != nil {
+	root, e := s.preflight(data)
+	if e != nil {
 		return nil, source.ErrorList{e}
 	}
 
@@ -120,19 +121,17 @@ func Load(path string, opts Options) (*Spec, error) {
 	location := &url.URL{Path: filepath.ToSlash(path)}
 
 	var doc *openapi3.T
-	if isSwagger2(data) {
-		if e := s.checkSwagger2(data); e != nil {
-			return nil, source.ErrorList{e}
-		}
-		doc, err = s.loadSwagger2(loader, data, location)
-	} else {
-		doc, err = loader.LoadFromDataWithPath(s.forParser(data), location)
-		if err == nil && doc.OpenAPI == "" && hasSwaggerField(data) {
-			if e := s.checkSwagger2(data); e != nil {
+	if isSwagger2(root, data) {
+		if root != nil {
+			if e := s.checkSwagger2(root); e != nil {
 				return nil, source.ErrorList{e}
 			}
-			doc, err = s.loadSwagger2(openapi3NewLoaderLike(loader), data, location)
 		}
+		root = nil // the loader's turn: the tree need not stay in memory
+		doc, err = s.loadSwagger2(loader, data, location)
+	} else {
+		root = nil
+		doc, err = loader.LoadFromDataWithPath(s.forParser(data), location)
 	}
 	if err != nil {
 		e := s.loadError(err)
@@ -157,14 +156,6 @@ func Load(path string, opts Options) (*Spec, error) {
 	s.validate(&errs)
 	s.checkDepth(opts.MaxDepth, &errs)
 	return s, errs.Err()
-}
-
-func openapi3NewLoaderLike(l *openapi3.Loader) *openapi3.Loader {
-	n := openapi3.NewLoader()
-	n.IncludeOrigin = l.IncludeOrigin
-	n.IsExternalRefsAllowed = l.IsExternalRefsAllowed
-	n.ReadFromURIFunc = l.ReadFromURIFunc
-	return n
 }
 
 // checkText returns the line and column (in bytes) of the first byte of data that is not
@@ -334,27 +325,14 @@ func (e *refEscapeError) Error() string {
 	return fmt.Sprintf("$ref to %q is not allowed: %s", e.ref, e.why)
 }
 
-// isSwagger2 reports whether data is a Swagger 2.0 document, cheaply: a top-level
-// "swagger" key in a JSON object, or a "swagger:" line in block YAML.
-func isSwagger2(data []byte) bool {
-	if t := bytes.TrimLeft(data, " \t\r\n"); len(t) > 0 && t[0] == '{' {
-		var probe struct {
-			Swagger json.RawMessage `json:"swagger"`
-		}
-		if json.Unmarshal(data, &probe) == nil {
-			return probe.Swagger != nil
-		}
+// isSwagger2 reports whether the document is Swagger 2.0: its root mapping has a
+// "swagger" key. Without a tree (the YAML parser refused the file), a "swagger:" line
+// decides, and the loader reports the syntax error.
+func isSwagger2(root *yaml.Node, data []byte) bool {
+	if root != nil {
+		return mappingValue(root, "swagger") != nil
 	}
 	return hasSwaggerLine(data)
-}
-
-// hasSwaggerField is the thorough check, for documents isSwagger2 cannot judge by
-// their lines (flow-style YAML).
-func hasSwaggerField(data []byte) bool {
-	var probe struct {
-		Swagger any `yaml:"swagger"`
-	}
-	return yaml.Unmarshal(data, &probe) == nil && probe.Swagger != nil
 }
 
 func (s *Spec) loadSwagger2(loader *openapi3.Loader, data []byte, location *url.URL) (*openapi3.T, error) {

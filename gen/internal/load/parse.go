@@ -2,6 +2,8 @@ package load
 
 import (
 	"bytes"
+	"encoding/json"
+	"strings"
 
 	"go.yaml.in/yaml/v4"
 )
@@ -62,6 +64,24 @@ func (s *Spec) unshift(n *yaml.Node) {
 	}
 }
 
+// parse returns the root file's node tree with the file's own columns, or nil when the
+// YAML parser refuses the file. A JSON document is read by parseJSON.
+func (s *Spec) parse(data []byte) *yaml.Node {
+	if root, ok := parseJSON(data); ok {
+		return root
+	}
+	var doc yaml.Node
+	if yaml.Unmarshal(s.forParser(data), &doc) != nil {
+		return nil
+	}
+	root := &doc
+	if root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
+		root = root.Content[0]
+	}
+	s.unshift(root)
+	return root
+}
+
 // hasSwaggerLine reports whether a line of data starts with the key swagger, maybe
 // quoted: `swagger:`, `"swagger" :`.
 func hasSwaggerLine(data []byte) bool {
@@ -87,4 +107,124 @@ func hasSwaggerLine(data []byte) bool {
 		}
 	}
 	return false
+}
+
+// parseJSON returns the node tree the YAML parser builds for a JSON document, with the
+// kinds, values, lines and columns the guard reads, at a fraction of its cost (github.json:
+// a quarter of the time). Columns count characters, as the YAML parser's do, and are the
+// file's own (no documentStart shift). It reports false for data encoding/json refuses,
+// which the YAML parser reads instead.
+func parseJSON(data []byte) (*yaml.Node, bool) {
+	body := bytes.TrimPrefix(data, []byte("\uFEFF"))
+	if !json.Valid(body) {
+		return nil, false
+	}
+	p := &jsonParser{data: data, i: len(data) - len(body), line: 1, col: 1}
+	p.space()
+	return p.value(), true
+}
+
+// jsonParser reads a document json.Valid accepted, so it checks nothing.
+type jsonParser struct {
+	data      []byte
+	i         int
+	line, col int
+	nodes     []yaml.Node // allocated in blocks
+	refs      []*yaml.Node
+}
+
+func (p *jsonParser) node(kind yaml.Kind) *yaml.Node {
+	if len(p.nodes) == cap(p.nodes) {
+		p.nodes = make([]yaml.Node, 0, 1024)
+	}
+	p.nodes = append(p.nodes, yaml.Node{Kind: kind, Line: p.line, Column: p.col})
+	return &p.nodes[len(p.nodes)-1]
+}
+
+// content returns a slice of its own holding the nodes from.
+func (p *jsonParser) content(from int) []*yaml.Node {
+	out := make([]*yaml.Node, len(p.refs)-from)
+	copy(out, p.refs[from:])
+	p.refs = p.refs[:from]
+	return out
+}
+
+// space skips white space, counting lines as the YAML parser does: "\r\n" is one break.
+func (p *jsonParser) space() {
+	for ; p.i < len(p.data); p.i++ {
+		switch p.data[p.i] {
+		case ' ', '\t':
+			p.col++
+		case '\n':
+			p.line, p.col = p.line+1, 1
+		case '\r':
+			if p.i+1 < len(p.data) && p.data[p.i+1] == '\n' {
+				p.i++
+			}
+			p.line, p.col = p.line+1, 1
+		default:
+			return
+		}
+	}
+}
+
+func (p *jsonParser) value() *yaml.Node {
+	switch c := p.data[p.i]; c {
+	case '{', '[':
+		kind, end := yaml.MappingNode, byte('}')
+		if c == '[' {
+			kind, end = yaml.SequenceNode, ']'
+		}
+		n := p.node(kind)
+		from := len(p.refs)
+		p.i, p.col = p.i+1, p.col+1
+		p.space()
+		for p.data[p.i] != end {
+			p.refs = append(p.refs, p.value())
+			p.space()
+			if kind == yaml.MappingNode { // the key's colon, then its value
+				p.i, p.col = p.i+1, p.col+1
+				p.space()
+				p.refs = append(p.refs, p.value())
+				p.space()
+			}
+			if p.data[p.i] == ',' {
+				p.i, p.col = p.i+1, p.col+1
+				p.space()
+			}
+		}
+		p.i, p.col = p.i+1, p.col+1
+		n.Content = p.content(from)
+		return n
+	case '"':
+		n := p.node(yaml.ScalarNode)
+		start, escaped := p.i, false
+		for p.i++; p.data[p.i] != '"'; p.i++ {
+			switch b := p.data[p.i]; {
+			case b == '\\':
+				escaped = true
+				p.i++
+				p.col += 2
+			case b&0xC0 != 0x80: // not a continuation byte: a character starts here
+				p.col++
+			}
+		}
+		p.i, p.col = p.i+1, p.col+2
+		raw := p.data[start:p.i]
+		if escaped {
+			json.Unmarshal(raw, &n.Value) // valid, so it cannot fail
+		} else {
+			n.Value = string(raw[1 : len(raw)-1])
+		}
+		return n
+	default: // a number, true, false or null
+		n := p.node(yaml.ScalarNode)
+		start := p.i
+		for p.i < len(p.data) && !strings.ContainsRune(" \t\r\n,:]}", rune(p.data[p.i])) {
+			p.i++
+		}
+		n.Value = string(p.data[start:p.i])
+		p.col += p.i - start
+		return n
+	}
 }

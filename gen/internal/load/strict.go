@@ -15,18 +15,8 @@ import (
 // strictly. encoding/json lets a duplicate key override the first and matches field
 // names whatever their case, so `pAtHs:` would be read as the paths and a second
 // `x-idempotent` would silently replace the one a reader sees. Both are refused,
-// located. Documents that do not parse as YAML are left to the loader, which reports
-// their syntax errors.
-func (s *Spec) checkSwagger2(data []byte) *source.Error {
-	var doc yaml.Node
-	if yaml.Unmarshal(s.forParser(data), &doc) != nil {
-		return nil
-	}
-	root := &doc
-	if root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
-		root = root.Content[0]
-	}
-	s.unshift(root)
+// located. root is the document's node tree.
+func (s *Spec) checkSwagger2(root *yaml.Node) *source.Error {
 	if e := s.checkDuplicateKeys(root, 0); e != nil {
 		return e
 	}
