@@ -289,9 +289,19 @@ func sumType(d *model.Decl) *jen.Statement {
 		}
 		g.Id("raw").Qual(jsonPath, "RawMessage")
 	}).Line().Line()
+	var marshal []jen.Code
+	if len(d.Variants) > 1 {
+		set := make([]jen.Code, len(d.Variants))
+		for i, v := range d.Variants {
+			set[i] = jen.Id("v").Dot(v.GoName).Op("!=").Nil()
+		}
+		marshal = append(marshal, jen.If(
+			jen.Err().Op(":=").Qual(wirePath, "OneVariant").Call(set...), jen.Err().Op("!=").Nil(),
+		).Block(jen.Return(jen.Nil(), jen.Err())))
+	}
 	s.Comment("// MarshalJSON writes the variant that is set, with the discriminator " + strconv.Quote(oneLine(d.Discriminator)) + " that selects it,").Line()
-	s.Comment("// else the JSON the value was read from.").Line()
-	s.Func().Params(jen.Id("v").Id(d.GoName)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
+	s.Comment("// else the JSON the value was read from. More than one variant set is an error.").Line()
+	s.Func().Params(jen.Id("v").Id(d.GoName)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(append(marshal,
 		jen.Switch().BlockFunc(func(g *jen.Group) {
 			for _, v := range d.Variants {
 				args := []jen.Code{jen.Id("v").Dot(v.GoName), jen.Lit(d.Discriminator)}
@@ -304,7 +314,7 @@ func sumType(d *model.Decl) *jen.Statement {
 			}
 		}),
 		jen.Return(jen.Qual(wirePath, "MarshalRaw").Call(jen.Id("v").Dot("raw"))),
-	).Line().Line()
+	)...).Line().Line()
 	s.Comment("// UnmarshalJSON sets the variant the discriminator " + strconv.Quote(oneLine(d.Discriminator)) + " names;").Line()
 	s.Comment("// a value it does not know is kept as raw JSON.").Line()
 	s.Func().Params(jen.Id("v").Op("*").Id(d.GoName)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(

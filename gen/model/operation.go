@@ -63,6 +63,12 @@ type Body struct {
 	// DeepObject lists the properties of a form body that the spec's encoding object
 	// writes as deepObject ("metadata[key]=value") rather than form style.
 	DeepObject []string
+	// FormStyles lists the properties of a form body that the spec's encoding object
+	// writes in another style than form with explode, deepObject aside (an array as
+	// "a=1,2", say), sorted by name. Each holds the property's name as Name, its style
+	// and explode flag, and In "query": a form body's properties are written as query
+	// parameters are.
+	FormStyles []*Param
 }
 
 // Result is what a successful call returns.

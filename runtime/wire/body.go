@@ -11,7 +11,6 @@ import (
 	"net/url"
 	"path/filepath"
 	"reflect"
-	"slices"
 	"strings"
 )
 
@@ -34,6 +33,24 @@ func (r *Request) JSONBody(contentType string, v any) {
 // FormBody sends the object v as application/x-www-form-urlencoded: the properties named
 // in deepObject as "name[key]=value", the others in form style (explode true).
 func (r *Request) FormBody(contentType string, v any, deepObject ...string) {
+	styles := make([]FormStyle, len(deepObject))
+	for i, name := range deepObject {
+		styles[i] = FormStyle{Name: name, Style: QueryDeepObject}
+	}
+	r.StyledFormBody(contentType, v, styles...)
+}
+
+// FormStyle is how StyledFormBody writes one property of a form body: in Style, as a
+// query parameter of that name and style would be written.
+type FormStyle struct {
+	Name  string
+	Style QueryStyle
+}
+
+// StyledFormBody sends the object v as application/x-www-form-urlencoded, each property
+// in the style styles give it, else in form style (explode true): an array [1, 2] as
+// "a=1&a=2", or with QueryFormNoExplode as "a=1,2". QueryJSON counts as form style.
+func (r *Request) StyledFormBody(contentType string, v any, styles ...FormStyle) {
 	x, err := plain(v)
 	if err != nil {
 		r.fail(fmt.Errorf("request body: %w", err))
@@ -42,22 +59,13 @@ func (r *Request) FormBody(contentType string, v any, deepObject ...string) {
 	values := url.Values{}
 	members, _ := x.([]member)
 	for _, m := range members {
-		if slices.Contains(deepObject, m.name) {
-			addDeep(values, m.name, m.value)
-			continue
-		}
-		switch mv := m.value.(type) {
-		case string:
-			values.Add(m.name, mv)
-		case []any:
-			for _, item := range mv {
-				values.Add(m.name, plainString(item))
-			}
-		case []member:
-			for _, sub := range mv {
-				values.Add(sub.name, plainString(sub.value))
+		style := QueryForm
+		for _, s := range styles {
+			if s.Name == m.name && s.Style != QueryJSON {
+				style = s.Style
 			}
 		}
+		addStyled(values, m.name, style, m.value)
 	}
 	r.body, r.contentType = strings.NewReader(values.Encode()), contentType
 }

@@ -14,6 +14,9 @@ type CallOption func(*callSettings)
 type callSettings struct {
 	runtime []runtime.CallOption
 	info    *ResponseInfo
+
+	maxReconnects int  // WithMaxReconnects
+	reconnectsSet bool // WithMaxReconnects was given
 }
 
 // Runtime adapts an option of the retry engine to a CallOption.

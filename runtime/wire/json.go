@@ -170,6 +170,25 @@ func isZeroer(v any) bool {
 // one is a wire.Nullable.)
 var ErrNoVariant = errors.New("a union value with no variant set")
 
+// ErrManyVariants is the error marshalling a union with more than one variant set: which
+// one the API would receive cannot be told, so none is sent.
+var ErrManyVariants = errors.New("a union value with more than one variant set")
+
+// OneVariant returns an error that wraps ErrManyVariants when more than one of set, the
+// union's variants each reported as set or not, is true.
+func OneVariant(set ...bool) error {
+	n := 0
+	for _, b := range set {
+		if b {
+			n++
+		}
+	}
+	if n > 1 {
+		return fmt.Errorf("%w: %d of %d", ErrManyVariants, n, len(set))
+	}
+	return nil
+}
+
 // MarshalRaw returns raw, the JSON of a union that holds the value it was read from; with
 // none, ErrNoVariant.
 func MarshalRaw(raw json.RawMessage) ([]byte, error) {

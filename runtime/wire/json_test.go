@@ -28,6 +28,13 @@ func TestUnionHelpers(t *testing.T) {
 	if out, err := MarshalRaw(nil); !errors.Is(err, ErrNoVariant) {
 		t.Errorf("MarshalRaw(nil) = %s, %v", out, err)
 	}
+	// More than one variant set is no value either.
+	if err := OneVariant(true, false, true); !errors.Is(err, ErrManyVariants) {
+		t.Errorf("OneVariant(true, false, true) = %v", err)
+	}
+	if err := OneVariant(false, true, false); err != nil {
+		t.Errorf("OneVariant(false, true, false) = %v", err)
+	}
 	if out, _ := MarshalRaw(json.RawMessage(`{"a":1}`)); string(out) != `{"a":1}` {
 		t.Errorf("MarshalRaw = %s", out)
 	}

@@ -112,34 +112,40 @@ func (r *Request) QueryParam(name string, style QueryStyle, v any) {
 		r.fail(fmt.Errorf("query parameter %q: %w", name, err))
 		return
 	}
+	addStyled(r.query, name, style, x)
+}
+
+// addStyled adds to values the pairs that write x, a value reduced to a string, []any or
+// []member, as the parameter name in style; nil adds nothing.
+func addStyled(values url.Values, name string, style QueryStyle, x any) {
 	switch x := x.(type) {
 	case string:
-		r.query.Add(name, x)
+		values.Add(name, x)
 	case []any:
 		switch style {
 		case QueryDeepObject:
-			addDeep(r.query, name, x)
+			addDeep(values, name, x)
 		case QueryForm:
 			for _, item := range x {
-				r.query.Add(name, plainString(item))
+				values.Add(name, plainString(item))
 			}
 		case QuerySpaceDelimited:
-			r.query.Add(name, joinPlain(x, " "))
+			values.Add(name, joinPlain(x, " "))
 		case QueryPipeDelimited:
-			r.query.Add(name, joinPlain(x, "|"))
+			values.Add(name, joinPlain(x, "|"))
 		default:
-			r.query.Add(name, joinPlain(x, ","))
+			values.Add(name, joinPlain(x, ","))
 		}
 	case []member:
 		switch style {
 		case QueryDeepObject:
-			addDeep(r.query, name, x)
+			addDeep(values, name, x)
 		case QueryForm:
 			for _, m := range x {
-				r.query.Add(m.name, plainString(m.value))
+				values.Add(m.name, plainString(m.value))
 			}
 		default:
-			r.query.Add(name, joinMembers(x, ","))
+			values.Add(name, joinMembers(x, ","))
 		}
 	}
 }

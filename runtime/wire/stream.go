@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"mime"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/retrygen/retrygen/runtime"
@@ -62,20 +64,36 @@ type StreamConfig struct {
 }
 
 // StreamError ends a stream that was cut and could not be resumed: the operation is not
-// retry-safe, or reconnecting failed. Delivered says how many events the caller had
-// received.
+// retry-safe, its reconnections ran out, or reconnecting failed. Delivered says how many
+// events the caller had received, Reconnects how many times the stream had reconnected.
+// errors.Is reaches why it was not resumed (runtime.ErrNotRetrySafe, runtime.ErrExhausted,
+// runtime.ErrBudgetExhausted, runtime.ErrCircuitOpen, ...) and the error that cut it.
 type StreamError struct {
-	Method    string
-	Path      string
-	Delivered int
-	Err       error
+	Method     string
+	Path       string
+	Delivered  int
+	Reconnects int
+	Err        error
 }
 
 func (e *StreamError) Error() string {
+	if e.Reconnects > 0 {
+		return fmt.Sprintf("%s %s: event stream cut after %d events delivered and %d reconnections: %v", e.Method, e.Path, e.Delivered, e.Reconnects, e.Err)
+	}
 	return fmt.Sprintf("%s %s: event stream cut after %d events delivered: %v", e.Method, e.Path, e.Delivered, e.Err)
 }
 
 func (e *StreamError) Unwrap() error { return e.Err }
+
+// DefaultMaxReconnects is how many times a stream reconnects over its life unless
+// WithMaxReconnects says otherwise.
+const DefaultMaxReconnects = 10
+
+// WithMaxReconnects lets a stream reconnect at most n times over its life instead of
+// DefaultMaxReconnects; n < 1 means never. Other calls ignore it.
+func WithMaxReconnects(n int) CallOption {
+	return func(s *callSettings) { s.maxReconnects, s.reconnectsSet = max(n, 0), true }
+}
 
 // Stream is a server-sent event stream whose events' data decode into T. Read it with
 // Next and Current, then check Err; Close it when done, or cancel the call's context.
@@ -87,19 +105,34 @@ func (e *StreamError) Unwrap() error { return e.Err }
 //	if err := s.Err(); err != nil { ... }
 //
 // When the connection is cut, a stream of a retry-safe operation reconnects with
-// Last-Event-ID, after the server's retry interval when it sent one (else the
-// operation's backoff), up to the policy's MaxAttempts times in a row without an event;
-// each reconnection is a call of the engine, under the client's budget and breaker. A
-// stream of an operation that is not retry-safe never sends its request again: Err is a
-// *StreamError that says how many events were delivered. A stream that ends without its
-// sentinel, at the end of a response, simply ends.
+// Last-Event-ID. It reconnects at most DefaultMaxReconnects times over its life (see
+// WithMaxReconnects), however many events arrive in between, and at most the policy's
+// MaxAttempts-1 times in a row without an event; then Err is a *StreamError that
+// matches runtime.ErrExhausted. Before reconnection n it waits the policy's backoff for
+// retry n (jittered with the client's jitter source) on top of a floor: the policy's
+// InitialDelay, or the server's retry: interval when that is longer. The server's
+// interval counts up to the longer of the policy's MaxRetryAfter and MaxDelay, so a
+// retry: 0 does not make the stream reconnect at once, and a huge one does not hold it
+// for hours. Each reconnection is a retry for the client's budget (one the budget
+// refuses ends the stream with runtime.ErrBudgetExhausted) and a call of the engine,
+// under the client's breaker and with the policy's retries of its own. A stream of an
+// operation that is not retry-safe never sends its request again: Err is a *StreamError
+// that says how many events were delivered. A stream that ends without its sentinel, at
+// the end of a response, simply ends.
 type Stream[T any] struct {
 	ctx    context.Context
 	client *Client
 	req    *Request
-	policy runtime.Policy
+	policy runtime.Policy // as the operation declares it, for the engine
 	cfg    StreamConfig
 	set    callSettings
+
+	// wait is policy as the client's override changes it: the policy of reconnections.
+	wait          runtime.Policy
+	maxReconnects int
+	reconnects    int           // made over the stream's life
+	failures      int           // connections in a row cut before an event
+	prevBackoff   time.Duration // the backoff before the last reconnection
 
 	attempts  int // made by every connection, for ResponseInfo
 	resp      *http.Response
@@ -120,6 +153,15 @@ func OpenStream[T any](ctx context.Context, c *Client, r *Request, p *runtime.Po
 	}
 	// The body is read by the caller, event by event, not within the attempt.
 	s.policy.ReadBody = false
+	s.wait = s.policy
+	if c.engine.Override != nil {
+		s.wait.StatusCodes = slices.Clone(s.policy.StatusCodes)
+		c.engine.Override(&s.wait)
+	}
+	s.maxReconnects = DefaultMaxReconnects
+	if s.set.reconnectsSet {
+		s.maxReconnects = s.set.maxReconnects
+	}
 	if s.cfg.Accept == "" {
 		s.cfg.Accept = "text/event-stream"
 	}
@@ -173,7 +215,6 @@ func (s *Stream[T]) Next() bool {
 	if s.done {
 		return false
 	}
-	failures := 0
 	for {
 		ev, err := s.events.Next()
 		if err == nil {
@@ -188,6 +229,7 @@ func (s *Stream[T]) Next() bool {
 			}
 			s.current, s.event = v, Event{Type: ev.Type, ID: ev.ID}
 			s.delivered++
+			s.failures = 0
 			return true
 		}
 		if err == io.EOF {
@@ -200,30 +242,37 @@ func (s *Stream[T]) Next() bool {
 		}
 		// The connection was cut.
 		s.resp.Body.Close()
-		if !s.policy.Idempotent || s.policy.MaxAttempts < 2 {
-			s.finish(s.cut(err))
-			return false
-		}
-		failures++
-		if failures >= s.policy.MaxAttempts {
-			s.finish(s.cut(err))
-			return false
-		}
-		if err := s.reconnect(failures); err != nil {
+		if err := s.reconnect(err); err != nil {
 			s.finish(s.cut(err))
 			return false
 		}
 	}
 }
 
-// reconnect waits the server's retry interval (else the policy's backoff) and connects
-// again with Last-Event-ID.
-func (s *Stream[T]) reconnect(failures int) error {
-	wait, ok := s.events.Retry()
-	if !ok {
-		wait = s.policy.Wait(failures, 0, 0, rand.Float64())
+// reconnect connects again with Last-Event-ID after a connection was cut by cut, when
+// the policy, the stream's reconnections and the client's budget allow, once it has
+// waited the backoff (see Stream). Its error is why the stream ends.
+func (s *Stream[T]) reconnect(cut error) error {
+	p := &s.wait
+	maxAttempts := p.MaxAttempts
+	if maxAttempts == 0 {
+		maxAttempts = runtime.DefaultMaxAttempts
 	}
-	if wait > 0 {
+	s.failures++
+	switch {
+	case !p.Idempotent:
+		return fmt.Errorf("%w: %w", runtime.ErrNotRetrySafe, cut)
+	case maxAttempts < 2:
+		return fmt.Errorf("%w: %w", runtime.ErrRetriesOff, cut)
+	case s.reconnects >= s.maxReconnects:
+		return fmt.Errorf("%w: %d reconnections allowed: %w", runtime.ErrExhausted, s.maxReconnects, cut)
+	case s.failures >= maxAttempts:
+		return fmt.Errorf("%w: %d connections in a row cut before an event: %w", runtime.ErrExhausted, s.failures, cut)
+	case !s.client.engine.Budget.Withdraw(time.Now()):
+		return fmt.Errorf("%w: %w", runtime.ErrBudgetExhausted, cut)
+	}
+	s.reconnects++
+	if wait := s.backoff(); wait > 0 {
 		t := time.NewTimer(wait)
 		select {
 		case <-t.C:
@@ -237,6 +286,28 @@ func (s *Stream[T]) reconnect(failures int) error {
 		extra = http.Header{"Last-Event-Id": {id}}
 	}
 	return s.connect(extra)
+}
+
+// backoff returns the wait before the reconnection s.reconnects counts: the policy's
+// backoff for that retry on top of the floor, the longer of the policy's InitialDelay
+// and the server's retry: interval (that one cut to the longer of MaxRetryAfter and
+// MaxDelay).
+func (s *Stream[T]) backoff() time.Duration {
+	p := &s.wait
+	floor := max(p.InitialDelay, 0)
+	if retry, ok := s.events.Retry(); ok {
+		floor = max(floor, min(retry, max(p.MaxRetryAfter, p.MaxDelay)))
+	}
+	rnd := rand.Float64
+	if s.client.engine.Rand != nil {
+		rnd = s.client.engine.Rand
+	}
+	b := p.Backoff(s.reconnects, s.prevBackoff, rnd())
+	s.prevBackoff = b
+	if floor > math.MaxInt64-b {
+		return math.MaxInt64
+	}
+	return floor + b
 }
 
 // oneLineValue cuts a header value for an error message.
@@ -258,7 +329,7 @@ func (s *Stream[T]) decode(data []byte, v *T) error {
 }
 
 func (s *Stream[T]) cut(err error) error {
-	return &StreamError{Method: s.req.method, Path: s.req.path.String(), Delivered: s.delivered, Err: err}
+	return &StreamError{Method: s.req.method, Path: s.req.path.String(), Delivered: s.delivered, Reconnects: s.reconnects, Err: err}
 }
 
 func (s *Stream[T]) finish(err error) {

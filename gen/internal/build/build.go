@@ -455,8 +455,20 @@ func (b *builder) requestBody(op *model.Operation, kop *openapi3.Operation) {
 		if kind == mediaForm {
 			body.Encoding = model.FormBody
 			for _, prop := range source.SortedKeys(mt.Encoding) {
-				if enc := mt.Encoding[prop]; enc != nil && enc.Style == "deepObject" {
+				enc := mt.Encoding[prop]
+				switch {
+				case enc == nil:
+				case enc.Style == "deepObject":
 					body.DeepObject = append(body.DeepObject, prop)
+				case enc.Style != "" || enc.Explode != nil:
+					style := cmp.Or(enc.Style, "form")
+					explode := style == "form"
+					if enc.Explode != nil {
+						explode = *enc.Explode
+					}
+					if style != "form" || !explode {
+						body.FormStyles = append(body.FormStyles, &model.Param{Name: prop, In: "query", Style: style, Explode: explode})
+					}
 				}
 			}
 		}

@@ -218,8 +218,11 @@ type Event struct {
 }
 
 // MarshalJSON writes the variant that is set, with the discriminator "type" that selects it,
-// else the JSON the value was read from.
+// else the JSON the value was read from. More than one variant set is an error.
 func (v Event) MarshalJSON() ([]byte, error) {
+	if err := wire.OneVariant(v.Created != nil, v.Deleted != nil); err != nil {
+		return nil, err
+	}
 	switch {
 	case v.Created != nil:
 		return wire.MarshalVariant(v.Created, "type", "Created", "thing.created")

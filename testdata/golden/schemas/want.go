@@ -308,8 +308,11 @@ type Pet struct {
 }
 
 // MarshalJSON writes the variant that is set, with the discriminator "petType" that selects it,
-// else the JSON the value was read from.
+// else the JSON the value was read from. More than one variant set is an error.
 func (v Pet) MarshalJSON() ([]byte, error) {
+	if err := wire.OneVariant(v.Cat != nil, v.Dog != nil); err != nil {
+		return nil, err
+	}
 	switch {
 	case v.Cat != nil:
 		return wire.MarshalVariant(v.Cat, "petType", "cat", "kitten")

@@ -82,6 +82,35 @@ func TestDiscriminatorWritten(t *testing.T) {
 	}
 }
 
+// A union with two variants set is not sent: which one the API would receive cannot be
+// told. A value read from JSON, with the variant it names, is sent again as it came.
+func TestUnionTwoVariantsNotSent(t *testing.T) {
+	c, rec := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusCreated)
+		_, _ = w.Write(echo(r))
+	})
+	_, err := c.CreatePet(context.Background(), PetDisc{Cat: &Cat{Meow: 1}, Dog: &Dog{}})
+	if !errors.Is(err, wire.ErrManyVariants) || rec.req != nil {
+		t.Fatalf("err = %v, request sent: %v; want wire.ErrManyVariants and nothing sent", err, rec.req != nil)
+	}
+	var read PetDisc
+	if err := json.Unmarshal([]byte(`{"petType":"kitty","meow":2}`), &read); err != nil {
+		t.Fatal(err)
+	}
+	out, err := json.Marshal(read)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := object(t, out); string(m["petType"]) != `"kitty"` || string(m["meow"]) != "2" {
+		t.Errorf("re-encoded %s", out)
+	}
+	read.Dog = &Dog{}
+	if _, err := json.Marshal(read); !errors.Is(err, wire.ErrManyVariants) {
+		t.Errorf("a read Cat with a Dog set too: err = %v", err)
+	}
+}
+
 func echo(r *http.Request) []byte {
 	b, _ := io.ReadAll(r.Body)
 	return b

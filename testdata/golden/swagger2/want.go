@@ -16,7 +16,8 @@ import (
 //
 // Golden case "swagger2": a Swagger 2.0 description, converted to OpenAPI 3 by the loader.
 // Definitions become component schemas, a body parameter becomes a request body, formData
-// parameters a form body, and the host and basePath the server.
+// parameters a form body (required when one of them is; an array written as its
+// collectionFormat says, csv by default), and the host and basePath the server.
 //
 // Servers the API description lists, for NewClient:
 //   - https://api.example.com/v2
@@ -215,17 +216,30 @@ var policyCreateUser = runtime.Policy{
 	ReadBody:         true,
 }
 
+// policyTagUsers is the retry policy of TagUsers: POST is not idempotent and has no idempotency key
+// (RFC 9110 §9.2.2); only attempts that could not connect are retried.
+var policyTagUsers = runtime.Policy{
+	MaxAttempts:      4,
+	InitialDelay:     500 * time.Millisecond,
+	MaxDelay:         10 * time.Second,
+	Multiplier:       2.0,
+	Jitter:           runtime.JitterFull,
+	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
+	ConnectionErrors: true,
+	RetryAfter:       true,
+	MaxRetryAfter:    time.Minute,
+	Idempotent:       false,
+}
+
 // Login calls POST /login (operationId login).
 //
 // Response 204: Logged in.
 //
 // Retries: only attempts that could not connect, up to 4 attempts; the request is not idempotent.
-func (c *Client) Login(ctx context.Context, body *LoginRequest, opts ...CallOption) error {
+func (c *Client) Login(ctx context.Context, body LoginRequest, opts ...CallOption) error {
 	r := wire.NewRequest("POST")
 	r.Path("/login")
-	if body != nil {
-		r.FormBody("application/x-www-form-urlencoded", body)
-	}
+	r.FormBody("application/x-www-form-urlencoded", body)
 	resp, err := c.wire.Call(ctx, r, &policyLogin, "", opts)
 	if err != nil {
 		return err
@@ -278,6 +292,30 @@ func (c *Client) CreateUser(ctx context.Context, body User, opts ...CallOption) 
 	return out, nil
 }
 
+// TagUsers calls POST /users/tag (operationId tagUsers).
+//
+// Response 204: Tagged.
+//
+// Retries: only attempts that could not connect, up to 4 attempts; the request is not idempotent.
+func (c *Client) TagUsers(ctx context.Context, body *TagUsersRequest, opts ...CallOption) error {
+	r := wire.NewRequest("POST")
+	r.Path("/users/tag")
+	if body != nil {
+		r.StyledFormBody("application/x-www-form-urlencoded", body, wire.FormStyle{
+			Name:  "ids",
+			Style: wire.QueryFormNoExplode,
+		}, wire.FormStyle{
+			Name:  "tags",
+			Style: wire.QueryPipeDelimited,
+		})
+	}
+	resp, err := c.wire.Call(ctx, r, &policyTagUsers, "", opts)
+	if err != nil {
+		return err
+	}
+	return wire.Expect(resp, nil, 204)
+}
+
 // errorsError returns a new error model for a response status, nil when none is declared.
 func errorsError(status int) any {
 	return new(Error)
@@ -319,4 +357,11 @@ type User struct {
 type LoginRequest struct {
 	Password string `json:"password"`
 	Username string `json:"username"`
+}
+
+// TagUsersRequest is the type of the request body of TagUsers.
+type TagUsersRequest struct {
+	IDs   []int64  `json:"ids,omitzero"`
+	Notes []string `json:"notes,omitzero"`
+	Tags  []string `json:"tags,omitzero"`
 }
