@@ -381,11 +381,30 @@ func (e *emitter) decodeResult(op *model.Operation, add func(jen.Code), fail []j
 		add(jen.Return(jen.Qual(wirePath, "Discard").Call(jen.Id("resp"))))
 		return
 	}
+	decodeJSON := "DecodeJSON"
+	if res.StrictJSON {
+		decodeJSON = "DecodeJSONStrict"
+	}
 	decode := func(target jen.Code) *jen.Statement {
-		if check != nil {
+		if check != nil && !res.StrictJSON {
 			return jen.Qual(wirePath, "DecodeDeclared").Call(append([]jen.Code{jen.Id("resp"), target}, check...)...)
 		}
-		return jen.Qual(wirePath, "DecodeJSON").Call(jen.Id("resp"), target)
+		return jen.Qual(wirePath, decodeJSON).Call(jen.Id("resp"), target)
+	}
+	// expectDeclared makes a status other than the declared ones an error, for the
+	// decoders that do not check it themselves.
+	expectDeclared := func() {
+		if check == nil {
+			return
+		}
+		statuses := jen.Null()
+		for _, c := range check[1:] {
+			statuses.Add(jen.Id("resp").Dot("StatusCode").Op("!=").Add(c))
+			if c != check[len(check)-1] {
+				statuses.Op("&&")
+			}
+		}
+		add(jen.If(statuses).Block(jen.Return(zero(res.Type), jen.Qual(wirePath, "Undeclared").Call(jen.Id("resp"), check[0]))))
 	}
 	if res.Multi != nil {
 		add(jen.Id("out").Op(":=").New(jen.Id(res.Multi.GoName)))
@@ -395,7 +414,7 @@ func (e *emitter) decodeResult(op *model.Operation, add func(jen.Code), fail []j
 				var call jen.Code
 				switch {
 				case r.JSON:
-					call = jen.Qual(wirePath, "DecodeJSON").Call(jen.Id("resp"), target)
+					call = jen.Qual(wirePath, decodeJSON).Call(jen.Id("resp"), target)
 				case r.Text:
 					call = decodeText(target, r.Media)
 				default:
@@ -432,16 +451,7 @@ func (e *emitter) decodeResult(op *model.Operation, add func(jen.Code), fail []j
 	r := res.Responses[0]
 	switch {
 	case !r.JSON:
-		if check != nil {
-			statuses := jen.Null()
-			for _, c := range check[1:] {
-				statuses.Add(jen.Id("resp").Dot("StatusCode").Op("!=").Add(c))
-				if c != check[len(check)-1] {
-					statuses.Op("&&")
-				}
-			}
-			add(jen.If(statuses).Block(jen.Return(zero(res.Type), jen.Qual(wirePath, "Undeclared").Call(jen.Id("resp"), check[0]))))
-		}
+		expectDeclared()
 		if r.Text {
 			add(jen.Var().Id("out").String())
 			add(jen.If(jen.Err().Op(":=").Add(decodeText(jen.Op("&").Id("out"), r.Media)), jen.Err().Op("!=").Nil()).Block(jen.Return(fail...)))
@@ -450,10 +460,16 @@ func (e *emitter) decodeResult(op *model.Operation, add func(jen.Code), fail []j
 		}
 		add(jen.Return(jen.Id("resp").Dot("Body"), jen.Nil()))
 	case res.Type.Kind == model.KindPointer:
+		if res.StrictJSON {
+			expectDeclared()
+		}
 		add(jen.Id("out").Op(":=").New(typ(res.Type.Elem)))
 		add(jen.If(jen.Err().Op(":=").Add(decode(jen.Id("out"))), jen.Err().Op("!=").Nil()).Block(jen.Return(fail...)))
 		add(jen.Return(jen.Id("out"), jen.Nil()))
 	default:
+		if res.StrictJSON {
+			expectDeclared()
+		}
 		add(jen.Var().Id("out").Add(typ(res.Type)))
 		add(jen.If(jen.Err().Op(":=").Add(decode(jen.Op("&").Id("out"))), jen.Err().Op("!=").Nil()).Block(jen.Return(fail...)))
 		add(jen.Return(jen.Id("out"), jen.Nil()))

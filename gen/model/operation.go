@@ -79,6 +79,9 @@ type Result struct {
 	// Multi is the struct with one field per response, e.g. "CreateOrderResponse"; nil
 	// when all responses share one type.
 	Multi *Decl
+	// StrictJSON reports that the operation also offers text/plain, so its JSON
+	// responses refuse a text/plain body rather than take it for mislabelled JSON.
+	StrictJSON bool
 }
 
 // Streams reports whether a response's body is handed to the caller unread (an

@@ -67,3 +67,14 @@ func quoteMedia(ct string) string {
 	}
 	return fmt.Sprintf("%q", ct)
 }
+
+// DecodeJSONStrict is DecodeJSON for a method whose operation also offers text/plain:
+// such a body is the text form, not JSON a server labelled text/plain, so a Content-Type
+// that is not JSON (text/plain included) is an error wrapping ErrContentType.
+func DecodeJSONStrict(resp *http.Response, v any) error {
+	if ct := resp.Header.Get("Content-Type"); ct != "" && !isJSONType(ct) {
+		_ = closeBody(resp)
+		return fmt.Errorf("decode %d response: %w: %s, not JSON", resp.StatusCode, ErrContentType, quoteMedia(ct))
+	}
+	return DecodeJSON(resp, v)
+}

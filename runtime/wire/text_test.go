@@ -99,3 +99,23 @@ func TestDecodeJSONNamesTypeBounded(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// DecodeJSONStrict refuses text/plain, which DecodeJSON takes as JSON mislabelled.
+func TestDecodeJSONStrict(t *testing.T) {
+	resp, tracker := textResponse("text/plain", `{"Msg":"hi"}`)
+	var m model
+	if err := DecodeJSONStrict(resp, &m); !errors.Is(err, ErrContentType) || m.Msg != "" || !tracker.closed || !strings.Contains(err.Error(), `"text/plain"`) {
+		t.Errorf("text/plain: %v, %+v, closed %v", err, m, tracker.closed)
+	}
+	for _, ct := range []string{"application/json", "application/vnd.x+json; charset=utf-8", ""} {
+		resp, tracker := textResponse(ct, `{"Msg":"hi"}`)
+		var m model
+		if err := DecodeJSONStrict(resp, &m); err != nil || m.Msg != "hi" || !tracker.closed {
+			t.Errorf("%q: %v, %+v, closed %v", ct, err, m, tracker.closed)
+		}
+	}
+	resp, _ = textResponse("text/plain", `{"Msg":"hi"}`)
+	if err := DecodeJSON(resp, &m); err != nil || m.Msg != "hi" {
+		t.Errorf("DecodeJSON no longer takes text/plain: %v", err)
+	}
+}

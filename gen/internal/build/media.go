@@ -388,6 +388,10 @@ func (b *builder) resultMedia(op *model.Operation, kop *openapi3.Operation) {
 	if len(accept) > 0 {
 		op.Result.Accept = strings.Join(accept, ", ")
 	}
+	op.Result.StrictJSON = hasJSON && slices.ContainsFunc(text, func(ct string) bool {
+		mt, _, _ := mime.ParseMediaType(ct)
+		return mt == "text/plain"
+	})
 	if hasJSON && !hasOther && len(text) > 0 && !binary {
 		b.textVariant(op, text)
 	}

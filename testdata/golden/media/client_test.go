@@ -211,3 +211,26 @@ func TestBinaryIsStreamed(t *testing.T) {
 type roundTripFunc func(*http.Request) (*http.Response, error)
 
 func (f roundTripFunc) RoundTrip(req *http.Request) (*http.Response, error) { return f(req) }
+
+// The JSON method of an operation that also offers text/plain refuses a text/plain body,
+// which its text method reads.
+func TestPlainTextIsNotJSON(t *testing.T) {
+	ctx := context.Background()
+	var accept string
+	item, err := serve(t, &accept, 200, "text/plain", `{"id":"1"}`).GetItem(ctx, "1")
+	if !errors.Is(err, wire.ErrContentType) || item != nil || accept != "application/json" {
+		t.Errorf("GetItem with text/plain = %+v, %v; Accept %q", item, err, accept)
+	}
+	item, err = serve(t, &accept, 200, "application/json", `{"id":"1"}`).GetItem(ctx, "1")
+	if err != nil || item.ID != "1" {
+		t.Errorf("GetItem = %+v, %v", item, err)
+	}
+	text, err := serve(t, &accept, 200, "text/plain", "item 1").GetItemText(ctx, "1")
+	if err != nil || text != "item 1" || accept != "text/plain" {
+		t.Errorf("GetItemText = %q, %v; Accept %q", text, err, accept)
+	}
+	_, err = serve(t, &accept, 201, "application/json", `{"id":"1"}`).GetItem(ctx, "1")
+	if !errors.Is(err, wire.ErrUndeclaredStatus) {
+		t.Errorf("GetItem with 201: %v", err)
+	}
+}

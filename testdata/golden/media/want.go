@@ -18,7 +18,8 @@ import (
 // Golden case "media": responses that are not JSON. Text (text/plain, text/csv, XML) comes
 // back as a string and binary (application/octet-stream, image/png) as an io.ReadCloser; an
 // operation that offers JSON and CSV gets a JSON method and a text one, each with its own
-// Accept; a status with JSON and another with text fill a result struct; a declared
+// Accept, and the JSON method of one that offers text/plain refuses it rather than take it
+// for mislabelled JSON; a status with JSON and another with text fill a result struct; a declared
 // operationId that a text method's name would take is kept apart; error models are read
 // only from JSON.
 //
@@ -232,6 +233,21 @@ var policyListItemsText2 = runtime.Policy{
 	ReadBody:         true,
 }
 
+// policyGetItem is the retry policy of GetItem: GET is safe (RFC 9110 §9.2.1).
+var policyGetItem = runtime.Policy{
+	MaxAttempts:      4,
+	InitialDelay:     500 * time.Millisecond,
+	MaxDelay:         10 * time.Second,
+	Multiplier:       2.0,
+	Jitter:           runtime.JitterFull,
+	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
+	ConnectionErrors: true,
+	RetryAfter:       true,
+	MaxRetryAfter:    time.Minute,
+	Idempotent:       true,
+	ReadBody:         true,
+}
+
 // policyPutItem is the retry policy of PutItem: PUT is idempotent (RFC 9110 §9.2.2).
 var policyPutItem = runtime.Policy{
 	MaxAttempts:      4,
@@ -399,6 +415,56 @@ func (c *Client) ListItemsText2(ctx context.Context, opts ...CallOption) (string
 	return out, nil
 }
 
+// GetItem calls GET /items/{id} (operationId getItem).
+//
+// Response 200: The item, as JSON or as a line of text.
+//
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
+func (c *Client) GetItem(ctx context.Context, id string, opts ...CallOption) (*Item, error) {
+	r := wire.NewRequest("GET")
+	r.Path("/items/")
+	r.PathParam("id", wire.PathSimple, id)
+	resp, err := c.wire.Call(ctx, r, &policyGetItem, "application/json", opts)
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode != 200 {
+		return nil, wire.Undeclared(resp, nil)
+	}
+	out := new(Item)
+	if err := wire.DecodeJSONStrict(resp, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// GetItemText calls GET /items/{id} (operationId getItem).
+//
+// Response 200: The item, as JSON or as a line of text.
+//
+// It returns the response body as text (text/plain), read whole up to the client's WithMaxBodySize
+// cap; a response of another Content-Type is an error that wraps wire.ErrContentType. Text in a
+// charset other than UTF-8 is returned as sent, not converted.
+//
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
+func (c *Client) GetItemText(ctx context.Context, id string, opts ...CallOption) (string, error) {
+	r := wire.NewRequest("GET")
+	r.Path("/items/")
+	r.PathParam("id", wire.PathSimple, id)
+	resp, err := c.wire.Call(ctx, r, &policyGetItem, "text/plain", opts)
+	if err != nil {
+		return "", err
+	}
+	if resp.StatusCode != 200 {
+		return "", wire.Undeclared(resp, nil)
+	}
+	var out string
+	if err := wire.DecodeText(resp, &out, "text/plain"); err != nil {
+		return "", err
+	}
+	return out, nil
+}
+
 // PutItem calls PUT /items/{id} (operationId putItem).
 //
 // Response 200: The item as stored.
@@ -418,7 +484,7 @@ func (c *Client) PutItem(ctx context.Context, id string, body Item, opts ...Call
 	out := new(PutItemResponses)
 	switch {
 	case resp.StatusCode == 200:
-		err = wire.DecodeJSON(resp, &out.Status200)
+		err = wire.DecodeJSONStrict(resp, &out.Status200)
 	case resp.StatusCode == 202:
 		err = wire.DecodeText(resp, &out.Status202, "text/plain")
 	default:
