@@ -1,6 +1,8 @@
 package build
 
 import (
+	"bytes"
+	"encoding/json"
 	"mime"
 	"slices"
 	"strings"
@@ -379,9 +381,10 @@ func (b *builder) resultMedia(op *model.Operation, kop *openapi3.Operation) {
 			r.Media = text
 		}
 	}
+	sameJSON := jsonAlike(kop)
 	var accept []string
 	for _, ct := range types {
-		if isJSON := responseBody(ct, media[ct]) == bodyJSON; isJSON && hasJSON || !isJSON && hasOther {
+		if isJSON := responseBody(ct, media[ct]) == bodyJSON; isJSON && hasJSON && sameJSON[ct] || !isJSON && hasOther {
 			accept = append(accept, ct)
 		}
 	}
@@ -395,6 +398,62 @@ func (b *builder) resultMedia(op *model.Operation, kop *openapi3.Operation) {
 	if hasJSON && !hasOther && len(text) > 0 && !binary {
 		b.textVariant(op, text)
 	}
+}
+
+// jsonAlike returns the JSON media types of op's 2xx responses that decode into the type
+// of the JSON media type their response picks: in each response that declares one, its
+// schema is the picked one's. A vendor type with a schema of its own (GitHub's
+// application/vnd.github.v3.star+json beside application/json) is left out, so that it is
+// not decoded into the wrong type.
+func jsonAlike(kop *openapi3.Operation) map[string]bool {
+	ok := map[string]bool{}
+	refused := map[string]bool{}
+	if kop.Responses == nil {
+		return ok
+	}
+	for code, rr := range kop.Responses.Map() {
+		if !strings.HasPrefix(code, "2") || rr == nil || rr.Value == nil {
+			continue
+		}
+		_, picked, kind := successMedia(rr.Value.Content)
+		if kind != bodyJSON {
+			continue
+		}
+		for ct, mt := range rr.Value.Content {
+			if mt == nil || responseBody(ct, mt) != bodyJSON {
+				continue
+			}
+			if sameSchema(mt.Schema, picked.Schema) {
+				ok[ct] = true
+			} else {
+				refused[ct] = true
+			}
+		}
+	}
+	for ct := range refused {
+		delete(ok, ct)
+	}
+	return ok
+}
+
+// sameSchema reports whether two schemas are written the same: the same reference, or
+// the same JSON.
+func sameSchema(a, b *openapi3.SchemaRef) bool {
+	if a == b {
+		return true
+	}
+	if a == nil || b == nil {
+		return false
+	}
+	if a.Ref != "" || b.Ref != "" {
+		return a.Ref == b.Ref
+	}
+	if a.Value == b.Value {
+		return true
+	}
+	ja, errA := json.Marshal(a)
+	jb, errB := json.Marshal(b)
+	return errA == nil && errB == nil && bytes.Equal(ja, jb)
 }
 
 // textVariant adds to op the method <Op>Text, which sends op's request with an Accept

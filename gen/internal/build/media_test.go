@@ -89,6 +89,15 @@ paths:
           content:
             text/event-stream: {schema: {type: string}}
             text/plain: {schema: {type: string}}
+  /starred:
+    get:
+      operationId: getStarred
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json: {schema: {type: object, properties: {a: {type: string}}}}
+            application/vnd.star+json: {schema: {type: object, properties: {b: {type: string}}}}
   /file:
     get:
       operationId: getFile
@@ -121,7 +130,7 @@ func TestResponseMedia(t *testing.T) {
 		names = append(names, n)
 	}
 	slices.Sort(names)
-	if got, want := strings.Join(names, " "), "GetEvents GetEventsStream GetFile GetMixed GetPDF GetText PostBoth PostBothText PostBothText2"; got != want {
+	if got, want := strings.Join(names, " "), "GetEvents GetEventsStream GetFile GetMixed GetPDF GetStarred GetText PostBoth PostBothText PostBothText2"; got != want {
 		t.Fatalf("methods %s, want %s", got, want)
 	}
 	for _, tc := range []struct {
@@ -136,6 +145,7 @@ func TestResponseMedia(t *testing.T) {
 		{"GetPDF", "*GetPDFResponse", "application/json", "", false},
 		{"GetEvents", "string", "text/plain", "text/plain", false},
 		{"GetFile", "io.ReadCloser", "application/json", "", false},
+		{"GetStarred", "*GetStarredResponse", "application/json", "", false},
 	} {
 		op := methods[tc.method]
 		if op.Result == nil {
