@@ -270,7 +270,7 @@ func isTextMedia(ct string) bool {
 		mt = strings.ToLower(strings.TrimSpace(ct))
 	}
 	if strings.HasPrefix(mt, "text/") {
-		return mt != "text/event-stream" && mt != "text/*"
+		return mt != "text/event-stream"
 	}
 	if strings.HasSuffix(mt, "+xml") || strings.HasSuffix(mt, "+yaml") {
 		return true
