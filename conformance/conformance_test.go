@@ -86,7 +86,6 @@ func TestConformance(t *testing.T) {
 	t.Logf("judged: %v", time.Since(start).Round(time.Millisecond))
 
 	rep := report(runs)
-	os.WriteFile("/tmp/conf-report.md", []byte(rep), 0o644)
 	t.Log("\n" + table(runs))
 	for _, e := range unmatched {
 		t.Errorf("exclusion %s %s %q matches no failure of this run: delete it", e.Spec, e.Op, e.Match)

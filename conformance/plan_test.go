@@ -398,6 +398,9 @@ func (r *specRun) want(o *opRun, key string, status int, resp driver.Response) d
 			}
 			found = true
 			w.Value = resp.Body != "" && !(mr.JSON && resp.Body == "null")
+			if mr.Text && w.Value {
+				w.Text = resp.Body
+			}
 			if o.Op.Result.Multi != nil && mr.Field != nil {
 				w.Field = mr.Field.GoName
 				if !w.Value {

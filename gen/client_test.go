@@ -90,8 +90,8 @@ paths:
           content:
             application/json:
               schema: {type: object, properties: {id: {type: string}}}
-            text/csv:
-              schema: {type: string}
+            application/pdf:
+              schema: {type: string, format: binary}
 webhooks:
   thingDeleted:
     post:
@@ -113,7 +113,7 @@ components:
 		`api.yaml:32:3: webhook "thingDeleted": only its payload types are generated`,
 		`(createThing): callback "done": only its payload types are generated`,
 		`(createThing): response 200: links are not turned into code`,
-		`(createThing): response 200: content type "text/csv" is not read`,
+		`(createThing): response 200: content type "application/pdf" is not read`,
 		`security scheme "digest": http scheme "digest" is not supported`,
 		`(createThing): security requirement names scheme "digest", which has no option`,
 	} {

@@ -77,6 +77,9 @@ type Want struct {
 	Value bool `json:"value,omitempty"`
 	// Field: the field of a multi-response result that must be set.
 	Field string `json:"field,omitempty"`
+	// Text: the string the result (or Field) must hold, for a body the method reads as
+	// text; "" when it is not text.
+	Text string `json:"text,omitempty"`
 	// Model: the error model's Go type name that runtime.Error.Model must hold, and
 	// errors.As must reach.
 	Model string `json:"model,omitempty"`
@@ -415,6 +418,10 @@ func check(reg registered, c Call, out []reflect.Value) string {
 				if f.IsZero() {
 					return fmt.Sprintf("status %d: the result's field %s is not set", c.Response.Status, c.Want.Field)
 				}
+				v = f
+			}
+			if c.Want.Text != "" && (v.Kind() != reflect.String || v.String() != c.Want.Text) {
+				return fmt.Sprintf("status %d: the result is %s, want the text %q", c.Response.Status, oneLine(v), c.Want.Text)
 			}
 		}
 		return ""
@@ -449,6 +456,14 @@ func check(reg registered, c Call, out []reflect.Value) string {
 		}
 	}
 	return ""
+}
+
+// oneLine shows a result in a problem report, on one line.
+func oneLine(v reflect.Value) string {
+	if v.Kind() == reflect.String {
+		return fmt.Sprintf("the string %q", v.String())
+	}
+	return "a " + v.Type().String()
 }
 
 func isNil(v reflect.Value) bool {

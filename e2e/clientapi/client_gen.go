@@ -557,6 +557,9 @@ func (c *Client) GetWithCookie(ctx context.Context, opts ...CallOption) (*Item, 
 //
 // Response 200: The items as CSV or PDF, as the server prefers.
 //
+// It returns the response body unread (application/pdf, text/csv): the caller reads it and must close
+// it.
+//
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
 func (c *Client) ExportItems(ctx context.Context, opts ...CallOption) (io.ReadCloser, error) {
 	r := wire.NewRequest("GET")

@@ -182,6 +182,9 @@ func (e *emitter) method(op *model.Operation) *jen.Statement {
 			d.para(sentence(note + ". " + strings.TrimSpace(p.Doc)))
 		}
 	}
+	if media := resultMedia(op.Result); media != "" {
+		d.para(media)
+	}
 	d.line(retrySummary(op.Policy))
 
 	args := []jen.Code{jen.Id("ctx").Qual(contextPath, "Context")}
@@ -205,7 +208,7 @@ func (e *emitter) method(op *model.Operation) *jen.Statement {
 	fail := []jen.Code{jen.Err()}
 	if op.Result != nil {
 		results = []jen.Code{typ(op.Result.Type), jen.Error()}
-		fail = []jen.Code{jen.Nil(), jen.Err()}
+		fail = []jen.Code{zero(op.Result.Type), jen.Err()}
 	} else {
 		results = []jen.Code{jen.Error()}
 	}
@@ -267,7 +270,7 @@ func (e *emitter) method(op *model.Operation) *jen.Statement {
 		errValue = jen.Qual(wirePath, "DecodeError").Call(jen.Err(), jen.Id(op.Errors.GoName))
 	}
 	if op.Result != nil {
-		add(jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), errValue)))
+		add(jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(zero(op.Result.Type), errValue)))
 	} else {
 		add(jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(errValue)))
 	}
@@ -392,11 +395,30 @@ func (e *emitter) decodeResult(op *model.Operation, add func(jen.Code), fail []j
 		add(jen.Return(jen.Qual(wirePath, "Discard").Call(jen.Id("resp"))))
 		return
 	}
+	decodeJSON := "DecodeJSON"
+	if res.StrictJSON {
+		decodeJSON = "DecodeJSONStrict"
+	}
 	decode := func(target jen.Code) *jen.Statement {
-		if check != nil {
+		if check != nil && !res.StrictJSON {
 			return jen.Qual(wirePath, "DecodeDeclared").Call(append([]jen.Code{jen.Id("resp"), target}, check...)...)
 		}
-		return jen.Qual(wirePath, "DecodeJSON").Call(jen.Id("resp"), target)
+		return jen.Qual(wirePath, decodeJSON).Call(jen.Id("resp"), target)
+	}
+	// expectDeclared makes a status other than the declared ones an error, for the
+	// decoders that do not check it themselves.
+	expectDeclared := func() {
+		if check == nil {
+			return
+		}
+		statuses := jen.Null()
+		for _, c := range check[1:] {
+			statuses.Add(jen.Id("resp").Dot("StatusCode").Op("!=").Add(c))
+			if c != check[len(check)-1] {
+				statuses.Op("&&")
+			}
+		}
+		add(jen.If(statuses).Block(jen.Return(zero(res.Type), jen.Qual(wirePath, "Undeclared").Call(jen.Id("resp"), check[0]))))
 	}
 	if res.Multi != nil {
 		add(jen.Id("out").Op(":=").New(jen.Id(res.Multi.GoName)))
@@ -404,9 +426,12 @@ func (e *emitter) decodeResult(op *model.Operation, add func(jen.Code), fail []j
 			for _, r := range res.Responses {
 				target := jen.Op("&").Id("out").Dot(r.Field.GoName)
 				var call jen.Code
-				if r.JSON {
-					call = jen.Qual(wirePath, "DecodeJSON").Call(jen.Id("resp"), target)
-				} else {
+				switch {
+				case r.JSON:
+					call = jen.Qual(wirePath, decodeJSON).Call(jen.Id("resp"), target)
+				case r.Text:
+					call = decodeText(target, r.Media)
+				default:
 					call = jen.Qual(wirePath, "ReadBody").Call(jen.Id("resp"), target)
 				}
 				g.Case(statusCond(r.Status)).Block(jen.Err().Op("=").Add(call))
@@ -440,26 +465,62 @@ func (e *emitter) decodeResult(op *model.Operation, add func(jen.Code), fail []j
 	r := res.Responses[0]
 	switch {
 	case !r.JSON:
-		if check != nil {
-			statuses := jen.Null()
-			for _, c := range check[1:] {
-				statuses.Add(jen.Id("resp").Dot("StatusCode").Op("!=").Add(c))
-				if c != check[len(check)-1] {
-					statuses.Op("&&")
-				}
-			}
-			add(jen.If(statuses).Block(jen.Return(jen.Nil(), jen.Qual(wirePath, "Undeclared").Call(jen.Id("resp"), check[0]))))
+		expectDeclared()
+		if r.Text {
+			add(jen.Var().Id("out").String())
+			add(jen.If(jen.Err().Op(":=").Add(decodeText(jen.Op("&").Id("out"), r.Media)), jen.Err().Op("!=").Nil()).Block(jen.Return(fail...)))
+			add(jen.Return(jen.Id("out"), jen.Nil()))
+			return
 		}
 		add(jen.Return(jen.Id("resp").Dot("Body"), jen.Nil()))
 	case res.Type.Kind == model.KindPointer:
+		if res.StrictJSON {
+			expectDeclared()
+		}
 		add(jen.Id("out").Op(":=").New(typ(res.Type.Elem)))
 		add(jen.If(jen.Err().Op(":=").Add(decode(jen.Id("out"))), jen.Err().Op("!=").Nil()).Block(jen.Return(fail...)))
 		add(jen.Return(jen.Id("out"), jen.Nil()))
 	default:
+		if res.StrictJSON {
+			expectDeclared()
+		}
 		add(jen.Var().Id("out").Add(typ(res.Type)))
 		add(jen.If(jen.Err().Op(":=").Add(decode(jen.Op("&").Id("out"))), jen.Err().Op("!=").Nil()).Block(jen.Return(fail...)))
 		add(jen.Return(jen.Id("out"), jen.Nil()))
 	}
+}
+
+// decodeText renders the call that reads a text body into target, a *string, taking the
+// media types media: wire.DecodeText(resp, &out, "text/csv", "text/plain").
+func decodeText(target jen.Code, media []string) *jen.Statement {
+	args := []jen.Code{jen.Id("resp"), target}
+	for _, m := range media {
+		args = append(args, jen.Lit(m))
+	}
+	return jen.Qual(wirePath, "DecodeText").Call(args...)
+}
+
+// zero is the value a method returns with an error: "" for a text result, nil for the
+// others (pointers, slices, maps, interfaces).
+func zero(t *model.Type) jen.Code {
+	if t.Kind == model.KindBuiltin && t.Builtin == model.String {
+		return jen.Lit("")
+	}
+	return jen.Nil()
+}
+
+// resultMedia is the method doc's account of a result that is not decoded from JSON.
+func resultMedia(res *model.Result) string {
+	if res == nil || res.Multi != nil || len(res.Responses) == 0 {
+		return ""
+	}
+	switch r := res.Responses[0]; {
+	case r.Text:
+		return "It returns the response body as text (" + oneLine(strings.Join(r.Media, ", ")) + "), read whole up to the client's WithMaxBodySize cap; a response of another Content-Type is an error that wraps wire.ErrContentType. Text in a charset other than UTF-8 is returned as sent, not converted."
+	case res.Streams():
+		return "It returns the response body unread (" + oneLine(res.Accept) + "): the caller reads it and must close it."
+	}
+	return ""
 }
 
 // statusCond renders the test of resp.StatusCode against "201", "2XX" or "default".

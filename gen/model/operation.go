@@ -75,7 +75,8 @@ type Body struct {
 type Result struct {
 	// Type is the method's first result, e.g. *Pet or []Pet.
 	Type *Type
-	// Accept is the Accept header sent, e.g. "application/json".
+	// Accept is the Accept header sent: every media type the method can take, e.g.
+	// "application/json" or "text/csv, text/plain".
 	Accept string
 	// Responses are the 2xx responses that carry content, sorted by status. With one
 	// distinct type the method decodes any 2xx into it; with several, Type is the
@@ -84,6 +85,9 @@ type Result struct {
 	// Multi is the struct with one field per response, e.g. "CreateOrderResponse"; nil
 	// when all responses share one type.
 	Multi *Decl
+	// StrictJSON reports that the operation also offers text/plain, so its JSON
+	// responses refuse a text/plain body rather than take it for mislabelled JSON.
+	StrictJSON bool
 }
 
 // Streams reports whether a response's body is handed to the caller unread (an
@@ -100,11 +104,17 @@ func (r *Result) Streams() bool {
 // Response is one 2xx response with content.
 type Response struct {
 	Status string // e.g. "200", "2XX"
-	// Type is the decoded value's type, e.g. Pet; ReadCloser for a body handed to the
-	// caller, Bytes for a non-JSON body read whole.
+	// Type is the decoded value's type, e.g. Pet; String for a text body, ReadCloser for
+	// a binary body handed to the caller, Bytes for a binary body read whole (a field of
+	// Multi).
 	Type *Type
 	// JSON reports that the body is decoded with encoding/json.
 	JSON bool
+	// Text reports that the body is text read whole into a string; Media then lists the
+	// media types the method takes, e.g. ["text/csv", "text/plain"], and a response with
+	// another Content-Type is an error.
+	Text  bool
+	Media []string
 	// Field is the field of Result.Multi this response fills; nil without Multi.
 	Field *Field
 }

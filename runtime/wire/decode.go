@@ -32,12 +32,19 @@ func isJSON(ct string) bool {
 	return mt == "application/json" || strings.HasSuffix(mt, "+json") || strings.HasSuffix(mt, "/json") || mt == "text/plain"
 }
 
+// isJSONType reports whether the media type ct is JSON: application/json or a type with
+// a +json suffix, such as application/problem+json.
+func isJSONType(ct string) bool {
+	mt := mediaType(ct)
+	return mt == "application/json" || strings.HasSuffix(mt, "+json") || strings.HasSuffix(mt, "/json")
+}
+
 // DecodeJSON decodes resp's body into v and closes it. An empty body leaves v unset. A
 // Content-Type that is not JSON is an error wrapping ErrContentType.
 func DecodeJSON(resp *http.Response, v any) error {
 	defer closeBody(resp)
 	if ct := resp.Header.Get("Content-Type"); !isJSON(ct) {
-		return fmt.Errorf("decode %d response: %w: %q, not JSON", resp.StatusCode, ErrContentType, ct)
+		return fmt.Errorf("decode %d response: %w: %s, not JSON", resp.StatusCode, ErrContentType, quoteMedia(ct))
 	}
 	if err := json.NewDecoder(resp.Body).Decode(v); err != nil && err != io.EOF {
 		return fmt.Errorf("decode %d response: %w", resp.StatusCode, err)
@@ -113,11 +120,15 @@ func Expect(resp *http.Response, pick func(status int) any, declared ...int) err
 
 // DecodeError decodes the body of a failed call's response into the error model pick
 // returns for its status, and attaches it to the *runtime.Error as Model, so that
-// errors.As reaches it. A model that does not decode is left out. err is returned either
-// way.
+// errors.As reaches it. Only a JSON body is decoded: a response whose Content-Type is
+// not JSON (a text or HTML error page) keeps its text in Error.Body and gets no model,
+// and so does a model that does not decode. err is returned either way.
 func DecodeError(err error, pick func(status int) any) error {
 	var apiErr *runtime.Error
 	if !errors.As(err, &apiErr) || apiErr.StatusCode == 0 || len(apiErr.Body) == 0 {
+		return err
+	}
+	if ct := apiErr.Header.Get("Content-Type"); ct != "" && !isJSONType(ct) {
 		return err
 	}
 	if m := pick(apiErr.StatusCode); m != nil && json.Unmarshal(apiErr.Body, m) == nil {

@@ -530,6 +530,7 @@ func (b *builder) responses(op *model.Operation, kop *openapi3.Operation) {
 		ct     string
 		t      *model.Type
 		json   bool
+		text   bool
 	}
 	var oks []success
 	withContent := 0
@@ -538,6 +539,7 @@ func (b *builder) responses(op *model.Operation, kop *openapi3.Operation) {
 			withContent++
 		}
 	}
+	text := textOnly(kop)
 	var cases []*model.ErrorCase
 	for _, code := range codes {
 		rr := all[code]
@@ -556,8 +558,9 @@ func (b *builder) responses(op *model.Operation, kop *openapi3.Operation) {
 			if mt == nil {
 				continue
 			}
-			if kind != mediaJSON {
-				oks = append(oks, success{status: code, ct: ct})
+			var body bodyKind
+			if ct, mt, body = successMedia(rr.Value.Content); body != bodyJSON {
+				oks = append(oks, success{status: code, ct: ct, text: text})
 				continue
 			}
 			at := site{op.GoName + "Response", code + " response of " + op.GoName}
@@ -591,8 +594,11 @@ func (b *builder) responses(op *model.Operation, kop *openapi3.Operation) {
 	var accept []string
 	for _, ok := range oks {
 		k := "raw"
-		if ok.json {
+		switch {
+		case ok.json:
 			k = ok.t.String()
+		case ok.text:
+			k = "text"
 		}
 		distinct[k] = true
 		if !slices.Contains(accept, ok.ct) {
@@ -602,14 +608,18 @@ func (b *builder) responses(op *model.Operation, kop *openapi3.Operation) {
 	res := &model.Result{Accept: strings.Join(accept, ", ")}
 	if len(distinct) == 1 {
 		first := oks[0]
-		r := &model.Response{Status: first.status, JSON: first.json}
-		if first.json {
+		r := &model.Response{Status: first.status, JSON: first.json, Text: first.text}
+		switch {
+		case first.json:
 			r.Type = first.t
 			res.Type = first.t
 			if !first.t.Nilable() {
 				res.Type = model.PointerTo(first.t)
 			}
-		} else {
+		case first.text:
+			r.Type = model.BuiltinType(model.String)
+			res.Type = r.Type
+		default:
 			r.Type = model.BuiltinType(model.ReadCloser)
 			res.Type = r.Type
 		}
@@ -626,16 +636,19 @@ func (b *builder) responses(op *model.Operation, kop *openapi3.Operation) {
 	fields := names.NewExportedNamer()
 	for _, ok := range oks {
 		t := model.BuiltinType(model.Bytes)
-		if ok.json {
+		switch {
+		case ok.json:
 			t = ok.t
 			if !t.Nilable() {
 				t = model.PointerTo(t)
 			}
+		case ok.text:
+			t = model.BuiltinType(model.String)
 		}
 		f := &model.Field{GoName: fields.Unique("Status" + statusWord(ok.status)), Type: t}
 		f.Doc = f.GoName + " is the " + ok.status + " response."
 		multi.Fields = append(multi.Fields, f)
-		res.Responses = append(res.Responses, &model.Response{Status: ok.status, Type: t, JSON: ok.json, Field: f})
+		res.Responses = append(res.Responses, &model.Response{Status: ok.status, Type: t, JSON: ok.json, Text: ok.text, Field: f})
 	}
 	res.Type = model.PointerTo(model.NamedType(multi))
 	res.Multi = multi

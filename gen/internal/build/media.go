@@ -1,6 +1,8 @@
 package build
 
 import (
+	"bytes"
+	"encoding/json"
 	"mime"
 	"slices"
 	"strings"
@@ -228,11 +230,260 @@ func headerType(sr *openapi3.SchemaRef) model.Builtin {
 	return model.String
 }
 
+// bodyKind sorts the media type of a 2xx response by how the client reads it.
+type bodyKind int
+
+const (
+	bodyJSON   bodyKind = iota // decoded with encoding/json
+	bodyText                   // read whole into a string
+	bodyBinary                 // handed over unread, an io.ReadCloser
+)
+
+// responseBody is how a 2xx body of media type ct with the media object mt is read. A
+// JSON media type whose schema is binary (a Swagger 2.0 `type: file`, which kin-openapi
+// turns into a binary string under each `produces` type) is binary.
+func responseBody(ct string, mt *openapi3.MediaType) bodyKind {
+	switch {
+	case classifyMedia(ct) == mediaJSON && !binarySchema(mt):
+		return bodyJSON
+	case isTextMedia(ct):
+		return bodyText
+	}
+	return bodyBinary
+}
+
+// binarySchema reports a media type whose schema is a string of format binary.
+func binarySchema(mt *openapi3.MediaType) bool {
+	if mt == nil || mt.Schema == nil || mt.Schema.Value == nil {
+		return false
+	}
+	s := mt.Schema.Value
+	return s.Type != nil && s.Type.Is("string") && s.Format == "binary"
+}
+
+// isTextMedia reports a media type whose body is text a method returns as a string:
+// text/* but the event stream, XML, YAML, newline-delimited JSON, CSV, JavaScript,
+// GraphQL, SQL, SDP and form-encoded data.
+func isTextMedia(ct string) bool {
+	mt, _, err := mime.ParseMediaType(ct)
+	if err != nil {
+		mt = strings.ToLower(strings.TrimSpace(ct))
+	}
+	if strings.HasPrefix(mt, "text/") {
+		return mt != "text/event-stream"
+	}
+	if strings.HasSuffix(mt, "+xml") || strings.HasSuffix(mt, "+yaml") {
+		return true
+	}
+	switch mt {
+	case "application/xml", "application/yaml", "application/x-yaml",
+		"application/x-ndjson", "application/jsonl", "application/x-jsonlines", "application/json-seq",
+		"application/csv", "application/javascript", "application/ecmascript",
+		"application/graphql", "application/sql", "application/sdp",
+		"application/x-www-form-urlencoded":
+		return true
+	}
+	return false
+}
+
+// successMedia picks the media type a method reads from the content of a 2xx response:
+// JSON first, then the others by name, the event stream (which the stream method reads)
+// last. Media types that are not valid header values are left out; pickMedia reports them.
+func successMedia(content openapi3.Content) (string, *openapi3.MediaType, bodyKind) {
+	best, kind := "", bodyKind(-1)
+	for _, ct := range source.SortedKeys(content) {
+		mt := content[ct]
+		if mt == nil || !validHeaderValue(ct) {
+			continue
+		}
+		k := responseBody(ct, mt)
+		switch {
+		case kind < 0, k == bodyJSON && kind != bodyJSON, isEventStream(best) && !isEventStream(ct) && kind != bodyJSON:
+			best, kind = ct, k
+		}
+	}
+	if kind < 0 {
+		return "", nil, bodyBinary
+	}
+	return best, content[best], kind
+}
+
+// successTypes lists the media types op's 2xx responses declare, each once, in the order
+// of their statuses and names; the event stream and types that are not valid header
+// values are left out.
+func successTypes(kop *openapi3.Operation) (types []string, media map[string]*openapi3.MediaType) {
+	media = map[string]*openapi3.MediaType{}
+	if kop.Responses == nil {
+		return nil, media
+	}
+	all := kop.Responses.Map()
+	for _, code := range source.SortedKeys(all) {
+		rr := all[code]
+		if !strings.HasPrefix(code, "2") || rr == nil || rr.Value == nil {
+			continue
+		}
+		for _, ct := range source.SortedKeys(rr.Value.Content) {
+			mt := rr.Value.Content[ct]
+			if mt == nil || isEventStream(ct) || !validHeaderValue(ct) || media[ct] != nil {
+				continue
+			}
+			types = append(types, ct)
+			media[ct] = mt
+		}
+	}
+	return types, media
+}
+
+// textOnly reports whether the bodies of op's 2xx responses that are not JSON are all
+// text: then the method returns them as a string, and otherwise hands them over unread.
+func textOnly(kop *openapi3.Operation) bool {
+	types, media := successTypes(kop)
+	text := false
+	for _, ct := range types {
+		switch responseBody(ct, media[ct]) {
+		case bodyText:
+			text = true
+		case bodyBinary:
+			return false
+		}
+	}
+	return text
+}
+
+// resultMedia sets what op's method can take: its Accept header lists, in the order the
+// 2xx responses declare them, the JSON media types when it decodes JSON and the others
+// when it reads text or hands the body over unread; its text responses take any of the
+// text types. When the responses offer JSON and text, and no binary type, a second
+// method, <Op>Text, returns the text form.
+func (b *builder) resultMedia(op *model.Operation, kop *openapi3.Operation) {
+	if op.Result == nil {
+		return
+	}
+	types, media := successTypes(kop)
+	var text []string
+	binary := false
+	for _, ct := range types {
+		switch responseBody(ct, media[ct]) {
+		case bodyText:
+			text = append(text, ct)
+		case bodyBinary:
+			binary = true
+		}
+	}
+	hasJSON, hasOther := false, false
+	for _, r := range op.Result.Responses {
+		if r.JSON {
+			hasJSON = true
+			continue
+		}
+		hasOther = true
+		if r.Text {
+			r.Media = text
+		}
+	}
+	sameJSON := jsonAlike(kop)
+	var accept []string
+	for _, ct := range types {
+		if isJSON := responseBody(ct, media[ct]) == bodyJSON; isJSON && hasJSON && sameJSON[ct] || !isJSON && hasOther {
+			accept = append(accept, ct)
+		}
+	}
+	if len(accept) > 0 {
+		op.Result.Accept = strings.Join(accept, ", ")
+	}
+	op.Result.StrictJSON = hasJSON && slices.ContainsFunc(text, func(ct string) bool {
+		mt, _, _ := mime.ParseMediaType(ct)
+		return mt == "text/plain"
+	})
+	if hasJSON && !hasOther && len(text) > 0 && !binary {
+		b.textVariant(op, text)
+	}
+}
+
+// jsonAlike returns the JSON media types of op's 2xx responses that decode into the type
+// of the JSON media type their response picks: in each response that declares one, its
+// schema is the picked one's. A vendor type with a schema of its own (GitHub's
+// application/vnd.github.v3.star+json beside application/json) is left out, so that it is
+// not decoded into the wrong type.
+func jsonAlike(kop *openapi3.Operation) map[string]bool {
+	ok := map[string]bool{}
+	refused := map[string]bool{}
+	if kop.Responses == nil {
+		return ok
+	}
+	for code, rr := range kop.Responses.Map() {
+		if !strings.HasPrefix(code, "2") || rr == nil || rr.Value == nil {
+			continue
+		}
+		_, picked, kind := successMedia(rr.Value.Content)
+		if kind != bodyJSON {
+			continue
+		}
+		for ct, mt := range rr.Value.Content {
+			if mt == nil || responseBody(ct, mt) != bodyJSON {
+				continue
+			}
+			if sameSchema(mt.Schema, picked.Schema) {
+				ok[ct] = true
+			} else {
+				refused[ct] = true
+			}
+		}
+	}
+	for ct := range refused {
+		delete(ok, ct)
+	}
+	return ok
+}
+
+// sameSchema reports whether two schemas are written the same: the same reference, or
+// the same JSON.
+func sameSchema(a, b *openapi3.SchemaRef) bool {
+	if a == b {
+		return true
+	}
+	if a == nil || b == nil {
+		return false
+	}
+	if a.Ref != "" || b.Ref != "" {
+		return a.Ref == b.Ref
+	}
+	if a.Value == b.Value {
+		return true
+	}
+	ja, errA := json.Marshal(a)
+	jb, errB := json.Marshal(b)
+	return errA == nil && errB == nil && bytes.Equal(ja, jb)
+}
+
+// textVariant adds to op the method <Op>Text, which sends op's request with an Accept
+// header of the text types and returns the body as a string.
+func (b *builder) textVariant(op *model.Operation, text []string) {
+	v := *op
+	v.Variants, v.Stream, v.Headers = nil, nil, nil
+	v.GoName = b.methods.UniqueFor(op.GoName+"Text", "text response of "+op.GoName)
+	str := model.BuiltinType(model.String)
+	v.Result = &model.Result{
+		Type:      str,
+		Accept:    strings.Join(text, ", "),
+		Responses: []*model.Response{{Status: op.Result.Responses[0].Status, Type: str, Text: true, Media: text}},
+	}
+	op.Variants = append(op.Variants, &v)
+}
+
 // unusedMedia warns about what op's responses declare that the client does not turn into
-// code: a 2xx content type that neither the method nor the stream reads, and links.
+// code: a 2xx content type that no method of op reads, and links.
 func (b *builder) unusedMedia(op *model.Operation, kop *openapi3.Operation) {
 	if kop.Responses == nil {
 		return
+	}
+	read := map[string]bool{}
+	for _, o := range append([]*model.Operation{op}, op.Variants...) {
+		if o.Result != nil {
+			for _, ct := range strings.Split(o.Result.Accept, ", ") {
+				read[ct] = true
+			}
+		}
 	}
 	all := kop.Responses.Map()
 	for _, code := range source.SortedKeys(all) {
@@ -243,48 +494,14 @@ func (b *builder) unusedMedia(op *model.Operation, kop *openapi3.Operation) {
 		if len(rr.Value.Links) > 0 {
 			b.warnOp(op, rr.Value.Origin, "response %s: links are not turned into code", code)
 		}
-		if !strings.HasPrefix(code, "2") || len(rr.Value.Content) < 2 {
-			continue
-		}
-		valid := true
-		for ct := range rr.Value.Content {
-			valid = valid && validHeaderValue(ct)
-		}
-		if !valid {
-			continue // requestBody and responses report it
-		}
-		picked, _, kind := b.pickMedia(op, rr.Value.Content)
-		for _, ct := range source.SortedKeys(rr.Value.Content) {
-			if ct == picked || isEventStream(ct) || kind != mediaJSON && classifyMedia(ct) != mediaJSON {
-				continue // a body handed over unread takes any of them
-			}
-			b.warnOp(op, rr.Value.Origin, "response %s: content type %q is not read; the method asks for %q", code, ct, picked)
-		}
-	}
-}
-
-// rawAccept widens the Accept header of a method that hands the body over unread (an
-// io.ReadCloser): it can take every content type its 2xx responses declare but JSON and
-// the event stream, not only the one picked, e.g. "audio/mpeg, audio/wav".
-func (b *builder) rawAccept(op *model.Operation, kop *openapi3.Operation) {
-	if op.Result == nil || op.Result.Multi != nil || !op.Result.Streams() || kop.Responses == nil {
-		return
-	}
-	var accept []string
-	all := kop.Responses.Map()
-	for _, code := range source.SortedKeys(all) {
-		rr := all[code]
-		if !strings.HasPrefix(code, "2") || rr == nil || rr.Value == nil {
+		if !strings.HasPrefix(code, "2") || op.Result == nil {
 			continue
 		}
 		for _, ct := range source.SortedKeys(rr.Value.Content) {
-			if classifyMedia(ct) == mediaJSON || isEventStream(ct) || !validHeaderValue(ct) || slices.Contains(accept, ct) {
+			if read[ct] || isEventStream(ct) || !validHeaderValue(ct) {
 				continue
 			}
-			accept = append(accept, ct)
+			b.warnOp(op, rr.Value.Origin, "response %s: content type %q is not read; the method asks for %q", code, ct, op.Result.Accept)
 		}
-	}
-	if len(accept) > 0 {
-		op.Result.Accept = strings.Join(accept, ", ")
 	}
 }

@@ -136,8 +136,8 @@ func (b *builder) clientParts(op *model.Operation, item *openapi3.PathItem, kop 
 	b.security(op, kop, b.schemes)
 	b.operationServer(op, item, kop)
 	b.stream(op, kop)
-	b.rawAccept(op, kop)
 	b.bodyVariants(op, kop)
+	b.resultMedia(op, kop)
 	b.responseHeaders(op, kop)
 	b.unusedMedia(op, kop)
 }

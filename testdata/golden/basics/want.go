@@ -4,7 +4,6 @@ package basics
 
 import (
 	"context"
-	"io"
 	"log/slog"
 	"net/http"
 	"time"
@@ -185,6 +184,7 @@ var policyGetHealth = runtime.Policy{
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
 	Idempotent:       true,
+	ReadBody:         true,
 }
 
 // policyListPets is the retry policy of ListPets: GET is safe (RFC 9110 §9.2.1).
@@ -268,18 +268,26 @@ var policyDeletePet = runtime.Policy{
 //
 // Response 200: Plain text status.
 //
+// It returns the response body as text (text/plain), read whole up to the client's WithMaxBodySize
+// cap; a response of another Content-Type is an error that wraps wire.ErrContentType. Text in a
+// charset other than UTF-8 is returned as sent, not converted.
+//
 // Retries: up to 3 attempts on 408/429/500/502/503/504 and connection errors, backoff 100ms–2s, full jitter.
-func (c *Client) GetHealth(ctx context.Context, opts ...CallOption) (io.ReadCloser, error) {
+func (c *Client) GetHealth(ctx context.Context, opts ...CallOption) (string, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/health")
 	resp, err := c.wire.Call(ctx, r, &policyGetHealth, "text/plain", opts)
 	if err != nil {
-		return nil, err
+		return "", err
 	}
 	if resp.StatusCode != 200 {
-		return nil, wire.Undeclared(resp, nil)
+		return "", wire.Undeclared(resp, nil)
 	}
-	return resp.Body, nil
+	var out string
+	if err := wire.DecodeText(resp, &out, "text/plain"); err != nil {
+		return "", err
+	}
+	return out, nil
 }
 
 // ListPets calls GET /pets (operationId listPets).

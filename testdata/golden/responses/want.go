@@ -280,6 +280,9 @@ func (c *Client) CancelJob(ctx context.Context, id string, opts ...CallOption) e
 //
 // Response 200: The output file.
 //
+// It returns the response body unread (application/octet-stream): the caller reads it and must close
+// it.
+//
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
 func (c *Client) DownloadOutput(ctx context.Context, id string, opts ...CallOption) (io.ReadCloser, error) {
 	r := wire.NewRequest("GET")

@@ -1,0 +1,201 @@
+package build
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/retrygen/retrygen/gen/model"
+)
+
+func TestIsTextMedia(t *testing.T) {
+	for ct, want := range map[string]bool{
+		"text/plain":                 true,
+		"text/csv; charset=utf-8":    true,
+		"TEXT/HTML":                  true,
+		"text/x-markdown":            true,
+		"application/xml":            true,
+		"application/atom+xml":       true,
+		"application/x-yaml":         true,
+		"application/x-ndjson":       true,
+		"application/sdp":            true,
+		"text/event-stream":          false,
+		"text/*":                     true,
+		"application/json":           false,
+		"application/octet-stream":   false,
+		"application/pdf":            false,
+		"image/png":                  false,
+		"audio/*":                    false,
+		"application/zip":            false,
+		"application/vnd.ms-excel":   false,
+		"application/octocat-stream": false,
+	} {
+		if got := isTextMedia(ct); got != want {
+			t.Errorf("isTextMedia(%q) = %v, want %v", ct, got, want)
+		}
+	}
+}
+
+const mediaSpec = `openapi: 3.0.3
+info: {title: t, version: "1"}
+paths:
+  /text:
+    get:
+      operationId: getText
+      responses:
+        "200":
+          description: ok
+          content:
+            text/plain: {schema: {type: string}}
+            text/csv: {schema: {type: string}}
+  /mixed:
+    get:
+      operationId: getMixed
+      responses:
+        "200":
+          description: ok
+          content:
+            text/csv: {schema: {type: string}}
+            application/pdf: {schema: {type: string, format: binary}}
+  /both:
+    post:
+      operationId: postBoth
+      requestBody:
+        content:
+          application/json: {schema: {type: object, properties: {a: {type: string}}}}
+          text/plain: {schema: {type: string}}
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json: {schema: {type: object, properties: {a: {type: string}}}}
+            application/problem+json: {schema: {type: object, properties: {a: {type: string}}}}
+            text/csv: {schema: {type: string}}
+  /pdf:
+    get:
+      operationId: getPDF
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json: {schema: {type: object, properties: {a: {type: string}}}}
+            application/pdf: {schema: {type: string, format: binary}}
+  /events:
+    get:
+      operationId: getEvents
+      responses:
+        "200":
+          description: ok
+          content:
+            text/event-stream: {schema: {type: string}}
+            text/plain: {schema: {type: string}}
+  /starred:
+    get:
+      operationId: getStarred
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json: {schema: {type: object, properties: {a: {type: string}}}}
+            application/vnd.star+json: {schema: {type: object, properties: {b: {type: string}}}}
+  /file:
+    get:
+      operationId: getFile
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json: {schema: {type: string, format: binary}}
+`
+
+// TestResponseMedia: what each method returns, asks for and takes, by the media types its
+// responses declare.
+func TestResponseMedia(t *testing.T) {
+	api, err := buildSpec(t, mediaSpec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	methods := map[string]*model.Operation{}
+	for _, op := range api.Operations {
+		methods[op.GoName] = op
+		for _, v := range op.Variants {
+			methods[v.GoName] = v
+		}
+		if op.Stream != nil && !op.Stream.Only {
+			methods[op.Stream.GoName] = nil
+		}
+	}
+	var names []string
+	for n := range methods {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	if got, want := strings.Join(names, " "), "GetEvents GetEventsStream GetFile GetMixed GetPDF GetStarred GetText PostBoth PostBothText PostBothText2"; got != want {
+		t.Fatalf("methods %s, want %s", got, want)
+	}
+	for _, tc := range []struct {
+		method, result, accept, media string
+		strict                        bool
+	}{
+		{"GetText", "string", "text/csv, text/plain", "text/csv, text/plain", false},
+		{"GetMixed", "io.ReadCloser", "application/pdf, text/csv", "", false},
+		{"PostBoth", "*PostBothResponse", "application/json, application/problem+json", "", false},
+		{"PostBothText", "*PostBothResponse", "application/json, application/problem+json", "", false},
+		{"PostBothText2", "string", "text/csv", "text/csv", false},
+		{"GetPDF", "*GetPDFResponse", "application/json", "", false},
+		{"GetEvents", "string", "text/plain", "text/plain", false},
+		{"GetFile", "io.ReadCloser", "application/json", "", false},
+		{"GetStarred", "*GetStarredResponse", "application/json", "", false},
+	} {
+		op := methods[tc.method]
+		if op.Result == nil {
+			t.Errorf("%s: no result", tc.method)
+			continue
+		}
+		r := op.Result.Responses[0]
+		if got := op.Result.Type.String(); got != tc.result {
+			t.Errorf("%s returns %s, want %s", tc.method, got, tc.result)
+		}
+		if op.Result.Accept != tc.accept {
+			t.Errorf("%s: Accept %q, want %q", tc.method, op.Result.Accept, tc.accept)
+		}
+		if got := strings.Join(r.Media, ", "); got != tc.media || r.Text != (tc.media != "") {
+			t.Errorf("%s: text %v of %q, want %q", tc.method, r.Text, got, tc.media)
+		}
+		if op.Result.StrictJSON != tc.strict {
+			t.Errorf("%s: StrictJSON %v", tc.method, op.Result.StrictJSON)
+		}
+	}
+	// The request body's text/plain method keeps the name it had before responses had
+	// text methods; the text response's method takes the next.
+	if b := methods["PostBothText"].Body; b == nil || b.ContentType != "text/plain" {
+		t.Errorf("PostBothText is not the text/plain request body variant: %+v", b)
+	}
+	if b := methods["PostBothText2"].Body; b == nil || b.ContentType != "application/json" {
+		t.Errorf("PostBothText2 does not send the JSON body: %+v", b)
+	}
+}
+
+// JSON offered with text/plain makes the JSON method strict about its Content-Type.
+func TestStrictJSONWithPlainText(t *testing.T) {
+	api, err := buildSpec(t, `openapi: 3.0.3
+info: {title: t, version: "1"}
+paths:
+  /x:
+    get:
+      operationId: getX
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json: {schema: {type: object, properties: {a: {type: string}}}}
+            text/plain: {schema: {type: string}}
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	op := api.Operations[0]
+	if !op.Result.StrictJSON || len(op.Variants) != 1 || op.Variants[0].GoName != "GetXText" || op.Variants[0].Result.Accept != "text/plain" {
+		t.Errorf("StrictJSON %v, variants %d", op.Result.StrictJSON, len(op.Variants))
+	}
+}
