@@ -1,8 +1,13 @@
 package runtime
 
-// SupportPackageIsVersion2 is referenced by every file retrygen generates. A generated
+// SupportPackageIsVersion3 is referenced by every file retrygen generates. A generated
 // client that needs a newer runtime than the one it is built against fails to compile with
-// this name in the message, instead of misbehaving at run time. Version 2 is the first
+// this name in the message, instead of misbehaving at run time. Version 3 clients call
+// the text, form-style, one-variant and error-model helpers of runtime/wire
+// (wire.DecodeText, wire.StyledFormBody, wire.OneVariant, wire.Model).
+const SupportPackageIsVersion3 = true
+
+// SupportPackageIsVersion2 is referenced by clients generated for version 2, the first
 // whose clients call the helper package runtime/wire instead of carrying their own copy;
-// version 1 clients must be regenerated.
+// they still build against this runtime. Version 1 clients must be regenerated.
 const SupportPackageIsVersion2 = true

@@ -17,12 +17,8 @@ import (
 //
 // The end-to-end tests' API for what a client needs beyond retries: security schemes and per-operation
 // security, server-sent event streams, response metadata, servers and webhooks.
-//
-// Servers the API description lists, for NewClient:
-//   - http://127.0.0.1:8082/v1 (The test server.)
-//   - http://{host}:8082/v1
 
-const _ = runtime.SupportPackageIsVersion2
+const _ = runtime.SupportPackageIsVersion3
 
 // Client calls the API. It is safe for concurrent use; all its calls share one retry budget and, when
 // enabled, one circuit breaker.
@@ -106,7 +102,9 @@ type CallOption = wire.CallOption
 type ResponseInfo = wire.ResponseInfo
 
 // EventStream is a stream of server-sent events whose data decode into T: call Next until it returns
-// false, then Err; Close it, or cancel the call's context, to stop early.
+// false, then Err; Close it, or cancel the call's context, to stop early. A failure before the first
+// event is retried under the operation's policy; once events have arrived, only a retry-safe operation
+// reconnects, with Last-Event-ID.
 type EventStream[T any] = wire.Stream[T]
 
 // StreamError ends a stream that was cut and could not be resumed; Delivered says how many events had
@@ -258,7 +256,8 @@ func WithOauth(fn func(ctx context.Context) (string, error)) Option {
 	return wire.WithCredential("oauth", wire.BearerFunc(fn))
 }
 
-// policyGetAlternatives is the retry policy of GetAlternatives: GET is safe (RFC 9110 §9.2.1).
+// policyGetAlternatives is the retry policy of GetAlternatives, GetWithCookie, GetFile, ListItems,
+// GetWithOAuth, GetPublic, GetWithQueryKey and WatchTicks.
 var policyGetAlternatives = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
@@ -273,8 +272,7 @@ var policyGetAlternatives = runtime.Policy{
 	ReadBody:         true,
 }
 
-// policyChat is the retry policy of Chat: POST is not idempotent and has no idempotency key (RFC 9110
-// §9.2.2); only attempts that could not connect are retried.
+// policyChat is the retry policy of Chat, ChatForm and ChatText.
 var policyChat = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
@@ -289,112 +287,8 @@ var policyChat = runtime.Policy{
 	ReadBody:         true,
 }
 
-// policyGetWithCookie is the retry policy of GetWithCookie: GET is safe (RFC 9110 §9.2.1).
-var policyGetWithCookie = runtime.Policy{
-	MaxAttempts:      4,
-	InitialDelay:     500 * time.Millisecond,
-	MaxDelay:         10 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
-	ConnectionErrors: true,
-	RetryAfter:       true,
-	MaxRetryAfter:    time.Minute,
-	Idempotent:       true,
-	ReadBody:         true,
-}
-
-// policyExportItems is the retry policy of ExportItems: GET is safe (RFC 9110 §9.2.1).
+// policyExportItems is the retry policy of ExportItems.
 var policyExportItems = runtime.Policy{
-	MaxAttempts:      4,
-	InitialDelay:     500 * time.Millisecond,
-	MaxDelay:         10 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
-	ConnectionErrors: true,
-	RetryAfter:       true,
-	MaxRetryAfter:    time.Minute,
-	Idempotent:       true,
-}
-
-// policyGetFile is the retry policy of GetFile: GET is safe (RFC 9110 §9.2.1).
-var policyGetFile = runtime.Policy{
-	MaxAttempts:      4,
-	InitialDelay:     500 * time.Millisecond,
-	MaxDelay:         10 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
-	ConnectionErrors: true,
-	RetryAfter:       true,
-	MaxRetryAfter:    time.Minute,
-	Idempotent:       true,
-	ReadBody:         true,
-}
-
-// policyListItems is the retry policy of ListItems: GET is safe (RFC 9110 §9.2.1).
-var policyListItems = runtime.Policy{
-	MaxAttempts:      4,
-	InitialDelay:     500 * time.Millisecond,
-	MaxDelay:         10 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
-	ConnectionErrors: true,
-	RetryAfter:       true,
-	MaxRetryAfter:    time.Minute,
-	Idempotent:       true,
-	ReadBody:         true,
-}
-
-// policyGetWithOAuth is the retry policy of GetWithOAuth: GET is safe (RFC 9110 §9.2.1).
-var policyGetWithOAuth = runtime.Policy{
-	MaxAttempts:      4,
-	InitialDelay:     500 * time.Millisecond,
-	MaxDelay:         10 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
-	ConnectionErrors: true,
-	RetryAfter:       true,
-	MaxRetryAfter:    time.Minute,
-	Idempotent:       true,
-	ReadBody:         true,
-}
-
-// policyGetPublic is the retry policy of GetPublic: GET is safe (RFC 9110 §9.2.1).
-var policyGetPublic = runtime.Policy{
-	MaxAttempts:      4,
-	InitialDelay:     500 * time.Millisecond,
-	MaxDelay:         10 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
-	ConnectionErrors: true,
-	RetryAfter:       true,
-	MaxRetryAfter:    time.Minute,
-	Idempotent:       true,
-	ReadBody:         true,
-}
-
-// policyGetWithQueryKey is the retry policy of GetWithQueryKey: GET is safe (RFC 9110 §9.2.1).
-var policyGetWithQueryKey = runtime.Policy{
-	MaxAttempts:      4,
-	InitialDelay:     500 * time.Millisecond,
-	MaxDelay:         10 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
-	ConnectionErrors: true,
-	RetryAfter:       true,
-	MaxRetryAfter:    time.Minute,
-	Idempotent:       true,
-	ReadBody:         true,
-}
-
-// policyWatchTicks is the retry policy of WatchTicks: GET is safe (RFC 9110 §9.2.1).
-var policyWatchTicks = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
 	MaxDelay:         10 * time.Second,
@@ -411,7 +305,7 @@ var policyWatchTicks = runtime.Policy{
 //
 // Response 200: Either both keys, or basic authentication.
 //
-// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) GetAlternatives(ctx context.Context, opts ...CallOption) (*Item, error) {
 	r := wire.NewRequest("GET")
 	r.Security([]string{"apiKeyHeader", "apiKeyQuery"}, []string{"basicAuth"})
@@ -435,7 +329,7 @@ func (c *Client) GetAlternatives(ctx context.Context, opts ...CallOption) (*Item
 //
 // Typed errors, for errors.As: 400: Problem.
 //
-// Retries: only attempts that could not connect, up to 4 attempts; the request is not idempotent.
+// Retries: up to 4 attempts, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2); only attempts that could not connect are retried.
 func (c *Client) Chat(ctx context.Context, body ChatRequest, opts ...CallOption) (*ChatChunk, error) {
 	r := wire.NewRequest("POST")
 	r.Security([]string{"bearerAuth"})
@@ -460,13 +354,11 @@ func (c *Client) Chat(ctx context.Context, body ChatRequest, opts ...CallOption)
 //
 // Typed errors, for errors.As: 400: Problem.
 //
-// Retries: only attempts that could not connect, up to 4 attempts; the request is not idempotent.
+// Retries: up to 4 attempts, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2); only attempts that could not connect are retried.
 //
-// It returns the operation's server-sent events as a stream: call Next until it returns false, then
-// Err; Close the stream, or cancel ctx, to stop early. The stream ends at the event whose data is
-// "[END]". A failure before the first event is retried under the operation's policy; a stream that is
-// cut reconnects with Last-Event-ID only when the operation is retry-safe, and otherwise ends with a
-// *StreamError that says how many events were delivered.
+// It returns the server-sent events as an EventStream that ends at the event whose data is "[END]". A
+// stream that is cut is not resumed: it ends with a *StreamError that says how many events were
+// delivered.
 func (c *Client) ChatStream(ctx context.Context, body ChatRequest, opts ...CallOption) (*EventStream[ChatChunk], error) {
 	r := wire.NewRequest("POST")
 	r.Security([]string{"bearerAuth"})
@@ -489,7 +381,7 @@ func (c *Client) ChatStream(ctx context.Context, body ChatRequest, opts ...CallO
 //
 // Typed errors, for errors.As: 400: Problem.
 //
-// Retries: only attempts that could not connect, up to 4 attempts; the request is not idempotent.
+// Retries: up to 4 attempts, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2); only attempts that could not connect are retried.
 func (c *Client) ChatForm(ctx context.Context, body ChatRequest, opts ...CallOption) (*ChatChunk, error) {
 	r := wire.NewRequest("POST")
 	r.Security([]string{"bearerAuth"})
@@ -516,7 +408,7 @@ func (c *Client) ChatForm(ctx context.Context, body ChatRequest, opts ...CallOpt
 //
 // Typed errors, for errors.As: 400: Problem.
 //
-// Retries: only attempts that could not connect, up to 4 attempts; the request is not idempotent.
+// Retries: up to 4 attempts, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2); only attempts that could not connect are retried.
 func (c *Client) ChatText(ctx context.Context, body io.Reader, opts ...CallOption) (*ChatChunk, error) {
 	r := wire.NewRequest("POST")
 	r.Security([]string{"bearerAuth"})
@@ -537,12 +429,12 @@ func (c *Client) ChatText(ctx context.Context, body io.Reader, opts ...CallOptio
 //
 // Response 200: A key in a cookie.
 //
-// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) GetWithCookie(ctx context.Context, opts ...CallOption) (*Item, error) {
 	r := wire.NewRequest("GET")
 	r.Security([]string{"apiKeyCookie"})
 	r.Path("/cookie")
-	resp, err := c.wire.Call(ctx, r, &policyGetWithCookie, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetAlternatives, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -560,7 +452,7 @@ func (c *Client) GetWithCookie(ctx context.Context, opts ...CallOption) (*Item, 
 // It returns the response body unread (application/pdf, text/csv): the caller reads it and must close
 // it.
 //
-// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) ExportItems(ctx context.Context, opts ...CallOption) (io.ReadCloser, error) {
 	r := wire.NewRequest("GET")
 	r.Security([]string{"bearerAuth"})
@@ -579,14 +471,14 @@ func (c *Client) ExportItems(ctx context.Context, opts ...CallOption) (io.ReadCl
 //
 // Response 200: A file from the file server.
 //
-// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) GetFile(ctx context.Context, name string, opts ...CallOption) (*Item, error) {
 	r := wire.NewRequest("GET")
 	r.Security([]string{"bearerAuth"})
 	r.Server("http://127.0.0.1:8083")
 	r.Path("/files/")
 	r.PathParam("name", wire.PathSimple, name)
-	resp, err := c.wire.Call(ctx, r, &policyGetFile, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetAlternatives, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -603,12 +495,12 @@ func (c *Client) GetFile(ctx context.Context, name string, opts ...CallOption) (
 //
 // Response 200: The items.
 //
-// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) ListItems(ctx context.Context, opts ...CallOption) ([]Item, error) {
 	r := wire.NewRequest("GET")
 	r.Security([]string{"bearerAuth"})
 	r.Path("/items")
-	resp, err := c.wire.Call(ctx, r, &policyListItems, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetAlternatives, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -623,12 +515,12 @@ func (c *Client) ListItems(ctx context.Context, opts ...CallOption) ([]Item, err
 //
 // Response 200: An OAuth token when one is configured, else anonymous.
 //
-// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) GetWithOAuth(ctx context.Context, opts ...CallOption) (*Item, error) {
 	r := wire.NewRequest("GET")
 	r.Security([]string{"oauth"}, []string{})
 	r.Path("/oauth")
-	resp, err := c.wire.Call(ctx, r, &policyGetWithOAuth, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetAlternatives, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -643,11 +535,11 @@ func (c *Client) GetWithOAuth(ctx context.Context, opts ...CallOption) (*Item, e
 //
 // Response 200: No credentials.
 //
-// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) GetPublic(ctx context.Context, opts ...CallOption) (*Item, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/public")
-	resp, err := c.wire.Call(ctx, r, &policyGetPublic, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetAlternatives, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -662,12 +554,12 @@ func (c *Client) GetPublic(ctx context.Context, opts ...CallOption) (*Item, erro
 //
 // Response 200: A key in the query.
 //
-// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) GetWithQueryKey(ctx context.Context, opts ...CallOption) (*Item, error) {
 	r := wire.NewRequest("GET")
 	r.Security([]string{"apiKeyQuery"})
 	r.Path("/query")
-	resp, err := c.wire.Call(ctx, r, &policyGetWithQueryKey, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetAlternatives, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -684,18 +576,15 @@ func (c *Client) GetWithQueryKey(ctx context.Context, opts ...CallOption) (*Item
 //
 // Response 200: Ticks.
 //
-// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 //
-// It returns the operation's server-sent events as a stream: call Next until it returns false, then
-// Err; Close the stream, or cancel ctx, to stop early. The stream ends at the event whose data is
-// "[DONE]". A failure before the first event is retried under the operation's policy; a stream that is
-// cut reconnects with Last-Event-ID only when the operation is retry-safe, and otherwise ends with a
-// *StreamError that says how many events were delivered.
+// It returns the server-sent events as an EventStream that ends at the event whose data is "[DONE]". A
+// stream that is cut reconnects with Last-Event-ID.
 func (c *Client) WatchTicks(ctx context.Context, opts ...CallOption) (*EventStream[Tick], error) {
 	r := wire.NewRequest("GET")
 	r.Security([]string{"bearerAuth"})
 	r.Path("/ticks")
-	return wire.OpenStream[Tick](ctx, c.wire, r, &policyWatchTicks, wire.StreamConfig{
+	return wire.OpenStream[Tick](ctx, c.wire, r, &policyGetAlternatives, wire.StreamConfig{
 		Accept:   "text/event-stream",
 		Sentinel: "[DONE]",
 	}, opts)

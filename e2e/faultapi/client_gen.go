@@ -20,7 +20,7 @@ import (
 // upload (B19), and operations whose policies differ only in x-retry (B18). No document
 // level x-retry: operations without one get retrygen's defaults.
 
-const _ = runtime.SupportPackageIsVersion2
+const _ = runtime.SupportPackageIsVersion3
 
 // Client calls the API. It is safe for concurrent use; all its calls share one retry budget and, when
 // enabled, one circuit breaker.
@@ -103,7 +103,9 @@ type CallOption = wire.CallOption
 type ResponseInfo = wire.ResponseInfo
 
 // EventStream is a stream of server-sent events whose data decode into T: call Next until it returns
-// false, then Err; Close it, or cancel the call's context, to stop early.
+// false, then Err; Close it, or cancel the call's context, to stop early. A failure before the first
+// event is retried under the operation's policy; once events have arrived, only a retry-safe operation
+// reconnects, with Last-Event-ID.
 type EventStream[T any] = wire.Stream[T]
 
 // StreamError ends a stream that was cut and could not be resumed; Delivered says how many events had
@@ -164,22 +166,8 @@ func WithHeader(key, value string) CallOption { return wire.WithHeader(key, valu
 // opens and again on each reconnection.
 func WithResponseInfo(info *ResponseInfo) CallOption { return wire.WithResponseInfo(info) }
 
-// policyUploadFile is the retry policy of UploadFile: PUT is idempotent (RFC 9110 §9.2.2).
+// policyUploadFile is the retry policy of UploadFile, GetItem and GetDailyReport.
 var policyUploadFile = runtime.Policy{
-	MaxAttempts:      4,
-	InitialDelay:     500 * time.Millisecond,
-	MaxDelay:         10 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
-	ConnectionErrors: true,
-	RetryAfter:       true,
-	MaxRetryAfter:    time.Minute,
-	Idempotent:       true,
-}
-
-// policyGetItem is the retry policy of GetItem: GET is safe (RFC 9110 §9.2.1).
-var policyGetItem = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
 	MaxDelay:         10 * time.Second,
@@ -193,8 +181,7 @@ var policyGetItem = runtime.Policy{
 	ReadBody:         true,
 }
 
-// policyPatchItem is the retry policy of PatchItem: PATCH is not idempotent and has no idempotency key
-// (RFC 9110 §9.2.2); only attempts that could not connect are retried.
+// policyPatchItem is the retry policy of PatchItem.
 var policyPatchItem = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
@@ -209,8 +196,7 @@ var policyPatchItem = runtime.Policy{
 	ReadBody:         true,
 }
 
-// policyPatchProfile is the retry policy of PatchProfile: PATCH sends an idempotency key in
-// "Idempotency-Key" (x-idempotency-key on the operation).
+// policyPatchProfile is the retry policy of PatchProfile.
 var policyPatchProfile = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
@@ -226,22 +212,7 @@ var policyPatchProfile = runtime.Policy{
 	ReadBody:         true,
 }
 
-// policyGetDailyReport is the retry policy of GetDailyReport: GET is safe (RFC 9110 §9.2.1).
-var policyGetDailyReport = runtime.Policy{
-	MaxAttempts:      4,
-	InitialDelay:     500 * time.Millisecond,
-	MaxDelay:         10 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
-	ConnectionErrors: true,
-	RetryAfter:       true,
-	MaxRetryAfter:    time.Minute,
-	Idempotent:       true,
-	ReadBody:         true,
-}
-
-// policyGetHourlyReport is the retry policy of GetHourlyReport: GET is safe (RFC 9110 §9.2.1).
+// policyGetHourlyReport is the retry policy of GetHourlyReport.
 var policyGetHourlyReport = runtime.Policy{
 	MaxAttempts:      5,
 	InitialDelay:     500 * time.Millisecond,
@@ -256,8 +227,7 @@ var policyGetHourlyReport = runtime.Policy{
 	ReadBody:         true,
 }
 
-// policyGetLiveReport is the retry policy of GetLiveReport: GET is safe (RFC 9110 §9.2.1); retries
-// turned off (maxAttempts 1, from operation).
+// policyGetLiveReport is the retry policy of GetLiveReport.
 var policyGetLiveReport = runtime.Policy{
 	MaxAttempts:      1,
 	InitialDelay:     500 * time.Millisecond,
@@ -278,7 +248,7 @@ var policyGetLiveReport = runtime.Policy{
 //
 // Response 204: Stored.
 //
-// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as PUT is idempotent (RFC 9110 §9.2.2).
 func (c *Client) UploadFile(ctx context.Context, name string, body io.Reader, opts ...CallOption) error {
 	r := wire.NewRequest("PUT")
 	r.Path("/files/")
@@ -297,7 +267,7 @@ func (c *Client) UploadFile(ctx context.Context, name string, body io.Reader, op
 //
 // Response 200: The item.
 //
-// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) GetItem(ctx context.Context, name string, params *GetItemParams, opts ...CallOption) (*Item, error) {
 	if params == nil {
 		params = new(GetItemParams)
@@ -307,7 +277,7 @@ func (c *Client) GetItem(ctx context.Context, name string, params *GetItemParams
 	r.PathParam("name", wire.PathSimple, name)
 	r.QueryParam("q", wire.QueryForm, params.Q)
 	r.HeaderParam("X-Note", wire.HeaderSimple, params.XNote)
-	resp, err := c.wire.Call(ctx, r, &policyGetItem, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyUploadFile, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -324,7 +294,7 @@ func (c *Client) GetItem(ctx context.Context, name string, params *GetItemParams
 //
 // Response 200: The item.
 //
-// Retries: only attempts that could not connect, up to 4 attempts; the request is not idempotent.
+// Retries: up to 4 attempts, as PATCH is not idempotent and has no idempotency key (RFC 9110 §9.2.2); only attempts that could not connect are retried.
 func (c *Client) PatchItem(ctx context.Context, name string, body Item, opts ...CallOption) (*Item, error) {
 	r := wire.NewRequest("PATCH")
 	r.Path("/items/")
@@ -347,7 +317,7 @@ func (c *Client) PatchItem(ctx context.Context, name string, body Item, opts ...
 //
 // Response 200: The profile.
 //
-// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as PATCH sends an idempotency key in "Idempotency-Key" (x-idempotency-key on the operation).
 func (c *Client) PatchProfile(ctx context.Context, user string, body Item, opts ...CallOption) (*Item, error) {
 	r := wire.NewRequest("PATCH")
 	r.Path("/profiles/")
@@ -370,11 +340,11 @@ func (c *Client) PatchProfile(ctx context.Context, user string, body Item, opts 
 //
 // Response 200: The report.
 //
-// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) GetDailyReport(ctx context.Context, opts ...CallOption) (*Item, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/reports/daily")
-	resp, err := c.wire.Call(ctx, r, &policyGetDailyReport, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyUploadFile, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -391,7 +361,7 @@ func (c *Client) GetDailyReport(ctx context.Context, opts ...CallOption) (*Item,
 //
 // Response 200: The report.
 //
-// Retries: up to 5 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
+// Retries: up to 5 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) GetHourlyReport(ctx context.Context, opts ...CallOption) (*Item, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/reports/hourly")
@@ -412,7 +382,7 @@ func (c *Client) GetHourlyReport(ctx context.Context, opts ...CallOption) (*Item
 //
 // Response 200: The report.
 //
-// Retries: none.
+// Retries: none, as GET is safe (RFC 9110 §9.2.1); retries turned off (maxAttempts 1, from operation).
 func (c *Client) GetLiveReport(ctx context.Context, opts ...CallOption) (*Item, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/reports/live")

@@ -170,7 +170,7 @@ func clientSurface(api *model.API) []jen.Code {
 		jen.Type().Id("CallOption").Op("=").Qual(wirePath, "CallOption"))
 	add("ResponseInfo describes how a call went, for WithResponseInfo.",
 		jen.Type().Id("ResponseInfo").Op("=").Qual(wirePath, "ResponseInfo"))
-	add("EventStream is a stream of server-sent events whose data decode into T: call Next until it returns false, then Err; Close it, or cancel the call's context, to stop early.",
+	add("EventStream is a stream of server-sent events whose data decode into T: call Next until it returns false, then Err; Close it, or cancel the call's context, to stop early. A failure before the first event is retried under the operation's policy; once events have arrived, only a retry-safe operation reconnects, with Last-Event-ID.",
 		jen.Type().Id("EventStream").Types(jen.Id("T").Any()).Op("=").Qual(wirePath, "Stream").Types(jen.Id("T")))
 	add("StreamError ends a stream that was cut and could not be resumed; Delivered says how many events had arrived.",
 		jen.Type().Id("StreamError").Op("=").Qual(wirePath, "StreamError"))

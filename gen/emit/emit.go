@@ -46,7 +46,7 @@ var importNames = map[string]string{
 
 // versionConst is the runtime constant every generated file refers to, so that a client
 // built against a runtime it does not fit fails to compile with this name in the message.
-const versionConst = "SupportPackageIsVersion2"
+const versionConst = "SupportPackageIsVersion3"
 
 // Options are the settings of one generated file.
 type Options struct {
@@ -156,8 +156,19 @@ func (e *emitter) items() []jen.Code {
 	var items []jen.Code
 	items = append(items, e.serverConsts()...)
 	items = append(items, e.securityOptions()...)
+	users := map[string][]string{}
 	for _, op := range api.Operations {
-		items = append(items, e.policy(op).Line())
+		for _, m := range op.Methods() {
+			users[m.PolicyVar] = append(users[m.PolicyVar], m.GoName)
+		}
+	}
+	for _, op := range api.Operations {
+		for _, m := range op.Methods() {
+			if u := users[m.PolicyVar]; u != nil {
+				items = append(items, e.policy(m, u).Line())
+				delete(users, m.PolicyVar)
+			}
+		}
 	}
 	for _, op := range api.Operations {
 		items = append(items, e.method(op).Line())
@@ -169,7 +180,9 @@ func (e *emitter) items() []jen.Code {
 		}
 	}
 	for _, set := range api.ErrorSets {
-		items = append(items, e.errorSet(set).Line())
+		if set.Only() == nil {
+			items = append(items, e.errorSet(set).Line())
+		}
 	}
 	for _, op := range api.Operations {
 		if op.ParamsType != "" {
@@ -397,15 +410,5 @@ func (e *emitter) fileDoc() *jen.Statement {
 	}
 	d.para(intro + ".")
 	d.para(e.api.Description)
-	if len(e.api.Servers) > 0 {
-		d.para("Servers the API description lists, for NewClient:")
-		for _, s := range e.api.Servers {
-			line := "  - " + oneLine(s.URL)
-			if desc := oneLine(s.Description); desc != "" {
-				line += " (" + desc + ")"
-			}
-			d.lines = append(d.lines, line)
-		}
-	}
 	return d.code().Line()
 }

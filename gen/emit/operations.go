@@ -18,10 +18,10 @@ import (
 //		InitialDelay: 500 * time.Millisecond,
 //		...
 //	}
-func (e *emitter) policy(op *model.Operation) *jen.Statement {
+func (e *emitter) policy(op *model.Operation, users []string) *jen.Statement {
 	p := op.Policy
 	var d doc
-	d.para(op.PolicyVar + " is the retry policy of " + op.GoName + ": " + strings.TrimSuffix(oneLine(p.Reason), ".") + ".")
+	d.para(op.PolicyVar + " is the retry policy of " + list(users) + ".")
 	type kv struct {
 		name  string
 		value jen.Code
@@ -53,9 +53,7 @@ func (e *emitter) policy(op *model.Operation) *jen.Statement {
 	if p.IdempotencyKey != "" {
 		fields = append(fields, kv{"IdempotencyKey", jen.Lit(p.IdempotencyKey)})
 	}
-	if op.Result != nil && !op.Result.Streams() {
-		// The method decodes the body whole: reading it within the attempt lets a body
-		// cut short be retried like any other failed attempt.
+	if op.ReadsBodyWhole() {
 		fields = append(fields, kv{"ReadBody", jen.True()})
 	}
 	values := make([]jen.Code, 0, len(fields)+1)
@@ -116,7 +114,20 @@ func duration(d time.Duration) jen.Code {
 	return jen.Op(strconv.FormatInt(int64(d), 10))
 }
 
-// retrySummary is the method doc's one-line account of its policy.
+// reason is why the policy retries or not, as the end of a sentence.
+func reason(p model.Policy) string {
+	return strings.TrimSuffix(oneLine(p.Reason), ".") + "."
+}
+
+// list joins names as prose: "A", "A and B", "A, B and C".
+func list(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+// retrySummary is the method doc's account of its policy and why.
 func retrySummary(p model.Policy) string {
 	switch {
 	case p.Retry:
@@ -134,11 +145,12 @@ func retrySummary(p model.Policy) string {
 		if j := oneLine(p.Jitter); j != "" {
 			s += ", " + j + " jitter"
 		}
-		return s + "."
+		return s + ", as " + reason(p)
 	case p.MaxAttempts > 1:
-		return fmt.Sprintf("Retries: only attempts that could not connect, up to %d attempts; the request is not idempotent.", p.MaxAttempts)
+		// The reason ends "only attempts that could not connect are retried".
+		return fmt.Sprintf("Retries: up to %d attempts, as %s", p.MaxAttempts, reason(p))
 	}
-	return "Retries: none."
+	return "Retries: none, as " + reason(p)
 }
 
 // method renders one operation's method on Client.
@@ -267,7 +279,7 @@ func (e *emitter) method(op *model.Operation) *jen.Statement {
 	))
 	errValue := jen.Err()
 	if op.Errors != nil {
-		errValue = jen.Qual(wirePath, "DecodeError").Call(jen.Err(), jen.Id(op.Errors.GoName))
+		errValue = jen.Qual(wirePath, "DecodeError").Call(jen.Err(), picker(op.Errors))
 	}
 	if op.Result != nil {
 		add(jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(zero(op.Result.Type), errValue)))
@@ -367,11 +379,7 @@ func declared(op *model.Operation) []jen.Code {
 	if len(op.SuccessStatuses) == 0 {
 		return nil
 	}
-	pick := jen.Nil()
-	if op.Errors != nil {
-		pick = jen.Id(op.Errors.GoName)
-	}
-	out := []jen.Code{pick}
+	out := []jen.Code{picker(op.Errors)}
 	for _, st := range op.SuccessStatuses {
 		n, err := strconv.Atoi(st)
 		if err != nil {
@@ -438,11 +446,7 @@ func (e *emitter) decodeResult(op *model.Operation, add func(jen.Code), fail []j
 			}
 			// Declared statuses without content succeed with no field set.
 			var empty []jen.Code
-			pick := jen.Nil()
-			if op.Errors != nil {
-				pick = jen.Id(op.Errors.GoName)
-			}
-			other := jen.Return(jen.Nil(), jen.Qual(wirePath, "Undeclared").Call(jen.Id("resp"), pick))
+			other := jen.Return(jen.Nil(), jen.Qual(wirePath, "Undeclared").Call(jen.Id("resp"), picker(op.Errors)))
 			for _, st := range op.SuccessStatuses {
 				if slices.ContainsFunc(res.Responses, func(r *model.Response) bool { return r.Status == st }) {
 					continue
@@ -537,6 +541,18 @@ func statusTest(code *jen.Statement, status string) *jen.Statement {
 		return code.Op("/").Lit(100).Op("==").Lit(int(status[0] - '0'))
 	}
 	return jen.True()
+}
+
+// picker is the error-model picker of set: nil when there is none, wire.Model[T] when
+// every status has the model T, else the set's function.
+func picker(set *model.ErrorSet) jen.Code {
+	switch {
+	case set == nil:
+		return jen.Nil()
+	case set.Only() != nil:
+		return jen.Qual(wirePath, "Model").Types(typ(set.Only()))
+	}
+	return jen.Id(set.GoName)
 }
 
 // errorSet renders the function that picks an error model by status:

@@ -21,13 +21,17 @@ func streamVariant(op *model.Operation) *model.Operation {
 // statements that built the request r.
 func (e *emitter) streamMethod(op *model.Operation, d doc, args, body []jen.Code) *jen.Statement {
 	s := op.Stream
-	d.para("It returns the operation's server-sent events as a stream: call Next until it returns false, then Err; Close the stream, or cancel ctx, to stop early. The stream ends at the event whose data is " + quoteDoc(s.Sentinel) + ". A failure before the first event is retried under the operation's policy; a stream that is cut reconnects with Last-Event-ID only when the operation is retry-safe, and otherwise ends with a *StreamError that says how many events were delivered.")
+	resume := "A stream that is cut reconnects with Last-Event-ID."
+	if !op.Policy.Retry {
+		resume = "A stream that is cut is not resumed: it ends with a *StreamError that says how many events were delivered."
+	}
+	d.para("It returns the server-sent events as an EventStream that ends at the event whose data is " + quoteDoc(s.Sentinel) + ". " + resume)
 	cfg := jen.Dict{jen.Id("Accept"): jen.Lit(s.Accept), jen.Id("Sentinel"): jen.Lit(s.Sentinel)}
 	if s.Text {
 		cfg[jen.Id("Text")] = jen.True()
 	}
 	if op.Errors != nil {
-		cfg[jen.Id("DecodeError")] = jen.Id(op.Errors.GoName)
+		cfg[jen.Id("DecodeError")] = picker(op.Errors)
 	}
 	body = append(body, jen.Return(jen.Qual(wirePath, "OpenStream").Types(typ(s.Type)).Call(
 		jen.Id("ctx"), jen.Id("c").Dot("wire"), jen.Id("r"), jen.Op("&").Id(op.PolicyVar),

@@ -46,7 +46,7 @@ type Operation struct {
 	Policy      Policy
 
 	// PolicyVar is the package-level variable holding the policy literal, e.g.
-	// "policyCreateOrder".
+	// "policyCreateOrder". Operations with the same literal share one.
 	PolicyVar string
 	// PathParams are the path parameters in the order the path names them; each is a
 	// method argument named by its LocalName.

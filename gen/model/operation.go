@@ -101,6 +101,19 @@ func (r *Result) Streams() bool {
 	return false
 }
 
+// Methods are op and its variants: the methods of one operation.
+func (op *Operation) Methods() []*Operation {
+	return append([]*Operation{op}, op.Variants...)
+}
+
+// ReadsBodyWhole reports whether the method reads a 2xx response's body whole (to
+// decode it, or to drain it when it declares none) rather than hand it to the caller
+// unread. The engine then reads it within the attempt, so a body cut short is retried
+// like any other failed attempt (runtime.Policy.ReadBody).
+func (op *Operation) ReadsBodyWhole() bool {
+	return op.Result == nil || !op.Result.Streams()
+}
+
 // Response is one 2xx response with content.
 type Response struct {
 	Status string // e.g. "200", "2XX"
@@ -125,6 +138,15 @@ type ErrorSet struct {
 	GoName string
 	// Cases are sorted: exact statuses, then classes ("4XX"), then "default".
 	Cases []*ErrorCase
+}
+
+// Only returns the model of a set whose one case is "default": the model of every
+// status. It returns nil for other sets.
+func (s *ErrorSet) Only() *Type {
+	if len(s.Cases) == 1 && s.Cases[0].Status == "default" {
+		return s.Cases[0].Type
+	}
+	return nil
 }
 
 // ErrorCase is one declared error response with a JSON model.

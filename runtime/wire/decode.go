@@ -118,6 +118,12 @@ func Expect(resp *http.Response, pick func(status int) any, declared ...int) err
 	return Discard(resp)
 }
 
+// Model is the error-model picker of an operation whose every error status has the
+// model T: it returns a new T for any status.
+func Model[T any](status int) any {
+	return new(T)
+}
+
 // DecodeError decodes the body of a failed call's response into the error model pick
 // returns for its status, and attaches it to the *runtime.Error as Model, so that
 // errors.As reaches it. Only a JSON body is decoded: a response whose Content-Type is

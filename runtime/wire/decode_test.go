@@ -37,6 +37,19 @@ func TestDecodeError(t *testing.T) {
 	}
 }
 
+func TestModel(t *testing.T) {
+	for _, status := range []int{400, 404, 500} {
+		err := DecodeError(&runtime.Error{StatusCode: status, Body: []byte(`{"Msg":"no"}`)}, Model[model])
+		var m *model
+		if !errors.As(err, &m) || m.Msg != "no" {
+			t.Errorf("status %d: errors.As(*model) = %v for %v", status, m, err)
+		}
+	}
+	if a, b := Model[model](400), Model[model](400); a == b {
+		t.Error("Model returned the same model twice")
+	}
+}
+
 // closeTracker reports whether it was closed.
 type closeTracker struct {
 	io.Reader

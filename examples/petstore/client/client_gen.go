@@ -17,11 +17,8 @@ import (
 // A small pet shop whose operations show every retry rule of retrygen: safe reads retried by
 // default, idempotent writes, POSTs made safe by an idempotency key, a POST that is never
 // retried, and x-retry at document, path and operation level.
-//
-// Servers the API description lists, for NewClient:
-//   - http://localhost:8080/v1
 
-const _ = runtime.SupportPackageIsVersion2
+const _ = runtime.SupportPackageIsVersion3
 
 // Client calls the API. It is safe for concurrent use; all its calls share one retry budget and, when
 // enabled, one circuit breaker.
@@ -105,7 +102,9 @@ type CallOption = wire.CallOption
 type ResponseInfo = wire.ResponseInfo
 
 // EventStream is a stream of server-sent events whose data decode into T: call Next until it returns
-// false, then Err; Close it, or cancel the call's context, to stop early.
+// false, then Err; Close it, or cancel the call's context, to stop early. A failure before the first
+// event is retried under the operation's policy; once events have arrived, only a retry-safe operation
+// reconnects, with Last-Event-ID.
 type EventStream[T any] = wire.Stream[T]
 
 // StreamError ends a stream that was cut and could not be resumed; Delivered says how many events had
@@ -183,7 +182,7 @@ func WithBearerAuthFunc(fn func(ctx context.Context) (string, error)) Option {
 	return wire.WithCredential("bearerAuth", wire.BearerFunc(fn))
 }
 
-// policyListPets is the retry policy of ListPets: GET is safe (RFC 9110 §9.2.1).
+// policyListPets is the retry policy of ListPets, SearchPets, GetPet, DeletePet and WatchPet.
 var policyListPets = runtime.Policy{
 	MaxAttempts:      3,
 	InitialDelay:     100 * time.Millisecond,
@@ -198,8 +197,7 @@ var policyListPets = runtime.Policy{
 	ReadBody:         true,
 }
 
-// policyCreatePet is the retry policy of CreatePet: POST sends an idempotency key in "Idempotency-Key"
-// (x-idempotency-key on the operation).
+// policyCreatePet is the retry policy of CreatePet.
 var policyCreatePet = runtime.Policy{
 	MaxAttempts:      3,
 	InitialDelay:     100 * time.Millisecond,
@@ -215,38 +213,7 @@ var policyCreatePet = runtime.Policy{
 	ReadBody:         true,
 }
 
-// policySearchPets is the retry policy of SearchPets: POST is declared idempotent (x-idempotent:
-// true).
-var policySearchPets = runtime.Policy{
-	MaxAttempts:      3,
-	InitialDelay:     100 * time.Millisecond,
-	MaxDelay:         time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
-	ConnectionErrors: true,
-	RetryAfter:       true,
-	MaxRetryAfter:    5 * time.Second,
-	Idempotent:       true,
-	ReadBody:         true,
-}
-
-// policyGetPet is the retry policy of GetPet: GET is safe (RFC 9110 §9.2.1).
-var policyGetPet = runtime.Policy{
-	MaxAttempts:      3,
-	InitialDelay:     100 * time.Millisecond,
-	MaxDelay:         time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
-	ConnectionErrors: true,
-	RetryAfter:       true,
-	MaxRetryAfter:    5 * time.Second,
-	Idempotent:       true,
-	ReadBody:         true,
-}
-
-// policyUpdatePet is the retry policy of UpdatePet: PUT is idempotent (RFC 9110 §9.2.2).
+// policyUpdatePet is the retry policy of UpdatePet.
 var policyUpdatePet = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     100 * time.Millisecond,
@@ -262,36 +229,7 @@ var policyUpdatePet = runtime.Policy{
 	ReadBody:         true,
 }
 
-// policyDeletePet is the retry policy of DeletePet: DELETE is idempotent (RFC 9110 §9.2.2).
-var policyDeletePet = runtime.Policy{
-	MaxAttempts:      3,
-	InitialDelay:     100 * time.Millisecond,
-	MaxDelay:         time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
-	ConnectionErrors: true,
-	RetryAfter:       true,
-	MaxRetryAfter:    5 * time.Second,
-	Idempotent:       true,
-}
-
-// policyWatchPet is the retry policy of WatchPet: GET is safe (RFC 9110 §9.2.1).
-var policyWatchPet = runtime.Policy{
-	MaxAttempts:      3,
-	InitialDelay:     100 * time.Millisecond,
-	MaxDelay:         time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
-	ConnectionErrors: true,
-	RetryAfter:       true,
-	MaxRetryAfter:    5 * time.Second,
-	Idempotent:       true,
-}
-
-// policyFeedPet is the retry policy of FeedPet: POST is not idempotent and has no idempotency key (RFC
-// 9110 §9.2.2); only attempts that could not connect are retried.
+// policyFeedPet is the retry policy of FeedPet.
 var policyFeedPet = runtime.Policy{
 	MaxAttempts:      3,
 	InitialDelay:     100 * time.Millisecond,
@@ -306,7 +244,7 @@ var policyFeedPet = runtime.Policy{
 	ReadBody:         true,
 }
 
-// policyGetInventory is the retry policy of GetInventory: GET is safe (RFC 9110 §9.2.1).
+// policyGetInventory is the retry policy of GetInventory.
 var policyGetInventory = runtime.Policy{
 	MaxAttempts:      2,
 	InitialDelay:     100 * time.Millisecond,
@@ -321,8 +259,7 @@ var policyGetInventory = runtime.Policy{
 	ReadBody:         true,
 }
 
-// policyPlaceOrder is the retry policy of PlaceOrder: POST sends an idempotency key in
-// "Idempotency-Key" (declared header parameter).
+// policyPlaceOrder is the retry policy of PlaceOrder.
 var policyPlaceOrder = runtime.Policy{
 	MaxAttempts:      3,
 	InitialDelay:     100 * time.Millisecond,
@@ -348,7 +285,7 @@ var policyPlaceOrder = runtime.Policy{
 //
 // Typed errors, for errors.As: other statuses: Problem.
 //
-// Retries: up to 3 attempts on 408/429/500/502/503/504 and connection errors, backoff 100ms–1s, full jitter.
+// Retries: up to 3 attempts on 408/429/500/502/503/504 and connection errors, backoff 100ms–1s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) ListPets(ctx context.Context, params *ListPetsParams, opts ...CallOption) ([]Pet, error) {
 	if params == nil {
 		params = new(ListPetsParams)
@@ -359,10 +296,10 @@ func (c *Client) ListPets(ctx context.Context, params *ListPetsParams, opts ...C
 	r.QueryParam("species", wire.QueryForm, params.Species)
 	resp, err := c.wire.Call(ctx, r, &policyListPets, "application/json", opts)
 	if err != nil {
-		return nil, wire.DecodeError(err, errorsProblem)
+		return nil, wire.DecodeError(err, wire.Model[Problem])
 	}
 	var out []Pet
-	if err := wire.DecodeDeclared(resp, &out, errorsProblem, 200); err != nil {
+	if err := wire.DecodeDeclared(resp, &out, wire.Model[Problem], 200); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -381,17 +318,17 @@ func (c *Client) ListPets(ctx context.Context, params *ListPetsParams, opts ...C
 //
 // Typed errors, for errors.As: other statuses: Problem.
 //
-// Retries: up to 3 attempts on 408/409/429/500/502/503/504 and connection errors, backoff 100ms–1s, full jitter.
+// Retries: up to 3 attempts on 408/409/429/500/502/503/504 and connection errors, backoff 100ms–1s, full jitter, as POST sends an idempotency key in "Idempotency-Key" (x-idempotency-key on the operation).
 func (c *Client) CreatePet(ctx context.Context, body NewPet, opts ...CallOption) (*Pet, error) {
 	r := wire.NewRequest("POST")
 	r.Path("/pets")
 	r.JSONBody("application/json", body)
 	resp, err := c.wire.Call(ctx, r, &policyCreatePet, "application/json", opts)
 	if err != nil {
-		return nil, wire.DecodeError(err, errorsProblem)
+		return nil, wire.DecodeError(err, wire.Model[Problem])
 	}
 	out := new(Pet)
-	if err := wire.DecodeDeclared(resp, out, errorsProblem, 201); err != nil {
+	if err := wire.DecodeDeclared(resp, out, wire.Model[Problem], 201); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -407,17 +344,17 @@ func (c *Client) CreatePet(ctx context.Context, body NewPet, opts ...CallOption)
 //
 // Typed errors, for errors.As: other statuses: Problem.
 //
-// Retries: up to 3 attempts on 408/429/500/502/503/504 and connection errors, backoff 100ms–1s, full jitter.
+// Retries: up to 3 attempts on 408/429/500/502/503/504 and connection errors, backoff 100ms–1s, full jitter, as POST is declared idempotent (x-idempotent: true).
 func (c *Client) SearchPets(ctx context.Context, body PetQuery, opts ...CallOption) ([]Pet, error) {
 	r := wire.NewRequest("POST")
 	r.Path("/pets/search")
 	r.JSONBody("application/json", body)
-	resp, err := c.wire.Call(ctx, r, &policySearchPets, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyListPets, "application/json", opts)
 	if err != nil {
-		return nil, wire.DecodeError(err, errorsProblem)
+		return nil, wire.DecodeError(err, wire.Model[Problem])
 	}
 	var out []Pet
-	if err := wire.DecodeDeclared(resp, &out, errorsProblem, 200); err != nil {
+	if err := wire.DecodeDeclared(resp, &out, wire.Model[Problem], 200); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -431,17 +368,17 @@ func (c *Client) SearchPets(ctx context.Context, body PetQuery, opts ...CallOpti
 //
 // Typed errors, for errors.As: other statuses: Problem.
 //
-// Retries: up to 3 attempts on 408/429/500/502/503/504 and connection errors, backoff 100ms–1s, full jitter.
+// Retries: up to 3 attempts on 408/429/500/502/503/504 and connection errors, backoff 100ms–1s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) GetPet(ctx context.Context, petID int64, opts ...CallOption) (*Pet, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/pets/")
 	r.PathParam("petId", wire.PathSimple, petID)
-	resp, err := c.wire.Call(ctx, r, &policyGetPet, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyListPets, "application/json", opts)
 	if err != nil {
-		return nil, wire.DecodeError(err, errorsProblem)
+		return nil, wire.DecodeError(err, wire.Model[Problem])
 	}
 	out := new(Pet)
-	if err := wire.DecodeDeclared(resp, out, errorsProblem, 200); err != nil {
+	if err := wire.DecodeDeclared(resp, out, wire.Model[Problem], 200); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -457,7 +394,7 @@ func (c *Client) GetPet(ctx context.Context, petID int64, opts ...CallOption) (*
 //
 // Typed errors, for errors.As: other statuses: Problem.
 //
-// Retries: up to 4 attempts on 429/503 and connection errors, backoff 100ms–1s, full jitter.
+// Retries: up to 4 attempts on 429/503 and connection errors, backoff 100ms–1s, full jitter, as PUT is idempotent (RFC 9110 §9.2.2).
 func (c *Client) UpdatePet(ctx context.Context, petID int64, body NewPet, opts ...CallOption) (*Pet, error) {
 	r := wire.NewRequest("PUT")
 	r.Path("/pets/")
@@ -465,10 +402,10 @@ func (c *Client) UpdatePet(ctx context.Context, petID int64, body NewPet, opts .
 	r.JSONBody("application/json", body)
 	resp, err := c.wire.Call(ctx, r, &policyUpdatePet, "application/json", opts)
 	if err != nil {
-		return nil, wire.DecodeError(err, errorsProblem)
+		return nil, wire.DecodeError(err, wire.Model[Problem])
 	}
 	out := new(Pet)
-	if err := wire.DecodeDeclared(resp, out, errorsProblem, 200); err != nil {
+	if err := wire.DecodeDeclared(resp, out, wire.Model[Problem], 200); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -484,16 +421,16 @@ func (c *Client) UpdatePet(ctx context.Context, petID int64, body NewPet, opts .
 //
 // Typed errors, for errors.As: other statuses: Problem.
 //
-// Retries: up to 3 attempts on 408/429/500/502/503/504 and connection errors, backoff 100ms–1s, full jitter.
+// Retries: up to 3 attempts on 408/429/500/502/503/504 and connection errors, backoff 100ms–1s, full jitter, as DELETE is idempotent (RFC 9110 §9.2.2).
 func (c *Client) DeletePet(ctx context.Context, petID int64, opts ...CallOption) error {
 	r := wire.NewRequest("DELETE")
 	r.Path("/pets/")
 	r.PathParam("petId", wire.PathSimple, petID)
-	resp, err := c.wire.Call(ctx, r, &policyDeletePet, "", opts)
+	resp, err := c.wire.Call(ctx, r, &policyListPets, "", opts)
 	if err != nil {
-		return wire.DecodeError(err, errorsProblem)
+		return wire.DecodeError(err, wire.Model[Problem])
 	}
-	return wire.Expect(resp, errorsProblem, 204)
+	return wire.Expect(resp, wire.Model[Problem], 204)
 }
 
 // WatchPet calls GET /pets/{petId}/events (operationId watchPet).
@@ -508,22 +445,19 @@ func (c *Client) DeletePet(ctx context.Context, petID int64, opts ...CallOption)
 //
 // Typed errors, for errors.As: other statuses: Problem.
 //
-// Retries: up to 3 attempts on 408/429/500/502/503/504 and connection errors, backoff 100ms–1s, full jitter.
+// Retries: up to 3 attempts on 408/429/500/502/503/504 and connection errors, backoff 100ms–1s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 //
-// It returns the operation's server-sent events as a stream: call Next until it returns false, then
-// Err; Close the stream, or cancel ctx, to stop early. The stream ends at the event whose data is
-// "[DONE]". A failure before the first event is retried under the operation's policy; a stream that is
-// cut reconnects with Last-Event-ID only when the operation is retry-safe, and otherwise ends with a
-// *StreamError that says how many events were delivered.
+// It returns the server-sent events as an EventStream that ends at the event whose data is "[DONE]". A
+// stream that is cut reconnects with Last-Event-ID.
 func (c *Client) WatchPet(ctx context.Context, petID int64, opts ...CallOption) (*EventStream[PetEvent], error) {
 	r := wire.NewRequest("GET")
 	r.Security([]string{"bearerAuth"})
 	r.Path("/pets/")
 	r.PathParam("petId", wire.PathSimple, petID)
 	r.Path("/events")
-	return wire.OpenStream[PetEvent](ctx, c.wire, r, &policyWatchPet, wire.StreamConfig{
+	return wire.OpenStream[PetEvent](ctx, c.wire, r, &policyListPets, wire.StreamConfig{
 		Accept:      "text/event-stream",
-		DecodeError: errorsProblem,
+		DecodeError: wire.Model[Problem],
 		Sentinel:    "[DONE]",
 	}, opts)
 }
@@ -539,7 +473,7 @@ func (c *Client) WatchPet(ctx context.Context, petID int64, opts ...CallOption) 
 //
 // Typed errors, for errors.As: other statuses: Problem.
 //
-// Retries: only attempts that could not connect, up to 3 attempts; the request is not idempotent.
+// Retries: up to 3 attempts, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2); only attempts that could not connect are retried.
 func (c *Client) FeedPet(ctx context.Context, petID int64, body Meal, opts ...CallOption) (*Pet, error) {
 	r := wire.NewRequest("POST")
 	r.Path("/pets/")
@@ -548,10 +482,10 @@ func (c *Client) FeedPet(ctx context.Context, petID int64, body Meal, opts ...Ca
 	r.JSONBody("application/json", body)
 	resp, err := c.wire.Call(ctx, r, &policyFeedPet, "application/json", opts)
 	if err != nil {
-		return nil, wire.DecodeError(err, errorsProblem)
+		return nil, wire.DecodeError(err, wire.Model[Problem])
 	}
 	out := new(Pet)
-	if err := wire.DecodeDeclared(resp, out, errorsProblem, 200); err != nil {
+	if err := wire.DecodeDeclared(resp, out, wire.Model[Problem], 200); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -565,16 +499,16 @@ func (c *Client) FeedPet(ctx context.Context, petID int64, body Meal, opts ...Ca
 //
 // Typed errors, for errors.As: other statuses: Problem.
 //
-// Retries: up to 2 attempts on 5XX and connection errors, backoff 100ms–1s, equal jitter.
+// Retries: up to 2 attempts on 5XX and connection errors, backoff 100ms–1s, equal jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) GetInventory(ctx context.Context, opts ...CallOption) (map[string]int32, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/store/inventory")
 	resp, err := c.wire.Call(ctx, r, &policyGetInventory, "application/json", opts)
 	if err != nil {
-		return nil, wire.DecodeError(err, errorsProblem)
+		return nil, wire.DecodeError(err, wire.Model[Problem])
 	}
 	var out map[string]int32
-	if err := wire.DecodeDeclared(resp, &out, errorsProblem, 200); err != nil {
+	if err := wire.DecodeDeclared(resp, &out, wire.Model[Problem], 200); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -591,7 +525,7 @@ func (c *Client) GetInventory(ctx context.Context, opts ...CallOption) (map[stri
 //
 // Typed errors, for errors.As: other statuses: Problem.
 //
-// Retries: up to 3 attempts on 408/429/500/502/503/504 and connection errors, backoff 100ms–1s, full jitter.
+// Retries: up to 3 attempts on 408/429/500/502/503/504 and connection errors, backoff 100ms–1s, full jitter, as POST sends an idempotency key in "Idempotency-Key" (declared header parameter).
 func (c *Client) PlaceOrder(ctx context.Context, params *PlaceOrderParams, body Order, opts ...CallOption) (*Order, error) {
 	if params == nil {
 		params = new(PlaceOrderParams)
@@ -602,18 +536,13 @@ func (c *Client) PlaceOrder(ctx context.Context, params *PlaceOrderParams, body 
 	r.JSONBody("application/json", body)
 	resp, err := c.wire.Call(ctx, r, &policyPlaceOrder, "application/json", opts)
 	if err != nil {
-		return nil, wire.DecodeError(err, errorsProblem)
+		return nil, wire.DecodeError(err, wire.Model[Problem])
 	}
 	out := new(Order)
-	if err := wire.DecodeDeclared(resp, out, errorsProblem, 201); err != nil {
+	if err := wire.DecodeDeclared(resp, out, wire.Model[Problem], 201); err != nil {
 		return nil, err
 	}
 	return out, nil
-}
-
-// errorsProblem returns a new error model for a response status, nil when none is declared.
-func errorsProblem(status int) any {
-	return new(Problem)
 }
 
 // ListPetsParams holds the optional query, header and cookie parameters of ListPets.

@@ -106,6 +106,7 @@ func Build(spec *load.Spec) (*model.API, error) {
 		b.operation(op)
 	}
 	b.webhooks(ops)
+	b.policyVars(ops)
 	b.nameLocals(ops)
 	breakCycles(b.decls)
 	if err := b.errs.Err(); err != nil {
@@ -202,11 +203,35 @@ func (b *builder) operation(op *model.Operation) {
 		name = strings.ToLower(op.Method) + " " + op.Path
 	}
 	op.GoName = b.methods.UniqueFor(names.GoName(name), "operation "+source.OpName(op.Method, op.Path, op.OperationID))
-	op.PolicyVar = b.pkg.Unique("policy" + op.GoName)
 	b.params(op, item, kop)
 	b.requestBody(op, kop)
 	b.responses(op, kop)
 	b.clientParts(op, item, kop)
+}
+
+// policyVars names the policy variable of each method. Methods whose policies are the
+// same literal share one, named after the first of them.
+func (b *builder) policyVars(ops []*model.Operation) {
+	vars := map[string]string{}
+	for _, op := range ops {
+		for _, m := range op.Methods() {
+			m.PolicyVar = b.policyVar(vars, m)
+		}
+	}
+}
+
+// policyVar returns the variable of op's policy literal, declaring it when vars, keyed
+// by every field the literal sets, has none.
+func (b *builder) policyVar(vars map[string]string, op *model.Operation) string {
+	p := op.Policy
+	key := fmt.Sprint(p.MaxAttempts, p.InitialDelay, p.MaxDelay, p.Multiplier, p.Jitter, p.StatusCodes,
+		p.ConnectionErrors, p.AttemptTimeout, p.MaxElapsed, p.RetryAfter, p.MaxRetryAfter, p.Idempotent,
+		strconv.Quote(p.IdempotencyKey), op.ReadsBodyWhole())
+	if v, ok := vars[key]; ok {
+		return v
+	}
+	vars[key] = b.pkg.Unique("policy" + op.GoName)
+	return vars[key]
 }
 
 // located returns an error about op placed at obj's origin.

@@ -2,6 +2,7 @@ package build
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -217,5 +218,59 @@ components:
 	}
 	if !r.NeedsMarshal() {
 		t.Error("R needs no MarshalJSON")
+	}
+}
+
+// Methods share a policy variable exactly when their policy literals agree: each
+// x-retry field, the idempotency key and whether the body is read whole tells two
+// apart.
+func TestPolicyVarsAreSharedByEqualLiterals(t *testing.T) {
+	variants := []string{
+		"x-retry: {maxAttempts: 7}",
+		"x-retry: {initialDelay: 250ms}",
+		"x-retry: {maxDelay: 20s}",
+		"x-retry: {multiplier: 1.5}",
+		"x-retry: {jitter: equal}",
+		"x-retry: {statusCodes: [503]}",
+		"x-retry: {connectionErrors: false}",
+		"x-retry: {attemptTimeout: 3s}",
+		"x-retry: {maxElapsed: 1m}",
+		"x-retry: {retryAfter: false}",
+		"x-retry: {maxRetryAfter: 5s}",
+		"x-idempotent: false",
+		"x-idempotency-key: true",
+		"x-idempotency-key: X-Key",
+	}
+	ok := "\n      responses:\n        \"200\": {description: ok, content: {application/json: {schema: {type: string}}}}\n"
+	spec := "openapi: 3.0.3\ninfo: {title: t, version: \"1\"}\npaths:\n" +
+		"  /a:\n    put:\n      operationId: a" + ok +
+		"  /b:\n    put:\n      operationId: b" + ok +
+		"  /file:\n    put:\n      operationId: file\n      responses:\n        \"200\": {description: ok, content: {application/octet-stream: {schema: {type: string, format: binary}}}}\n"
+	for i, v := range variants {
+		spec += fmt.Sprintf("  /v%d:\n    put:\n      operationId: v%d\n      %s%s", i, i, v, ok)
+	}
+	api, err := buildSpec(t, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vars := map[string]string{}
+	for _, op := range api.Operations {
+		vars[op.GoName] = op.PolicyVar
+	}
+	if vars["A"] != "policyA" || vars["B"] != "policyA" {
+		t.Errorf("A and B use %q and %q, want policyA for both", vars["A"], vars["B"])
+	}
+	seen := map[string]string{}
+	for name, v := range vars {
+		if name == "B" {
+			continue
+		}
+		if other, ok := seen[v]; ok {
+			t.Errorf("%s and %s share %s, but their policies differ", name, other, v)
+		}
+		seen[v] = name
+	}
+	if len(vars) != len(variants)+3 {
+		t.Errorf("%d operations, want %d", len(vars), len(variants)+3)
 	}
 }

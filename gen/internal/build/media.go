@@ -478,7 +478,7 @@ func (b *builder) unusedMedia(op *model.Operation, kop *openapi3.Operation) {
 		return
 	}
 	read := map[string]bool{}
-	for _, o := range append([]*model.Operation{op}, op.Variants...) {
+	for _, o := range op.Methods() {
 		if o.Result != nil {
 			for _, ct := range strings.Split(o.Result.Accept, ", ") {
 				read[ct] = true

@@ -18,11 +18,8 @@ import (
 // enum, a GET by path parameter, a POST with a JSON body and a declared Idempotency-Key
 // header, a PUT, a DELETE answered with 204, an operation without operationId, a deprecated
 // operation, error models for 404 and default, and x-retry at document and operation level.
-//
-// Servers the API description lists, for NewClient:
-//   - https://api.example.com/v1 (Production)
 
-const _ = runtime.SupportPackageIsVersion2
+const _ = runtime.SupportPackageIsVersion3
 
 // Client calls the API. It is safe for concurrent use; all its calls share one retry budget and, when
 // enabled, one circuit breaker.
@@ -106,7 +103,9 @@ type CallOption = wire.CallOption
 type ResponseInfo = wire.ResponseInfo
 
 // EventStream is a stream of server-sent events whose data decode into T: call Next until it returns
-// false, then Err; Close it, or cancel the call's context, to stop early.
+// false, then Err; Close it, or cancel the call's context, to stop early. A failure before the first
+// event is retried under the operation's policy; once events have arrived, only a retry-safe operation
+// reconnects, with Last-Event-ID.
 type EventStream[T any] = wire.Stream[T]
 
 // StreamError ends a stream that was cut and could not be resumed; Delivered says how many events had
@@ -172,7 +171,7 @@ func WithResponseInfo(info *ResponseInfo) CallOption { return wire.WithResponseI
 // Production
 const ServerURL = "https://api.example.com/v1"
 
-// policyGetHealth is the retry policy of GetHealth: GET is safe (RFC 9110 §9.2.1).
+// policyGetHealth is the retry policy of GetHealth, ListPets, ReplacePet and DeletePet.
 var policyGetHealth = runtime.Policy{
 	MaxAttempts:      3,
 	InitialDelay:     100 * time.Millisecond,
@@ -187,23 +186,7 @@ var policyGetHealth = runtime.Policy{
 	ReadBody:         true,
 }
 
-// policyListPets is the retry policy of ListPets: GET is safe (RFC 9110 §9.2.1).
-var policyListPets = runtime.Policy{
-	MaxAttempts:      3,
-	InitialDelay:     100 * time.Millisecond,
-	MaxDelay:         2 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
-	ConnectionErrors: true,
-	RetryAfter:       true,
-	MaxRetryAfter:    time.Minute,
-	Idempotent:       true,
-	ReadBody:         true,
-}
-
-// policyCreatePet is the retry policy of CreatePet: POST sends an idempotency key in "Idempotency-Key"
-// (declared header parameter).
+// policyCreatePet is the retry policy of CreatePet.
 var policyCreatePet = runtime.Policy{
 	MaxAttempts:      3,
 	InitialDelay:     100 * time.Millisecond,
@@ -219,7 +202,7 @@ var policyCreatePet = runtime.Policy{
 	ReadBody:         true,
 }
 
-// policyGetPet is the retry policy of GetPet: GET is safe (RFC 9110 §9.2.1).
+// policyGetPet is the retry policy of GetPet.
 var policyGetPet = runtime.Policy{
 	MaxAttempts:      5,
 	InitialDelay:     100 * time.Millisecond,
@@ -235,35 +218,6 @@ var policyGetPet = runtime.Policy{
 	ReadBody:         true,
 }
 
-// policyReplacePet is the retry policy of ReplacePet: PUT is idempotent (RFC 9110 §9.2.2).
-var policyReplacePet = runtime.Policy{
-	MaxAttempts:      3,
-	InitialDelay:     100 * time.Millisecond,
-	MaxDelay:         2 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
-	ConnectionErrors: true,
-	RetryAfter:       true,
-	MaxRetryAfter:    time.Minute,
-	Idempotent:       true,
-	ReadBody:         true,
-}
-
-// policyDeletePet is the retry policy of DeletePet: DELETE is idempotent (RFC 9110 §9.2.2).
-var policyDeletePet = runtime.Policy{
-	MaxAttempts:      3,
-	InitialDelay:     100 * time.Millisecond,
-	MaxDelay:         2 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
-	ConnectionErrors: true,
-	RetryAfter:       true,
-	MaxRetryAfter:    time.Minute,
-	Idempotent:       true,
-}
-
 // GetHealth calls GET /health.
 //
 // Response 200: Plain text status.
@@ -272,7 +226,7 @@ var policyDeletePet = runtime.Policy{
 // cap; a response of another Content-Type is an error that wraps wire.ErrContentType. Text in a
 // charset other than UTF-8 is returned as sent, not converted.
 //
-// Retries: up to 3 attempts on 408/429/500/502/503/504 and connection errors, backoff 100ms–2s, full jitter.
+// Retries: up to 3 attempts on 408/429/500/502/503/504 and connection errors, backoff 100ms–2s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) GetHealth(ctx context.Context, opts ...CallOption) (string, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/health")
@@ -302,7 +256,7 @@ func (c *Client) GetHealth(ctx context.Context, opts ...CallOption) (string, err
 //
 // tags is the query parameter "tags".
 //
-// Retries: up to 3 attempts on 408/429/500/502/503/504 and connection errors, backoff 100ms–2s, full jitter.
+// Retries: up to 3 attempts on 408/429/500/502/503/504 and connection errors, backoff 100ms–2s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) ListPets(ctx context.Context, tags []string, params *ListPetsParams, opts ...CallOption) ([]Pet, error) {
 	if params == nil {
 		params = new(ListPetsParams)
@@ -313,12 +267,12 @@ func (c *Client) ListPets(ctx context.Context, tags []string, params *ListPetsPa
 	r.QueryParam("status", wire.QueryForm, params.Status)
 	r.Require("query", "tags", tags)
 	r.QueryParam("tags", wire.QueryForm, tags)
-	resp, err := c.wire.Call(ctx, r, &policyListPets, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetHealth, "application/json", opts)
 	if err != nil {
-		return nil, wire.DecodeError(err, errorsProblem)
+		return nil, wire.DecodeError(err, wire.Model[Problem])
 	}
 	var out []Pet
-	if err := wire.DecodeDeclared(resp, &out, errorsProblem, 200); err != nil {
+	if err := wire.DecodeDeclared(resp, &out, wire.Model[Problem], 200); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -332,7 +286,7 @@ func (c *Client) ListPets(ctx context.Context, tags []string, params *ListPetsPa
 //
 // Typed errors, for errors.As: other statuses: Problem.
 //
-// Retries: up to 3 attempts on 408/429/500/502/503/504 and connection errors, backoff 100ms–2s, full jitter.
+// Retries: up to 3 attempts on 408/429/500/502/503/504 and connection errors, backoff 100ms–2s, full jitter, as POST sends an idempotency key in "Idempotency-Key" (declared header parameter).
 func (c *Client) CreatePet(ctx context.Context, params *CreatePetParams, body NewPet, opts ...CallOption) (*Pet, error) {
 	if params == nil {
 		params = new(CreatePetParams)
@@ -344,10 +298,10 @@ func (c *Client) CreatePet(ctx context.Context, params *CreatePetParams, body Ne
 	r.JSONBody("application/json", body)
 	resp, err := c.wire.Call(ctx, r, &policyCreatePet, "application/json", opts)
 	if err != nil {
-		return nil, wire.DecodeError(err, errorsProblem)
+		return nil, wire.DecodeError(err, wire.Model[Problem])
 	}
 	out := new(Pet)
-	if err := wire.DecodeDeclared(resp, out, errorsProblem, 201); err != nil {
+	if err := wire.DecodeDeclared(resp, out, wire.Model[Problem], 201); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -359,7 +313,7 @@ func (c *Client) CreatePet(ctx context.Context, params *CreatePetParams, body Ne
 //
 // Typed errors, for errors.As: 404: NotFound; other statuses: Problem.
 //
-// Retries: up to 5 attempts on 429/5XX and connection errors, backoff 100ms–2s, full jitter.
+// Retries: up to 5 attempts on 429/5XX and connection errors, backoff 100ms–2s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) GetPet(ctx context.Context, petID int64, opts ...CallOption) (*Pet, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/pets/")
@@ -379,13 +333,13 @@ func (c *Client) GetPet(ctx context.Context, petID int64, opts ...CallOption) (*
 //
 // Response 200: Replaced.
 //
-// Retries: up to 3 attempts on 408/429/500/502/503/504 and connection errors, backoff 100ms–2s, full jitter.
+// Retries: up to 3 attempts on 408/429/500/502/503/504 and connection errors, backoff 100ms–2s, full jitter, as PUT is idempotent (RFC 9110 §9.2.2).
 func (c *Client) ReplacePet(ctx context.Context, petID int64, body NewPet, opts ...CallOption) (*Pet, error) {
 	r := wire.NewRequest("PUT")
 	r.Path("/pets/")
 	r.PathParam("petId", wire.PathSimple, petID)
 	r.JSONBody("application/json", body)
-	resp, err := c.wire.Call(ctx, r, &policyReplacePet, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetHealth, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -406,21 +360,16 @@ func (c *Client) ReplacePet(ctx context.Context, petID int64, body NewPet, opts 
 //
 // Deprecated: the API description marks this operation as deprecated.
 //
-// Retries: up to 3 attempts on 408/429/500/502/503/504 and connection errors, backoff 100ms–2s, full jitter.
+// Retries: up to 3 attempts on 408/429/500/502/503/504 and connection errors, backoff 100ms–2s, full jitter, as DELETE is idempotent (RFC 9110 §9.2.2).
 func (c *Client) DeletePet(ctx context.Context, petID int64, opts ...CallOption) error {
 	r := wire.NewRequest("DELETE")
 	r.Path("/pets/")
 	r.PathParam("petId", wire.PathSimple, petID)
-	resp, err := c.wire.Call(ctx, r, &policyDeletePet, "", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetHealth, "", opts)
 	if err != nil {
 		return wire.DecodeError(err, errorsNotFound)
 	}
 	return wire.Expect(resp, errorsNotFound, 204)
-}
-
-// errorsProblem returns a new error model for a response status, nil when none is declared.
-func errorsProblem(status int) any {
-	return new(Problem)
 }
 
 // errorsGetPet returns a new error model for a response status, nil when none is declared.

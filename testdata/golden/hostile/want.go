@@ -26,11 +26,8 @@ import (
 // line
 // separator
 // paragraphnul  bom
-//
-// Servers the API description lists, for NewClient:
-//   - https://x"+os.Exit(1)+"/ (*/ func init() {} /*)
 
-const _ = runtime.SupportPackageIsVersion2
+const _ = runtime.SupportPackageIsVersion3
 
 // Client calls the API. It is safe for concurrent use; all its calls share one retry budget and, when
 // enabled, one circuit breaker.
@@ -114,7 +111,9 @@ type CallOption = wire.CallOption
 type ResponseInfo = wire.ResponseInfo
 
 // EventStream is a stream of server-sent events whose data decode into T: call Next until it returns
-// false, then Err; Close it, or cancel the call's context, to stop early.
+// false, then Err; Close it, or cancel the call's context, to stop early. A failure before the first
+// event is retried under the operation's policy; once events have arrived, only a retry-safe operation
+// reconnects, with Last-Event-ID.
 type EventStream[T any] = wire.Stream[T]
 
 // StreamError ends a stream that was cut and could not be resumed; Delivered says how many events had
@@ -180,121 +179,9 @@ func WithResponseInfo(info *ResponseInfo) CallOption { return wire.WithResponseI
 // */ func init() {} /*
 const ServerURL = "https://x\"+os.Exit(1)+\"/"
 
-// policyGetUser is the retry policy of GetUser: GET is safe (RFC 9110 §9.2.1).
+// policyGetUser is the retry policy of GetUser, GetUser2, XFuncInit, Quoted, Type, Go, String and
+// GetURL.
 var policyGetUser = runtime.Policy{
-	MaxAttempts:      4,
-	InitialDelay:     500 * time.Millisecond,
-	MaxDelay:         10 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
-	ConnectionErrors: true,
-	RetryAfter:       true,
-	MaxRetryAfter:    time.Minute,
-	Idempotent:       true,
-}
-
-// policyGetUser2 is the retry policy of GetUser2: GET is safe (RFC 9110 §9.2.1).
-var policyGetUser2 = runtime.Policy{
-	MaxAttempts:      4,
-	InitialDelay:     500 * time.Millisecond,
-	MaxDelay:         10 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
-	ConnectionErrors: true,
-	RetryAfter:       true,
-	MaxRetryAfter:    time.Minute,
-	Idempotent:       true,
-}
-
-// policyXFuncInit is the retry policy of XFuncInit: GET is safe (RFC 9110 §9.2.1).
-var policyXFuncInit = runtime.Policy{
-	MaxAttempts:      4,
-	InitialDelay:     500 * time.Millisecond,
-	MaxDelay:         10 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
-	ConnectionErrors: true,
-	RetryAfter:       true,
-	MaxRetryAfter:    time.Minute,
-	Idempotent:       true,
-}
-
-// policyQuoted is the retry policy of Quoted: GET is safe (RFC 9110 §9.2.1).
-var policyQuoted = runtime.Policy{
-	MaxAttempts:      4,
-	InitialDelay:     500 * time.Millisecond,
-	MaxDelay:         10 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
-	ConnectionErrors: true,
-	RetryAfter:       true,
-	MaxRetryAfter:    time.Minute,
-	Idempotent:       true,
-}
-
-// policyType is the retry policy of Type: GET is safe (RFC 9110 §9.2.1).
-var policyType = runtime.Policy{
-	MaxAttempts:      4,
-	InitialDelay:     500 * time.Millisecond,
-	MaxDelay:         10 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
-	ConnectionErrors: true,
-	RetryAfter:       true,
-	MaxRetryAfter:    time.Minute,
-	Idempotent:       true,
-}
-
-// policyGo is the retry policy of Go: PUT is idempotent (RFC 9110 §9.2.2).
-var policyGo = runtime.Policy{
-	MaxAttempts:      4,
-	InitialDelay:     500 * time.Millisecond,
-	MaxDelay:         10 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
-	ConnectionErrors: true,
-	RetryAfter:       true,
-	MaxRetryAfter:    time.Minute,
-	Idempotent:       true,
-}
-
-// policyFunc is the retry policy of Func: POST is not idempotent and has no idempotency key (RFC 9110
-// §9.2.2); only attempts that could not connect are retried.
-var policyFunc = runtime.Policy{
-	MaxAttempts:      4,
-	InitialDelay:     500 * time.Millisecond,
-	MaxDelay:         10 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
-	ConnectionErrors: true,
-	RetryAfter:       true,
-	MaxRetryAfter:    time.Minute,
-	Idempotent:       false,
-}
-
-// policyString is the retry policy of String: DELETE is idempotent (RFC 9110 §9.2.2).
-var policyString = runtime.Policy{
-	MaxAttempts:      4,
-	InitialDelay:     500 * time.Millisecond,
-	MaxDelay:         10 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
-	ConnectionErrors: true,
-	RetryAfter:       true,
-	MaxRetryAfter:    time.Minute,
-	Idempotent:       true,
-}
-
-// policyGetURL is the retry policy of GetURL: GET is safe (RFC 9110 §9.2.1).
-var policyGetURL = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
 	MaxDelay:         10 * time.Second,
@@ -308,11 +195,26 @@ var policyGetURL = runtime.Policy{
 	ReadBody:         true,
 }
 
+// policyFunc is the retry policy of Func.
+var policyFunc = runtime.Policy{
+	MaxAttempts:      4,
+	InitialDelay:     500 * time.Millisecond,
+	MaxDelay:         10 * time.Second,
+	Multiplier:       2.0,
+	Jitter:           runtime.JitterFull,
+	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
+	ConnectionErrors: true,
+	RetryAfter:       true,
+	MaxRetryAfter:    time.Minute,
+	Idempotent:       false,
+	ReadBody:         true,
+}
+
 // GetUser calls GET /get-user (operationId get-user).
 //
 // Response 204: ok
 //
-// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) GetUser(ctx context.Context, opts ...CallOption) error {
 	r := wire.NewRequest("GET")
 	r.Path("/get-user")
@@ -327,11 +229,11 @@ func (c *Client) GetUser(ctx context.Context, opts ...CallOption) error {
 //
 // Response 204: ok
 //
-// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) GetUser2(ctx context.Context, opts ...CallOption) error {
 	r := wire.NewRequest("GET")
 	r.Path("/get_user")
-	resp, err := c.wire.Call(ctx, r, &policyGetUser2, "", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetUser, "", opts)
 	if err != nil {
 		return err
 	}
@@ -342,13 +244,13 @@ func (c *Client) GetUser2(ctx context.Context, opts ...CallOption) error {
 //
 // Response 204: ok
 //
-// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) XFuncInit(ctx context.Context, petID string, opts ...CallOption) error {
 	r := wire.NewRequest("GET")
 	r.Path("/pet/")
 	r.PathParam("petId", wire.PathSimple, petID)
 	r.Path("/x%22+os.Exit%281%29+%22")
-	resp, err := c.wire.Call(ctx, r, &policyXFuncInit, "", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetUser, "", opts)
 	if err != nil {
 		return err
 	}
@@ -359,13 +261,13 @@ func (c *Client) XFuncInit(ctx context.Context, petID string, opts ...CallOption
 //
 // Response 204: ok
 //
-// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) Quoted(ctx context.Context, id string, opts ...CallOption) error {
 	r := wire.NewRequest("GET")
 	r.Path("/q/%27+str%28exec%281%29%29+%27/%60")
 	r.PathParam("id", wire.PathSimple, id)
 	r.Path("%60")
-	resp, err := c.wire.Call(ctx, r, &policyQuoted, "", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetUser, "", opts)
 	if err != nil {
 		return err
 	}
@@ -376,11 +278,11 @@ func (c *Client) Quoted(ctx context.Context, id string, opts ...CallOption) erro
 //
 // Response 204: ok
 //
-// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) Type(ctx context.Context, opts ...CallOption) error {
 	r := wire.NewRequest("GET")
 	r.Path("/type")
-	resp, err := c.wire.Call(ctx, r, &policyType, "", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetUser, "", opts)
 	if err != nil {
 		return err
 	}
@@ -391,11 +293,11 @@ func (c *Client) Type(ctx context.Context, opts ...CallOption) error {
 //
 // Response 204: ok
 //
-// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as PUT is idempotent (RFC 9110 §9.2.2).
 func (c *Client) Go(ctx context.Context, opts ...CallOption) error {
 	r := wire.NewRequest("PUT")
 	r.Path("/type")
-	resp, err := c.wire.Call(ctx, r, &policyGo, "", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetUser, "", opts)
 	if err != nil {
 		return err
 	}
@@ -406,7 +308,7 @@ func (c *Client) Go(ctx context.Context, opts ...CallOption) error {
 //
 // Response 204: ok
 //
-// Retries: only attempts that could not connect, up to 4 attempts; the request is not idempotent.
+// Retries: up to 4 attempts, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2); only attempts that could not connect are retried.
 func (c *Client) Func(ctx context.Context, opts ...CallOption) error {
 	r := wire.NewRequest("POST")
 	r.Path("/type")
@@ -421,11 +323,11 @@ func (c *Client) Func(ctx context.Context, opts ...CallOption) error {
 //
 // Response 204: ok
 //
-// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as DELETE is idempotent (RFC 9110 §9.2.2).
 func (c *Client) String(ctx context.Context, opts ...CallOption) error {
 	r := wire.NewRequest("DELETE")
 	r.Path("/type")
-	resp, err := c.wire.Call(ctx, r, &policyString, "", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetUser, "", opts)
 	if err != nil {
 		return err
 	}
@@ -441,8 +343,8 @@ func (c *Client) String(ctx context.Context, opts ...CallOption) error {
 //
 // Response 200: ok
 //
-// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
-func (c *Client) GetURL(ctx context.Context, url string, ctx2 string, newRequest string, policyGetURLParam string, params *GetURLParams, opts ...CallOption) (*Type, error) {
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
+func (c *Client) GetURL(ctx context.Context, url string, ctx2 string, newRequest string, policyGetURL string, params *GetURLParams, opts ...CallOption) (*Type, error) {
 	if params == nil {
 		params = new(GetURLParams)
 	}
@@ -454,12 +356,12 @@ func (c *Client) GetURL(ctx context.Context, url string, ctx2 string, newRequest
 	r.Path("/")
 	r.PathParam("newRequest", wire.PathSimple, newRequest)
 	r.Path("/")
-	r.PathParam("policyGetURL", wire.PathSimple, policyGetURLParam)
+	r.PathParam("policyGetURL", wire.PathSimple, policyGetURL)
 	r.QueryParam("params", wire.QueryForm, params.Params)
 	r.QueryParam("a&b=c#d", wire.QueryForm, params.ABCD)
 	r.HeaderParam("X-Y", wire.HeaderSimple, params.XY)
 	r.CookieParam("x-y", wire.CookieForm, params.XY2)
-	resp, err := c.wire.Call(ctx, r, &policyGetURL, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetUser, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}

@@ -22,11 +22,8 @@ import (
 // for mislabelled JSON; a status with JSON and another with text fill a result struct; a declared
 // operationId that a text method's name would take is kept apart; error models are read
 // only from JSON.
-//
-// Servers the API description lists, for NewClient:
-//   - https://api.example.com
 
-const _ = runtime.SupportPackageIsVersion2
+const _ = runtime.SupportPackageIsVersion3
 
 // Client calls the API. It is safe for concurrent use; all its calls share one retry budget and, when
 // enabled, one circuit breaker.
@@ -110,7 +107,9 @@ type CallOption = wire.CallOption
 type ResponseInfo = wire.ResponseInfo
 
 // EventStream is a stream of server-sent events whose data decode into T: call Next until it returns
-// false, then Err; Close it, or cancel the call's context, to stop early.
+// false, then Err; Close it, or cancel the call's context, to stop early. A failure before the first
+// event is retried under the operation's policy; once events have arrived, only a retry-safe operation
+// reconnects, with Last-Event-ID.
 type EventStream[T any] = wire.Stream[T]
 
 // StreamError ends a stream that was cut and could not be resumed; Delivered says how many events had
@@ -174,7 +173,7 @@ func WithResponseInfo(info *ResponseInfo) CallOption { return wire.WithResponseI
 // ServerURL is a server of the API, from the spec's servers list.
 const ServerURL = "https://api.example.com"
 
-// policyDownloadArchive is the retry policy of DownloadArchive: GET is safe (RFC 9110 §9.2.1).
+// policyDownloadArchive is the retry policy of DownloadArchive.
 var policyDownloadArchive = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
@@ -188,98 +187,9 @@ var policyDownloadArchive = runtime.Policy{
 	Idempotent:       true,
 }
 
-// policyGetFeed is the retry policy of GetFeed: GET is safe (RFC 9110 §9.2.1).
+// policyGetFeed is the retry policy of GetFeed, ListItems, ListItemsText, ListItemsText2, GetItem,
+// GetItemText, PutItem, GetReport and ExportRows.
 var policyGetFeed = runtime.Policy{
-	MaxAttempts:      4,
-	InitialDelay:     500 * time.Millisecond,
-	MaxDelay:         10 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
-	ConnectionErrors: true,
-	RetryAfter:       true,
-	MaxRetryAfter:    time.Minute,
-	Idempotent:       true,
-	ReadBody:         true,
-}
-
-// policyListItems is the retry policy of ListItems: GET is safe (RFC 9110 §9.2.1).
-var policyListItems = runtime.Policy{
-	MaxAttempts:      4,
-	InitialDelay:     500 * time.Millisecond,
-	MaxDelay:         10 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
-	ConnectionErrors: true,
-	RetryAfter:       true,
-	MaxRetryAfter:    time.Minute,
-	Idempotent:       true,
-	ReadBody:         true,
-}
-
-// policyListItemsText2 is the retry policy of ListItemsText2: GET is safe (RFC 9110 §9.2.1).
-var policyListItemsText2 = runtime.Policy{
-	MaxAttempts:      4,
-	InitialDelay:     500 * time.Millisecond,
-	MaxDelay:         10 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
-	ConnectionErrors: true,
-	RetryAfter:       true,
-	MaxRetryAfter:    time.Minute,
-	Idempotent:       true,
-	ReadBody:         true,
-}
-
-// policyGetItem is the retry policy of GetItem: GET is safe (RFC 9110 §9.2.1).
-var policyGetItem = runtime.Policy{
-	MaxAttempts:      4,
-	InitialDelay:     500 * time.Millisecond,
-	MaxDelay:         10 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
-	ConnectionErrors: true,
-	RetryAfter:       true,
-	MaxRetryAfter:    time.Minute,
-	Idempotent:       true,
-	ReadBody:         true,
-}
-
-// policyPutItem is the retry policy of PutItem: PUT is idempotent (RFC 9110 §9.2.2).
-var policyPutItem = runtime.Policy{
-	MaxAttempts:      4,
-	InitialDelay:     500 * time.Millisecond,
-	MaxDelay:         10 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
-	ConnectionErrors: true,
-	RetryAfter:       true,
-	MaxRetryAfter:    time.Minute,
-	Idempotent:       true,
-	ReadBody:         true,
-}
-
-// policyGetReport is the retry policy of GetReport: GET is safe (RFC 9110 §9.2.1).
-var policyGetReport = runtime.Policy{
-	MaxAttempts:      4,
-	InitialDelay:     500 * time.Millisecond,
-	MaxDelay:         10 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
-	ConnectionErrors: true,
-	RetryAfter:       true,
-	MaxRetryAfter:    time.Minute,
-	Idempotent:       true,
-	ReadBody:         true,
-}
-
-// policyExportRows is the retry policy of ExportRows: GET is safe (RFC 9110 §9.2.1).
-var policyExportRows = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
 	MaxDelay:         10 * time.Second,
@@ -300,7 +210,7 @@ var policyExportRows = runtime.Policy{
 // It returns the response body unread (application/octet-stream, image/png): the caller reads it and
 // must close it.
 //
-// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) DownloadArchive(ctx context.Context, opts ...CallOption) (io.ReadCloser, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/archive")
@@ -322,7 +232,7 @@ func (c *Client) DownloadArchive(ctx context.Context, opts ...CallOption) (io.Re
 // WithMaxBodySize cap; a response of another Content-Type is an error that wraps wire.ErrContentType.
 // Text in a charset other than UTF-8 is returned as sent, not converted.
 //
-// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) GetFeed(ctx context.Context, opts ...CallOption) (string, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/feed")
@@ -346,16 +256,16 @@ func (c *Client) GetFeed(ctx context.Context, opts ...CallOption) (string, error
 //
 // Typed errors, for errors.As: other statuses: Problem.
 //
-// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) ListItems(ctx context.Context, opts ...CallOption) ([]Item, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/items")
-	resp, err := c.wire.Call(ctx, r, &policyListItems, "application/json, application/vnd.items+json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetFeed, "application/json, application/vnd.items+json", opts)
 	if err != nil {
-		return nil, wire.DecodeError(err, errorsProblem)
+		return nil, wire.DecodeError(err, wire.Model[Problem])
 	}
 	var out []Item
-	if err := wire.DecodeDeclared(resp, &out, errorsProblem, 200); err != nil {
+	if err := wire.DecodeDeclared(resp, &out, wire.Model[Problem], 200); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -371,16 +281,16 @@ func (c *Client) ListItems(ctx context.Context, opts ...CallOption) ([]Item, err
 // a response of another Content-Type is an error that wraps wire.ErrContentType. Text in a charset
 // other than UTF-8 is returned as sent, not converted.
 //
-// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) ListItemsText(ctx context.Context, opts ...CallOption) (string, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/items")
-	resp, err := c.wire.Call(ctx, r, &policyListItems, "text/csv", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetFeed, "text/csv", opts)
 	if err != nil {
-		return "", wire.DecodeError(err, errorsProblem)
+		return "", wire.DecodeError(err, wire.Model[Problem])
 	}
 	if resp.StatusCode != 200 {
-		return "", wire.Undeclared(resp, errorsProblem)
+		return "", wire.Undeclared(resp, wire.Model[Problem])
 	}
 	var out string
 	if err := wire.DecodeText(resp, &out, "text/csv"); err != nil {
@@ -397,11 +307,11 @@ func (c *Client) ListItemsText(ctx context.Context, opts ...CallOption) (string,
 // cap; a response of another Content-Type is an error that wraps wire.ErrContentType. Text in a
 // charset other than UTF-8 is returned as sent, not converted.
 //
-// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) ListItemsText2(ctx context.Context, opts ...CallOption) (string, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/items/text")
-	resp, err := c.wire.Call(ctx, r, &policyListItemsText2, "text/plain", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetFeed, "text/plain", opts)
 	if err != nil {
 		return "", err
 	}
@@ -419,12 +329,12 @@ func (c *Client) ListItemsText2(ctx context.Context, opts ...CallOption) (string
 //
 // Response 200: The item, as JSON or as a line of text.
 //
-// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) GetItem(ctx context.Context, id string, opts ...CallOption) (*Item, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/items/")
 	r.PathParam("id", wire.PathSimple, id)
-	resp, err := c.wire.Call(ctx, r, &policyGetItem, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetFeed, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -446,12 +356,12 @@ func (c *Client) GetItem(ctx context.Context, id string, opts ...CallOption) (*I
 // cap; a response of another Content-Type is an error that wraps wire.ErrContentType. Text in a
 // charset other than UTF-8 is returned as sent, not converted.
 //
-// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) GetItemText(ctx context.Context, id string, opts ...CallOption) (string, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/items/")
 	r.PathParam("id", wire.PathSimple, id)
-	resp, err := c.wire.Call(ctx, r, &policyGetItem, "text/plain", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetFeed, "text/plain", opts)
 	if err != nil {
 		return "", err
 	}
@@ -471,13 +381,13 @@ func (c *Client) GetItemText(ctx context.Context, id string, opts ...CallOption)
 //
 // Response 202: Accepted; a note on what happens next.
 //
-// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as PUT is idempotent (RFC 9110 §9.2.2).
 func (c *Client) PutItem(ctx context.Context, id string, body Item, opts ...CallOption) (*PutItemResponses, error) {
 	r := wire.NewRequest("PUT")
 	r.Path("/items/")
 	r.PathParam("id", wire.PathSimple, id)
 	r.JSONBody("application/json", body)
-	resp, err := c.wire.Call(ctx, r, &policyPutItem, "application/json, text/plain", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetFeed, "application/json, text/plain", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -504,11 +414,11 @@ func (c *Client) PutItem(ctx context.Context, id string, body Item, opts ...Call
 // WithMaxBodySize cap; a response of another Content-Type is an error that wraps wire.ErrContentType.
 // Text in a charset other than UTF-8 is returned as sent, not converted.
 //
-// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) GetReport(ctx context.Context, opts ...CallOption) (string, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/report")
-	resp, err := c.wire.Call(ctx, r, &policyGetReport, "text/markdown, text/plain", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetFeed, "text/markdown, text/plain", opts)
 	if err != nil {
 		return "", err
 	}
@@ -530,11 +440,11 @@ func (c *Client) GetReport(ctx context.Context, opts ...CallOption) (string, err
 // a response of another Content-Type is an error that wraps wire.ErrContentType. Text in a charset
 // other than UTF-8 is returned as sent, not converted.
 //
-// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) ExportRows(ctx context.Context, opts ...CallOption) (string, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/rows")
-	resp, err := c.wire.Call(ctx, r, &policyExportRows, "text/csv", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetFeed, "text/csv", opts)
 	if err != nil {
 		return "", err
 	}
@@ -546,11 +456,6 @@ func (c *Client) ExportRows(ctx context.Context, opts ...CallOption) (string, er
 		return "", err
 	}
 	return out, nil
-}
-
-// errorsProblem returns a new error model for a response status, nil when none is declared.
-func errorsProblem(status int) any {
-	return new(Problem)
 }
 
 // Item is the schema at #/components/schemas/Item.

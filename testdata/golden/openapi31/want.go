@@ -20,7 +20,7 @@ import (
 // a oneOf of string enums (one string), and a discriminator whose variants carry their
 // wire value in an enum rather than in a mapping.
 
-const _ = runtime.SupportPackageIsVersion2
+const _ = runtime.SupportPackageIsVersion3
 
 // Client calls the API. It is safe for concurrent use; all its calls share one retry budget and, when
 // enabled, one circuit breaker.
@@ -103,7 +103,9 @@ type CallOption = wire.CallOption
 type ResponseInfo = wire.ResponseInfo
 
 // EventStream is a stream of server-sent events whose data decode into T: call Next until it returns
-// false, then Err; Close it, or cancel the call's context, to stop early.
+// false, then Err; Close it, or cancel the call's context, to stop early. A failure before the first
+// event is retried under the operation's policy; once events have arrived, only a retry-safe operation
+// reconnects, with Last-Event-ID.
 type EventStream[T any] = wire.Stream[T]
 
 // StreamError ends a stream that was cut and could not be resumed; Delivered says how many events had
@@ -164,7 +166,7 @@ func WithHeader(key, value string) CallOption { return wire.WithHeader(key, valu
 // opens and again on each reconnection.
 func WithResponseInfo(info *ResponseInfo) CallOption { return wire.WithResponseInfo(info) }
 
-// policyGetThing is the retry policy of GetThing: GET is safe (RFC 9110 §9.2.1).
+// policyGetThing is the retry policy of GetThing.
 var policyGetThing = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
@@ -183,7 +185,7 @@ var policyGetThing = runtime.Policy{
 //
 // Response 200: The thing.
 //
-// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) GetThing(ctx context.Context, id string, opts ...CallOption) (*Thing, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/things/")

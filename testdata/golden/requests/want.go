@@ -21,7 +21,7 @@ import (
 // bodies: optional JSON, form-urlencoded with deepObject encoding, multipart with files and
 // fields, and an octet-stream upload.
 
-const _ = runtime.SupportPackageIsVersion2
+const _ = runtime.SupportPackageIsVersion3
 
 // Client calls the API. It is safe for concurrent use; all its calls share one retry budget and, when
 // enabled, one circuit breaker.
@@ -104,7 +104,9 @@ type CallOption = wire.CallOption
 type ResponseInfo = wire.ResponseInfo
 
 // EventStream is a stream of server-sent events whose data decode into T: call Next until it returns
-// false, then Err; Close it, or cancel the call's context, to stop early.
+// false, then Err; Close it, or cancel the call's context, to stop early. A failure before the first
+// event is retried under the operation's policy; once events have arrived, only a retry-safe operation
+// reconnects, with Last-Event-ID.
 type EventStream[T any] = wire.Stream[T]
 
 // StreamError ends a stream that was cut and could not be resumed; Delivered says how many events had
@@ -165,8 +167,7 @@ func WithHeader(key, value string) CallOption { return wire.WithHeader(key, valu
 // opens and again on each reconnection.
 func WithResponseInfo(info *ResponseInfo) CallOption { return wire.WithResponseInfo(info) }
 
-// policyBeta is the retry policy of Beta: POST is not idempotent and has no idempotency key (RFC 9110
-// §9.2.2); only attempts that could not connect are retried.
+// policyBeta is the retry policy of Beta.
 var policyBeta = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
@@ -181,7 +182,7 @@ var policyBeta = runtime.Policy{
 	ReadBody:         true,
 }
 
-// policyGetFile is the retry policy of GetFile: GET is safe (RFC 9110 §9.2.1).
+// policyGetFile is the retry policy of GetFile, UploadFile, SubmitForm, Search and Styled.
 var policyGetFile = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
@@ -196,69 +197,7 @@ var policyGetFile = runtime.Policy{
 	ReadBody:         true,
 }
 
-// policyUploadFile is the retry policy of UploadFile: PUT is idempotent (RFC 9110 §9.2.2).
-var policyUploadFile = runtime.Policy{
-	MaxAttempts:      4,
-	InitialDelay:     500 * time.Millisecond,
-	MaxDelay:         10 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
-	ConnectionErrors: true,
-	RetryAfter:       true,
-	MaxRetryAfter:    time.Minute,
-	Idempotent:       true,
-	ReadBody:         true,
-}
-
-// policySubmitForm is the retry policy of SubmitForm: POST is declared idempotent (x-idempotent:
-// true).
-var policySubmitForm = runtime.Policy{
-	MaxAttempts:      4,
-	InitialDelay:     500 * time.Millisecond,
-	MaxDelay:         10 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
-	ConnectionErrors: true,
-	RetryAfter:       true,
-	MaxRetryAfter:    time.Minute,
-	Idempotent:       true,
-	ReadBody:         true,
-}
-
-// policySearch is the retry policy of Search: GET is safe (RFC 9110 §9.2.1).
-var policySearch = runtime.Policy{
-	MaxAttempts:      4,
-	InitialDelay:     500 * time.Millisecond,
-	MaxDelay:         10 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
-	ConnectionErrors: true,
-	RetryAfter:       true,
-	MaxRetryAfter:    time.Minute,
-	Idempotent:       true,
-	ReadBody:         true,
-}
-
-// policyStyled is the retry policy of Styled: GET is safe (RFC 9110 §9.2.1).
-var policyStyled = runtime.Policy{
-	MaxAttempts:      4,
-	InitialDelay:     500 * time.Millisecond,
-	MaxDelay:         10 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
-	ConnectionErrors: true,
-	RetryAfter:       true,
-	MaxRetryAfter:    time.Minute,
-	Idempotent:       true,
-	ReadBody:         true,
-}
-
-// policyUpload is the retry policy of Upload: POST sends an idempotency key in "Idempotency-Key"
-// (x-idempotency-key on the operation).
+// policyUpload is the retry policy of Upload.
 var policyUpload = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
@@ -278,7 +217,7 @@ var policyUpload = runtime.Policy{
 //
 // Response 200: Echo.
 //
-// Retries: only attempts that could not connect, up to 4 attempts; the request is not idempotent.
+// Retries: up to 4 attempts, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2); only attempts that could not connect are retried.
 func (c *Client) Beta(ctx context.Context, body *BetaRequest, opts ...CallOption) (*Echo, error) {
 	r := wire.NewRequest("POST")
 	r.Path("/beta")
@@ -301,7 +240,7 @@ func (c *Client) Beta(ctx context.Context, body *BetaRequest, opts ...CallOption
 //
 // Response 200: Echo.
 //
-// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) GetFile(ctx context.Context, name string, opts ...CallOption) (*Echo, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/files/")
@@ -321,13 +260,13 @@ func (c *Client) GetFile(ctx context.Context, name string, opts ...CallOption) (
 //
 // Response 200: Echo.
 //
-// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as PUT is idempotent (RFC 9110 §9.2.2).
 func (c *Client) UploadFile(ctx context.Context, name string, body io.Reader, opts ...CallOption) (*Echo, error) {
 	r := wire.NewRequest("PUT")
 	r.Path("/files/")
 	r.PathParam("name", wire.PathSimple, name)
 	r.RawBody("application/octet-stream", body)
-	resp, err := c.wire.Call(ctx, r, &policyUploadFile, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetFile, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -342,12 +281,12 @@ func (c *Client) UploadFile(ctx context.Context, name string, body io.Reader, op
 //
 // Response 200: Echo.
 //
-// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as POST is declared idempotent (x-idempotent: true).
 func (c *Client) SubmitForm(ctx context.Context, body SubmitFormRequest, opts ...CallOption) (*Echo, error) {
 	r := wire.NewRequest("POST")
 	r.Path("/forms")
 	r.FormBody("application/x-www-form-urlencoded", body, "metadata")
-	resp, err := c.wire.Call(ctx, r, &policySubmitForm, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetFile, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -364,7 +303,7 @@ func (c *Client) SubmitForm(ctx context.Context, body SubmitFormRequest, opts ..
 //
 // q is the query parameter "q".
 //
-// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) Search(ctx context.Context, q string, params *SearchParams, opts ...CallOption) (*Echo, error) {
 	if params == nil {
 		params = new(SearchParams)
@@ -380,7 +319,7 @@ func (c *Client) Search(ctx context.Context, q string, params *SearchParams, opt
 	r.QueryParam("json", wire.QueryJSON, params.JSON)
 	r.HeaderParam("X-Trace", wire.HeaderSimple, params.XTrace)
 	r.CookieParam("session", wire.CookieForm, params.Session)
-	resp, err := c.wire.Call(ctx, r, &policySearch, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetFile, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -395,14 +334,14 @@ func (c *Client) Search(ctx context.Context, q string, params *SearchParams, opt
 //
 // Response 200: Echo.
 //
-// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) Styled(ctx context.Context, label []string, matrix string, opts ...CallOption) (*Echo, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/styled/")
 	r.PathParam("label", wire.PathLabel, label)
 	r.Path("/")
 	r.PathParam("matrix", wire.PathMatrix, matrix)
-	resp, err := c.wire.Call(ctx, r, &policyStyled, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetFile, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -417,7 +356,7 @@ func (c *Client) Styled(ctx context.Context, label []string, matrix string, opts
 //
 // Response 200: Echo.
 //
-// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as POST sends an idempotency key in "Idempotency-Key" (x-idempotency-key on the operation).
 func (c *Client) Upload(ctx context.Context, body UploadRequest, opts ...CallOption) (*Echo, error) {
 	r := wire.NewRequest("POST")
 	r.Path("/uploads")

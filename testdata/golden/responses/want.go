@@ -21,7 +21,7 @@ import (
 // that is an array (given a named type), and one with a property called "error" (renamed so
 // that the Error method fits).
 
-const _ = runtime.SupportPackageIsVersion2
+const _ = runtime.SupportPackageIsVersion3
 
 // Client calls the API. It is safe for concurrent use; all its calls share one retry budget and, when
 // enabled, one circuit breaker.
@@ -104,7 +104,9 @@ type CallOption = wire.CallOption
 type ResponseInfo = wire.ResponseInfo
 
 // EventStream is a stream of server-sent events whose data decode into T: call Next until it returns
-// false, then Err; Close it, or cancel the call's context, to stop early.
+// false, then Err; Close it, or cancel the call's context, to stop early. A failure before the first
+// event is retried under the operation's policy; once events have arrived, only a retry-safe operation
+// reconnects, with Last-Event-ID.
 type EventStream[T any] = wire.Stream[T]
 
 // StreamError ends a stream that was cut and could not be resumed; Delivered says how many events had
@@ -165,7 +167,7 @@ func WithHeader(key, value string) CallOption { return wire.WithHeader(key, valu
 // opens and again on each reconnection.
 func WithResponseInfo(info *ResponseInfo) CallOption { return wire.WithResponseInfo(info) }
 
-// policyStartJob is the retry policy of StartJob: POST is declared idempotent (x-idempotent: true).
+// policyStartJob is the retry policy of StartJob, CancelJob and JobStatus.
 var policyStartJob = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
@@ -180,21 +182,7 @@ var policyStartJob = runtime.Policy{
 	ReadBody:         true,
 }
 
-// policyCancelJob is the retry policy of CancelJob: DELETE is idempotent (RFC 9110 §9.2.2).
-var policyCancelJob = runtime.Policy{
-	MaxAttempts:      4,
-	InitialDelay:     500 * time.Millisecond,
-	MaxDelay:         10 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
-	ConnectionErrors: true,
-	RetryAfter:       true,
-	MaxRetryAfter:    time.Minute,
-	Idempotent:       true,
-}
-
-// policyDownloadOutput is the retry policy of DownloadOutput: GET is safe (RFC 9110 §9.2.1).
+// policyDownloadOutput is the retry policy of DownloadOutput.
 var policyDownloadOutput = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
@@ -208,21 +196,6 @@ var policyDownloadOutput = runtime.Policy{
 	Idempotent:       true,
 }
 
-// policyJobStatus is the retry policy of JobStatus: GET is safe (RFC 9110 §9.2.1).
-var policyJobStatus = runtime.Policy{
-	MaxAttempts:      4,
-	InitialDelay:     500 * time.Millisecond,
-	MaxDelay:         10 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
-	ConnectionErrors: true,
-	RetryAfter:       true,
-	MaxRetryAfter:    time.Minute,
-	Idempotent:       true,
-	ReadBody:         true,
-}
-
 // StartJob calls POST /jobs (operationId startJob).
 //
 // Response 200: Done at once.
@@ -233,7 +206,7 @@ var policyJobStatus = runtime.Policy{
 //
 // Typed errors, for errors.As: 409: StartJobError409; 4XX: Envelope; 5XX: StartJobError5XX.
 //
-// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as POST is declared idempotent (x-idempotent: true).
 func (c *Client) StartJob(ctx context.Context, opts ...CallOption) (*StartJobResponses, error) {
 	r := wire.NewRequest("POST")
 	r.Path("/jobs")
@@ -264,16 +237,16 @@ func (c *Client) StartJob(ctx context.Context, opts ...CallOption) (*StartJobRes
 //
 // Typed errors, for errors.As: other statuses: Envelope.
 //
-// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as DELETE is idempotent (RFC 9110 §9.2.2).
 func (c *Client) CancelJob(ctx context.Context, id string, opts ...CallOption) error {
 	r := wire.NewRequest("DELETE")
 	r.Path("/jobs/")
 	r.PathParam("id", wire.PathSimple, id)
-	resp, err := c.wire.Call(ctx, r, &policyCancelJob, "", opts)
+	resp, err := c.wire.Call(ctx, r, &policyStartJob, "", opts)
 	if err != nil {
-		return wire.DecodeError(err, errorsEnvelope)
+		return wire.DecodeError(err, wire.Model[Envelope])
 	}
-	return wire.Expect(resp, errorsEnvelope, 204)
+	return wire.Expect(resp, wire.Model[Envelope], 204)
 }
 
 // DownloadOutput calls GET /jobs/{id}/output (operationId downloadOutput).
@@ -283,7 +256,7 @@ func (c *Client) CancelJob(ctx context.Context, id string, opts ...CallOption) e
 // It returns the response body unread (application/octet-stream): the caller reads it and must close
 // it.
 //
-// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) DownloadOutput(ctx context.Context, id string, opts ...CallOption) (io.ReadCloser, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/jobs/")
@@ -303,13 +276,13 @@ func (c *Client) DownloadOutput(ctx context.Context, id string, opts ...CallOpti
 //
 // Response 2XX: Any success.
 //
-// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) JobStatus(ctx context.Context, id string, opts ...CallOption) (*Job, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/jobs/")
 	r.PathParam("id", wire.PathSimple, id)
 	r.Path("/status")
-	resp, err := c.wire.Call(ctx, r, &policyJobStatus, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyStartJob, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -331,11 +304,6 @@ func errorsStartJob(status int) any {
 		return new(StartJobError5XX)
 	}
 	return nil
-}
-
-// errorsEnvelope returns a new error model for a response status, nil when none is declared.
-func errorsEnvelope(status int) any {
-	return new(Envelope)
 }
 
 // Envelope is the schema at #/components/schemas/Envelope.

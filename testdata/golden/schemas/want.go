@@ -22,7 +22,7 @@ import (
 // two schemas that contain each other by value, a component that only refers to another,
 // inline schemas named after their place.
 
-const _ = runtime.SupportPackageIsVersion2
+const _ = runtime.SupportPackageIsVersion3
 
 // Client calls the API. It is safe for concurrent use; all its calls share one retry budget and, when
 // enabled, one circuit breaker.
@@ -105,7 +105,9 @@ type CallOption = wire.CallOption
 type ResponseInfo = wire.ResponseInfo
 
 // EventStream is a stream of server-sent events whose data decode into T: call Next until it returns
-// false, then Err; Close it, or cancel the call's context, to stop early.
+// false, then Err; Close it, or cancel the call's context, to stop early. A failure before the first
+// event is retried under the operation's policy; once events have arrived, only a retry-safe operation
+// reconnects, with Last-Event-ID.
 type EventStream[T any] = wire.Stream[T]
 
 // StreamError ends a stream that was cut and could not be resumed; Delivered says how many events had
@@ -166,8 +168,7 @@ func WithHeader(key, value string) CallOption { return wire.WithHeader(key, valu
 // opens and again on each reconnection.
 func WithResponseInfo(info *ResponseInfo) CallOption { return wire.WithResponseInfo(info) }
 
-// policyPutShapes is the retry policy of PutShapes: POST is not idempotent and has no idempotency key
-// (RFC 9110 §9.2.2); only attempts that could not connect are retried.
+// policyPutShapes is the retry policy of PutShapes.
 var policyPutShapes = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
@@ -182,7 +183,7 @@ var policyPutShapes = runtime.Policy{
 	ReadBody:         true,
 }
 
-// policyGetTree is the retry policy of GetTree: GET is safe (RFC 9110 §9.2.1).
+// policyGetTree is the retry policy of GetTree.
 var policyGetTree = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
@@ -201,7 +202,7 @@ var policyGetTree = runtime.Policy{
 //
 // Response 200: Echo.
 //
-// Retries: only attempts that could not connect, up to 4 attempts; the request is not idempotent.
+// Retries: up to 4 attempts, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2); only attempts that could not connect are retried.
 func (c *Client) PutShapes(ctx context.Context, body Everything, opts ...CallOption) (*Everything, error) {
 	r := wire.NewRequest("POST")
 	r.Path("/shapes")
@@ -221,7 +222,7 @@ func (c *Client) PutShapes(ctx context.Context, body Everything, opts ...CallOpt
 //
 // Response 200: A tree.
 //
-// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) GetTree(ctx context.Context, opts ...CallOption) (*Node, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/tree")

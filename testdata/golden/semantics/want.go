@@ -21,7 +21,7 @@ import (
 // encoding's content type; cookies are encoded; required parameters are arguments; an undeclared 2xx
 // is an error; format date, const and default.
 
-const _ = runtime.SupportPackageIsVersion2
+const _ = runtime.SupportPackageIsVersion3
 
 // Client calls the API. It is safe for concurrent use; all its calls share one retry budget and, when
 // enabled, one circuit breaker.
@@ -104,7 +104,9 @@ type CallOption = wire.CallOption
 type ResponseInfo = wire.ResponseInfo
 
 // EventStream is a stream of server-sent events whose data decode into T: call Next until it returns
-// false, then Err; Close it, or cancel the call's context, to stop early.
+// false, then Err; Close it, or cancel the call's context, to stop early. A failure before the first
+// event is retried under the operation's policy; once events have arrived, only a retry-safe operation
+// reconnects, with Last-Event-ID.
 type EventStream[T any] = wire.Stream[T]
 
 // StreamError ends a stream that was cut and could not be resumed; Delivered says how many events had
@@ -165,8 +167,7 @@ func WithHeader(key, value string) CallOption { return wire.WithHeader(key, valu
 // opens and again on each reconnection.
 func WithResponseInfo(info *ResponseInfo) CallOption { return wire.WithResponseInfo(info) }
 
-// policyCreatePet is the retry policy of CreatePet: POST is not idempotent and has no idempotency key
-// (RFC 9110 §9.2.2); only attempts that could not connect are retried.
+// policyCreatePet is the retry policy of CreatePet, UploadPhoto and PatchRecord.
 var policyCreatePet = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
@@ -181,22 +182,7 @@ var policyCreatePet = runtime.Policy{
 	ReadBody:         true,
 }
 
-// policyUploadPhoto is the retry policy of UploadPhoto: POST is not idempotent and has no idempotency
-// key (RFC 9110 §9.2.2); only attempts that could not connect are retried.
-var policyUploadPhoto = runtime.Policy{
-	MaxAttempts:      4,
-	InitialDelay:     500 * time.Millisecond,
-	MaxDelay:         10 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
-	ConnectionErrors: true,
-	RetryAfter:       true,
-	MaxRetryAfter:    time.Minute,
-	Idempotent:       false,
-}
-
-// policyGetRecord is the retry policy of GetRecord: GET is safe (RFC 9110 §9.2.1).
+// policyGetRecord is the retry policy of GetRecord, PutRecord and Search.
 var policyGetRecord = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
@@ -211,54 +197,11 @@ var policyGetRecord = runtime.Policy{
 	ReadBody:         true,
 }
 
-// policyPutRecord is the retry policy of PutRecord: PUT is idempotent (RFC 9110 §9.2.2).
-var policyPutRecord = runtime.Policy{
-	MaxAttempts:      4,
-	InitialDelay:     500 * time.Millisecond,
-	MaxDelay:         10 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
-	ConnectionErrors: true,
-	RetryAfter:       true,
-	MaxRetryAfter:    time.Minute,
-	Idempotent:       true,
-}
-
-// policyPatchRecord is the retry policy of PatchRecord: PATCH is not idempotent and has no idempotency
-// key (RFC 9110 §9.2.2); only attempts that could not connect are retried.
-var policyPatchRecord = runtime.Policy{
-	MaxAttempts:      4,
-	InitialDelay:     500 * time.Millisecond,
-	MaxDelay:         10 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
-	ConnectionErrors: true,
-	RetryAfter:       true,
-	MaxRetryAfter:    time.Minute,
-	Idempotent:       false,
-}
-
-// policySearch is the retry policy of Search: GET is safe (RFC 9110 §9.2.1).
-var policySearch = runtime.Policy{
-	MaxAttempts:      4,
-	InitialDelay:     500 * time.Millisecond,
-	MaxDelay:         10 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
-	ConnectionErrors: true,
-	RetryAfter:       true,
-	MaxRetryAfter:    time.Minute,
-	Idempotent:       true,
-}
-
 // CreatePet calls POST /pets (operationId createPet).
 //
 // Response 201: created
 //
-// Retries: only attempts that could not connect, up to 4 attempts; the request is not idempotent.
+// Retries: up to 4 attempts, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2); only attempts that could not connect are retried.
 func (c *Client) CreatePet(ctx context.Context, body PetDisc, opts ...CallOption) (*PetDisc, error) {
 	r := wire.NewRequest("POST")
 	r.Path("/pets")
@@ -278,7 +221,7 @@ func (c *Client) CreatePet(ctx context.Context, body PetDisc, opts ...CallOption
 //
 // Response 204: stored
 //
-// Retries: only attempts that could not connect, up to 4 attempts; the request is not idempotent.
+// Retries: up to 4 attempts, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2); only attempts that could not connect are retried.
 func (c *Client) UploadPhoto(ctx context.Context, body UploadPhotoRequest, opts ...CallOption) error {
 	r := wire.NewRequest("POST")
 	r.Path("/photos")
@@ -286,7 +229,7 @@ func (c *Client) UploadPhoto(ctx context.Context, body UploadPhotoRequest, opts 
 	w.FieldAs("caption", "text/plain", body.Caption)
 	w.RequiredFile("file", "image/png", &body.File)
 	r.MultipartBody(w)
-	resp, err := c.wire.Call(ctx, r, &policyUploadPhoto, "", opts)
+	resp, err := c.wire.Call(ctx, r, &policyCreatePet, "", opts)
 	if err != nil {
 		return err
 	}
@@ -299,17 +242,17 @@ func (c *Client) UploadPhoto(ctx context.Context, body UploadPhotoRequest, opts 
 //
 // Typed errors, for errors.As: other statuses: Problem.
 //
-// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) GetRecord(ctx context.Context, id string, opts ...CallOption) (*Record, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/records/")
 	r.PathParam("id", wire.PathSimple, id)
 	resp, err := c.wire.Call(ctx, r, &policyGetRecord, "application/json", opts)
 	if err != nil {
-		return nil, wire.DecodeError(err, errorsProblem)
+		return nil, wire.DecodeError(err, wire.Model[Problem])
 	}
 	out := new(Record)
-	if err := wire.DecodeDeclared(resp, out, errorsProblem, 200); err != nil {
+	if err := wire.DecodeDeclared(resp, out, wire.Model[Problem], 200); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -319,13 +262,13 @@ func (c *Client) GetRecord(ctx context.Context, id string, opts ...CallOption) (
 //
 // Response 204: stored
 //
-// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as PUT is idempotent (RFC 9110 §9.2.2).
 func (c *Client) PutRecord(ctx context.Context, id string, body Record, opts ...CallOption) error {
 	r := wire.NewRequest("PUT")
 	r.Path("/records/")
 	r.PathParam("id", wire.PathSimple, id)
 	r.JSONBody("application/json", body)
-	resp, err := c.wire.Call(ctx, r, &policyPutRecord, "", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetRecord, "", opts)
 	if err != nil {
 		return err
 	}
@@ -336,13 +279,13 @@ func (c *Client) PutRecord(ctx context.Context, id string, body Record, opts ...
 //
 // Response 204: patched
 //
-// Retries: only attempts that could not connect, up to 4 attempts; the request is not idempotent.
+// Retries: up to 4 attempts, as PATCH is not idempotent and has no idempotency key (RFC 9110 §9.2.2); only attempts that could not connect are retried.
 func (c *Client) PatchRecord(ctx context.Context, id string, body RecordPatch, opts ...CallOption) error {
 	r := wire.NewRequest("PATCH")
 	r.Path("/records/")
 	r.PathParam("id", wire.PathSimple, id)
 	r.JSONBody("application/merge-patch+json", body)
-	resp, err := c.wire.Call(ctx, r, &policyPatchRecord, "", opts)
+	resp, err := c.wire.Call(ctx, r, &policyCreatePet, "", opts)
 	if err != nil {
 		return err
 	}
@@ -359,7 +302,7 @@ func (c *Client) PatchRecord(ctx context.Context, id string, body RecordPatch, o
 //
 // session is the cookie parameter "session".
 //
-// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) Search(ctx context.Context, reqInt int64, xReq string, session string, params *SearchParams, opts ...CallOption) error {
 	if params == nil {
 		params = new(SearchParams)
@@ -370,16 +313,11 @@ func (c *Client) Search(ctx context.Context, reqInt int64, xReq string, session 
 	r.HeaderParam("X-Req", wire.HeaderSimple, xReq)
 	r.CookieParam("session", wire.CookieForm, session)
 	r.QueryParam("page", wire.QueryForm, params.Page)
-	resp, err := c.wire.Call(ctx, r, &policySearch, "", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetRecord, "", opts)
 	if err != nil {
 		return err
 	}
 	return wire.Expect(resp, nil, 204)
-}
-
-// errorsProblem returns a new error model for a response status, nil when none is declared.
-func errorsProblem(status int) any {
-	return new(Problem)
 }
 
 // SearchParams holds the optional query, header and cookie parameters of Search.

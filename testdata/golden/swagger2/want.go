@@ -18,11 +18,8 @@ import (
 // Definitions become component schemas, a body parameter becomes a request body, formData
 // parameters a form body (required when one of them is; an array written as its
 // collectionFormat says, csv by default), and the host and basePath the server.
-//
-// Servers the API description lists, for NewClient:
-//   - https://api.example.com/v2
 
-const _ = runtime.SupportPackageIsVersion2
+const _ = runtime.SupportPackageIsVersion3
 
 // Client calls the API. It is safe for concurrent use; all its calls share one retry budget and, when
 // enabled, one circuit breaker.
@@ -106,7 +103,9 @@ type CallOption = wire.CallOption
 type ResponseInfo = wire.ResponseInfo
 
 // EventStream is a stream of server-sent events whose data decode into T: call Next until it returns
-// false, then Err; Close it, or cancel the call's context, to stop early.
+// false, then Err; Close it, or cancel the call's context, to stop early. A failure before the first
+// event is retried under the operation's policy; once events have arrived, only a retry-safe operation
+// reconnects, with Last-Event-ID.
 type EventStream[T any] = wire.Stream[T]
 
 // StreamError ends a stream that was cut and could not be resumed; Delivered says how many events had
@@ -170,8 +169,7 @@ func WithResponseInfo(info *ResponseInfo) CallOption { return wire.WithResponseI
 // ServerURL is a server of the API, from the spec's servers list.
 const ServerURL = "https://api.example.com/v2"
 
-// policyLogin is the retry policy of Login: POST is not idempotent and has no idempotency key (RFC
-// 9110 §9.2.2); only attempts that could not connect are retried.
+// policyLogin is the retry policy of Login, CreateUser and TagUsers.
 var policyLogin = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
@@ -183,9 +181,10 @@ var policyLogin = runtime.Policy{
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
 	Idempotent:       false,
+	ReadBody:         true,
 }
 
-// policyListUsers is the retry policy of ListUsers: GET is safe (RFC 9110 §9.2.1).
+// policyListUsers is the retry policy of ListUsers.
 var policyListUsers = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
@@ -200,42 +199,11 @@ var policyListUsers = runtime.Policy{
 	ReadBody:         true,
 }
 
-// policyCreateUser is the retry policy of CreateUser: POST is not idempotent and has no idempotency
-// key (RFC 9110 §9.2.2); only attempts that could not connect are retried.
-var policyCreateUser = runtime.Policy{
-	MaxAttempts:      4,
-	InitialDelay:     500 * time.Millisecond,
-	MaxDelay:         10 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
-	ConnectionErrors: true,
-	RetryAfter:       true,
-	MaxRetryAfter:    time.Minute,
-	Idempotent:       false,
-	ReadBody:         true,
-}
-
-// policyTagUsers is the retry policy of TagUsers: POST is not idempotent and has no idempotency key
-// (RFC 9110 §9.2.2); only attempts that could not connect are retried.
-var policyTagUsers = runtime.Policy{
-	MaxAttempts:      4,
-	InitialDelay:     500 * time.Millisecond,
-	MaxDelay:         10 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
-	ConnectionErrors: true,
-	RetryAfter:       true,
-	MaxRetryAfter:    time.Minute,
-	Idempotent:       false,
-}
-
 // Login calls POST /login (operationId login).
 //
 // Response 204: Logged in.
 //
-// Retries: only attempts that could not connect, up to 4 attempts; the request is not idempotent.
+// Retries: up to 4 attempts, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2); only attempts that could not connect are retried.
 func (c *Client) Login(ctx context.Context, body LoginRequest, opts ...CallOption) error {
 	r := wire.NewRequest("POST")
 	r.Path("/login")
@@ -253,7 +221,7 @@ func (c *Client) Login(ctx context.Context, body LoginRequest, opts ...CallOptio
 //
 // Typed errors, for errors.As: other statuses: Error.
 //
-// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) ListUsers(ctx context.Context, params *ListUsersParams, opts ...CallOption) ([]User, error) {
 	if params == nil {
 		params = new(ListUsersParams)
@@ -263,10 +231,10 @@ func (c *Client) ListUsers(ctx context.Context, params *ListUsersParams, opts ..
 	r.QueryParam("page", wire.QueryForm, params.Page)
 	resp, err := c.wire.Call(ctx, r, &policyListUsers, "application/json", opts)
 	if err != nil {
-		return nil, wire.DecodeError(err, errorsError)
+		return nil, wire.DecodeError(err, wire.Model[Error])
 	}
 	var out []User
-	if err := wire.DecodeDeclared(resp, &out, errorsError, 200); err != nil {
+	if err := wire.DecodeDeclared(resp, &out, wire.Model[Error], 200); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -276,12 +244,12 @@ func (c *Client) ListUsers(ctx context.Context, params *ListUsersParams, opts ..
 //
 // Response 201: Created.
 //
-// Retries: only attempts that could not connect, up to 4 attempts; the request is not idempotent.
+// Retries: up to 4 attempts, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2); only attempts that could not connect are retried.
 func (c *Client) CreateUser(ctx context.Context, body User, opts ...CallOption) (*User, error) {
 	r := wire.NewRequest("POST")
 	r.Path("/users")
 	r.JSONBody("application/json", body)
-	resp, err := c.wire.Call(ctx, r, &policyCreateUser, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyLogin, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -296,7 +264,7 @@ func (c *Client) CreateUser(ctx context.Context, body User, opts ...CallOption) 
 //
 // Response 204: Tagged.
 //
-// Retries: only attempts that could not connect, up to 4 attempts; the request is not idempotent.
+// Retries: up to 4 attempts, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2); only attempts that could not connect are retried.
 func (c *Client) TagUsers(ctx context.Context, body *TagUsersRequest, opts ...CallOption) error {
 	r := wire.NewRequest("POST")
 	r.Path("/users/tag")
@@ -309,16 +277,11 @@ func (c *Client) TagUsers(ctx context.Context, body *TagUsersRequest, opts ...Ca
 			Style: wire.QueryPipeDelimited,
 		})
 	}
-	resp, err := c.wire.Call(ctx, r, &policyTagUsers, "", opts)
+	resp, err := c.wire.Call(ctx, r, &policyLogin, "", opts)
 	if err != nil {
 		return err
 	}
 	return wire.Expect(resp, nil, 204)
-}
-
-// errorsError returns a new error model for a response status, nil when none is declared.
-func errorsError(status int) any {
-	return new(Error)
 }
 
 // ListUsersParams holds the optional query, header and cookie parameters of ListUsers.

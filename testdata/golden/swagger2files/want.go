@@ -18,11 +18,8 @@ import (
 // Golden case "swagger2files": a Swagger 2.0 response whose schema is `type: file` is a
 // binary body, handed over unread as an io.ReadCloser, whether the operation produces a
 // binary type or inherits the document's JSON.
-//
-// Servers the API description lists, for NewClient:
-//   - https://api.example.com/v2
 
-const _ = runtime.SupportPackageIsVersion2
+const _ = runtime.SupportPackageIsVersion3
 
 // Client calls the API. It is safe for concurrent use; all its calls share one retry budget and, when
 // enabled, one circuit breaker.
@@ -106,7 +103,9 @@ type CallOption = wire.CallOption
 type ResponseInfo = wire.ResponseInfo
 
 // EventStream is a stream of server-sent events whose data decode into T: call Next until it returns
-// false, then Err; Close it, or cancel the call's context, to stop early.
+// false, then Err; Close it, or cancel the call's context, to stop early. A failure before the first
+// event is retried under the operation's policy; once events have arrived, only a retry-safe operation
+// reconnects, with Last-Event-ID.
 type EventStream[T any] = wire.Stream[T]
 
 // StreamError ends a stream that was cut and could not be resumed; Delivered says how many events had
@@ -170,22 +169,8 @@ func WithResponseInfo(info *ResponseInfo) CallOption { return wire.WithResponseI
 // ServerURL is a server of the API, from the spec's servers list.
 const ServerURL = "https://api.example.com/v2"
 
-// policyExportAll is the retry policy of ExportAll: GET is safe (RFC 9110 §9.2.1).
+// policyExportAll is the retry policy of ExportAll and GetFile.
 var policyExportAll = runtime.Policy{
-	MaxAttempts:      4,
-	InitialDelay:     500 * time.Millisecond,
-	MaxDelay:         10 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
-	ConnectionErrors: true,
-	RetryAfter:       true,
-	MaxRetryAfter:    time.Minute,
-	Idempotent:       true,
-}
-
-// policyGetFile is the retry policy of GetFile: GET is safe (RFC 9110 §9.2.1).
-var policyGetFile = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
 	MaxDelay:         10 * time.Second,
@@ -204,7 +189,7 @@ var policyGetFile = runtime.Policy{
 //
 // It returns the response body unread (application/json): the caller reads it and must close it.
 //
-// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) ExportAll(ctx context.Context, opts ...CallOption) (io.ReadCloser, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/export")
@@ -225,12 +210,12 @@ func (c *Client) ExportAll(ctx context.Context, opts ...CallOption) (io.ReadClos
 // It returns the response body unread (application/octet-stream): the caller reads it and must close
 // it.
 //
-// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter.
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) GetFile(ctx context.Context, name string, opts ...CallOption) (io.ReadCloser, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/files/")
 	r.PathParam("name", wire.PathSimple, name)
-	resp, err := c.wire.Call(ctx, r, &policyGetFile, "application/octet-stream", opts)
+	resp, err := c.wire.Call(ctx, r, &policyExportAll, "application/octet-stream", opts)
 	if err != nil {
 		return nil, err
 	}
