@@ -61,7 +61,7 @@ type Options struct {
 // does not format is a bug of the generator: the error then carries the source around the
 // problem with line numbers.
 //
-// The declarations are rendered and formatted in chunks, in parallel, and joined after the
+// The declarations are built, rendered and formatted in chunks, in parallel, and joined after the
 // header, whose import block lists what the chunks use: gofmt formats each top-level
 // declaration on its own, so the result is the file gofmt makes of the whole (a golden
 // test checks that formatting it again changes nothing).
@@ -72,7 +72,7 @@ func Generate(api *model.API, opts Options) ([]byte, error) {
 	if n > len(items)/16+1 {
 		n = len(items)/16 + 1
 	}
-	chunks := make([][]jen.Code, 0, n)
+	chunks := make([][]func() jen.Code, 0, n)
 	for i := range n {
 		chunks = append(chunks, items[i*len(items)/n:(i+1)*len(items)/n])
 	}
@@ -140,7 +140,7 @@ func Source(api *model.API, opts Options) ([]byte, error) {
 	e := &emitter{api: api}
 	f := e.header(opts)
 	for _, it := range e.items() {
-		f.Add(it)
+		f.Add(it())
 	}
 	src, err := render(f)
 	if err != nil {
@@ -150,12 +150,17 @@ func Source(api *model.API, opts Options) ([]byte, error) {
 }
 
 // items are the generated declarations, each followed by an empty line: policies,
-// methods, error-model pickers, parameter structs, types.
-func (e *emitter) items() []jen.Code {
+// methods, error-model pickers, parameter structs, types. Each is built when it is
+// called, so that chunks of them are built as well as formatted in parallel.
+func (e *emitter) items() []func() jen.Code {
 	api := e.api
-	var items []jen.Code
-	items = append(items, e.serverConsts()...)
-	items = append(items, e.securityOptions()...)
+	var items []func() jen.Code
+	add := func(build func() *jen.Statement) {
+		items = append(items, func() jen.Code { return build().Line() })
+	}
+	for _, c := range slices.Concat(e.serverConsts(), e.securityOptions()) {
+		items = append(items, func() jen.Code { return c })
+	}
 	users := map[string][]string{}
 	for _, op := range api.Operations {
 		for _, m := range op.Methods() {
@@ -165,35 +170,35 @@ func (e *emitter) items() []jen.Code {
 	for _, op := range api.Operations {
 		for _, m := range op.Methods() {
 			if u := users[m.PolicyVar]; u != nil {
-				items = append(items, e.policy(m, u).Line())
+				add(func() *jen.Statement { return e.policy(m, u) })
 				delete(users, m.PolicyVar)
 			}
 		}
 	}
 	for _, op := range api.Operations {
-		items = append(items, e.method(op).Line())
+		add(func() *jen.Statement { return e.method(op) })
 		if op.Stream != nil && !op.Stream.Only {
-			items = append(items, e.method(streamVariant(op)).Line())
+			add(func() *jen.Statement { return e.method(streamVariant(op)) })
 		}
 		for _, v := range op.Variants {
-			items = append(items, e.method(v).Line())
+			add(func() *jen.Statement { return e.method(v) })
 		}
 	}
 	for _, set := range api.ErrorSets {
 		if set.Only() == nil {
-			items = append(items, e.errorSet(set).Line())
+			add(func() *jen.Statement { return e.errorSet(set) })
 		}
 	}
 	for _, op := range api.Operations {
 		if op.ParamsType != "" {
-			items = append(items, e.paramsStruct(op).Line())
+			add(func() *jen.Statement { return e.paramsStruct(op) })
 		}
 		if op.Headers != nil {
-			items = append(items, e.headerSet(op).Line())
+			add(func() *jen.Statement { return e.headerSet(op) })
 		}
 	}
 	for _, d := range api.Decls {
-		items = append(items, e.decl(d).Line())
+		add(func() *jen.Statement { return e.decl(d) })
 	}
 	return items
 }
@@ -311,11 +316,11 @@ const chunkMark = "const _retrygenChunk = 0\n"
 
 // formatChunk formats declarations as part of a file and returns them without the
 // package clause and imports, and the import paths they use.
-func formatChunk(pkg string, items []jen.Code) ([]byte, []string, error) {
+func formatChunk(pkg string, items []func() jen.Code) ([]byte, []string, error) {
 	f := newFile(pkg)
 	f.Id(chunkMark)
 	for _, it := range items {
-		f.Add(it)
+		f.Add(it())
 	}
 	out, err := formatFile(f)
 	if err != nil {
