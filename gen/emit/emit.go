@@ -177,8 +177,8 @@ func (e *emitter) items() []func() jen.Code {
 	}
 	for _, op := range api.Operations {
 		add(func() *jen.Statement { return e.method(op) })
-		if op.Stream != nil && !op.Stream.Only {
-			add(func() *jen.Statement { return e.method(streamVariant(op)) })
+		if sv := op.StreamVariant(); sv != nil {
+			add(func() *jen.Statement { return e.method(sv) })
 		}
 		for _, v := range op.Variants {
 			add(func() *jen.Statement { return e.method(v) })

@@ -5,18 +5,6 @@ import (
 	"github.com/retrygen/retrygen/gen/model"
 )
 
-// streamVariant is op as its <Op>Stream method sees it: the same request under the
-// stream's name, returning the stream.
-func streamVariant(op *model.Operation) *model.Operation {
-	cp := *op
-	cp.GoName = op.Stream.GoName
-	cp.Result = nil
-	s := *op.Stream
-	s.Only = true
-	cp.Stream = &s
-	return &cp
-}
-
 // streamMethod finishes a method whose result is an event stream: body holds the
 // statements that built the request r.
 func (e *emitter) streamMethod(op *model.Operation, d doc, args, body []jen.Code) *jen.Statement {

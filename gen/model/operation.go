@@ -106,6 +106,22 @@ func (op *Operation) Methods() []*Operation {
 	return append([]*Operation{op}, op.Variants...)
 }
 
+// StreamVariant is op as its <Op>Stream method sees it, for an operation that offers
+// an event stream beside other responses: the same request under the stream's name,
+// returning the stream. It returns nil for other operations.
+func (op *Operation) StreamVariant() *Operation {
+	if op.Stream == nil || op.Stream.Only {
+		return nil
+	}
+	cp := *op
+	cp.GoName = op.Stream.GoName
+	cp.Result = nil
+	s := *op.Stream
+	s.Only = true
+	cp.Stream = &s
+	return &cp
+}
+
 // ReadsBodyWhole reports whether the method reads a 2xx response's body whole (to
 // decode it, or to drain it when it declares none) rather than hand it to the caller
 // unread. The engine then reads it within the attempt, so a body cut short is retried

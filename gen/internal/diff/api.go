@@ -9,14 +9,16 @@ import (
 )
 
 // methods compares the Client methods, matched by Go name as a caller's code refers to
-// them, with their arguments, results, parameter structs and error responses.
+// them, with their arguments, results, parameter structs and error responses. An
+// operation's further methods (<Op>Text, <Op>Form, <Op>Stream...) are methods of their
+// own; its error responses are compared once, with its first method.
 func (c *comparer) methods(old, new *model.API) {
 	olds := map[string]*model.Operation{}
-	for _, op := range old.Operations {
-		olds[op.GoName] = op
+	for _, m := range allMethods(old) {
+		olds[m.GoName] = m
 	}
 	news := map[string]bool{}
-	for _, n := range new.Operations {
+	for _, n := range allMethods(new) {
 		news[n.GoName] = true
 		o := olds[n.GoName]
 		if o == nil {
@@ -30,12 +32,45 @@ func (c *comparer) methods(old, new *model.API) {
 		}
 		c.method(o, n)
 	}
-	for _, o := range old.Operations {
+	for _, o := range allMethods(old) {
 		if !news[o.GoName] {
 			c.add(Change{Area: API, Level: Breaking, Operation: opName(o), Element: ElemMethod,
 				Name: o.GoName, Change: Removed, Old: Signature(o)})
 		}
 	}
+	firsts := map[string]*model.Operation{}
+	for _, o := range old.Operations {
+		firsts[o.GoName] = o
+	}
+	for _, n := range new.Operations {
+		if o := firsts[n.GoName]; o != nil {
+			c.errors(opName(n), o.Errors, n.Errors)
+		}
+	}
+}
+
+// allMethods are the methods of api's operations, each operation's first.
+func allMethods(api *model.API) []*model.Operation {
+	var out []*model.Operation
+	for _, op := range api.Operations {
+		out = append(out, op.Methods()...)
+		if sv := op.StreamVariant(); sv != nil {
+			out = append(out, sv)
+		}
+	}
+	return out
+}
+
+// result spells what op's method returns besides the error, "" when nothing:
+// "*Pet", "string", "*EventStream[ChatChunk]".
+func result(op *model.Operation) string {
+	switch {
+	case op.Result != nil:
+		return op.Result.Type.String()
+	case op.Stream != nil && op.Stream.Only:
+		return "*EventStream[" + op.Stream.Type.String() + "]"
+	}
+	return ""
 }
 
 // Signature spells an operation's method without the arguments every method has, ctx
@@ -53,8 +88,8 @@ func Signature(op *model.Operation) string {
 	}
 	args = append(args, "opts...")
 	res := "error"
-	if op.Result != nil {
-		res = "(" + op.Result.Type.String() + ", error)"
+	if r := result(op); r != "" {
+		res = "(" + r + ", error)"
 	}
 	return op.GoName + "(" + strings.Join(args, ", ") + ") " + res
 }
@@ -89,21 +124,18 @@ func (c *comparer) method(o, n *model.Operation) {
 			breaking(ElemArgument, arg("body"), Modified, ot, nt)
 		}
 	}
-	switch {
-	case o.Result == nil && n.Result != nil:
-		breaking(ElemResult, n.GoName, Added, "", n.Result.Type.String())
-	case o.Result != nil && n.Result == nil:
-		breaking(ElemResult, n.GoName, Removed, o.Result.Type.String(), "")
-	case o.Result != nil:
-		if ot, nt := o.Result.Type.String(), n.Result.Type.String(); ot != nt {
-			breaking(ElemResult, n.GoName, Modified, ot, nt)
-		}
+	switch or, nr := result(o), result(n); {
+	case or == "" && nr != "":
+		breaking(ElemResult, n.GoName, Added, "", nr)
+	case or != "" && nr == "":
+		breaking(ElemResult, n.GoName, Removed, or, "")
+	case or != nr:
+		breaking(ElemResult, n.GoName, Modified, or, nr)
 	}
 	if n.Deprecated && !o.Deprecated {
 		c.add(Change{Area: API, Level: Compatible, Operation: name, Element: ElemMethod,
 			Name: n.GoName, Change: Deprecated})
 	}
-	c.errors(name, o.Errors, n.Errors)
 }
 
 // pathParams compares the path parameters of method m, arguments in path order:

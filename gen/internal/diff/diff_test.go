@@ -94,6 +94,17 @@ func TestCompareMethods(t *testing.T) {
 	})
 }
 
+// An operation's further methods, <Op>Text and <Op>Stream, are compared like its first,
+// and so is a stream's event type.
+func TestCompareMediaMethods(t *testing.T) {
+	r := compareCase(t, "media")
+	checkChanges(t, r, []string{
+		`breaking|GET /events (watch)|result|Watch|changed|*EventStream[EventA]|*EventStream[EventB]`,
+		`breaking|POST /chat (chat)|method|ChatStream|removed|ChatStream(ctx, body Report, opts...) (*EventStream[EventA], error)|`,
+		`breaking|GET /report (getReport)|method|GetReportText|removed|GetReportText(ctx, opts...) (string, error)|`,
+	})
+}
+
 func TestCompareTypes(t *testing.T) {
 	r := compareCase(t, "types")
 	checkChanges(t, r, []string{
