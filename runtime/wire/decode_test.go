@@ -154,6 +154,9 @@ func TestDecodeJSONChecksContentType(t *testing.T) {
 		"application/json":                  true,
 		"application/json; charset=utf-8":   true,
 		"application/problem+json":          true,
+		"application/json; charset":         true,
+		"application/json;;":                true,
+		"text/html; charset":                false,
 		"text/html; charset=utf-8":          false,
 		"application/x-www-form-urlencoded": false,
 	} {

@@ -8,7 +8,6 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
-	"mime"
 	"net/http"
 	"slices"
 	"time"
@@ -188,7 +187,7 @@ func (s *Stream[T]) connect(extra http.Header) error {
 		return err
 	}
 	if ct := resp.Header.Get("Content-Type"); ct != "" {
-		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "text/event-stream" {
+		if mediaType(ct) != "text/event-stream" {
 			closeBody(resp)
 			return fmt.Errorf("%s %s: the response is %q, not an event stream (does the request ask for one?)", s.req.method, s.req.path.String(), oneLineValue(ct))
 		}

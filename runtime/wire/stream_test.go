@@ -56,6 +56,26 @@ func TestStreamSentinelAndText(t *testing.T) {
 	}
 }
 
+// A stream whose Content-Type has a parameter that does not parse is still an event
+// stream: the media type decides.
+func TestStreamContentTypeParameters(t *testing.T) {
+	hc := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		return &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"text/event-stream; charset"}},
+			Body: io.NopCloser(strings.NewReader("data: a\n\n")), Request: r}, nil
+	})}
+	c, err := NewClient("http://api.example.com", WithHTTPClient(hc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := OpenStream[string](context.Background(), c, NewRequest("GET"), &getPolicy, StreamConfig{Text: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.Next() || s.Current() != "a" {
+		t.Fatalf("no event: %v", s.Err())
+	}
+}
+
 // BenchmarkStreamEvent reports the bytes and allocations of one typed event of a chat
 // completion stream: reading, splitting and decoding its JSON into a struct.
 func BenchmarkStreamEvent(b *testing.B) {

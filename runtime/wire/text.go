@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"mime"
@@ -49,10 +50,12 @@ func matchesMedia(ct string, types []string) bool {
 	return false
 }
 
-// mediaType is ct without parameters, in lower case; "" when ct does not parse.
+// mediaType is ct without parameters, in lower case; "" when its type does not parse. A
+// parameter that does not parse ("application/json; charset", "text/plain;;") leaves
+// the type as it is: the type is what the decoder goes by.
 func mediaType(ct string) string {
 	mt, _, err := mime.ParseMediaType(ct)
-	if err != nil {
+	if err != nil && !errors.Is(err, mime.ErrInvalidMediaParameter) {
 		return ""
 	}
 	return mt

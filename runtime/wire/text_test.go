@@ -30,6 +30,8 @@ func TestDecodeText(t *testing.T) {
 		{"text/markdown", []string{"text/*"}},
 		{"application/xml", []string{"*/*"}},
 		{"application/xml", nil},
+		{"text/csv; charset", []string{"text/csv"}},
+		{`text/csv; charset="utf-8`, []string{"text/csv"}},
 	} {
 		resp, tracker := textResponse(tc.ct, "a,b\n1,2\n")
 		var out string
@@ -74,7 +76,7 @@ func TestDecodeTextKeepsOtherCharsets(t *testing.T) {
 // An error model is decoded only from a JSON body; a text body stays in Error.Body.
 func TestDecodeErrorOnlyFromJSON(t *testing.T) {
 	pick := func(int) any { return new(model) }
-	for _, ct := range []string{"application/json", "application/problem+json; charset=utf-8", ""} {
+	for _, ct := range []string{"application/json", "application/problem+json; charset=utf-8", "", "application/json;;"} {
 		apiErr := &runtime.Error{StatusCode: 404, Header: http.Header{}, Body: []byte(`{"Msg":"gone"}`)}
 		if ct != "" {
 			apiErr.Header.Set("Content-Type", ct)
