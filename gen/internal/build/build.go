@@ -102,6 +102,13 @@ func Build(spec *load.Spec) (*model.API, error) {
 	b.buildComponents()
 	breakNamedCycles(b.decls)
 	b.client(api)
+	// Every operation's method is named before any is built, so that a method an
+	// operation adds (<Op>Text, <Op>Stream, a request content type's) never takes the
+	// name of another operation's own method: adding a media type to one operation does
+	// not rename, or re-point, another's.
+	for _, op := range ops {
+		b.nameOperation(op)
+	}
 	for _, op := range ops {
 		b.operation(op)
 	}
@@ -194,15 +201,20 @@ func (b *builder) buildComponents() {
 	}
 }
 
-// operation fills in everything about op besides what Spec.Operations decided.
-func (b *builder) operation(op *model.Operation) {
-	item := b.spec.Doc.Paths.Value(op.Path)
-	kop := item.GetOperation(op.Method)
+// nameOperation names op's method, from its operationId, else its method and path.
+func (b *builder) nameOperation(op *model.Operation) {
 	name := op.OperationID
 	if name == "" {
 		name = strings.ToLower(op.Method) + " " + op.Path
 	}
 	op.GoName = b.methods.UniqueFor(names.GoName(name), "operation "+source.OpName(op.Method, op.Path, op.OperationID))
+}
+
+// operation fills in everything about op besides what Spec.Operations decided, once
+// nameOperation has named it.
+func (b *builder) operation(op *model.Operation) {
+	item := b.spec.Doc.Paths.Value(op.Path)
+	kop := item.GetOperation(op.Method)
 	b.params(op, item, kop)
 	b.requestBody(op, kop)
 	b.responses(op, kop)

@@ -274,3 +274,57 @@ func TestPolicyVarsAreSharedByEqualLiterals(t *testing.T) {
 		t.Errorf("%d operations, want %d", len(vars), len(variants)+3)
 	}
 }
+
+// Every operation keeps the name of its operationId, whatever order the operations
+// come in: a method another operation adds (its text form, its event stream, a request
+// content type's) takes a numbered name instead.
+func TestOperationNamesBeforeAddedMethods(t *testing.T) {
+	spec := `openapi: 3.0.3
+info: {title: t, version: "1"}
+paths:
+  /a:
+    post:
+      operationId: a
+      requestBody:
+        content:
+          application/json: {schema: {type: object}}
+          application/x-www-form-urlencoded: {schema: {type: object}}
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json: {schema: {type: string}}
+            text/csv: {schema: {type: string}}
+            text/event-stream: {schema: {type: string}}
+  /b:
+    get:
+      operationId: aText
+      responses: {"204": {description: ok}}
+  /c:
+    get:
+      operationId: aStream
+      responses: {"204": {description: ok}}
+  /d:
+    get:
+      operationId: aForm
+      responses: {"204": {description: ok}}
+`
+	api, err := buildSpec(t, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths := map[string]string{}
+	for _, op := range api.Operations {
+		for _, m := range op.Methods() {
+			paths[m.GoName] = m.Path
+			if m.Stream != nil {
+				paths[m.Stream.GoName] = m.Path
+			}
+		}
+	}
+	for name, path := range map[string]string{"AText": "/b", "AStream": "/c", "AForm": "/d", "AText2": "/a", "AStream2": "/a", "AForm2": "/a"} {
+		if paths[name] != path {
+			t.Errorf("%s calls %q, want %q (all: %v)", name, paths[name], path, paths)
+		}
+	}
+}

@@ -20,8 +20,8 @@ import (
 // operation that offers JSON and CSV gets a JSON method and a text one, each with its own
 // Accept, and the JSON method of one that offers text/plain refuses it rather than take it
 // for mislabelled JSON; a status with JSON and another with text fill a result struct; a declared
-// operationId that a text method's name would take is kept apart; error models are read
-// only from JSON.
+// operationId that a text method's name would take keeps its name, and the text method gives
+// way; error models are read only from JSON.
 
 const _ = runtime.SupportPackageIsVersion3
 
@@ -187,7 +187,7 @@ var policyDownloadArchive = runtime.Policy{
 	Idempotent:       true,
 }
 
-// policyGetFeed is the retry policy of GetFeed, ListItems, ListItemsText, ListItemsText2, GetItem,
+// policyGetFeed is the retry policy of GetFeed, ListItems, ListItemsText2, ListItemsText, GetItem,
 // GetItemText, PutItem, GetReport and ExportRows.
 var policyGetFeed = runtime.Policy{
 	MaxAttempts:      4,
@@ -271,7 +271,7 @@ func (c *Client) ListItems(ctx context.Context, opts ...CallOption) ([]Item, err
 	return out, nil
 }
 
-// ListItemsText calls GET /items (operationId listItems).
+// ListItemsText2 calls GET /items (operationId listItems).
 //
 // Response 200: The items, as JSON or CSV.
 //
@@ -282,7 +282,7 @@ func (c *Client) ListItems(ctx context.Context, opts ...CallOption) ([]Item, err
 // other than UTF-8 is returned as sent, not converted.
 //
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
-func (c *Client) ListItemsText(ctx context.Context, opts ...CallOption) (string, error) {
+func (c *Client) ListItemsText2(ctx context.Context, opts ...CallOption) (string, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/items")
 	resp, err := c.wire.Call(ctx, r, &policyGetFeed, "text/csv", opts)
@@ -299,7 +299,7 @@ func (c *Client) ListItemsText(ctx context.Context, opts ...CallOption) (string,
 	return out, nil
 }
 
-// ListItemsText2 calls GET /items/text (operationId listItemsText).
+// ListItemsText calls GET /items/text (operationId listItemsText).
 //
 // Response 200: A declared operation whose name the text form of listItems would take.
 //
@@ -308,7 +308,7 @@ func (c *Client) ListItemsText(ctx context.Context, opts ...CallOption) (string,
 // charset other than UTF-8 is returned as sent, not converted.
 //
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
-func (c *Client) ListItemsText2(ctx context.Context, opts ...CallOption) (string, error) {
+func (c *Client) ListItemsText(ctx context.Context, opts ...CallOption) (string, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/items/text")
 	resp, err := c.wire.Call(ctx, r, &policyGetFeed, "text/plain", opts)
