@@ -614,6 +614,11 @@ func (b *builder) responses(op *model.Operation, kop *openapi3.Operation) {
 				at = site{names.GoName(source.UnescapePointer(name)) + "Response", "response " + strconv.Quote(source.UnescapePointer(name))}
 			}
 			t := b.typeOf(mt.Schema, at)
+			if isAny(t) {
+				// A free-form schema gives no model: an interface type carries no Error
+				// method. The body stays in the error.
+				continue
+			}
 			t = b.markErrorModel(t, mt.Schema.Value, at)
 			status := code
 			if code != "default" {
@@ -788,4 +793,15 @@ func (b *builder) nameLocals(ops []*model.Operation) {
 			p.LocalName = cand
 		}
 	}
+}
+
+// isAny reports whether t is any, or a named type that stands for it.
+func isAny(t *model.Type) bool {
+	for range 16 { // through aliases and defined types; a cycle is not followed far
+		if t.Kind != model.KindNamed || t.Decl.Kind != model.AliasDecl && t.Decl.Kind != model.DefinedDecl || t.Decl.Underlying == nil {
+			break
+		}
+		t = t.Decl.Underlying
+	}
+	return t.Kind == model.KindBuiltin && t.Builtin == model.Any
 }

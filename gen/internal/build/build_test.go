@@ -328,3 +328,38 @@ paths:
 		}
 	}
 }
+
+// An error response whose schema is free-form (any, by a component or inline) has no
+// model: a named type over any is an interface, which can carry no Error method. The
+// component keeps its alias, and the other statuses keep theirs.
+func TestFreeFormErrorSchemaHasNoModel(t *testing.T) {
+	spec := `openapi: 3.0.3
+info: {title: t, version: "1"}
+paths:
+  /a:
+    get:
+      operationId: a
+      responses:
+        "204": {description: ok}
+        "400": {description: e, content: {application/json: {schema: {description: anything}}}}
+        "404": {description: e, content: {application/json: {schema: {$ref: "#/components/schemas/P"}}}}
+        default: {description: e, content: {application/json: {schema: {$ref: "#/components/schemas/Empty"}}}}
+components:
+  schemas:
+    Empty: {}
+    P: {type: object, properties: {t: {type: string}}}
+`
+	api, err := buildSpec(t, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	op := api.Operations[0]
+	if op.Errors == nil || len(op.Errors.Cases) != 1 || op.Errors.Cases[0].Status != "404" {
+		t.Fatalf("error cases: %+v", op.Errors)
+	}
+	for _, d := range api.Decls {
+		if d.GoName == "Empty" && (d.Kind != model.AliasDecl || d.ErrorModel) {
+			t.Errorf("Empty became kind %v, error model %v", d.Kind, d.ErrorModel)
+		}
+	}
+}
