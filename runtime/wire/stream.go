@@ -116,7 +116,8 @@ func WithMaxReconnects(n int) CallOption {
 // refuses ends the stream with runtime.ErrBudgetExhausted) and a call of the engine,
 // under the client's breaker and with the policy's retries of its own. A stream of an
 // operation that is not retry-safe never sends its request again: Err is a *StreamError
-// that says how many events were delivered. A stream that ends without its sentinel, at
+// that says how many events were delivered. A reconnection sends the idempotency key the
+// first request sent, not a new one. A stream that ends without its sentinel, at
 // the end of a response, simply ends.
 type Stream[T any] struct {
 	ctx    context.Context
@@ -132,6 +133,10 @@ type Stream[T any] struct {
 	reconnects    int           // made over the stream's life
 	failures      int           // connections in a row cut before an event
 	prevBackoff   time.Duration // the backoff before the last reconnection
+
+	// key is the idempotency key the first connection sent, under the policy's header;
+	// every reconnection sends it again, so that the server sees the request resumed.
+	key string
 
 	attempts  int // made by every connection, for ResponseInfo
 	resp      *http.Response
@@ -193,6 +198,9 @@ func (s *Stream[T]) connect(extra http.Header) error {
 		}
 	}
 	s.resp = resp
+	if name := s.wait.IdempotencyKey; name != "" && s.key == "" && resp.Request != nil {
+		s.key = resp.Request.Header.Get(name)
+	}
 	id := ""
 	if s.events != nil {
 		id = s.events.LastEventID()
@@ -280,9 +288,12 @@ func (s *Stream[T]) reconnect(cut error) error {
 			return s.ctx.Err()
 		}
 	}
-	var extra http.Header
+	extra := http.Header{}
 	if id := s.events.LastEventID(); id != "" {
-		extra = http.Header{"Last-Event-Id": {id}}
+		extra.Set("Last-Event-Id", id)
+	}
+	if s.key != "" {
+		extra.Set(s.wait.IdempotencyKey, s.key)
 	}
 	return s.connect(extra)
 }

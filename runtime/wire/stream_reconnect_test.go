@@ -25,12 +25,14 @@ type cutServer struct {
 	mu    sync.Mutex
 	times []time.Time
 	ids   []string
+	keys  []string // the Idempotency-Key of each request
 }
 
 func (s *cutServer) RoundTrip(r *http.Request) (*http.Response, error) {
 	s.mu.Lock()
 	s.times = append(s.times, time.Now())
 	s.ids = append(s.ids, r.Header.Get("Last-Event-ID"))
+	s.keys = append(s.keys, r.Header.Get("Idempotency-Key"))
 	n := len(s.times)
 	s.mu.Unlock()
 	if n > 100 { // a stream that never stops reconnecting ends here, normally, and fails its test
@@ -291,6 +293,33 @@ func TestStreamNotRetrySafeCut(t *testing.T) {
 		var se *StreamError
 		if len(got) != 1 || srv.count() != 1 || !errors.As(s.Err(), &se) || se.Delivered != 1 || !errors.Is(s.Err(), runtime.ErrNotRetrySafe) {
 			t.Errorf("%d events, %d requests, err %v", len(got), srv.count(), s.Err())
+		}
+	})
+}
+
+// A stream of a POST that is retry-safe by its idempotency key reconnects with the key
+// its first request carried, so that the server sees one request resumed, not a new one.
+func TestStreamReconnectKeepsIdempotencyKey(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv := &cutServer{head: oneEventThenCut("0")}
+		c := newCutClient(t, srv)
+		p := streamPolicy
+		p.IdempotencyKey = "Idempotency-Key"
+		s, err := OpenStream[string](t.Context(), c, NewRequest("POST"), &p, StreamConfig{}, []CallOption{WithMaxReconnects(3)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		if got := drainStream(s); len(got) != 4 {
+			t.Fatalf("%d events, want 4: %v", len(got), s.Err())
+		}
+		if srv.keys[0] == "" {
+			t.Fatal("the first request has no key")
+		}
+		for i, k := range srv.keys[1:] {
+			if k != srv.keys[0] {
+				t.Errorf("reconnection %d sent key %q, the first request %q", i+1, k, srv.keys[0])
+			}
 		}
 	})
 }
