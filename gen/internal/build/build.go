@@ -606,7 +606,7 @@ func (b *builder) responses(op *model.Operation, kop *openapi3.Operation) {
 			}
 			oks = append(oks, success{status: code, ct: ct, t: b.typeOf(mt.Schema, at), json: true})
 		case strings.HasPrefix(code, "3"), strings.HasPrefix(code, "4"), strings.HasPrefix(code, "5"), code == "default":
-			if mt == nil || kind != mediaJSON || mt.Schema == nil || mt.Schema.Value == nil {
+			if mt == nil || kind != mediaJSON && !rangeJSON(ct, mt) || mt.Schema == nil || mt.Schema.Value == nil {
 				continue
 			}
 			at := site{op.GoName + "Error" + statusWord(code), code + " response of " + op.GoName}

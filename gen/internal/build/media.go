@@ -3,6 +3,7 @@ package build
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"mime"
 	"slices"
 	"strings"
@@ -244,12 +245,31 @@ const (
 // turns into a binary string under each `produces` type) is binary.
 func responseBody(ct string, mt *openapi3.MediaType) bodyKind {
 	switch {
-	case classifyMedia(ct) == mediaJSON && !binarySchema(mt):
+	case classifyMedia(ct) == mediaJSON && !binarySchema(mt), rangeJSON(ct, mt):
 		return bodyJSON
 	case isTextMedia(ct):
 		return bodyText
 	}
 	return bodyBinary
+}
+
+// rangeJSON reports a media range, "*/*" or "application/*", whose schema describes
+// structured data (an object, an array, a number, a boolean, or a composition): the JSON
+// body that springdoc and Swagger 2.0's `produces: ["*/*"]` declare so. A string schema
+// (text or binary) or a free-form one leaves the body unread.
+func rangeJSON(ct string, mt *openapi3.MediaType) bool {
+	m, _, err := mime.ParseMediaType(ct)
+	if err != nil && !errors.Is(err, mime.ErrInvalidMediaParameter) || m != "*/*" && m != "application/*" {
+		return false
+	}
+	if mt == nil || mt.Schema == nil || mt.Schema.Value == nil {
+		return false
+	}
+	s := mt.Schema.Value
+	if s.Type != nil && len(*s.Type) > 0 {
+		return !s.Type.Includes("string")
+	}
+	return len(s.Properties) > 0 || len(s.AllOf)+len(s.OneOf)+len(s.AnyOf) > 0 || s.Items != nil
 }
 
 // binarySchema reports a media type whose schema is a string of format binary.

@@ -199,3 +199,49 @@ paths:
 		t.Errorf("StrictJSON %v, variants %d", op.Result.StrictJSON, len(op.Variants))
 	}
 }
+
+// TestResponseMediaRange: a media range ("*/*", as springdoc writes every response)
+// whose schema is structured is JSON, for the result and for the error model; a string
+// or free-form schema under it stays unread.
+func TestResponseMediaRange(t *testing.T) {
+	api, err := buildSpec(t, `openapi: 3.0.1
+info: {title: t, version: "1"}
+paths:
+  /pet:
+    get:
+      operationId: getPet
+      responses:
+        "200": {description: ok, content: {"*/*": {schema: {$ref: "#/components/schemas/Pet"}}}}
+        "404": {description: e, content: {"*/*": {schema: {$ref: "#/components/schemas/Pet"}}}}
+  /list:
+    get:
+      operationId: list
+      responses:
+        "200": {description: ok, content: {"application/*": {schema: {type: array, items: {type: integer}}}}}
+  /raw:
+    get:
+      operationId: raw
+      responses:
+        "200": {description: ok, content: {"*/*": {schema: {type: string}}}}
+  /any:
+    get:
+      operationId: anything
+      responses:
+        "200": {description: ok, content: {"*/*": {schema: {description: free}}}}
+components:
+  schemas:
+    Pet: {type: object, properties: {name: {type: string}}}
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"GetPet": "*Pet", "List": "[]int64", "Raw": "io.ReadCloser", "Anything": "io.ReadCloser"}
+	for _, op := range api.Operations {
+		if got := op.Result.Type.String(); got != want[op.GoName] {
+			t.Errorf("%s returns %s, want %s", op.GoName, got, want[op.GoName])
+		}
+		if op.GoName == "GetPet" && (op.Errors == nil || len(op.Errors.Cases) != 1) {
+			t.Errorf("GetPet: error cases %+v", op.Errors)
+		}
+	}
+}
