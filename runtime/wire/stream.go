@@ -162,6 +162,7 @@ func OpenStream[T any](ctx context.Context, c *Client, r *Request, p *runtime.Po
 		s.wait.StatusCodes = slices.Clone(s.policy.StatusCodes)
 		c.engine.Override(&s.wait)
 	}
+	s.wait = s.set.repeat(s.wait)
 	s.maxReconnects = DefaultMaxReconnects
 	if s.set.reconnectsSet {
 		s.maxReconnects = s.set.maxReconnects
@@ -257,7 +258,8 @@ func (s *Stream[T]) Next() bool {
 }
 
 // reconnect connects again with Last-Event-ID after a connection was cut by cut, when
-// the policy, the stream's reconnections and the client's budget allow, once it has
+// the policy (as WithoutRetry, WithMaxAttempts, WithIdempotent and WithIdempotencyKey
+// change it), the stream's reconnections and the client's budget allow, once it has
 // waited the backoff (see Stream). Its error is why the stream ends.
 func (s *Stream[T]) reconnect(cut error) error {
 	p := &s.wait

@@ -323,3 +323,41 @@ func TestStreamReconnectKeepsIdempotencyKey(t *testing.T) {
 		}
 	})
 }
+
+// The call options that change whether a call is repeated change whether its stream
+// reconnects: WithoutRetry and WithMaxAttempts(1) send the request once, and
+// WithIdempotent or WithIdempotencyKey make a POST's stream resumable.
+func TestStreamReconnectCallOptions(t *testing.T) {
+	post := streamPolicy
+	post.Idempotent = false
+	for _, tc := range []struct {
+		name     string
+		policy   *runtime.Policy
+		opts     []CallOption
+		requests int
+		cause    error
+	}{
+		{"WithoutRetry", &streamPolicy, []CallOption{WithoutRetry()}, 1, runtime.ErrRetriesOff},
+		{"WithMaxAttempts(1)", &streamPolicy, []CallOption{WithMaxAttempts(1)}, 1, runtime.ErrRetriesOff},
+		{"WithMaxAttempts(2)", &streamPolicy, []CallOption{WithMaxAttempts(2), WithMaxReconnects(2)}, 3, runtime.ErrExhausted},
+		{"WithIdempotent", &post, []CallOption{WithIdempotent(), WithMaxReconnects(2)}, 3, runtime.ErrExhausted},
+		{"WithIdempotencyKey", &post, []CallOption{WithIdempotencyKey("k1"), WithMaxReconnects(2)}, 3, runtime.ErrExhausted},
+		{"none", &post, nil, 1, runtime.ErrNotRetrySafe},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				srv := &cutServer{head: oneEventThenCut("0")}
+				c := newCutClient(t, srv)
+				s, err := OpenStream[string](t.Context(), c, NewRequest("POST"), tc.policy, StreamConfig{}, tc.opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer s.Close()
+				drainStream(s)
+				if srv.count() != tc.requests || !errors.Is(s.Err(), tc.cause) {
+					t.Errorf("%d requests, err %v; want %d, %v", srv.count(), s.Err(), tc.requests, tc.cause)
+				}
+			})
+		})
+	}
+}
