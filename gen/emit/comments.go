@@ -82,24 +82,30 @@ func wrap(line string) []string {
 		return []string{line}
 	}
 	indent := line[:len(line)-len(strings.TrimLeft(line, " "))]
-	words := strings.Fields(line)
 	var out []string
-	cur := indent
-	curLen := len(indent)
-	for _, w := range words {
+	var cur strings.Builder
+	curLen := 0
+	for w := range strings.FieldsSeq(line) {
 		n := utf8.RuneCountInString(w)
 		if curLen > len(indent) && curLen+1+n > wrapAt {
-			out = append(out, cur)
-			cur, curLen = indent, len(indent)
+			out = append(out, cur.String())
+			cur = strings.Builder{}
 		}
-		if curLen > len(indent) {
-			cur += " "
+		if cur.Len() == 0 {
+			cur.Grow(wrapAt + len(w))
+			cur.WriteString(indent)
+			curLen = len(indent)
+		} else {
+			cur.WriteByte(' ')
 			curLen++
 		}
-		cur += w
+		cur.WriteString(w)
 		curLen += n
 	}
-	return append(out, cur)
+	if cur.Len() == 0 {
+		cur.WriteString(indent)
+	}
+	return append(out, cur.String())
 }
 
 // oneLine flattens text to a single clean line, for places that hold one line only
