@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// BenchmarkGenerate measures Generate (build the model, emit, format) on the largest
+// BenchmarkGenerate measures Generate (emit the model as Go, format it) on the largest
 // shared specs, loaded once. Run it with:
 //
 //	go test -run '^$' -bench BenchmarkGenerate -benchmem ./gen/
