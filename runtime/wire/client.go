@@ -143,6 +143,19 @@ func (c *Client) Call(ctx context.Context, r *Request, p *runtime.Policy, accept
 	return c.send(ctx, r, p, accept, nil, &s)
 }
 
+// Fetch is Call for a method that decodes the 2xx response's body: the engine reads the
+// body whole within each attempt (runtime.Policy.ReadBody), up to the client's
+// WithMaxBodySize cap, so a body cut short is retried like any other failed attempt.
+// Call leaves the body to the caller: a method that returns it unread, or drains it.
+func (c *Client) Fetch(ctx context.Context, r *Request, p *runtime.Policy, accept string, opts []CallOption) (*http.Response, error) {
+	if !p.ReadBody {
+		whole := *p
+		whole.ReadBody = true
+		p = &whole
+	}
+	return c.Call(ctx, r, p, accept, opts)
+}
+
 // Do is Call with the engine's own options, as clients generated before CallOption
 // existed pass them.
 func (c *Client) Do(ctx context.Context, r *Request, p *runtime.Policy, accept string, opts []runtime.CallOption) (*http.Response, error) {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/iotest"
 	"testing/synctest"
 
 	"github.com/retrygen/retrygen/runtime"
@@ -276,4 +277,55 @@ func TestNewClientErrorsHideCredentials(t *testing.T) {
 			t.Errorf("NewClient(%q): %v", base, err)
 		}
 	}
+}
+
+// cutOnce answers every attempt with 200; the first body breaks off midway.
+type cutOnce struct{ attempts int }
+
+func (rt *cutOnce) RoundTrip(req *http.Request) (*http.Response, error) {
+	rt.attempts++
+	body := io.Reader(strings.NewReader(`{"ok":true}`))
+	if rt.attempts == 1 {
+		body = io.MultiReader(strings.NewReader(`{"ok"`), iotest.ErrReader(io.ErrUnexpectedEOF))
+	}
+	return &http.Response{StatusCode: http.StatusOK, Body: io.NopCloser(body), Request: req}, nil
+}
+
+// Fetch reads the body within the attempt, so a body cut short is retried; Call hands
+// the first body over as it is.
+func TestFetchReadsTheBodyWithinTheAttempt(t *testing.T) {
+	retrying := runtime.Policy{MaxAttempts: 3, ConnectionErrors: true, Idempotent: true}
+	synctest.Test(t, func(t *testing.T) {
+		for _, tt := range []struct {
+			name     string
+			call     func(*Client, *Request) (*http.Response, error)
+			attempts int
+			body     string
+		}{
+			{"Fetch", func(c *Client, r *Request) (*http.Response, error) {
+				return c.Fetch(context.Background(), r, &retrying, "", nil)
+			}, 2, `{"ok":true}`},
+			{"Call", func(c *Client, r *Request) (*http.Response, error) {
+				return c.Call(context.Background(), r, &retrying, "", nil)
+			}, 1, `{"ok"`},
+		} {
+			rt := &cutOnce{}
+			c, err := NewClient("https://api.example.com/", WithHTTPClient(&http.Client{Transport: rt}), WithoutRetryBudget())
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp, err := tt.call(c, NewRequest("GET"))
+			if err != nil {
+				t.Fatalf("%s: %v", tt.name, err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if rt.attempts != tt.attempts || string(body) != tt.body {
+				t.Errorf("%s: %d attempts, body %q; want %d, %q", tt.name, rt.attempts, body, tt.attempts, tt.body)
+			}
+		}
+		if retrying.ReadBody {
+			t.Error("Fetch changed the policy it was given")
+		}
+	})
 }
