@@ -190,12 +190,13 @@ func checkText(data []byte) (line, col int, msg string) {
 // escapeJSONLineBreaks writes the characters U+0085, U+2028 and U+2029 of a JSON
 // document as escapes. kin-openapi reads JSON with its YAML parser, which breaks lines at
 // them, folding the spaces around them away or losing the positions of the document;
-// JSON allows them only inside strings, where the escapes mean the same.
+// JSON allows them only inside strings, where the escapes mean the same. A byte order
+// mark before the document is not JSON's, but parseJSON and the YAML parser skip it.
 func escapeJSONLineBreaks(data []byte) []byte {
 	if !bytes.Contains(data, []byte("\u0085")) && !bytes.Contains(data, []byte("\u2028")) && !bytes.Contains(data, []byte("\u2029")) {
 		return data
 	}
-	if !json.Valid(data) {
+	if !json.Valid(bytes.TrimPrefix(data, []byte("\uFEFF"))) {
 		return data
 	}
 	return []byte(jsonLineBreaks.Replace(string(data)))

@@ -253,3 +253,21 @@ func BenchmarkLoad(b *testing.B) {
 		})
 	}
 }
+
+// A JSON document's line separators are escaped after a byte order mark too: the YAML
+// parser would break lines at them, moving every position after one down a line.
+func TestEscapeJSONLineBreaks(t *testing.T) {
+	for _, bom := range []string{"", "\uFEFF"} {
+		data := []byte(bom + `{"a": "x` + "\u2028" + `y", "b": "z` + "\u0085" + `"}`)
+		want := bom + `{"a": "x\u2028y", "b": "z\u0085"}`
+		if got := string(escapeJSONLineBreaks(data)); got != want {
+			t.Errorf("escapeJSONLineBreaks(%q) = %q, want %q", data, got, want)
+		}
+	}
+	spec := "\uFEFF" + `{"openapi":"3.0.3","info":{"title":"T","version":"1","description":"a` + "\u2028" + `b"},` + "\n" +
+		`"paths":{"/a/{id}":{"get":{"parameters":[{"name":"id","in":"path","schema":{"type":"string"}}],"responses":{"204":{"description":"ok"}}}}}}`
+	_, err := loadSpec(t, "bom.json", spec)
+	if err == nil || !strings.Contains(err.Error(), `bom.json:2:43: GET /a/{id}: path parameter "id" must be required`) {
+		t.Errorf("got %v, want the parameter located at bom.json:2:43", err)
+	}
+}
