@@ -257,7 +257,7 @@ func WithOauth(fn func(ctx context.Context) (string, error)) Option {
 }
 
 // policyGetAlternatives is the retry policy of GetAlternatives, GetWithCookie, GetFile, ListItems,
-// GetWithOAuth, GetPublic, GetWithQueryKey and WatchTicks.
+// GetWithOAuth, GetPublic and GetWithQueryKey.
 var policyGetAlternatives = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
@@ -287,7 +287,7 @@ var policyChat = runtime.Policy{
 	ReadBody:         true,
 }
 
-// policyExportItems is the retry policy of ExportItems.
+// policyExportItems is the retry policy of ExportItems and WatchTicks.
 var policyExportItems = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
@@ -584,7 +584,7 @@ func (c *Client) WatchTicks(ctx context.Context, opts ...CallOption) (*EventStre
 	r := wire.NewRequest("GET")
 	r.Security([]string{"bearerAuth"})
 	r.Path("/ticks")
-	return wire.OpenStream[Tick](ctx, c.wire, r, &policyGetAlternatives, wire.StreamConfig{
+	return wire.OpenStream[Tick](ctx, c.wire, r, &policyExportItems, wire.StreamConfig{
 		Accept:   "text/event-stream",
 		Sentinel: "[DONE]",
 	}, opts)

@@ -166,8 +166,22 @@ func WithHeader(key, value string) CallOption { return wire.WithHeader(key, valu
 // opens and again on each reconnection.
 func WithResponseInfo(info *ResponseInfo) CallOption { return wire.WithResponseInfo(info) }
 
-// policyUploadFile is the retry policy of UploadFile, GetItem and GetDailyReport.
+// policyUploadFile is the retry policy of UploadFile.
 var policyUploadFile = runtime.Policy{
+	MaxAttempts:      4,
+	InitialDelay:     500 * time.Millisecond,
+	MaxDelay:         10 * time.Second,
+	Multiplier:       2.0,
+	Jitter:           runtime.JitterFull,
+	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
+	ConnectionErrors: true,
+	RetryAfter:       true,
+	MaxRetryAfter:    time.Minute,
+	Idempotent:       true,
+}
+
+// policyGetItem is the retry policy of GetItem and GetDailyReport.
+var policyGetItem = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
 	MaxDelay:         10 * time.Second,
@@ -277,7 +291,7 @@ func (c *Client) GetItem(ctx context.Context, name string, params *GetItemParams
 	r.PathParam("name", wire.PathSimple, name)
 	r.QueryParam("q", wire.QueryForm, params.Q)
 	r.HeaderParam("X-Note", wire.HeaderSimple, params.XNote)
-	resp, err := c.wire.Call(ctx, r, &policyUploadFile, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetItem, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -344,7 +358,7 @@ func (c *Client) PatchProfile(ctx context.Context, user string, body Item, opts 
 func (c *Client) GetDailyReport(ctx context.Context, opts ...CallOption) (*Item, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/reports/daily")
-	resp, err := c.wire.Call(ctx, r, &policyUploadFile, "application/json", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetItem, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}

@@ -122,12 +122,14 @@ func (op *Operation) StreamVariant() *Operation {
 	return &cp
 }
 
-// ReadsBodyWhole reports whether the method reads a 2xx response's body whole (to
-// decode it, or to drain it when it declares none) rather than hand it to the caller
-// unread. The engine then reads it within the attempt, so a body cut short is retried
-// like any other failed attempt (runtime.Policy.ReadBody).
+// ReadsBodyWhole reports whether the method decodes a 2xx response's body whole rather
+// than hand it to the caller unread or ignore it. The engine then reads it within the
+// attempt, so a body cut short is retried like any other failed attempt
+// (runtime.Policy.ReadBody). A method without a result ignores the body: it drains a
+// little of it, so a successful call whose server sends more than Engine.MaxBodySize
+// anyway is not turned into ErrBodyTooLarge, nor is the body held in memory.
 func (op *Operation) ReadsBodyWhole() bool {
-	return op.Result == nil || !op.Result.Streams()
+	return op.Result != nil && !op.Result.Streams()
 }
 
 // Response is one 2xx response with content.

@@ -33,3 +33,23 @@ func spell(cases []*ErrorCase) string {
 	}
 	return strings.Join(out, " ")
 }
+
+func TestReadsBodyWhole(t *testing.T) {
+	decoded := &Result{Responses: []*Response{{Status: "200", Type: NamedType(&Decl{GoName: "Pet"}), JSON: true}}}
+	streamed := &Result{Responses: []*Response{{Status: "200", Type: &Type{Kind: KindBuiltin, Builtin: ReadCloser}}}}
+	for _, tt := range []struct {
+		name string
+		op   *Operation
+		want bool
+	}{
+		{"decoded", &Operation{Result: decoded}, true},
+		{"handed over", &Operation{Result: streamed}, false},
+		// The body of a no-content operation is ignored: reading it whole would turn a
+		// successful call whose server sends a large body anyway into ErrBodyTooLarge.
+		{"no content", &Operation{}, false},
+	} {
+		if got := tt.op.ReadsBodyWhole(); got != tt.want {
+			t.Errorf("%s: ReadsBodyWhole() = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}

@@ -182,7 +182,7 @@ func WithBearerAuthFunc(fn func(ctx context.Context) (string, error)) Option {
 	return wire.WithCredential("bearerAuth", wire.BearerFunc(fn))
 }
 
-// policyListPets is the retry policy of ListPets, SearchPets, GetPet, DeletePet and WatchPet.
+// policyListPets is the retry policy of ListPets, SearchPets and GetPet.
 var policyListPets = runtime.Policy{
 	MaxAttempts:      3,
 	InitialDelay:     100 * time.Millisecond,
@@ -227,6 +227,20 @@ var policyUpdatePet = runtime.Policy{
 	MaxRetryAfter:    5 * time.Second,
 	Idempotent:       true,
 	ReadBody:         true,
+}
+
+// policyDeletePet is the retry policy of DeletePet and WatchPet.
+var policyDeletePet = runtime.Policy{
+	MaxAttempts:      3,
+	InitialDelay:     100 * time.Millisecond,
+	MaxDelay:         time.Second,
+	Multiplier:       2.0,
+	Jitter:           runtime.JitterFull,
+	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
+	ConnectionErrors: true,
+	RetryAfter:       true,
+	MaxRetryAfter:    5 * time.Second,
+	Idempotent:       true,
 }
 
 // policyFeedPet is the retry policy of FeedPet.
@@ -426,7 +440,7 @@ func (c *Client) DeletePet(ctx context.Context, petID int64, opts ...CallOption)
 	r := wire.NewRequest("DELETE")
 	r.Path("/pets/")
 	r.PathParam("petId", wire.PathSimple, petID)
-	resp, err := c.wire.Call(ctx, r, &policyListPets, "", opts)
+	resp, err := c.wire.Call(ctx, r, &policyDeletePet, "", opts)
 	if err != nil {
 		return wire.DecodeError(err, wire.Model[Problem])
 	}
@@ -455,7 +469,7 @@ func (c *Client) WatchPet(ctx context.Context, petID int64, opts ...CallOption) 
 	r.Path("/pets/")
 	r.PathParam("petId", wire.PathSimple, petID)
 	r.Path("/events")
-	return wire.OpenStream[PetEvent](ctx, c.wire, r, &policyListPets, wire.StreamConfig{
+	return wire.OpenStream[PetEvent](ctx, c.wire, r, &policyDeletePet, wire.StreamConfig{
 		Accept:      "text/event-stream",
 		DecodeError: wire.Model[Problem],
 		Sentinel:    "[DONE]",

@@ -171,7 +171,7 @@ func WithResponseInfo(info *ResponseInfo) CallOption { return wire.WithResponseI
 // Production
 const ServerURL = "https://api.example.com/v1"
 
-// policyGetHealth is the retry policy of GetHealth, ListPets, ReplacePet and DeletePet.
+// policyGetHealth is the retry policy of GetHealth, ListPets and ReplacePet.
 var policyGetHealth = runtime.Policy{
 	MaxAttempts:      3,
 	InitialDelay:     100 * time.Millisecond,
@@ -216,6 +216,20 @@ var policyGetPet = runtime.Policy{
 	MaxRetryAfter:    time.Minute,
 	Idempotent:       true,
 	ReadBody:         true,
+}
+
+// policyDeletePet is the retry policy of DeletePet.
+var policyDeletePet = runtime.Policy{
+	MaxAttempts:      3,
+	InitialDelay:     100 * time.Millisecond,
+	MaxDelay:         2 * time.Second,
+	Multiplier:       2.0,
+	Jitter:           runtime.JitterFull,
+	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
+	ConnectionErrors: true,
+	RetryAfter:       true,
+	MaxRetryAfter:    time.Minute,
+	Idempotent:       true,
 }
 
 // GetHealth calls GET /health.
@@ -365,7 +379,7 @@ func (c *Client) DeletePet(ctx context.Context, petID int64, opts ...CallOption)
 	r := wire.NewRequest("DELETE")
 	r.Path("/pets/")
 	r.PathParam("petId", wire.PathSimple, petID)
-	resp, err := c.wire.Call(ctx, r, &policyGetHealth, "", opts)
+	resp, err := c.wire.Call(ctx, r, &policyDeletePet, "", opts)
 	if err != nil {
 		return wire.DecodeError(err, errorsNotFound)
 	}

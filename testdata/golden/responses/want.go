@@ -167,7 +167,7 @@ func WithHeader(key, value string) CallOption { return wire.WithHeader(key, valu
 // opens and again on each reconnection.
 func WithResponseInfo(info *ResponseInfo) CallOption { return wire.WithResponseInfo(info) }
 
-// policyStartJob is the retry policy of StartJob, CancelJob and JobStatus.
+// policyStartJob is the retry policy of StartJob and JobStatus.
 var policyStartJob = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
@@ -182,8 +182,8 @@ var policyStartJob = runtime.Policy{
 	ReadBody:         true,
 }
 
-// policyDownloadOutput is the retry policy of DownloadOutput.
-var policyDownloadOutput = runtime.Policy{
+// policyCancelJob is the retry policy of CancelJob and DownloadOutput.
+var policyCancelJob = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
 	MaxDelay:         10 * time.Second,
@@ -242,7 +242,7 @@ func (c *Client) CancelJob(ctx context.Context, id string, opts ...CallOption) e
 	r := wire.NewRequest("DELETE")
 	r.Path("/jobs/")
 	r.PathParam("id", wire.PathSimple, id)
-	resp, err := c.wire.Call(ctx, r, &policyStartJob, "", opts)
+	resp, err := c.wire.Call(ctx, r, &policyCancelJob, "", opts)
 	if err != nil {
 		return wire.DecodeError(err, wire.Model[Envelope])
 	}
@@ -262,7 +262,7 @@ func (c *Client) DownloadOutput(ctx context.Context, id string, opts ...CallOpti
 	r.Path("/jobs/")
 	r.PathParam("id", wire.PathSimple, id)
 	r.Path("/output")
-	resp, err := c.wire.Call(ctx, r, &policyDownloadOutput, "application/octet-stream", opts)
+	resp, err := c.wire.Call(ctx, r, &policyCancelJob, "application/octet-stream", opts)
 	if err != nil {
 		return nil, err
 	}

@@ -167,7 +167,7 @@ func WithHeader(key, value string) CallOption { return wire.WithHeader(key, valu
 // opens and again on each reconnection.
 func WithResponseInfo(info *ResponseInfo) CallOption { return wire.WithResponseInfo(info) }
 
-// policyCreatePet is the retry policy of CreatePet, UploadPhoto and PatchRecord.
+// policyCreatePet is the retry policy of CreatePet.
 var policyCreatePet = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
@@ -182,7 +182,21 @@ var policyCreatePet = runtime.Policy{
 	ReadBody:         true,
 }
 
-// policyGetRecord is the retry policy of GetRecord, PutRecord and Search.
+// policyUploadPhoto is the retry policy of UploadPhoto and PatchRecord.
+var policyUploadPhoto = runtime.Policy{
+	MaxAttempts:      4,
+	InitialDelay:     500 * time.Millisecond,
+	MaxDelay:         10 * time.Second,
+	Multiplier:       2.0,
+	Jitter:           runtime.JitterFull,
+	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
+	ConnectionErrors: true,
+	RetryAfter:       true,
+	MaxRetryAfter:    time.Minute,
+	Idempotent:       false,
+}
+
+// policyGetRecord is the retry policy of GetRecord.
 var policyGetRecord = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
@@ -195,6 +209,20 @@ var policyGetRecord = runtime.Policy{
 	MaxRetryAfter:    time.Minute,
 	Idempotent:       true,
 	ReadBody:         true,
+}
+
+// policyPutRecord is the retry policy of PutRecord and Search.
+var policyPutRecord = runtime.Policy{
+	MaxAttempts:      4,
+	InitialDelay:     500 * time.Millisecond,
+	MaxDelay:         10 * time.Second,
+	Multiplier:       2.0,
+	Jitter:           runtime.JitterFull,
+	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
+	ConnectionErrors: true,
+	RetryAfter:       true,
+	MaxRetryAfter:    time.Minute,
+	Idempotent:       true,
 }
 
 // CreatePet calls POST /pets (operationId createPet).
@@ -229,7 +257,7 @@ func (c *Client) UploadPhoto(ctx context.Context, body UploadPhotoRequest, opts 
 	w.FieldAs("caption", "text/plain", body.Caption)
 	w.RequiredFile("file", "image/png", &body.File)
 	r.MultipartBody(w)
-	resp, err := c.wire.Call(ctx, r, &policyCreatePet, "", opts)
+	resp, err := c.wire.Call(ctx, r, &policyUploadPhoto, "", opts)
 	if err != nil {
 		return err
 	}
@@ -268,7 +296,7 @@ func (c *Client) PutRecord(ctx context.Context, id string, body Record, opts ...
 	r.Path("/records/")
 	r.PathParam("id", wire.PathSimple, id)
 	r.JSONBody("application/json", body)
-	resp, err := c.wire.Call(ctx, r, &policyGetRecord, "", opts)
+	resp, err := c.wire.Call(ctx, r, &policyPutRecord, "", opts)
 	if err != nil {
 		return err
 	}
@@ -285,7 +313,7 @@ func (c *Client) PatchRecord(ctx context.Context, id string, body RecordPatch, o
 	r.Path("/records/")
 	r.PathParam("id", wire.PathSimple, id)
 	r.JSONBody("application/merge-patch+json", body)
-	resp, err := c.wire.Call(ctx, r, &policyCreatePet, "", opts)
+	resp, err := c.wire.Call(ctx, r, &policyUploadPhoto, "", opts)
 	if err != nil {
 		return err
 	}
@@ -313,7 +341,7 @@ func (c *Client) Search(ctx context.Context, reqInt int64, xReq string, session 
 	r.HeaderParam("X-Req", wire.HeaderSimple, xReq)
 	r.CookieParam("session", wire.CookieForm, session)
 	r.QueryParam("page", wire.QueryForm, params.Page)
-	resp, err := c.wire.Call(ctx, r, &policyGetRecord, "", opts)
+	resp, err := c.wire.Call(ctx, r, &policyPutRecord, "", opts)
 	if err != nil {
 		return err
 	}
