@@ -111,7 +111,11 @@ func (c *comparer) method(o, n *model.Operation) {
 	case o.ParamsType != n.ParamsType:
 		breaking(ElemArgument, arg("params"), Modified, "*"+o.ParamsType, "*"+n.ParamsType)
 	}
-	if o.ParamsType != "" && n.ParamsType != "" {
+	if o.ParamsType != "" && n.ParamsType != "" && !c.paramsCompared[n.ParamsType] {
+		if c.paramsCompared == nil {
+			c.paramsCompared = map[string]bool{}
+		}
+		c.paramsCompared[n.ParamsType] = true
 		c.params(name, n.ParamsType, o.Params, n.Params)
 	}
 	switch {

@@ -143,6 +143,9 @@ func Compare(old, new *model.API) *Result {
 
 type comparer struct {
 	changes []Change
+	// paramsCompared holds the params structs compared so far: the methods of one
+	// operation share one, whose fields are reported once.
+	paramsCompared map[string]bool
 }
 
 func (c *comparer) add(ch Change) { c.changes = append(c.changes, ch) }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/retrygen/retrygen/gen/internal/build"
 	"github.com/retrygen/retrygen/gen/internal/load"
+	"github.com/retrygen/retrygen/gen/internal/spectest"
 	"github.com/retrygen/retrygen/gen/model"
 	"github.com/retrygen/retrygen/internal/longtest"
 )
@@ -201,4 +202,30 @@ func TestCompareOpenAI(t *testing.T) {
 			}
 		}
 	}
+}
+
+// The methods of one operation (GetReport, GetReportText, GetReportStream) share its
+// params struct: a field's change is one row, not one a method.
+func TestCompareParamsStructOnce(t *testing.T) {
+	const spec = `openapi: 3.0.3
+info: {title: M, version: "1"}
+paths:
+  /report:
+    get:
+      operationId: getReport
+      parameters:
+        - {name: q, in: query, schema: {type: TYPE}}
+      responses:
+        "200":
+          description: The report.
+          content:
+            application/json: {schema: {type: object, properties: {a: {type: string}}}}
+            text/plain: {schema: {type: string}}
+            text/event-stream: {schema: {type: object, properties: {a: {type: string}}}}
+`
+	old := loadAPI(t, spectest.Write(t, "old.yaml", strings.Replace(spec, "TYPE", "string", 1)))
+	new := loadAPI(t, spectest.Write(t, "new.yaml", strings.Replace(spec, "TYPE", "integer", 1)))
+	checkChanges(t, Compare(old, new), []string{
+		"breaking|GET /report (getReport)|parameter|GetReportParams.Q|changed|*string|*int64",
+	})
 }
