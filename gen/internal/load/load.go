@@ -121,6 +121,9 @@ func Load(path string, opts Options) (*Spec, error) {
 	}
 	location := &url.URL{Path: filepath.ToSlash(path)}
 
+	if e := s.checkVersionFields(root); e != nil {
+		return nil, source.ErrorList{e}
+	}
 	var doc *openapi3.T
 	if isSwagger2(root, data) {
 		if root != nil {
@@ -335,6 +338,26 @@ func isSwagger2(root *yaml.Node, data []byte) bool {
 		return mappingValue(root, "swagger") != nil
 	}
 	return hasSwaggerLine(data)
+}
+
+// checkVersionFields refuses a root mapping with both a "swagger" and an "openapi" key,
+// located at the later: read as Swagger 2.0, as isSwagger2 would have it, the OpenAPI 3
+// parts of the document (content, requestBody, components) would be silently dropped.
+func (s *Spec) checkVersionFields(root *yaml.Node) *source.Error {
+	if root == nil || root.Kind != yaml.MappingNode {
+		return nil
+	}
+	sw, oa := mappingKey(root, "swagger"), mappingKey(root, "openapi")
+	if sw == nil || oa == nil {
+		return nil
+	}
+	later := sw
+	if oa.Line > sw.Line || oa.Line == sw.Line && oa.Column > sw.Column {
+		later = oa
+	}
+	return &source.Error{Pos: source.Pos{File: s.Path, Line: later.Line, Col: later.Column},
+		Msg: "malformed document: both \"swagger\" and \"openapi\" give the version; a document is either Swagger 2.0 or OpenAPI 3",
+		Fix: "keep the field of the version the document follows and remove the other"}
 }
 
 func (s *Spec) loadSwagger2(loader *openapi3.Loader, data []byte, location *url.URL) (*openapi3.T, error) {

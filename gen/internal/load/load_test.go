@@ -271,3 +271,26 @@ func TestEscapeJSONLineBreaks(t *testing.T) {
 		t.Errorf("got %v, want the parameter located at bom.json:2:43", err)
 	}
 }
+
+// A document that gives both versions is refused at the later key, rather than read as
+// Swagger 2.0 without its OpenAPI 3 parts; a nested "swagger" key is only a key.
+func TestCheckVersionFields(t *testing.T) {
+	const paths = `"paths":{"/a":{"get":{"operationId":"a","responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"type":"string"}}}}}}}}`
+	for _, c := range []struct{ name, text, want string }{
+		{"both.json", `{"openapi":"3.0.3","info":{"title":"T","version":"1"},` + "\n" + `"swagger":"2.0",` + paths + `}`,
+			`both.json:2:1: malformed document: both "swagger" and "openapi" give the version`},
+		{"null.json", `{"openapi":"3.0.3","swagger":null,"info":{"title":"T","version":"1"},` + paths + `}`,
+			`null.json:1:20: malformed document: both "swagger" and "openapi" give the version`},
+		{"both.yaml", "swagger: \"2.0\"\ninfo: {title: T, version: \"1\"}\nopenapi: 3.0.3\npaths: {}\n",
+			`both.yaml:3:1: malformed document: both "swagger" and "openapi" give the version`},
+	} {
+		_, err := loadSpec(t, c.name, c.text)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want %q", c.name, err, c.want)
+		}
+	}
+	nested := `{"openapi":"3.0.3","info":{"title":"T","version":"1","x-meta":{"swagger":"2.0"}},` + paths + `}`
+	if _, err := loadSpec(t, "nested.json", nested); err != nil {
+		t.Errorf("nested.json: %v", err)
+	}
+}
