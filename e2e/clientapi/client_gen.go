@@ -272,7 +272,7 @@ var policyGetAlternatives = runtime.Policy{
 	ReadBody:         true,
 }
 
-// policyChat is the retry policy of Chat, ChatForm and ChatText.
+// policyChat is the retry policy of Chat, ChatStream, ChatForm and ChatText.
 var policyChat = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,

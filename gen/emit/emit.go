@@ -161,9 +161,13 @@ func (e *emitter) items() []func() jen.Code {
 	for _, c := range slices.Concat(e.serverConsts(), e.securityOptions()) {
 		items = append(items, func() jen.Code { return c })
 	}
-	users := map[string][]string{}
+	users := map[string][]string{} // in the order of the methods, <Op>Stream after <Op>
 	for _, op := range api.Operations {
-		for _, m := range op.Methods() {
+		ms := op.Methods()
+		if sv := op.StreamVariant(); sv != nil {
+			ms = slices.Insert(ms, 1, sv)
+		}
+		for _, m := range ms {
 			users[m.PolicyVar] = append(users[m.PolicyVar], m.GoName)
 		}
 	}

@@ -1,0 +1,46 @@
+package emit
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/retrygen/retrygen/gen/internal/build"
+	"github.com/retrygen/retrygen/gen/internal/load"
+	"github.com/retrygen/retrygen/gen/internal/spectest"
+)
+
+// A policy variable's doc names every method that uses it, the <Op>Stream method of an
+// operation that also answers JSON included.
+func TestItemsPolicyUsers(t *testing.T) {
+	const spec = `openapi: 3.0.3
+info: {title: T, version: "1"}
+paths:
+  /chat:
+    get:
+      operationId: chat
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json: {schema: {type: object, properties: {a: {type: string}}}}
+            text/event-stream: {schema: {type: object, properties: {a: {type: string}}}}
+`
+	s, err := load.Load(spectest.Write(t, "chat.yaml", spec), load.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	api, err := build.Build(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := Generate(api, Options{Package: "p"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(src), "&policyChat, wire.StreamConfig{") {
+		t.Fatalf("ChatStream does not use policyChat:\n%s", src)
+	}
+	if want := "// policyChat is the retry policy of Chat and ChatStream.\n"; !strings.Contains(string(src), want) {
+		t.Errorf("want %q in:\n%s", want, src)
+	}
+}
