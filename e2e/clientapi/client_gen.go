@@ -256,8 +256,8 @@ func WithOauth(fn func(ctx context.Context) (string, error)) Option {
 	return wire.WithCredential("oauth", wire.BearerFunc(fn))
 }
 
-// policyGetAlternatives is the retry policy of GetAlternatives, GetWithCookie, GetFile, ListItems,
-// GetWithOAuth, GetPublic and GetWithQueryKey.
+// policyGetAlternatives is the retry policy of GetAlternatives, GetWithCookie, ExportItems, GetFile,
+// ListItems, GetWithOAuth, GetPublic, GetWithQueryKey and WatchTicks.
 var policyGetAlternatives = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
@@ -269,7 +269,6 @@ var policyGetAlternatives = runtime.Policy{
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
 	Idempotent:       true,
-	ReadBody:         true,
 }
 
 // policyChat is the retry policy of Chat, ChatStream, ChatForm and ChatText.
@@ -284,21 +283,6 @@ var policyChat = runtime.Policy{
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
 	Idempotent:       false,
-	ReadBody:         true,
-}
-
-// policyExportItems is the retry policy of ExportItems and WatchTicks.
-var policyExportItems = runtime.Policy{
-	MaxAttempts:      4,
-	InitialDelay:     500 * time.Millisecond,
-	MaxDelay:         10 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
-	ConnectionErrors: true,
-	RetryAfter:       true,
-	MaxRetryAfter:    time.Minute,
-	Idempotent:       true,
 }
 
 // GetAlternatives calls GET /alternatives (operationId getAlternatives).
@@ -310,7 +294,7 @@ func (c *Client) GetAlternatives(ctx context.Context, opts ...CallOption) (*Item
 	r := wire.NewRequest("GET")
 	r.Security([]string{"apiKeyHeader", "apiKeyQuery"}, []string{"basicAuth"})
 	r.Path("/alternatives")
-	resp, err := c.wire.Call(ctx, r, &policyGetAlternatives, "application/json", opts)
+	resp, err := c.wire.Fetch(ctx, r, &policyGetAlternatives, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -335,7 +319,7 @@ func (c *Client) Chat(ctx context.Context, body ChatRequest, opts ...CallOption)
 	r.Security([]string{"bearerAuth"})
 	r.Path("/chat")
 	r.JSONBody("application/json", body)
-	resp, err := c.wire.Call(ctx, r, &policyChat, "application/json", opts)
+	resp, err := c.wire.Fetch(ctx, r, &policyChat, "application/json", opts)
 	if err != nil {
 		return nil, wire.DecodeError(err, errorsProblem)
 	}
@@ -387,7 +371,7 @@ func (c *Client) ChatForm(ctx context.Context, body ChatRequest, opts ...CallOpt
 	r.Security([]string{"bearerAuth"})
 	r.Path("/chat")
 	r.FormBody("application/x-www-form-urlencoded", body)
-	resp, err := c.wire.Call(ctx, r, &policyChat, "application/json", opts)
+	resp, err := c.wire.Fetch(ctx, r, &policyChat, "application/json", opts)
 	if err != nil {
 		return nil, wire.DecodeError(err, errorsProblem)
 	}
@@ -414,7 +398,7 @@ func (c *Client) ChatText(ctx context.Context, body io.Reader, opts ...CallOptio
 	r.Security([]string{"bearerAuth"})
 	r.Path("/chat")
 	r.RawBody("text/plain", body)
-	resp, err := c.wire.Call(ctx, r, &policyChat, "application/json", opts)
+	resp, err := c.wire.Fetch(ctx, r, &policyChat, "application/json", opts)
 	if err != nil {
 		return nil, wire.DecodeError(err, errorsProblem)
 	}
@@ -434,7 +418,7 @@ func (c *Client) GetWithCookie(ctx context.Context, opts ...CallOption) (*Item, 
 	r := wire.NewRequest("GET")
 	r.Security([]string{"apiKeyCookie"})
 	r.Path("/cookie")
-	resp, err := c.wire.Call(ctx, r, &policyGetAlternatives, "application/json", opts)
+	resp, err := c.wire.Fetch(ctx, r, &policyGetAlternatives, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -457,7 +441,7 @@ func (c *Client) ExportItems(ctx context.Context, opts ...CallOption) (io.ReadCl
 	r := wire.NewRequest("GET")
 	r.Security([]string{"bearerAuth"})
 	r.Path("/export")
-	resp, err := c.wire.Call(ctx, r, &policyExportItems, "application/pdf, text/csv", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetAlternatives, "application/pdf, text/csv", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -478,7 +462,7 @@ func (c *Client) GetFile(ctx context.Context, name string, opts ...CallOption) (
 	r.Server("http://127.0.0.1:8083")
 	r.Path("/files/")
 	r.PathParam("name", wire.PathSimple, name)
-	resp, err := c.wire.Call(ctx, r, &policyGetAlternatives, "application/json", opts)
+	resp, err := c.wire.Fetch(ctx, r, &policyGetAlternatives, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -500,7 +484,7 @@ func (c *Client) ListItems(ctx context.Context, opts ...CallOption) ([]Item, err
 	r := wire.NewRequest("GET")
 	r.Security([]string{"bearerAuth"})
 	r.Path("/items")
-	resp, err := c.wire.Call(ctx, r, &policyGetAlternatives, "application/json", opts)
+	resp, err := c.wire.Fetch(ctx, r, &policyGetAlternatives, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -520,7 +504,7 @@ func (c *Client) GetWithOAuth(ctx context.Context, opts ...CallOption) (*Item, e
 	r := wire.NewRequest("GET")
 	r.Security([]string{"oauth"}, []string{})
 	r.Path("/oauth")
-	resp, err := c.wire.Call(ctx, r, &policyGetAlternatives, "application/json", opts)
+	resp, err := c.wire.Fetch(ctx, r, &policyGetAlternatives, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -539,7 +523,7 @@ func (c *Client) GetWithOAuth(ctx context.Context, opts ...CallOption) (*Item, e
 func (c *Client) GetPublic(ctx context.Context, opts ...CallOption) (*Item, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/public")
-	resp, err := c.wire.Call(ctx, r, &policyGetAlternatives, "application/json", opts)
+	resp, err := c.wire.Fetch(ctx, r, &policyGetAlternatives, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -559,7 +543,7 @@ func (c *Client) GetWithQueryKey(ctx context.Context, opts ...CallOption) (*Item
 	r := wire.NewRequest("GET")
 	r.Security([]string{"apiKeyQuery"})
 	r.Path("/query")
-	resp, err := c.wire.Call(ctx, r, &policyGetAlternatives, "application/json", opts)
+	resp, err := c.wire.Fetch(ctx, r, &policyGetAlternatives, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -584,7 +568,7 @@ func (c *Client) WatchTicks(ctx context.Context, opts ...CallOption) (*EventStre
 	r := wire.NewRequest("GET")
 	r.Security([]string{"bearerAuth"})
 	r.Path("/ticks")
-	return wire.OpenStream[Tick](ctx, c.wire, r, &policyExportItems, wire.StreamConfig{
+	return wire.OpenStream[Tick](ctx, c.wire, r, &policyGetAlternatives, wire.StreamConfig{
 		Accept:   "text/event-stream",
 		Sentinel: "[DONE]",
 	}, opts)

@@ -166,7 +166,7 @@ func WithHeader(key, value string) CallOption { return wire.WithHeader(key, valu
 // opens and again on each reconnection.
 func WithResponseInfo(info *ResponseInfo) CallOption { return wire.WithResponseInfo(info) }
 
-// policyUploadFile is the retry policy of UploadFile.
+// policyUploadFile is the retry policy of UploadFile, GetItem and GetDailyReport.
 var policyUploadFile = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
@@ -178,21 +178,6 @@ var policyUploadFile = runtime.Policy{
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
 	Idempotent:       true,
-}
-
-// policyGetItem is the retry policy of GetItem and GetDailyReport.
-var policyGetItem = runtime.Policy{
-	MaxAttempts:      4,
-	InitialDelay:     500 * time.Millisecond,
-	MaxDelay:         10 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
-	ConnectionErrors: true,
-	RetryAfter:       true,
-	MaxRetryAfter:    time.Minute,
-	Idempotent:       true,
-	ReadBody:         true,
 }
 
 // policyPatchItem is the retry policy of PatchItem.
@@ -207,7 +192,6 @@ var policyPatchItem = runtime.Policy{
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
 	Idempotent:       false,
-	ReadBody:         true,
 }
 
 // policyPatchProfile is the retry policy of PatchProfile.
@@ -223,7 +207,6 @@ var policyPatchProfile = runtime.Policy{
 	MaxRetryAfter:    time.Minute,
 	Idempotent:       true,
 	IdempotencyKey:   "Idempotency-Key",
-	ReadBody:         true,
 }
 
 // policyGetHourlyReport is the retry policy of GetHourlyReport.
@@ -238,7 +221,6 @@ var policyGetHourlyReport = runtime.Policy{
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
 	Idempotent:       true,
-	ReadBody:         true,
 }
 
 // policyGetLiveReport is the retry policy of GetLiveReport.
@@ -253,7 +235,6 @@ var policyGetLiveReport = runtime.Policy{
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
 	Idempotent:       true,
-	ReadBody:         true,
 }
 
 // UploadFile calls PUT /files/{name} (operationId uploadFile).
@@ -291,7 +272,7 @@ func (c *Client) GetItem(ctx context.Context, name string, params *GetItemParams
 	r.PathParam("name", wire.PathSimple, name)
 	r.QueryParam("q", wire.QueryForm, params.Q)
 	r.HeaderParam("X-Note", wire.HeaderSimple, params.XNote)
-	resp, err := c.wire.Call(ctx, r, &policyGetItem, "application/json", opts)
+	resp, err := c.wire.Fetch(ctx, r, &policyUploadFile, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -314,7 +295,7 @@ func (c *Client) PatchItem(ctx context.Context, name string, body Item, opts ...
 	r.Path("/items/")
 	r.PathParam("name", wire.PathSimple, name)
 	r.JSONBody("application/json", body)
-	resp, err := c.wire.Call(ctx, r, &policyPatchItem, "application/json", opts)
+	resp, err := c.wire.Fetch(ctx, r, &policyPatchItem, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -337,7 +318,7 @@ func (c *Client) PatchProfile(ctx context.Context, user string, body Item, opts 
 	r.Path("/profiles/")
 	r.PathParam("user", wire.PathSimple, user)
 	r.JSONBody("application/json", body)
-	resp, err := c.wire.Call(ctx, r, &policyPatchProfile, "application/json", opts)
+	resp, err := c.wire.Fetch(ctx, r, &policyPatchProfile, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -358,7 +339,7 @@ func (c *Client) PatchProfile(ctx context.Context, user string, body Item, opts 
 func (c *Client) GetDailyReport(ctx context.Context, opts ...CallOption) (*Item, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/reports/daily")
-	resp, err := c.wire.Call(ctx, r, &policyGetItem, "application/json", opts)
+	resp, err := c.wire.Fetch(ctx, r, &policyUploadFile, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -379,7 +360,7 @@ func (c *Client) GetDailyReport(ctx context.Context, opts ...CallOption) (*Item,
 func (c *Client) GetHourlyReport(ctx context.Context, opts ...CallOption) (*Item, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/reports/hourly")
-	resp, err := c.wire.Call(ctx, r, &policyGetHourlyReport, "application/json", opts)
+	resp, err := c.wire.Fetch(ctx, r, &policyGetHourlyReport, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -400,7 +381,7 @@ func (c *Client) GetHourlyReport(ctx context.Context, opts ...CallOption) (*Item
 func (c *Client) GetLiveReport(ctx context.Context, opts ...CallOption) (*Item, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/reports/live")
-	resp, err := c.wire.Call(ctx, r, &policyGetLiveReport, "application/json", opts)
+	resp, err := c.wire.Fetch(ctx, r, &policyGetLiveReport, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}

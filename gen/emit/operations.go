@@ -53,9 +53,6 @@ func (e *emitter) policy(op *model.Operation, users []string) *jen.Statement {
 	if p.IdempotencyKey != "" {
 		fields = append(fields, kv{"IdempotencyKey", jen.Lit(p.IdempotencyKey)})
 	}
-	if op.ReadsBodyWhole() {
-		fields = append(fields, kv{"ReadBody", jen.True()})
-	}
 	values := make([]jen.Code, 0, len(fields)+1)
 	for _, f := range fields {
 		values = append(values, jen.Line().Id(f.name).Op(":").Add(f.value))
@@ -274,7 +271,13 @@ func (e *emitter) method(op *model.Operation) *jen.Statement {
 	if op.Result != nil {
 		accept = op.Result.Accept
 	}
-	add(jen.List(jen.Id("resp"), jen.Err()).Op(":=").Id("c").Dot("wire").Dot("Call").Call(
+	// Fetch reads a body the method decodes within the attempt; Call leaves it to the
+	// method, which hands it over unread or drains it.
+	call := "Call"
+	if op.ReadsBodyWhole() {
+		call = "Fetch"
+	}
+	add(jen.List(jen.Id("resp"), jen.Err()).Op(":=").Id("c").Dot("wire").Dot(call).Call(
 		jen.Id("ctx"), jen.Id("r"), jen.Op("&").Id(op.PolicyVar), jen.Lit(accept), jen.Id("opts"),
 	))
 	errValue := jen.Err()

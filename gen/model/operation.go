@@ -123,10 +123,10 @@ func (op *Operation) StreamVariant() *Operation {
 }
 
 // ReadsBodyWhole reports whether the method decodes a 2xx response's body whole rather
-// than hand it to the caller unread or ignore it. The engine then reads it within the
-// attempt, so a body cut short is retried like any other failed attempt
-// (runtime.Policy.ReadBody). A method without a result ignores the body: it drains a
-// little of it, so a successful call whose server sends more than Engine.MaxBodySize
+// than hand it to the caller unread or ignore it. It then sends the request with
+// wire's Fetch, which reads the body within the attempt, so a body cut short is retried
+// like any other failed attempt. A method without a result ignores the body: it drains
+// a little of it, so a successful call whose server sends more than Engine.MaxBodySize
 // anyway is not turned into ErrBodyTooLarge, nor is the body held in memory.
 func (op *Operation) ReadsBodyWhole() bool {
 	return op.Result != nil && !op.Result.Streams()

@@ -182,7 +182,7 @@ func WithBearerAuthFunc(fn func(ctx context.Context) (string, error)) Option {
 	return wire.WithCredential("bearerAuth", wire.BearerFunc(fn))
 }
 
-// policyListPets is the retry policy of ListPets, SearchPets and GetPet.
+// policyListPets is the retry policy of ListPets, SearchPets, GetPet, DeletePet and WatchPet.
 var policyListPets = runtime.Policy{
 	MaxAttempts:      3,
 	InitialDelay:     100 * time.Millisecond,
@@ -194,7 +194,6 @@ var policyListPets = runtime.Policy{
 	RetryAfter:       true,
 	MaxRetryAfter:    5 * time.Second,
 	Idempotent:       true,
-	ReadBody:         true,
 }
 
 // policyCreatePet is the retry policy of CreatePet.
@@ -210,7 +209,6 @@ var policyCreatePet = runtime.Policy{
 	MaxRetryAfter:    5 * time.Second,
 	Idempotent:       true,
 	IdempotencyKey:   "Idempotency-Key",
-	ReadBody:         true,
 }
 
 // policyUpdatePet is the retry policy of UpdatePet.
@@ -223,21 +221,6 @@ var policyUpdatePet = runtime.Policy{
 	StatusCodes:      []runtime.StatusCode{429, 503},
 	ConnectionErrors: true,
 	AttemptTimeout:   300 * time.Millisecond,
-	RetryAfter:       true,
-	MaxRetryAfter:    5 * time.Second,
-	Idempotent:       true,
-	ReadBody:         true,
-}
-
-// policyDeletePet is the retry policy of DeletePet and WatchPet.
-var policyDeletePet = runtime.Policy{
-	MaxAttempts:      3,
-	InitialDelay:     100 * time.Millisecond,
-	MaxDelay:         time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
-	ConnectionErrors: true,
 	RetryAfter:       true,
 	MaxRetryAfter:    5 * time.Second,
 	Idempotent:       true,
@@ -255,7 +238,6 @@ var policyFeedPet = runtime.Policy{
 	RetryAfter:       true,
 	MaxRetryAfter:    5 * time.Second,
 	Idempotent:       false,
-	ReadBody:         true,
 }
 
 // policyGetInventory is the retry policy of GetInventory.
@@ -270,7 +252,6 @@ var policyGetInventory = runtime.Policy{
 	RetryAfter:       true,
 	MaxRetryAfter:    5 * time.Second,
 	Idempotent:       true,
-	ReadBody:         true,
 }
 
 // policyPlaceOrder is the retry policy of PlaceOrder.
@@ -286,7 +267,6 @@ var policyPlaceOrder = runtime.Policy{
 	MaxRetryAfter:    5 * time.Second,
 	Idempotent:       true,
 	IdempotencyKey:   "Idempotency-Key",
-	ReadBody:         true,
 }
 
 // ListPets calls GET /pets (operationId listPets).
@@ -308,7 +288,7 @@ func (c *Client) ListPets(ctx context.Context, params *ListPetsParams, opts ...C
 	r.Path("/pets")
 	r.QueryParam("limit", wire.QueryForm, params.Limit)
 	r.QueryParam("species", wire.QueryForm, params.Species)
-	resp, err := c.wire.Call(ctx, r, &policyListPets, "application/json", opts)
+	resp, err := c.wire.Fetch(ctx, r, &policyListPets, "application/json", opts)
 	if err != nil {
 		return nil, wire.DecodeError(err, wire.Model[Problem])
 	}
@@ -337,7 +317,7 @@ func (c *Client) CreatePet(ctx context.Context, body NewPet, opts ...CallOption)
 	r := wire.NewRequest("POST")
 	r.Path("/pets")
 	r.JSONBody("application/json", body)
-	resp, err := c.wire.Call(ctx, r, &policyCreatePet, "application/json", opts)
+	resp, err := c.wire.Fetch(ctx, r, &policyCreatePet, "application/json", opts)
 	if err != nil {
 		return nil, wire.DecodeError(err, wire.Model[Problem])
 	}
@@ -363,7 +343,7 @@ func (c *Client) SearchPets(ctx context.Context, body PetQuery, opts ...CallOpti
 	r := wire.NewRequest("POST")
 	r.Path("/pets/search")
 	r.JSONBody("application/json", body)
-	resp, err := c.wire.Call(ctx, r, &policyListPets, "application/json", opts)
+	resp, err := c.wire.Fetch(ctx, r, &policyListPets, "application/json", opts)
 	if err != nil {
 		return nil, wire.DecodeError(err, wire.Model[Problem])
 	}
@@ -387,7 +367,7 @@ func (c *Client) GetPet(ctx context.Context, petID int64, opts ...CallOption) (*
 	r := wire.NewRequest("GET")
 	r.Path("/pets/")
 	r.PathParam("petId", wire.PathSimple, petID)
-	resp, err := c.wire.Call(ctx, r, &policyListPets, "application/json", opts)
+	resp, err := c.wire.Fetch(ctx, r, &policyListPets, "application/json", opts)
 	if err != nil {
 		return nil, wire.DecodeError(err, wire.Model[Problem])
 	}
@@ -414,7 +394,7 @@ func (c *Client) UpdatePet(ctx context.Context, petID int64, body NewPet, opts .
 	r.Path("/pets/")
 	r.PathParam("petId", wire.PathSimple, petID)
 	r.JSONBody("application/json", body)
-	resp, err := c.wire.Call(ctx, r, &policyUpdatePet, "application/json", opts)
+	resp, err := c.wire.Fetch(ctx, r, &policyUpdatePet, "application/json", opts)
 	if err != nil {
 		return nil, wire.DecodeError(err, wire.Model[Problem])
 	}
@@ -440,7 +420,7 @@ func (c *Client) DeletePet(ctx context.Context, petID int64, opts ...CallOption)
 	r := wire.NewRequest("DELETE")
 	r.Path("/pets/")
 	r.PathParam("petId", wire.PathSimple, petID)
-	resp, err := c.wire.Call(ctx, r, &policyDeletePet, "", opts)
+	resp, err := c.wire.Call(ctx, r, &policyListPets, "", opts)
 	if err != nil {
 		return wire.DecodeError(err, wire.Model[Problem])
 	}
@@ -469,7 +449,7 @@ func (c *Client) WatchPet(ctx context.Context, petID int64, opts ...CallOption) 
 	r.Path("/pets/")
 	r.PathParam("petId", wire.PathSimple, petID)
 	r.Path("/events")
-	return wire.OpenStream[PetEvent](ctx, c.wire, r, &policyDeletePet, wire.StreamConfig{
+	return wire.OpenStream[PetEvent](ctx, c.wire, r, &policyListPets, wire.StreamConfig{
 		Accept:      "text/event-stream",
 		DecodeError: wire.Model[Problem],
 		Sentinel:    "[DONE]",
@@ -494,7 +474,7 @@ func (c *Client) FeedPet(ctx context.Context, petID int64, body Meal, opts ...Ca
 	r.PathParam("petId", wire.PathSimple, petID)
 	r.Path("/feed")
 	r.JSONBody("application/json", body)
-	resp, err := c.wire.Call(ctx, r, &policyFeedPet, "application/json", opts)
+	resp, err := c.wire.Fetch(ctx, r, &policyFeedPet, "application/json", opts)
 	if err != nil {
 		return nil, wire.DecodeError(err, wire.Model[Problem])
 	}
@@ -517,7 +497,7 @@ func (c *Client) FeedPet(ctx context.Context, petID int64, body Meal, opts ...Ca
 func (c *Client) GetInventory(ctx context.Context, opts ...CallOption) (map[string]int32, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/store/inventory")
-	resp, err := c.wire.Call(ctx, r, &policyGetInventory, "application/json", opts)
+	resp, err := c.wire.Fetch(ctx, r, &policyGetInventory, "application/json", opts)
 	if err != nil {
 		return nil, wire.DecodeError(err, wire.Model[Problem])
 	}
@@ -548,7 +528,7 @@ func (c *Client) PlaceOrder(ctx context.Context, params *PlaceOrderParams, body 
 	r.Path("/store/orders")
 	r.IdempotencyKey(params.IdempotencyKey)
 	r.JSONBody("application/json", body)
-	resp, err := c.wire.Call(ctx, r, &policyPlaceOrder, "application/json", opts)
+	resp, err := c.wire.Fetch(ctx, r, &policyPlaceOrder, "application/json", opts)
 	if err != nil {
 		return nil, wire.DecodeError(err, wire.Model[Problem])
 	}

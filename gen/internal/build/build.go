@@ -238,7 +238,7 @@ func (b *builder) policyVar(vars map[string]string, op *model.Operation) string 
 	p := op.Policy
 	key := fmt.Sprint(p.MaxAttempts, p.InitialDelay, p.MaxDelay, p.Multiplier, p.Jitter, p.StatusCodes,
 		p.ConnectionErrors, p.AttemptTimeout, p.MaxElapsed, p.RetryAfter, p.MaxRetryAfter, p.Idempotent,
-		strconv.Quote(p.IdempotencyKey), op.ReadsBodyWhole())
+		strconv.Quote(p.IdempotencyKey))
 	if v, ok := vars[key]; ok {
 		return v
 	}

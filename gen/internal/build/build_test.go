@@ -222,8 +222,8 @@ components:
 }
 
 // Methods share a policy variable exactly when their policy literals agree: each
-// x-retry field, the idempotency key and whether the body is read whole tells two
-// apart.
+// x-retry field and the idempotency key tells two apart, and how a method reads the
+// body (wire's Fetch or Call) does not.
 func TestPolicyVarsAreSharedByEqualLiterals(t *testing.T) {
 	variants := []string{
 		"x-retry: {maxAttempts: 7}",
@@ -257,12 +257,12 @@ func TestPolicyVarsAreSharedByEqualLiterals(t *testing.T) {
 	for _, op := range api.Operations {
 		vars[op.GoName] = op.PolicyVar
 	}
-	if vars["A"] != "policyA" || vars["B"] != "policyA" {
-		t.Errorf("A and B use %q and %q, want policyA for both", vars["A"], vars["B"])
+	if vars["A"] != "policyA" || vars["B"] != "policyA" || vars["File"] != "policyA" {
+		t.Errorf("A, B and File use %q, %q and %q, want policyA for all", vars["A"], vars["B"], vars["File"])
 	}
 	seen := map[string]string{}
 	for name, v := range vars {
-		if name == "B" {
+		if name == "B" || name == "File" {
 			continue
 		}
 		if other, ok := seen[v]; ok {

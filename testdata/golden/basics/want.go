@@ -171,7 +171,7 @@ func WithResponseInfo(info *ResponseInfo) CallOption { return wire.WithResponseI
 // Production
 const ServerURL = "https://api.example.com/v1"
 
-// policyGetHealth is the retry policy of GetHealth, ListPets and ReplacePet.
+// policyGetHealth is the retry policy of GetHealth, ListPets, ReplacePet and DeletePet.
 var policyGetHealth = runtime.Policy{
 	MaxAttempts:      3,
 	InitialDelay:     100 * time.Millisecond,
@@ -183,7 +183,6 @@ var policyGetHealth = runtime.Policy{
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
 	Idempotent:       true,
-	ReadBody:         true,
 }
 
 // policyCreatePet is the retry policy of CreatePet.
@@ -199,7 +198,6 @@ var policyCreatePet = runtime.Policy{
 	MaxRetryAfter:    time.Minute,
 	Idempotent:       true,
 	IdempotencyKey:   "Idempotency-Key",
-	ReadBody:         true,
 }
 
 // policyGetPet is the retry policy of GetPet.
@@ -212,21 +210,6 @@ var policyGetPet = runtime.Policy{
 	StatusCodes:      []runtime.StatusCode{429, runtime.Class5XX},
 	ConnectionErrors: true,
 	AttemptTimeout:   3 * time.Second,
-	RetryAfter:       true,
-	MaxRetryAfter:    time.Minute,
-	Idempotent:       true,
-	ReadBody:         true,
-}
-
-// policyDeletePet is the retry policy of DeletePet.
-var policyDeletePet = runtime.Policy{
-	MaxAttempts:      3,
-	InitialDelay:     100 * time.Millisecond,
-	MaxDelay:         2 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
-	ConnectionErrors: true,
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
 	Idempotent:       true,
@@ -244,7 +227,7 @@ var policyDeletePet = runtime.Policy{
 func (c *Client) GetHealth(ctx context.Context, opts ...CallOption) (string, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/health")
-	resp, err := c.wire.Call(ctx, r, &policyGetHealth, "text/plain", opts)
+	resp, err := c.wire.Fetch(ctx, r, &policyGetHealth, "text/plain", opts)
 	if err != nil {
 		return "", err
 	}
@@ -281,7 +264,7 @@ func (c *Client) ListPets(ctx context.Context, tags []string, params *ListPetsPa
 	r.QueryParam("status", wire.QueryForm, params.Status)
 	r.Require("query", "tags", tags)
 	r.QueryParam("tags", wire.QueryForm, tags)
-	resp, err := c.wire.Call(ctx, r, &policyGetHealth, "application/json", opts)
+	resp, err := c.wire.Fetch(ctx, r, &policyGetHealth, "application/json", opts)
 	if err != nil {
 		return nil, wire.DecodeError(err, wire.Model[Problem])
 	}
@@ -310,7 +293,7 @@ func (c *Client) CreatePet(ctx context.Context, params *CreatePetParams, body Ne
 	r.IdempotencyKey(params.IdempotencyKey)
 	r.HeaderParam("X-Request-ID", wire.HeaderSimple, params.XRequestID)
 	r.JSONBody("application/json", body)
-	resp, err := c.wire.Call(ctx, r, &policyCreatePet, "application/json", opts)
+	resp, err := c.wire.Fetch(ctx, r, &policyCreatePet, "application/json", opts)
 	if err != nil {
 		return nil, wire.DecodeError(err, wire.Model[Problem])
 	}
@@ -332,7 +315,7 @@ func (c *Client) GetPet(ctx context.Context, petID int64, opts ...CallOption) (*
 	r := wire.NewRequest("GET")
 	r.Path("/pets/")
 	r.PathParam("petId", wire.PathSimple, petID)
-	resp, err := c.wire.Call(ctx, r, &policyGetPet, "application/json", opts)
+	resp, err := c.wire.Fetch(ctx, r, &policyGetPet, "application/json", opts)
 	if err != nil {
 		return nil, wire.DecodeError(err, errorsGetPet)
 	}
@@ -353,7 +336,7 @@ func (c *Client) ReplacePet(ctx context.Context, petID int64, body NewPet, opts 
 	r.Path("/pets/")
 	r.PathParam("petId", wire.PathSimple, petID)
 	r.JSONBody("application/json", body)
-	resp, err := c.wire.Call(ctx, r, &policyGetHealth, "application/json", opts)
+	resp, err := c.wire.Fetch(ctx, r, &policyGetHealth, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -379,7 +362,7 @@ func (c *Client) DeletePet(ctx context.Context, petID int64, opts ...CallOption)
 	r := wire.NewRequest("DELETE")
 	r.Path("/pets/")
 	r.PathParam("petId", wire.PathSimple, petID)
-	resp, err := c.wire.Call(ctx, r, &policyDeletePet, "", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetHealth, "", opts)
 	if err != nil {
 		return wire.DecodeError(err, errorsNotFound)
 	}

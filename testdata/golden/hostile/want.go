@@ -179,7 +179,8 @@ func WithResponseInfo(info *ResponseInfo) CallOption { return wire.WithResponseI
 // */ func init() {} /*
 const ServerURL = "https://x\"+os.Exit(1)+\"/"
 
-// policyGetUser is the retry policy of GetUser, GetUser2, XFuncInit, Quoted, Type, Go and String.
+// policyGetUser is the retry policy of GetUser, GetUser2, XFuncInit, Quoted, Type, Go, String and
+// GetURL.
 var policyGetUser = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
@@ -205,21 +206,6 @@ var policyFunc = runtime.Policy{
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
 	Idempotent:       false,
-}
-
-// policyGetURL is the retry policy of GetURL.
-var policyGetURL = runtime.Policy{
-	MaxAttempts:      4,
-	InitialDelay:     500 * time.Millisecond,
-	MaxDelay:         10 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
-	ConnectionErrors: true,
-	RetryAfter:       true,
-	MaxRetryAfter:    time.Minute,
-	Idempotent:       true,
-	ReadBody:         true,
 }
 
 // GetUser calls GET /get-user (operationId get-user).
@@ -356,7 +342,7 @@ func (c *Client) String(ctx context.Context, opts ...CallOption) error {
 // Response 200: ok
 //
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
-func (c *Client) GetURL(ctx context.Context, url string, ctx2 string, newRequest string, policyGetURLParam string, params *GetURLParams, opts ...CallOption) (*Type, error) {
+func (c *Client) GetURL(ctx context.Context, url string, ctx2 string, newRequest string, policyGetURL string, params *GetURLParams, opts ...CallOption) (*Type, error) {
 	if params == nil {
 		params = new(GetURLParams)
 	}
@@ -368,12 +354,12 @@ func (c *Client) GetURL(ctx context.Context, url string, ctx2 string, newRequest
 	r.Path("/")
 	r.PathParam("newRequest", wire.PathSimple, newRequest)
 	r.Path("/")
-	r.PathParam("policyGetURL", wire.PathSimple, policyGetURLParam)
+	r.PathParam("policyGetURL", wire.PathSimple, policyGetURL)
 	r.QueryParam("params", wire.QueryForm, params.Params)
 	r.QueryParam("a&b=c#d", wire.QueryForm, params.ABCD)
 	r.HeaderParam("X-Y", wire.HeaderSimple, params.XY)
 	r.CookieParam("x-y", wire.CookieForm, params.XY2)
-	resp, err := c.wire.Call(ctx, r, &policyGetURL, "application/json", opts)
+	resp, err := c.wire.Fetch(ctx, r, &policyGetUser, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}

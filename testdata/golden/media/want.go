@@ -173,7 +173,8 @@ func WithResponseInfo(info *ResponseInfo) CallOption { return wire.WithResponseI
 // ServerURL is a server of the API, from the spec's servers list.
 const ServerURL = "https://api.example.com"
 
-// policyDownloadArchive is the retry policy of DownloadArchive.
+// policyDownloadArchive is the retry policy of DownloadArchive, GetFeed, ListItems, ListItemsText2,
+// ListItemsText, GetItem, GetItemText, PutItem, GetReport and ExportRows.
 var policyDownloadArchive = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
@@ -185,22 +186,6 @@ var policyDownloadArchive = runtime.Policy{
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
 	Idempotent:       true,
-}
-
-// policyGetFeed is the retry policy of GetFeed, ListItems, ListItemsText2, ListItemsText, GetItem,
-// GetItemText, PutItem, GetReport and ExportRows.
-var policyGetFeed = runtime.Policy{
-	MaxAttempts:      4,
-	InitialDelay:     500 * time.Millisecond,
-	MaxDelay:         10 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
-	ConnectionErrors: true,
-	RetryAfter:       true,
-	MaxRetryAfter:    time.Minute,
-	Idempotent:       true,
-	ReadBody:         true,
 }
 
 // DownloadArchive calls GET /archive (operationId downloadArchive).
@@ -236,7 +221,7 @@ func (c *Client) DownloadArchive(ctx context.Context, opts ...CallOption) (io.Re
 func (c *Client) GetFeed(ctx context.Context, opts ...CallOption) (string, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/feed")
-	resp, err := c.wire.Call(ctx, r, &policyGetFeed, "application/atom+xml", opts)
+	resp, err := c.wire.Fetch(ctx, r, &policyDownloadArchive, "application/atom+xml", opts)
 	if err != nil {
 		return "", err
 	}
@@ -260,7 +245,7 @@ func (c *Client) GetFeed(ctx context.Context, opts ...CallOption) (string, error
 func (c *Client) ListItems(ctx context.Context, opts ...CallOption) ([]Item, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/items")
-	resp, err := c.wire.Call(ctx, r, &policyGetFeed, "application/json, application/vnd.items+json", opts)
+	resp, err := c.wire.Fetch(ctx, r, &policyDownloadArchive, "application/json, application/vnd.items+json", opts)
 	if err != nil {
 		return nil, wire.DecodeError(err, wire.Model[Problem])
 	}
@@ -285,7 +270,7 @@ func (c *Client) ListItems(ctx context.Context, opts ...CallOption) ([]Item, err
 func (c *Client) ListItemsText2(ctx context.Context, opts ...CallOption) (string, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/items")
-	resp, err := c.wire.Call(ctx, r, &policyGetFeed, "text/csv", opts)
+	resp, err := c.wire.Fetch(ctx, r, &policyDownloadArchive, "text/csv", opts)
 	if err != nil {
 		return "", wire.DecodeError(err, wire.Model[Problem])
 	}
@@ -311,7 +296,7 @@ func (c *Client) ListItemsText2(ctx context.Context, opts ...CallOption) (string
 func (c *Client) ListItemsText(ctx context.Context, opts ...CallOption) (string, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/items/text")
-	resp, err := c.wire.Call(ctx, r, &policyGetFeed, "text/plain", opts)
+	resp, err := c.wire.Fetch(ctx, r, &policyDownloadArchive, "text/plain", opts)
 	if err != nil {
 		return "", err
 	}
@@ -334,7 +319,7 @@ func (c *Client) GetItem(ctx context.Context, id string, opts ...CallOption) (*I
 	r := wire.NewRequest("GET")
 	r.Path("/items/")
 	r.PathParam("id", wire.PathSimple, id)
-	resp, err := c.wire.Call(ctx, r, &policyGetFeed, "application/json", opts)
+	resp, err := c.wire.Fetch(ctx, r, &policyDownloadArchive, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -361,7 +346,7 @@ func (c *Client) GetItemText(ctx context.Context, id string, opts ...CallOption)
 	r := wire.NewRequest("GET")
 	r.Path("/items/")
 	r.PathParam("id", wire.PathSimple, id)
-	resp, err := c.wire.Call(ctx, r, &policyGetFeed, "text/plain", opts)
+	resp, err := c.wire.Fetch(ctx, r, &policyDownloadArchive, "text/plain", opts)
 	if err != nil {
 		return "", err
 	}
@@ -387,7 +372,7 @@ func (c *Client) PutItem(ctx context.Context, id string, body Item, opts ...Call
 	r.Path("/items/")
 	r.PathParam("id", wire.PathSimple, id)
 	r.JSONBody("application/json", body)
-	resp, err := c.wire.Call(ctx, r, &policyGetFeed, "application/json, text/plain", opts)
+	resp, err := c.wire.Fetch(ctx, r, &policyDownloadArchive, "application/json, text/plain", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -418,7 +403,7 @@ func (c *Client) PutItem(ctx context.Context, id string, body Item, opts ...Call
 func (c *Client) GetReport(ctx context.Context, opts ...CallOption) (string, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/report")
-	resp, err := c.wire.Call(ctx, r, &policyGetFeed, "text/markdown, text/plain", opts)
+	resp, err := c.wire.Fetch(ctx, r, &policyDownloadArchive, "text/markdown, text/plain", opts)
 	if err != nil {
 		return "", err
 	}
@@ -444,7 +429,7 @@ func (c *Client) GetReport(ctx context.Context, opts ...CallOption) (string, err
 func (c *Client) ExportRows(ctx context.Context, opts ...CallOption) (string, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/rows")
-	resp, err := c.wire.Call(ctx, r, &policyGetFeed, "text/csv", opts)
+	resp, err := c.wire.Fetch(ctx, r, &policyDownloadArchive, "text/csv", opts)
 	if err != nil {
 		return "", err
 	}

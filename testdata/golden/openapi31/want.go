@@ -178,7 +178,6 @@ var policyGetThing = runtime.Policy{
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
 	Idempotent:       true,
-	ReadBody:         true,
 }
 
 // GetThing calls GET /things/{id} (operationId getThing).
@@ -190,7 +189,7 @@ func (c *Client) GetThing(ctx context.Context, id string, opts ...CallOption) (*
 	r := wire.NewRequest("GET")
 	r.Path("/things/")
 	r.PathParam("id", wire.PathSimple, id)
-	resp, err := c.wire.Call(ctx, r, &policyGetThing, "application/json", opts)
+	resp, err := c.wire.Fetch(ctx, r, &policyGetThing, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}

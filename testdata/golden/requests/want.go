@@ -179,7 +179,6 @@ var policyBeta = runtime.Policy{
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
 	Idempotent:       false,
-	ReadBody:         true,
 }
 
 // policyGetFile is the retry policy of GetFile, UploadFile, SubmitForm, Search and Styled.
@@ -194,7 +193,6 @@ var policyGetFile = runtime.Policy{
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
 	Idempotent:       true,
-	ReadBody:         true,
 }
 
 // policyUpload is the retry policy of Upload.
@@ -210,7 +208,6 @@ var policyUpload = runtime.Policy{
 	MaxRetryAfter:    time.Minute,
 	Idempotent:       true,
 	IdempotencyKey:   "Idempotency-Key",
-	ReadBody:         true,
 }
 
 // Beta calls POST /beta?mode=compact (operationId beta).
@@ -225,7 +222,7 @@ func (c *Client) Beta(ctx context.Context, body *BetaRequest, opts ...CallOption
 	if body != nil {
 		r.JSONBody("application/json", body)
 	}
-	resp, err := c.wire.Call(ctx, r, &policyBeta, "application/json", opts)
+	resp, err := c.wire.Fetch(ctx, r, &policyBeta, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -245,7 +242,7 @@ func (c *Client) GetFile(ctx context.Context, name string, opts ...CallOption) (
 	r := wire.NewRequest("GET")
 	r.Path("/files/")
 	r.PathParam("name", wire.PathSimple, name)
-	resp, err := c.wire.Call(ctx, r, &policyGetFile, "application/json", opts)
+	resp, err := c.wire.Fetch(ctx, r, &policyGetFile, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -266,7 +263,7 @@ func (c *Client) UploadFile(ctx context.Context, name string, body io.Reader, op
 	r.Path("/files/")
 	r.PathParam("name", wire.PathSimple, name)
 	r.RawBody("application/octet-stream", body)
-	resp, err := c.wire.Call(ctx, r, &policyGetFile, "application/json", opts)
+	resp, err := c.wire.Fetch(ctx, r, &policyGetFile, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -286,7 +283,7 @@ func (c *Client) SubmitForm(ctx context.Context, body SubmitFormRequest, opts ..
 	r := wire.NewRequest("POST")
 	r.Path("/forms")
 	r.FormBody("application/x-www-form-urlencoded", body, "metadata")
-	resp, err := c.wire.Call(ctx, r, &policyGetFile, "application/json", opts)
+	resp, err := c.wire.Fetch(ctx, r, &policyGetFile, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -319,7 +316,7 @@ func (c *Client) Search(ctx context.Context, q string, params *SearchParams, opt
 	r.QueryParam("json", wire.QueryJSON, params.JSON)
 	r.HeaderParam("X-Trace", wire.HeaderSimple, params.XTrace)
 	r.CookieParam("session", wire.CookieForm, params.Session)
-	resp, err := c.wire.Call(ctx, r, &policyGetFile, "application/json", opts)
+	resp, err := c.wire.Fetch(ctx, r, &policyGetFile, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -341,7 +338,7 @@ func (c *Client) Styled(ctx context.Context, label []string, matrix string, opts
 	r.PathParam("label", wire.PathLabel, label)
 	r.Path("/")
 	r.PathParam("matrix", wire.PathMatrix, matrix)
-	resp, err := c.wire.Call(ctx, r, &policyGetFile, "application/json", opts)
+	resp, err := c.wire.Fetch(ctx, r, &policyGetFile, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -367,7 +364,7 @@ func (c *Client) Upload(ctx context.Context, body UploadRequest, opts ...CallOpt
 	w.Field("meta", body.Meta)
 	w.Field("purpose", body.Purpose)
 	r.MultipartBody(w)
-	resp, err := c.wire.Call(ctx, r, &policyUpload, "application/json", opts)
+	resp, err := c.wire.Fetch(ctx, r, &policyUpload, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}

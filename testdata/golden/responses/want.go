@@ -167,23 +167,8 @@ func WithHeader(key, value string) CallOption { return wire.WithHeader(key, valu
 // opens and again on each reconnection.
 func WithResponseInfo(info *ResponseInfo) CallOption { return wire.WithResponseInfo(info) }
 
-// policyStartJob is the retry policy of StartJob and JobStatus.
+// policyStartJob is the retry policy of StartJob, CancelJob, DownloadOutput and JobStatus.
 var policyStartJob = runtime.Policy{
-	MaxAttempts:      4,
-	InitialDelay:     500 * time.Millisecond,
-	MaxDelay:         10 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
-	ConnectionErrors: true,
-	RetryAfter:       true,
-	MaxRetryAfter:    time.Minute,
-	Idempotent:       true,
-	ReadBody:         true,
-}
-
-// policyCancelJob is the retry policy of CancelJob and DownloadOutput.
-var policyCancelJob = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
 	MaxDelay:         10 * time.Second,
@@ -210,7 +195,7 @@ var policyCancelJob = runtime.Policy{
 func (c *Client) StartJob(ctx context.Context, opts ...CallOption) (*StartJobResponses, error) {
 	r := wire.NewRequest("POST")
 	r.Path("/jobs")
-	resp, err := c.wire.Call(ctx, r, &policyStartJob, "application/json", opts)
+	resp, err := c.wire.Fetch(ctx, r, &policyStartJob, "application/json", opts)
 	if err != nil {
 		return nil, wire.DecodeError(err, errorsStartJob)
 	}
@@ -242,7 +227,7 @@ func (c *Client) CancelJob(ctx context.Context, id string, opts ...CallOption) e
 	r := wire.NewRequest("DELETE")
 	r.Path("/jobs/")
 	r.PathParam("id", wire.PathSimple, id)
-	resp, err := c.wire.Call(ctx, r, &policyCancelJob, "", opts)
+	resp, err := c.wire.Call(ctx, r, &policyStartJob, "", opts)
 	if err != nil {
 		return wire.DecodeError(err, wire.Model[Envelope])
 	}
@@ -262,7 +247,7 @@ func (c *Client) DownloadOutput(ctx context.Context, id string, opts ...CallOpti
 	r.Path("/jobs/")
 	r.PathParam("id", wire.PathSimple, id)
 	r.Path("/output")
-	resp, err := c.wire.Call(ctx, r, &policyCancelJob, "application/octet-stream", opts)
+	resp, err := c.wire.Call(ctx, r, &policyStartJob, "application/octet-stream", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -282,7 +267,7 @@ func (c *Client) JobStatus(ctx context.Context, id string, opts ...CallOption) (
 	r.Path("/jobs/")
 	r.PathParam("id", wire.PathSimple, id)
 	r.Path("/status")
-	resp, err := c.wire.Call(ctx, r, &policyStartJob, "application/json", opts)
+	resp, err := c.wire.Fetch(ctx, r, &policyStartJob, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}

@@ -180,7 +180,6 @@ var policyPutShapes = runtime.Policy{
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
 	Idempotent:       false,
-	ReadBody:         true,
 }
 
 // policyGetTree is the retry policy of GetTree.
@@ -195,7 +194,6 @@ var policyGetTree = runtime.Policy{
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
 	Idempotent:       true,
-	ReadBody:         true,
 }
 
 // PutShapes calls POST /shapes (operationId putShapes).
@@ -207,7 +205,7 @@ func (c *Client) PutShapes(ctx context.Context, body Everything, opts ...CallOpt
 	r := wire.NewRequest("POST")
 	r.Path("/shapes")
 	r.JSONBody("application/json", body)
-	resp, err := c.wire.Call(ctx, r, &policyPutShapes, "application/json", opts)
+	resp, err := c.wire.Fetch(ctx, r, &policyPutShapes, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -226,7 +224,7 @@ func (c *Client) PutShapes(ctx context.Context, body Everything, opts ...CallOpt
 func (c *Client) GetTree(ctx context.Context, opts ...CallOption) (*Node, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/tree")
-	resp, err := c.wire.Call(ctx, r, &policyGetTree, "application/json", opts)
+	resp, err := c.wire.Fetch(ctx, r, &policyGetTree, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}

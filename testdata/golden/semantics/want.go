@@ -167,7 +167,7 @@ func WithHeader(key, value string) CallOption { return wire.WithHeader(key, valu
 // opens and again on each reconnection.
 func WithResponseInfo(info *ResponseInfo) CallOption { return wire.WithResponseInfo(info) }
 
-// policyCreatePet is the retry policy of CreatePet.
+// policyCreatePet is the retry policy of CreatePet, UploadPhoto and PatchRecord.
 var policyCreatePet = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
@@ -179,40 +179,10 @@ var policyCreatePet = runtime.Policy{
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
 	Idempotent:       false,
-	ReadBody:         true,
 }
 
-// policyUploadPhoto is the retry policy of UploadPhoto and PatchRecord.
-var policyUploadPhoto = runtime.Policy{
-	MaxAttempts:      4,
-	InitialDelay:     500 * time.Millisecond,
-	MaxDelay:         10 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
-	ConnectionErrors: true,
-	RetryAfter:       true,
-	MaxRetryAfter:    time.Minute,
-	Idempotent:       false,
-}
-
-// policyGetRecord is the retry policy of GetRecord.
+// policyGetRecord is the retry policy of GetRecord, PutRecord and Search.
 var policyGetRecord = runtime.Policy{
-	MaxAttempts:      4,
-	InitialDelay:     500 * time.Millisecond,
-	MaxDelay:         10 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
-	ConnectionErrors: true,
-	RetryAfter:       true,
-	MaxRetryAfter:    time.Minute,
-	Idempotent:       true,
-	ReadBody:         true,
-}
-
-// policyPutRecord is the retry policy of PutRecord and Search.
-var policyPutRecord = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
 	MaxDelay:         10 * time.Second,
@@ -234,7 +204,7 @@ func (c *Client) CreatePet(ctx context.Context, body PetDisc, opts ...CallOption
 	r := wire.NewRequest("POST")
 	r.Path("/pets")
 	r.JSONBody("application/json", body)
-	resp, err := c.wire.Call(ctx, r, &policyCreatePet, "application/json", opts)
+	resp, err := c.wire.Fetch(ctx, r, &policyCreatePet, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -257,7 +227,7 @@ func (c *Client) UploadPhoto(ctx context.Context, body UploadPhotoRequest, opts 
 	w.FieldAs("caption", "text/plain", body.Caption)
 	w.RequiredFile("file", "image/png", &body.File)
 	r.MultipartBody(w)
-	resp, err := c.wire.Call(ctx, r, &policyUploadPhoto, "", opts)
+	resp, err := c.wire.Call(ctx, r, &policyCreatePet, "", opts)
 	if err != nil {
 		return err
 	}
@@ -275,7 +245,7 @@ func (c *Client) GetRecord(ctx context.Context, id string, opts ...CallOption) (
 	r := wire.NewRequest("GET")
 	r.Path("/records/")
 	r.PathParam("id", wire.PathSimple, id)
-	resp, err := c.wire.Call(ctx, r, &policyGetRecord, "application/json", opts)
+	resp, err := c.wire.Fetch(ctx, r, &policyGetRecord, "application/json", opts)
 	if err != nil {
 		return nil, wire.DecodeError(err, wire.Model[Problem])
 	}
@@ -296,7 +266,7 @@ func (c *Client) PutRecord(ctx context.Context, id string, body Record, opts ...
 	r.Path("/records/")
 	r.PathParam("id", wire.PathSimple, id)
 	r.JSONBody("application/json", body)
-	resp, err := c.wire.Call(ctx, r, &policyPutRecord, "", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetRecord, "", opts)
 	if err != nil {
 		return err
 	}
@@ -313,7 +283,7 @@ func (c *Client) PatchRecord(ctx context.Context, id string, body RecordPatch, o
 	r.Path("/records/")
 	r.PathParam("id", wire.PathSimple, id)
 	r.JSONBody("application/merge-patch+json", body)
-	resp, err := c.wire.Call(ctx, r, &policyUploadPhoto, "", opts)
+	resp, err := c.wire.Call(ctx, r, &policyCreatePet, "", opts)
 	if err != nil {
 		return err
 	}
@@ -341,7 +311,7 @@ func (c *Client) Search(ctx context.Context, reqInt int64, xReq string, session 
 	r.HeaderParam("X-Req", wire.HeaderSimple, xReq)
 	r.CookieParam("session", wire.CookieForm, session)
 	r.QueryParam("page", wire.QueryForm, params.Page)
-	resp, err := c.wire.Call(ctx, r, &policyPutRecord, "", opts)
+	resp, err := c.wire.Call(ctx, r, &policyGetRecord, "", opts)
 	if err != nil {
 		return err
 	}

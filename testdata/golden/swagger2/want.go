@@ -169,7 +169,7 @@ func WithResponseInfo(info *ResponseInfo) CallOption { return wire.WithResponseI
 // ServerURL is a server of the API, from the spec's servers list.
 const ServerURL = "https://api.example.com/v2"
 
-// policyLogin is the retry policy of Login and TagUsers.
+// policyLogin is the retry policy of Login, CreateUser and TagUsers.
 var policyLogin = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
@@ -195,22 +195,6 @@ var policyListUsers = runtime.Policy{
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
 	Idempotent:       true,
-	ReadBody:         true,
-}
-
-// policyCreateUser is the retry policy of CreateUser.
-var policyCreateUser = runtime.Policy{
-	MaxAttempts:      4,
-	InitialDelay:     500 * time.Millisecond,
-	MaxDelay:         10 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
-	ConnectionErrors: true,
-	RetryAfter:       true,
-	MaxRetryAfter:    time.Minute,
-	Idempotent:       false,
-	ReadBody:         true,
 }
 
 // Login calls POST /login (operationId login).
@@ -243,7 +227,7 @@ func (c *Client) ListUsers(ctx context.Context, params *ListUsersParams, opts ..
 	r := wire.NewRequest("GET")
 	r.Path("/users")
 	r.QueryParam("page", wire.QueryForm, params.Page)
-	resp, err := c.wire.Call(ctx, r, &policyListUsers, "application/json", opts)
+	resp, err := c.wire.Fetch(ctx, r, &policyListUsers, "application/json", opts)
 	if err != nil {
 		return nil, wire.DecodeError(err, wire.Model[Error])
 	}
@@ -263,7 +247,7 @@ func (c *Client) CreateUser(ctx context.Context, body User, opts ...CallOption) 
 	r := wire.NewRequest("POST")
 	r.Path("/users")
 	r.JSONBody("application/json", body)
-	resp, err := c.wire.Call(ctx, r, &policyCreateUser, "application/json", opts)
+	resp, err := c.wire.Fetch(ctx, r, &policyLogin, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}
