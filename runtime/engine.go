@@ -147,13 +147,7 @@ func (e *Engine) Do(ctx context.Context, req *http.Request, p *Policy, opts ...C
 	if p == nil {
 		p = &zeroPolicy
 	}
-	if e.Override != nil {
-		cp := new(Policy)
-		*cp = *p
-		cp.StatusCodes = slices.Clone(p.StatusCodes) // keeps nil apart from empty
-		e.Override(cp)
-		p = cp
-	}
+	p = e.override(p)
 	if !p.valid() {
 		closeBody(req)
 		return nil, &Error{Method: req.Method, URL: redactURL(req.URL), Err: p.Validate()}
@@ -193,6 +187,48 @@ func (e *Engine) Do(ctx context.Context, req *http.Request, p *Policy, opts ...C
 	resp, err := e.do(ctx, req, p, &cfg, probe)
 	result = callOutcome(ctx, err)
 	return resp, err
+}
+
+// override returns p as Override adjusts it, on a copy; p itself without Override.
+func (e *Engine) override(p *Policy) *Policy {
+	if e.Override == nil {
+		return p
+	}
+	cp := new(Policy)
+	*cp = *p
+	cp.StatusCodes = slices.Clone(p.StatusCodes) // keeps nil apart from empty
+	e.Override(cp)
+	return cp
+}
+
+// CallPolicy returns the policy Do makes a call under p with opts by: p as Override
+// adjusts it, then as the options change it, MaxAttempts included (WithMaxAttempts,
+// WithoutRetry). It returns the error an option that cannot apply gives. A caller that
+// repeats a request itself, as an event stream reconnecting does, decides with it as
+// the engine decides retries.
+func (e *Engine) CallPolicy(p *Policy, opts ...CallOption) (Policy, error) {
+	if p == nil {
+		p = &zeroPolicy
+	}
+	p = e.override(p)
+	var c callConfig
+	for _, o := range opts {
+		if o != nil {
+			o(&c)
+		}
+	}
+	p, err := c.apply(p)
+	if err != nil {
+		return Policy{}, err
+	}
+	out := *p
+	if c.maxAttempts > 0 {
+		out.MaxAttempts = c.maxAttempts
+	}
+	if c.noRetry {
+		out.MaxAttempts = 1
+	}
+	return out, nil
 }
 
 // callOutcome is what a call that returned err tells the breaker: it failed when it ended

@@ -3,6 +3,7 @@ package runtime
 import (
 	"errors"
 	"net/http"
+	"reflect"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -77,4 +78,36 @@ func TestWithOutcome(t *testing.T) {
 			t.Errorf("outcome %+v, want 3 attempts and a 2s hint", o)
 		}
 	})
+}
+
+// CallPolicy is the policy Do makes a call by: Override first, then the options,
+// MaxAttempts included; the operation's own policy is left as it was.
+func TestCallPolicy(t *testing.T) {
+	post := Policy{MaxAttempts: 4, StatusCodes: []StatusCode{503}}
+	for _, tt := range []struct {
+		name     string
+		override func(*Policy)
+		opts     []CallOption
+		want     Policy
+		err      error
+	}{
+		{"none", nil, nil, post, nil},
+		{"Override", func(p *Policy) { p.MaxAttempts = 2 }, nil, Policy{MaxAttempts: 2, StatusCodes: []StatusCode{503}}, nil},
+		{"WithMaxAttempts", nil, []CallOption{WithMaxAttempts(7)}, Policy{MaxAttempts: 7, StatusCodes: []StatusCode{503}}, nil},
+		{"WithMaxAttempts(0)", nil, []CallOption{WithMaxAttempts(0)}, post, nil},
+		{"WithoutRetry", func(p *Policy) { p.MaxAttempts = 9 }, []CallOption{WithoutRetry(), WithMaxAttempts(5)}, Policy{MaxAttempts: 1, StatusCodes: []StatusCode{503}}, nil},
+		{"WithIdempotent", nil, []CallOption{WithIdempotent()}, Policy{MaxAttempts: 4, StatusCodes: []StatusCode{503}, Idempotent: true}, nil},
+		{"WithIdempotencyKey", nil, []CallOption{WithIdempotencyKey("k")},
+			Policy{MaxAttempts: 4, StatusCodes: []StatusCode{503}, Idempotent: true, IdempotencyKey: DefaultIdempotencyKeyHeader}, nil},
+		{"WithIdempotencyKey empty", nil, []CallOption{WithIdempotencyKey(" ")}, Policy{}, ErrOptionDoesNotApply},
+	} {
+		e := &Engine{Override: tt.override}
+		got, err := e.CallPolicy(&post, tt.opts...)
+		if !errors.Is(err, tt.err) || !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s: %+v, %v; want %+v, %v", tt.name, got, err, tt.want, tt.err)
+		}
+	}
+	if post.MaxAttempts != 4 || post.Idempotent || post.StatusCodes[0] != 503 {
+		t.Errorf("CallPolicy changed the policy it was given: %+v", post)
+	}
 }

@@ -2,7 +2,6 @@ package wire
 
 import (
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/retrygen/retrygen/runtime"
@@ -18,26 +17,6 @@ type callSettings struct {
 
 	maxReconnects int  // WithMaxReconnects
 	reconnectsSet bool // WithMaxReconnects was given
-
-	// What the options below tell the engine about repeating the call, kept for a
-	// stream's reconnections, which are the stream's to decide.
-	maxAttempts int  // WithMaxAttempts; < 1: the policy's
-	noRetry     bool // WithoutRetry
-	idempotent  bool // WithIdempotent, or WithIdempotencyKey with a key
-}
-
-// repeat returns p as the options that change whether a call is repeated change it.
-func (s *callSettings) repeat(p runtime.Policy) runtime.Policy {
-	if s.maxAttempts >= 1 {
-		p.MaxAttempts = s.maxAttempts
-	}
-	if s.noRetry {
-		p.MaxAttempts = 1
-	}
-	if s.idempotent {
-		p.Idempotent = true
-	}
-	return p
 }
 
 // Runtime adapts an option of the retry engine to a CallOption.
@@ -46,39 +25,19 @@ func Runtime(o runtime.CallOption) CallOption {
 }
 
 // WithMaxAttempts makes at most n attempts for this call.
-func WithMaxAttempts(n int) CallOption {
-	return func(s *callSettings) {
-		s.runtime = append(s.runtime, runtime.WithMaxAttempts(n))
-		s.maxAttempts = n
-	}
-}
+func WithMaxAttempts(n int) CallOption { return Runtime(runtime.WithMaxAttempts(n)) }
 
 // WithoutRetry sends this call once, whatever its policy says.
-func WithoutRetry() CallOption {
-	return func(s *callSettings) {
-		s.runtime = append(s.runtime, runtime.WithoutRetry())
-		s.noRetry = true
-	}
-}
+func WithoutRetry() CallOption { return Runtime(runtime.WithoutRetry()) }
 
 // WithIdempotencyKey sends key as this call's idempotency key; see runtime.WithIdempotencyKey.
-func WithIdempotencyKey(key string) CallOption {
-	return func(s *callSettings) {
-		s.runtime = append(s.runtime, runtime.WithIdempotencyKey(key))
-		s.idempotent = s.idempotent || strings.TrimSpace(key) != ""
-	}
-}
+func WithIdempotencyKey(key string) CallOption { return Runtime(runtime.WithIdempotencyKey(key)) }
 
 // WithAttemptTimeout bounds each attempt of this call by d.
 func WithAttemptTimeout(d time.Duration) CallOption { return Runtime(runtime.WithAttemptTimeout(d)) }
 
 // WithIdempotent declares this call retry-safe without an idempotency key.
-func WithIdempotent() CallOption {
-	return func(s *callSettings) {
-		s.runtime = append(s.runtime, runtime.WithIdempotent())
-		s.idempotent = true
-	}
-}
+func WithIdempotent() CallOption { return Runtime(runtime.WithIdempotent()) }
 
 // WithHeader adds a header to every attempt of this call.
 func WithHeader(key, value string) CallOption { return Runtime(runtime.WithHeader(key, value)) }

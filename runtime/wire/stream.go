@@ -9,7 +9,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"net/http"
-	"slices"
 	"time"
 
 	"github.com/retrygen/retrygen/runtime"
@@ -157,12 +156,12 @@ func OpenStream[T any](ctx context.Context, c *Client, r *Request, p *runtime.Po
 	}
 	// The body is read by the caller, event by event, not within the attempt.
 	s.policy.ReadBody = false
+	// Reconnections are decided under the policy the engine makes the call by, the
+	// call's options included. An option that cannot apply fails the first connection.
 	s.wait = s.policy
-	if c.engine.Override != nil {
-		s.wait.StatusCodes = slices.Clone(s.policy.StatusCodes)
-		c.engine.Override(&s.wait)
+	if w, err := c.engine.CallPolicy(&s.policy, s.set.runtime...); err == nil {
+		s.wait = w
 	}
-	s.wait = s.set.repeat(s.wait)
 	s.maxReconnects = DefaultMaxReconnects
 	if s.set.reconnectsSet {
 		s.maxReconnects = s.set.maxReconnects

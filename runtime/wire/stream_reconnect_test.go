@@ -342,6 +342,8 @@ func TestStreamReconnectCallOptions(t *testing.T) {
 		{"WithMaxAttempts(2)", &streamPolicy, []CallOption{WithMaxAttempts(2), WithMaxReconnects(2)}, 3, runtime.ErrExhausted},
 		{"WithIdempotent", &post, []CallOption{WithIdempotent(), WithMaxReconnects(2)}, 3, runtime.ErrExhausted},
 		{"WithIdempotencyKey", &post, []CallOption{WithIdempotencyKey("k1"), WithMaxReconnects(2)}, 3, runtime.ErrExhausted},
+		{"Runtime(WithoutRetry)", &streamPolicy, []CallOption{Runtime(runtime.WithoutRetry())}, 1, runtime.ErrRetriesOff},
+		{"Runtime(WithIdempotent)", &post, []CallOption{Runtime(runtime.WithIdempotent()), WithMaxReconnects(2)}, 3, runtime.ErrExhausted},
 		{"none", &post, nil, 1, runtime.ErrNotRetrySafe},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
