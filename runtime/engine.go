@@ -222,12 +222,7 @@ func (e *Engine) CallPolicy(p *Policy, opts ...CallOption) (Policy, error) {
 		return Policy{}, err
 	}
 	out := *p
-	if c.maxAttempts > 0 {
-		out.MaxAttempts = c.maxAttempts
-	}
-	if c.noRetry {
-		out.MaxAttempts = 1
-	}
+	out.MaxAttempts = c.attempts(out.MaxAttempts)
 	return out, nil
 }
 
@@ -257,13 +252,7 @@ func callOutcome(ctx context.Context, err error) outcome {
 // do is Do once the policy is valid and the breaker has let the call through.
 func (e *Engine) do(ctx context.Context, req *http.Request, p *Policy, cfg *callConfig, probe bool) (*http.Response, error) {
 	pol := p.resolved()
-	maxAttempts := pol.MaxAttempts
-	if cfg.maxAttempts > 0 {
-		maxAttempts = cfg.maxAttempts
-	}
-	if cfg.noRetry {
-		maxAttempts = 1
-	}
+	maxAttempts := cfg.attempts(pol.MaxAttempts)
 	if cfg.attemptTimeout > 0 {
 		pol.AttemptTimeout = cfg.attemptTimeout
 	}

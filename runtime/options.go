@@ -64,6 +64,18 @@ func WithOutcome(o *Outcome) CallOption { return func(c *callConfig) { c.outcome
 // server is retried under the operation's policy.
 func WithIdempotent() CallOption { return func(c *callConfig) { c.idempotent = true } }
 
+// attempts returns the attempts a call may make whose policy allows n, as WithoutRetry
+// and WithMaxAttempts change it.
+func (c *callConfig) attempts(n int) int {
+	switch {
+	case c.noRetry:
+		return 1
+	case c.maxAttempts > 0:
+		return c.maxAttempts
+	}
+	return n
+}
+
 // apply returns p as the call's options change it, or why an option cannot apply.
 func (c *callConfig) apply(p *Policy) (*Policy, error) {
 	if !c.keySet && !c.idempotent {
