@@ -3,7 +3,6 @@ package build
 import (
 	"cmp"
 	"fmt"
-	"mime"
 	"net/url"
 	"slices"
 	"strconv"
@@ -414,10 +413,7 @@ const (
 func IsJSONMedia(ct string) bool { return classifyMedia(ct) == mediaJSON }
 
 func classifyMedia(ct string) mediaKind {
-	mt, _, err := mime.ParseMediaType(ct)
-	if err != nil {
-		mt = strings.ToLower(strings.TrimSpace(ct))
-	}
+	mt := mediaType(ct)
 	switch {
 	case mt == "application/json" || strings.HasSuffix(mt, "+json") || strings.HasSuffix(mt, "/json"):
 		return mediaJSON

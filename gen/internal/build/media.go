@@ -15,12 +15,19 @@ import (
 	"github.com/retrygen/retrygen/gen/model"
 )
 
+// mediaType is ct's type and subtype in lower case, without parameters, also when ct
+// does not parse as a whole ("application/json; charset").
+func mediaType(ct string) string {
+	if mt, _, err := mime.ParseMediaType(ct); err == nil || errors.Is(err, mime.ErrInvalidMediaParameter) {
+		return mt
+	}
+	mt, _, _ := strings.Cut(ct, ";")
+	return strings.ToLower(strings.TrimSpace(mt))
+}
+
 // isEventStream reports a text/event-stream media type.
 func isEventStream(ct string) bool {
-	mt, _, err := mime.ParseMediaType(ct)
-	if err != nil {
-		mt = strings.ToLower(strings.TrimSpace(ct))
-	}
+	mt := mediaType(ct)
 	return mt == "text/event-stream"
 }
 
@@ -148,10 +155,7 @@ func (b *builder) bodyVariants(op *model.Operation, kop *openapi3.Operation) {
 // mediaSuffix names the method of a request content type: Form, Multipart, Text,
 // Binary, or the media type's subtype (application/merge-patch+json → MergePatchJSON).
 func mediaSuffix(ct string) string {
-	mt, _, err := mime.ParseMediaType(ct)
-	if err != nil {
-		mt = strings.ToLower(strings.TrimSpace(ct))
-	}
+	mt := mediaType(ct)
 	switch mt {
 	case "application/x-www-form-urlencoded":
 		return "Form"
@@ -258,8 +262,7 @@ func responseBody(ct string, mt *openapi3.MediaType) bodyKind {
 // body that springdoc and Swagger 2.0's `produces: ["*/*"]` declare so. A string schema
 // (text or binary) or a free-form one leaves the body unread.
 func rangeJSON(ct string, mt *openapi3.MediaType) bool {
-	m, _, err := mime.ParseMediaType(ct)
-	if err != nil && !errors.Is(err, mime.ErrInvalidMediaParameter) || m != "*/*" && m != "application/*" {
+	if m := mediaType(ct); m != "*/*" && m != "application/*" {
 		return false
 	}
 	if mt == nil || mt.Schema == nil || mt.Schema.Value == nil {
@@ -285,10 +288,7 @@ func binarySchema(mt *openapi3.MediaType) bool {
 // text/* but the event stream, XML, YAML, newline-delimited JSON, CSV, JavaScript,
 // GraphQL, SQL, SDP and form-encoded data.
 func isTextMedia(ct string) bool {
-	mt, _, err := mime.ParseMediaType(ct)
-	if err != nil {
-		mt = strings.ToLower(strings.TrimSpace(ct))
-	}
+	mt := mediaType(ct)
 	if strings.HasPrefix(mt, "text/") {
 		return mt != "text/event-stream"
 	}
@@ -411,10 +411,7 @@ func (b *builder) resultMedia(op *model.Operation, kop *openapi3.Operation) {
 	if len(accept) > 0 {
 		op.Result.Accept = strings.Join(accept, ", ")
 	}
-	op.Result.StrictJSON = hasJSON && slices.ContainsFunc(text, func(ct string) bool {
-		mt, _, _ := mime.ParseMediaType(ct)
-		return mt == "text/plain"
-	})
+	op.Result.StrictJSON = hasJSON && slices.ContainsFunc(text, func(ct string) bool { return mediaType(ct) == "text/plain" })
 	if hasJSON && !hasOther && len(text) > 0 && !binary {
 		b.textVariant(op, text)
 	}

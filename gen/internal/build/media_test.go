@@ -245,3 +245,22 @@ components:
 		}
 	}
 }
+
+// A media type whose parameters do not parse is still its type: the spec's text is read
+// as the runtime reads a response's Content-Type.
+func TestMediaTypeWithBadParameters(t *testing.T) {
+	for ct, want := range map[string]string{
+		"application/json":                "application/json",
+		"Application/JSON; charset=utf-8": "application/json",
+		"application/json; charset":       "application/json",
+		"text/csv;;":                      "text/csv",
+		" text/plain ; x=\"":              "text/plain",
+	} {
+		if got := mediaType(ct); got != want {
+			t.Errorf("mediaType(%q) = %q, want %q", ct, got, want)
+		}
+	}
+	if !IsJSONMedia("application/json; charset") || !isTextMedia("text/csv;;") || !isEventStream("text/event-stream; x") {
+		t.Error("a media type with a parameter that does not parse is not read as its type")
+	}
+}
