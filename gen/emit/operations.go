@@ -313,24 +313,16 @@ func (e *emitter) body(b *model.Body) jen.Code {
 		stmts = append(stmts, jen.Id("r").Dot("JSONBody").Call(jen.Lit(b.ContentType), jen.Id("body")))
 	case model.FormBody:
 		args := []jen.Code{jen.Lit(b.ContentType), jen.Id("body")}
-		if len(b.FormStyles) > 0 {
-			styles := append([]*model.Param(nil), b.FormStyles...)
-			for _, name := range b.DeepObject {
-				styles = append(styles, &model.Param{Name: name, In: "query", Style: "deepObject"})
-			}
-			slices.SortFunc(styles, func(a, b *model.Param) int { return strings.Compare(a.Name, b.Name) })
-			for _, p := range styles {
-				args = append(args, jen.Qual(wirePath, "FormStyle").Values(jen.Dict{
-					jen.Id("Name"): jen.Lit(p.Name), jen.Id("Style"): jen.Qual(wirePath, styleConst(p)),
-				}))
-			}
-			stmts = append(stmts, jen.Id("r").Dot("StyledFormBody").Call(args...))
+		if len(b.FormStyles) == 0 {
+			stmts = append(stmts, jen.Id("r").Dot("FormBody").Call(args...))
 			break
 		}
-		for _, name := range b.DeepObject {
-			args = append(args, jen.Lit(name))
+		for _, p := range b.FormStyles {
+			args = append(args, jen.Qual(wirePath, "FormStyle").Values(jen.Dict{
+				jen.Id("Name"): jen.Lit(p.Name), jen.Id("Style"): jen.Qual(wirePath, styleConst(p)),
+			}))
 		}
-		stmts = append(stmts, jen.Id("r").Dot("FormBody").Call(args...))
+		stmts = append(stmts, jen.Id("r").Dot("StyledFormBody").Call(args...))
 	case model.RawBody:
 		// RawBody skips a nil reader itself.
 		return jen.Id("r").Dot("RawBody").Call(jen.Lit(b.ContentType), jen.Id("body"))

@@ -60,12 +60,9 @@ type Body struct {
 	Type     *Type
 	Required bool
 	Doc      string
-	// DeepObject lists the properties of a form body that the spec's encoding object
-	// writes as deepObject ("metadata[key]=value") rather than form style.
-	DeepObject []string
 	// FormStyles lists the properties of a form body that the spec's encoding object
-	// writes in another style than form with explode, deepObject aside (an array as
-	// "a=1,2", say), sorted by name. Each holds the property's name as Name, its style
+	// writes in another style than form with explode (deepObject as
+	// "metadata[key]=value", an array as "a=1,2"), sorted by name. Each holds the property's name as Name, its style
 	// and explode flag, and In "query": a form body's properties are written as query
 	// parameters are.
 	FormStyles []*Param

@@ -489,11 +489,7 @@ func (b *builder) requestBody(op *model.Operation, kop *openapi3.Operation) {
 			body.Encoding = model.FormBody
 			for _, prop := range source.SortedKeys(mt.Encoding) {
 				enc := mt.Encoding[prop]
-				switch {
-				case enc == nil:
-				case enc.Style == "deepObject":
-					body.DeepObject = append(body.DeepObject, prop)
-				case enc.Style != "" || enc.Explode != nil:
+				if enc != nil && (enc.Style != "" || enc.Explode != nil) {
 					style := cmp.Or(enc.Style, "form")
 					explode := style == "form"
 					if enc.Explode != nil {

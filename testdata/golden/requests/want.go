@@ -282,7 +282,10 @@ func (c *Client) UploadFile(ctx context.Context, name string, body io.Reader, op
 func (c *Client) SubmitForm(ctx context.Context, body SubmitFormRequest, opts ...CallOption) (*Echo, error) {
 	r := wire.NewRequest("POST")
 	r.Path("/forms")
-	r.FormBody("application/x-www-form-urlencoded", body, "metadata")
+	r.StyledFormBody("application/x-www-form-urlencoded", body, wire.FormStyle{
+		Name:  "metadata",
+		Style: wire.QueryDeepObject,
+	})
 	resp, err := c.wire.Fetch(ctx, r, &policyGetFile, "application/json", opts)
 	if err != nil {
 		return nil, err
