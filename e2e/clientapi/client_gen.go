@@ -257,7 +257,7 @@ func WithOauth(fn func(ctx context.Context) (string, error)) Option {
 }
 
 // policyGetAlternatives is the retry policy of GetAlternatives, GetWithCookie, ExportItems, GetFile,
-// ListItems, GetWithOAuth, GetPublic, GetWithQueryKey and WatchTicks.
+// ListItems, GetWithOAuth, GetPublic and 2 other methods.
 var policyGetAlternatives = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,

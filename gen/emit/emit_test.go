@@ -1,6 +1,7 @@
 package emit
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -41,6 +42,31 @@ paths:
 		t.Fatalf("ChatStream does not use policyChat:\n%s", src)
 	}
 	if want := "// policyChat is the retry policy of Chat and ChatStream.\n"; !strings.Contains(string(src), want) {
+		t.Errorf("want %q in:\n%s", want, src)
+	}
+}
+
+// A policy many methods share names the first few and counts the others, so that the
+// doc of a large API's policy stays a few lines.
+func TestItemsPolicyUsersCounted(t *testing.T) {
+	spec := "openapi: 3.0.3\ninfo: {title: T, version: \"1\"}\npaths:\n"
+	for i := range 12 {
+		spec += fmt.Sprintf("  /p%d:\n    get:\n      operationId: op%02d\n      responses: {\"204\": {description: ok}}\n", i, i)
+	}
+	s, err := load.Load(spectest.Write(t, "many.yaml", spec), load.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	api, err := build.Build(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := Generate(api, Options{Package: "p"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "// policyOp00 is the retry policy of Op00, Op01, Op10, Op11, Op02, Op03, Op04 and 5 other methods.\n"
+	if !strings.Contains(string(src), want) {
 		t.Errorf("want %q in:\n%s", want, src)
 	}
 }

@@ -11,6 +11,9 @@ import (
 	"github.com/retrygen/retrygen/gen/model"
 )
 
+// maxPolicyUsers is how many methods a policy's doc names; more are counted.
+const maxPolicyUsers = 8
+
 // policy renders an operation's policy as a package-level literal:
 //
 //	var policyGetPet = runtime.Policy{
@@ -21,6 +24,9 @@ import (
 func (e *emitter) policy(op *model.Operation, users []string) *jen.Statement {
 	p := op.Policy
 	var d doc
+	if len(users) > maxPolicyUsers {
+		users = append(users[:maxPolicyUsers-1:maxPolicyUsers-1], fmt.Sprintf("%d other methods", len(users)-maxPolicyUsers+1))
+	}
 	d.para(op.PolicyVar + " is the retry policy of " + list(users) + ".")
 	type kv struct {
 		name  string

@@ -174,7 +174,7 @@ func WithResponseInfo(info *ResponseInfo) CallOption { return wire.WithResponseI
 const ServerURL = "https://api.example.com"
 
 // policyDownloadArchive is the retry policy of DownloadArchive, GetFeed, ListItems, ListItemsText2,
-// ListItemsText, GetItem, GetItemText, PutItem, GetReport and ExportRows.
+// ListItemsText, GetItem, GetItemText and 3 other methods.
 var policyDownloadArchive = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
