@@ -60,7 +60,7 @@ func TestConformance(t *testing.T) {
 		t.Fatalf("-update rewrites the report of the whole corpus: run it with %s=1", longEnv)
 	}
 	start := time.Now()
-	files, err := corpus()
+	files, err := specFiles()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,8 @@ import (
 	"github.com/getkin/kin-openapi/openapi2"
 	"github.com/getkin/kin-openapi/openapi2conv"
 	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/retrygen/retrygen/internal/corpus"
 )
 
 // longEnv turns on the slow suites, as gen/internal/spectest.LongEnv does for gen.
@@ -22,9 +24,6 @@ const longEnv = "RETRYGEN_LONG"
 
 // long reports whether RETRYGEN_LONG=1 asks for the whole corpus.
 func long() bool { return os.Getenv(longEnv) == "1" }
-
-// sharedSpecs holds the public specs; tests read them from there when it exists.
-const sharedSpecs = "../../shared/specs"
 
 // onlyEnv narrows a run to the specs whose report name contains its value, e.g.
 // RETRYGEN_CONFORMANCE_SPEC=stripe; the report is then checked for those specs only.
@@ -40,10 +39,10 @@ type specFile struct {
 	Pkg  string // the generated client's package name
 }
 
-// corpus lists the specs to check: the petstore example, the golden cases and the
+// specFiles lists the specs to check: the petstore example, the golden cases and the
 // shared specs (history/ included); without RETRYGEN_LONG=1, only the shared specs under
 // smallSpec bytes.
-func corpus() ([]specFile, error) {
+func specFiles() ([]specFile, error) {
 	files := []specFile{{Name: "examples/petstore/petstore.yaml", Path: "../examples/petstore/petstore.yaml", Pkg: "petstore"}}
 	golden, err := filepath.Glob("../testdata/golden/*/spec.yaml")
 	if err != nil {
@@ -55,31 +54,33 @@ func corpus() ([]specFile, error) {
 		files = append(files, specFile{Name: "testdata/golden/" + name + "/spec.yaml", Path: g, Pkg: "golden" + packageName(name)})
 	}
 	var shared []specFile
-	err = filepath.WalkDir(sharedSpecs, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		ext := filepath.Ext(path)
-		if d.IsDir() || ext != ".yaml" && ext != ".yml" && ext != ".json" {
+	if sharedSpecs, ok := corpus.Find(); ok {
+		err = filepath.WalkDir(sharedSpecs, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			ext := filepath.Ext(path)
+			if d.IsDir() || ext != ".yaml" && ext != ".yml" && ext != ".json" {
+				return nil
+			}
+			info, err := d.Info()
+			if err != nil {
+				return err
+			}
+			if !long() && info.Size() >= smallSpec {
+				return nil
+			}
+			rel, err := filepath.Rel(sharedSpecs, path)
+			if err != nil {
+				return err
+			}
+			rel = filepath.ToSlash(rel)
+			shared = append(shared, specFile{Name: "specs/" + rel, Path: path, Pkg: "spec" + packageName(strings.TrimSuffix(rel, ext))})
 			return nil
-		}
-		info, err := d.Info()
+		})
 		if err != nil {
-			return err
+			return nil, err
 		}
-		if !long() && info.Size() >= smallSpec {
-			return nil
-		}
-		rel, err := filepath.Rel(sharedSpecs, path)
-		if err != nil {
-			return err
-		}
-		rel = filepath.ToSlash(rel)
-		shared = append(shared, specFile{Name: "specs/" + rel, Path: path, Pkg: "spec" + packageName(strings.TrimSuffix(rel, ext))})
-		return nil
-	})
-	if err != nil && !os.IsNotExist(err) {
-		return nil, err
 	}
 	slices.SortFunc(shared, func(a, b specFile) int { return strings.Compare(a.Name, b.Name) })
 	files = append(files, shared...)

@@ -1,9 +1,9 @@
 package gen
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
+
+	"github.com/retrygen/retrygen/internal/corpus"
 )
 
 // BenchmarkGenerate measures Generate (emit the model as Go, format it) on the largest
@@ -12,10 +12,7 @@ import (
 //	go test -run '^$' -bench BenchmarkGenerate -benchmem ./gen/
 func BenchmarkGenerate(b *testing.B) {
 	for _, name := range []string{"stripe.yaml", "github.json"} {
-		path := filepath.Join(sharedSpecs, name)
-		if _, err := os.Stat(path); err != nil {
-			b.Skipf("%s is absent: %v", path, err)
-		}
+		path := corpus.Path(b, name)
 		spec, err := Load(path, LoadOptions{})
 		if err != nil {
 			b.Fatal(err)

@@ -2,12 +2,11 @@ package gen
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/retrygen/retrygen/gen/internal/spectest"
+	"github.com/retrygen/retrygen/internal/corpus"
 	"github.com/retrygen/retrygen/internal/longtest"
 )
 
@@ -37,10 +36,7 @@ func TestClientFeaturesOfRealSpecs(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.spec, func(t *testing.T) {
-			path := filepath.Join(sharedSpecs, tc.spec)
-			if _, err := os.Stat(path); err != nil {
-				t.Skip(err)
-			}
+			path := corpus.Path(t, tc.spec)
 			s, err := Load(path, LoadOptions{})
 			if err != nil {
 				t.Fatal(err)

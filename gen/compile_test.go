@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/retrygen/retrygen/internal/corpus"
 	"github.com/retrygen/retrygen/internal/longtest"
 )
 
@@ -85,14 +86,12 @@ func TestGoldenCompiles(t *testing.T) {
 	goCmd(t, dir, "test", "-count=1", "./...")
 }
 
-// TestAllSpecsCompile generates a client for every description in ../shared/specs and
+// TestAllSpecsCompile generates a client for every description in the spec corpus and
 // builds and vets them all, one package per spec.
 func TestAllSpecsCompile(t *testing.T) {
 	longtest.Only(t)
-	entries, err := os.ReadDir(sharedSpecs)
-	if os.IsNotExist(err) {
-		t.Skipf("%s is absent: no shared specs to check", sharedSpecs)
-	}
+	specs := corpus.Dir(t)
+	entries, err := os.ReadDir(specs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +103,7 @@ func TestAllSpecsCompile(t *testing.T) {
 			continue
 		}
 		pkg := packageName(e.Name())
-		path := filepath.Join(sharedSpecs, e.Name())
+		path := filepath.Join(specs, e.Name())
 		spec, err := Load(path, LoadOptions{})
 		if err != nil {
 			t.Errorf("%s: load: %v", e.Name(), err)
@@ -120,7 +119,7 @@ func TestAllSpecsCompile(t *testing.T) {
 		n++
 	}
 	if n == 0 {
-		t.Fatalf("no specs in %s", sharedSpecs)
+		t.Fatalf("no specs in %s", specs)
 	}
 	if t.Failed() {
 		return

@@ -13,6 +13,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/retrygen/retrygen/internal/corpus"
 )
 
 // maxFuzzSpec bounds the specs FuzzGenerate tries; larger inputs only slow the fuzzer.
@@ -20,6 +22,7 @@ const maxFuzzSpec = 64 << 10
 
 // addSpecSeeds adds every spec file of the repository's test corpora up to maxFuzzSpec.
 func addSpecSeeds(f *testing.F) {
+	specs, _ := corpus.Find() // when absent, its patterns match nothing
 	var files []string
 	for _, pattern := range []string{
 		filepath.Join(goldenDir, "*", "spec.yaml"),
@@ -27,8 +30,8 @@ func addSpecSeeds(f *testing.F) {
 		filepath.Join(malformedDir, "*"),
 		filepath.Join("..", "testdata", "hostile", "*.yaml"),
 		filepath.Join("..", "examples", "petstore", "*.yaml"),
-		filepath.Join(sharedSpecs, "oai-*"),
-		filepath.Join(sharedSpecs, "swagger2-*"),
+		filepath.Join(specs, "oai-*"),
+		filepath.Join(specs, "swagger2-*"),
 	} {
 		matches, err := filepath.Glob(pattern)
 		if err != nil {

@@ -10,18 +10,16 @@ import (
 	"testing"
 
 	"github.com/retrygen/retrygen/gen/internal/policy"
+	"github.com/retrygen/retrygen/internal/corpus"
 	"github.com/retrygen/retrygen/internal/longtest"
 	"go.yaml.in/yaml/v4"
 )
 
-// sharedSpecs is the folder of real public OpenAPI descriptions (../shared/specs from the
-// repository root, listed in its SOURCES.md).
-const sharedSpecs = "../../shared/specs"
-
-// TestSharedSpecs loads and plans every spec in ../shared/specs and fails on any that
-// retrygen cannot handle.
+// TestSharedSpecs loads and plans every spec of the corpus and fails on any that retrygen
+// cannot handle.
 func TestSharedSpecs(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(sharedSpecs, "*"))
+	dir := corpus.Dir(t)
+	files, _ := filepath.Glob(filepath.Join(dir, "*"))
 	var specs []string
 	for _, f := range files {
 		if ext := filepath.Ext(f); ext == ".yaml" || ext == ".yml" || ext == ".json" {
@@ -29,7 +27,7 @@ func TestSharedSpecs(t *testing.T) {
 		}
 	}
 	if len(specs) == 0 {
-		t.Skipf("no specs in %s: the shared folder of public OpenAPI descriptions is absent, so they are not tested", sharedSpecs)
+		t.Fatalf("no specs in %s", dir)
 	}
 	for _, f := range specs {
 		name := filepath.Base(f)
@@ -115,10 +113,7 @@ func countOperations(t *testing.T, path string) int {
 // validation, policy derivation and rendering.
 func BenchmarkPlan(b *testing.B) {
 	for _, name := range []string{"stripe.yaml", "github.json"} {
-		path := filepath.Join(sharedSpecs, name)
-		if _, err := os.Stat(path); err != nil {
-			b.Skipf("%s is absent: %v", path, err)
-		}
+		path := corpus.Path(b, name)
 		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {

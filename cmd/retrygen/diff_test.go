@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/retrygen/retrygen/internal/corpus"
 	"github.com/retrygen/retrygen/internal/longtest"
 )
 
@@ -179,8 +180,8 @@ func TestDiffExitStatus(t *testing.T) {
 // (fields removed and retyped) make it fail until they are allowed.
 func TestDiffOpenAI(t *testing.T) {
 	longtest.Only(t)
-	old := "../../../shared/specs/history/openai-2026-08-10.yaml"
-	new := "../../../shared/specs/openai.yaml"
+	old := corpus.Path(t, "history/openai-2026-08-10.yaml")
+	new := corpus.Path(t, "openai.yaml")
 	code, stdout, stderr := runCmd(t, "diff", old, new)
 	if code != 1 || !strings.Contains(stderr, "20 breaking changes") {
 		t.Errorf("exit %d, stderr %q", code, stderr)

@@ -9,12 +9,9 @@ import (
 	"github.com/retrygen/retrygen/gen/internal/load"
 	"github.com/retrygen/retrygen/gen/internal/spectest"
 	"github.com/retrygen/retrygen/gen/model"
+	"github.com/retrygen/retrygen/internal/corpus"
 	"github.com/retrygen/retrygen/internal/longtest"
 )
-
-// sharedSpecs is the folder of real public OpenAPI descriptions (../shared/specs from the
-// repository root); history/ holds earlier versions of some of them.
-const sharedSpecs = "../../../../shared/specs"
 
 // diffDir holds one folder per kind of change, each with old.yaml and new.yaml.
 const diffDir = "../../../testdata/diff"
@@ -154,8 +151,8 @@ func TestCompareSelf(t *testing.T) {
 // shutdown_date on models, obfuscation on chat chunks, residency on projects).
 func TestCompareOpenAI(t *testing.T) {
 	longtest.Only(t)
-	oldPath := filepath.Join(sharedSpecs, "history", "openai-2026-08-10.yaml")
-	newPath := filepath.Join(sharedSpecs, "openai.yaml")
+	oldPath := corpus.Path(t, "history/openai-2026-08-10.yaml")
+	newPath := corpus.Path(t, "openai.yaml")
 	r := Compare(loadAPI(t, oldPath), loadAPI(t, newPath))
 
 	has := func(want string) {

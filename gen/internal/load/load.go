@@ -6,7 +6,6 @@ package load
 import (
 	"bytes"
 	"cmp"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -97,12 +96,13 @@ func Load(path string, opts Options) (*Spec, error) {
 		return nil, source.ErrorList{{Pos: source.Pos{File: path, Line: 1, Col: 1}, Msg: "malformed document: the file looks like " + enc,
 			Fix: "save the file as UTF-8 text"}}
 	}
-	data = escapeJSONLineBreaks(data)
-	s.Files.Add(source.URIOf(path), data)
 	if line, col, msg := checkText(data); msg != "" {
 		return nil, source.ErrorList{{Pos: source.Pos{File: path, Line: line, Col: col}, Msg: "malformed document: " + msg,
 			Fix: "save the file as UTF-8 text, writing control characters as escapes"}}
 	}
+	text, edits := yamlSafeJSON(data)
+	s.Files.Add(source.URIOf(path), text)
+	s.Files.SetEdits(edits)
 	root, e := s.preflight(data)
 	if e != nil {
 		return nil, source.ErrorList{e}
@@ -132,10 +132,10 @@ func Load(path string, opts Options) (*Spec, error) {
 			}
 		}
 		root = nil // the loader's turn: the tree need not stay in memory
-		doc, err = s.loadSwagger2(loader, data, location)
+		doc, err = s.loadSwagger2(loader, text, location)
 	} else {
 		root = nil
-		doc, err = loader.LoadFromDataWithPath(s.forParser(data), location)
+		doc, err = loader.LoadFromDataWithPath(s.forParser(text), location)
 	}
 	if err != nil {
 		e := s.loadError(err)
@@ -189,23 +189,6 @@ func checkText(data []byte) (line, col int, msg string) {
 	}
 	return 0, 0, ""
 }
-
-// escapeJSONLineBreaks writes the characters U+0085, U+2028 and U+2029 of a JSON
-// document as escapes. kin-openapi reads JSON with its YAML parser, which breaks lines at
-// them, folding the spaces around them away or losing the positions of the document;
-// JSON allows them only inside strings, where the escapes mean the same. A byte order
-// mark before the document is not JSON's, but parseJSON and the YAML parser skip it.
-func escapeJSONLineBreaks(data []byte) []byte {
-	if !bytes.Contains(data, []byte("\u0085")) && !bytes.Contains(data, []byte("\u2028")) && !bytes.Contains(data, []byte("\u2029")) {
-		return data
-	}
-	if !json.Valid(bytes.TrimPrefix(data, []byte("\uFEFF"))) {
-		return data
-	}
-	return []byte(jsonLineBreaks.Replace(string(data)))
-}
-
-var jsonLineBreaks = strings.NewReplacer("\u0085", `\u0085`, "\u2028", `\u2028`, "\u2029", `\u2029`)
 
 // checkOperationCount rejects specs with more than MaxOperations operations.
 func (s *Spec) checkOperationCount(errs *source.ErrorList) {

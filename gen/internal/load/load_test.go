@@ -10,13 +10,12 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/retrygen/retrygen/gen/internal/source"
 	"github.com/retrygen/retrygen/gen/internal/spectest"
+	"github.com/retrygen/retrygen/internal/corpus"
 )
-
-// sharedSpecs holds the public specs every stage must handle.
-const sharedSpecs = "../../../../shared/specs"
 
 // loadSpec writes text as name in a fresh folder and loads it.
 func loadSpec(t *testing.T, name, text string) (*Spec, error) {
@@ -239,10 +238,7 @@ func TestMissingExternalFile(t *testing.T) {
 //	go test -run '^$' -bench BenchmarkLoad -benchmem ./gen/
 func BenchmarkLoad(b *testing.B) {
 	for _, name := range []string{"stripe.yaml", "github.json"} {
-		path := filepath.Join(sharedSpecs, name)
-		if _, err := os.Stat(path); err != nil {
-			b.Skipf("%s is absent: %v", path, err)
-		}
+		path := corpus.Path(b, name)
 		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
@@ -254,14 +250,23 @@ func BenchmarkLoad(b *testing.B) {
 	}
 }
 
-// A JSON document's line separators are escaped after a byte order mark too: the YAML
-// parser would break lines at them, moving every position after one down a line.
-func TestEscapeJSONLineBreaks(t *testing.T) {
+// A JSON document's strings are written so that the YAML parser reads them as
+// encoding/json does, after a byte order mark too: line separators (the YAML parser
+// would break lines at them, moving every position after one down a line), characters
+// it does not print, and surrogate escapes (which it refuses).
+func TestYAMLSafeJSON(t *testing.T) {
 	for _, bom := range []string{"", "\uFEFF"} {
-		data := []byte(bom + `{"a": "x` + "\u2028" + `y", "b": "z` + "\u0085" + `"}`)
-		want := bom + `{"a": "x\u2028y", "b": "z\u0085"}`
-		if got := string(escapeJSONLineBreaks(data)); got != want {
-			t.Errorf("escapeJSONLineBreaks(%q) = %q, want %q", data, got, want)
+		for _, c := range []struct{ in, want string }{
+			{`{"a": "x` + "\u2028" + `y", "b": "z` + "\u0085" + `"}`, `{"a": "x\u2028y", "b": "z\u0085"}`},
+			{`{"body": "Hello! \ud83d\udc4d", "n": 1}`, `{"body": "Hello! \U0001F44D", "n": 1}`},
+			{`{"lone": "\ud83d x \udc4d \ud83d\u0041 \uDBFF\uDFFF"}`, `{"lone": "\uFFFD x \uFFFD \uFFFD\u0041 \U0010FFFF"}`},
+			{`{"del": "a` + "\x7f\u0080\uFEFF\uFFFE" + `b", "é": "日本"}`, `{"del": "a\u007F\u0080\uFEFF\uFFFEb", "é": "日本"}`},
+			{`{"plain": "\\ud83d \" \/ \u00e9"}`, `{"plain": "\\ud83d \" \/ \u00e9"}`},
+		} {
+			got, _ := yamlSafeJSON([]byte(bom + c.in))
+			if string(got) != bom+c.want {
+				t.Errorf("yamlSafeJSON(%q) = %q, want %q", bom+c.in, got, bom+c.want)
+			}
 		}
 	}
 	spec := "\uFEFF" + `{"openapi":"3.0.3","info":{"title":"T","version":"1","description":"a` + "\u2028" + `b"},` + "\n" +
@@ -269,6 +274,27 @@ func TestEscapeJSONLineBreaks(t *testing.T) {
 	_, err := loadSpec(t, "bom.json", spec)
 	if err == nil || !strings.Contains(err.Error(), `bom.json:2:43: GET /a/{id}: path parameter "id" must be required`) {
 		t.Errorf("got %v, want the parameter located at bom.json:2:43", err)
+	}
+}
+
+// A one-line JSON document whose strings the YAML parser must be given otherwise (a
+// surrogate pair, a lone surrogate, a line separator, DEL) loads as encoding/json reads
+// it, and what comes after them on the line is located at the file's own column.
+func TestJSONEscapesLocated(t *testing.T) {
+	line := `{"openapi":"3.0.3","info":{"title":"T","version":"1","description":"Hello! \ud83d\udc4d \udc4d` + "\u2028\x7f" + `é"},` +
+		`"paths":{"/a/{id}":{"get":{"parameters":[{"name":"id","in":"path","schema":{"type":"string"}}],"responses":{"204":{"description":"ok"}}}}}}`
+	col := utf8.RuneCountInString(line[:strings.Index(line, `"name":"id"`)]) + 1
+	_, err := loadSpec(t, "one.json", line)
+	want := fmt.Sprintf(`one.json:1:%d: GET /a/{id}: path parameter "id" must be required`, col)
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("got %v, want %q", err, want)
+	}
+	spec, err := loadSpec(t, "ok.json", strings.Replace(line, `"in":"path",`, `"in":"path","required":true,`, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := spec.Doc.Info.Description, "Hello! \U0001F44D \uFFFD\u2028\x7fé"; got != want {
+		t.Errorf("description = %q, want %q, as encoding/json reads it", got, want)
 	}
 }
 

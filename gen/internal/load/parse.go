@@ -36,7 +36,7 @@ func (s *Spec) forParser(data []byte) []byte {
 	}
 	s.shift = len(documentStart)
 	s.shiftLine = bytes.Count(data[:at], []byte("\n")) + 1
-	s.Files.ShiftColumns(s.shiftLine, s.shift)
+	s.Files.MarkStart(s.shiftLine, s.shift)
 	out := make([]byte, 0, len(data)+len(documentStart))
 	out = append(out, data[:at]...)
 	out = append(out, documentStart...)
@@ -44,12 +44,7 @@ func (s *Spec) forParser(data []byte) []byte {
 }
 
 // rootColumn turns a column the parser reported for the root file into the file's own.
-func (s *Spec) rootColumn(line, col int) int {
-	if s.shift > 0 && line == s.shiftLine && col > s.shift {
-		return col - s.shift
-	}
-	return col
-}
+func (s *Spec) rootColumn(line, col int) int { return s.Files.LoaderColumn(line, col) }
 
 // unshift moves the nodes on the shifted line back to the file's columns.
 func (s *Spec) unshift(n *yaml.Node) {

@@ -12,9 +12,10 @@ import (
 	"go.yaml.in/yaml/v4"
 )
 
-// Files holds the bytes of a spec's files, as read, and locates places in them: by the
-// origins kin-openapi records, by JSON pointer, or by searching the parsed node tree for
-// what origins do not cover.
+// Files holds the bytes of a spec's files, as the parsers read them, and locates places
+// in them: by the origins kin-openapi records, by JSON pointer, or by searching the parsed
+// node tree for what origins do not cover. Positions are the files' own, whatever the
+// parsers were given (see SetEdits).
 //
 //	f.PosOf(op.Origin)                      // the operation's method key: "post:"
 //	f.PosOfField(op.Origin, "operationId")  // its operationId field
@@ -32,18 +33,71 @@ type Files struct {
 	data  map[string][]byte     // by the URI kin-openapi records
 	trees map[string]*yaml.Node // parsed lazily
 
-	// The root file's line shiftLine was parsed with its columns moved right by shift
-	// (see ShiftColumns).
-	shiftLine, shift int
+	// How the root file's text as parsers read it differs from the file (see SetEdits),
+	// and what kin-openapi's parser reads before one of its lines (see MarkStart).
+	edits  []Edit
+	marker Edit
 }
 
-// ShiftColumns records that the parser whose origins PosOfLocation turns into positions
-// read the root file with the columns of line moved right by n, so that they are moved
-// back.
-func (f *Files) ShiftColumns(line, n int) {
+// An Edit records where the text that the parsers read of the root file differs from the
+// file: on Line, the Width characters from column Col were written as Len characters (a
+// line separator written as the escape `\u2028`: Width 1, Len 6). Columns count
+// characters, as the YAML parser's do.
+type Edit struct{ Line, Col, Width, Len int }
+
+// SetEdits records the edits of the root file's text that every parser reads, in the
+// order of the text, so that the columns parsers report are turned back into the file's.
+func (f *Files) SetEdits(edits []Edit) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.shiftLine, f.shift = line, n
+	f.edits = edits
+	delete(f.trees, f.rootURI)
+}
+
+// MarkStart records that kin-openapi's parser read n characters more at the start of
+// line, so that the columns of its origins on that line are moved back.
+func (f *Files) MarkStart(line, n int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.marker = Edit{Line: line, Col: 1, Len: n}
+}
+
+// LoaderColumn turns a column that kin-openapi's parser reported on line of the root file
+// into the file's own.
+func (f *Files) LoaderColumn(line, col int) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return fileColumn(f.edits, line, fileColumn([]Edit{f.marker}, line, col))
+}
+
+// fileColumn turns a column of the edited text on line into the file's own; a column
+// inside an edit is the edit's own.
+func fileColumn(edits []Edit, line, col int) int {
+	i, _ := slices.BinarySearchFunc(edits, line, func(e Edit, line int) int { return e.Line - line })
+	delta := 0
+	for ; i < len(edits) && edits[i].Line == line; i++ {
+		e := edits[i]
+		start := e.Col + delta
+		if col < start {
+			break
+		}
+		if col < start+e.Len {
+			return e.Col
+		}
+		delta += e.Len - e.Width
+	}
+	return col - delta
+}
+
+// unedit moves the nodes of a tree parsed from the edited root text to the file's columns.
+func unedit(edits []Edit, n *yaml.Node, depth int) {
+	if n == nil || depth > maxVisitDepth {
+		return
+	}
+	n.Column = fileColumn(edits, n.Line, n.Column)
+	for _, c := range n.Content {
+		unedit(edits, c, depth+1)
+	}
 }
 
 // NewFiles returns a Files for the spec at path, as the user named it.
@@ -109,11 +163,7 @@ func (f *Files) PosOfField(origin *openapi3.Origin, field string) Pos {
 // PosOfLocation turns a location kin-openapi recorded into a Pos.
 func (f *Files) PosOfLocation(loc openapi3.Location) Pos {
 	if loc.File == "" || loc.File == f.rootURI {
-		f.mu.Lock()
-		if f.shift > 0 && loc.Line == f.shiftLine && loc.Column > f.shift {
-			loc.Column -= f.shift
-		}
-		f.mu.Unlock()
+		loc.Column = f.LoaderColumn(loc.Line, loc.Column)
 	}
 	return Pos{File: f.displayFile(loc.File), Line: loc.Line, Col: loc.Column}
 }
@@ -225,6 +275,9 @@ func (f *Files) tree(uri string) *yaml.Node {
 		n = &root
 		if n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
 			n = n.Content[0]
+		}
+		if uri == f.rootURI && len(f.edits) > 0 {
+			unedit(f.edits, n, 0)
 		}
 	}
 	f.trees[uri] = n

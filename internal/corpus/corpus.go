@@ -1,0 +1,73 @@
+// Package corpus locates, for tests, the corpus of real public OpenAPI descriptions: the
+// folder shared/specs beside the repository (../shared/specs from its root, history/
+// holding earlier versions of some of them), or the folder RETRYGEN_SPECS names. The
+// corpus is not part of the repository; a test that needs it skips, saying why, in a clone
+// without it, unless RETRYGEN_SPECS_REQUIRED=1 (as .ci/run sets it) makes that a failure.
+package corpus
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// Env names the corpus folder, overriding ../shared/specs; Required makes its absence fail
+// the tests that need it.
+const (
+	Env      = "RETRYGEN_SPECS"
+	Required = "RETRYGEN_SPECS_REQUIRED"
+)
+
+// Dir returns the corpus folder, or skips t when there is none.
+func Dir(t testing.TB) string {
+	t.Helper()
+	dir, ok := Find()
+	if !ok {
+		msg := "skipped: no spec corpus at " + dir + " (a clone without ../shared/specs beside it; set " + Env + " to its folder)"
+		if os.Getenv(Required) == "1" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	return dir
+}
+
+// Path returns the corpus file name (e.g. "stripe.yaml", "history/openai-2026-08-10.yaml"),
+// or skips t when the corpus is absent. A corpus without the file fails t.
+func Path(t testing.TB, name string) string {
+	t.Helper()
+	path := filepath.Join(Dir(t), filepath.FromSlash(name))
+	if _, err := os.Stat(path); err != nil {
+		t.Fatalf("the spec corpus lacks %s: %v", name, err)
+	}
+	return path
+}
+
+// Find returns the corpus folder and whether it exists; it does not need a test.
+func Find() (string, bool) {
+	dir := os.Getenv(Env)
+	if dir == "" {
+		dir = filepath.Join(moduleRoot(), "..", "shared", "specs")
+	}
+	info, err := os.Stat(dir)
+	return dir, err == nil && info.IsDir()
+}
+
+// moduleRoot is the folder above the working directory (a test's is its package's) that
+// holds go.mod, or the working directory.
+func moduleRoot() string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "."
+	}
+	for dir := wd; ; {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return wd
+		}
+		dir = parent
+	}
+}
