@@ -108,35 +108,18 @@ func Load(path string, opts Options) (*Spec, error) {
 		return nil, source.ErrorList{e}
 	}
 
-	var errs source.ErrorList
-	loader := openapi3.NewLoader()
-	loader.IncludeOrigin = true
-	if opts.AllowExternalRefs {
-		loader.IsExternalRefsAllowed = true
-		r, err := newConfinedReader(s, path, &budget)
-		if err != nil {
-			return nil, source.ErrorList{{Pos: source.Pos{File: path}, Msg: err.Error()}}
-		}
-		loader.ReadFromURIFunc = r.read
-	}
-	location := &url.URL{Path: filepath.ToSlash(path)}
-
 	if e := s.checkVersionFields(root); e != nil {
 		return nil, source.ErrorList{e}
 	}
-	var doc *openapi3.T
-	if isSwagger2(root, data) {
-		if root != nil {
-			if e := s.checkSwagger2(root); e != nil {
-				return nil, source.ErrorList{e}
-			}
+	swagger2 := isSwagger2(root, data)
+	if swagger2 && root != nil {
+		if e := s.checkSwagger2(root); e != nil {
+			return nil, source.ErrorList{e}
 		}
-		root = nil // the loader's turn: the tree need not stay in memory
-		doc, err = s.loadSwagger2(loader, text, location)
-	} else {
-		root = nil
-		doc, err = loader.LoadFromDataWithPath(s.forParser(text), location)
 	}
+	root = nil // the loader's turn: the tree need not stay in memory
+	var errs source.ErrorList
+	doc, err := s.decode(text, swagger2, opts, &budget)
 	if err != nil {
 		e := s.loadError(err)
 		// Every dangling $ref, not only the one the loader stopped at; they include it,
@@ -144,9 +127,20 @@ func Load(path string, opts Options) (*Spec, error) {
 		dangling := s.danglingRefs()
 		if len(dangling) == 0 || !strings.HasPrefix(e.Msg, "unresolved $ref") {
 			errs.Add(e)
+			return nil, errs.Err()
 		}
 		errs = append(errs, dangling...)
-		return nil, errs.Err()
+		// The rest of the document is read with those $refs left out, so that its
+		// other problems (the retry extensions') are reported along.
+		text, _ = yamlSafeJSON(withoutRefs(data, dangling))
+		if doc, err = s.decode(text, swagger2, opts, &budget); err != nil {
+			return nil, errs.Err()
+		}
+		s.Doc = doc
+		if s.Version == "" {
+			s.Version = doc.OpenAPI
+		}
+		return s, errs.Err()
 	}
 	s.Doc = doc
 	if s.Version == "" {
@@ -160,6 +154,60 @@ func Load(path string, opts Options) (*Spec, error) {
 	s.validate(&errs)
 	s.checkDepth(opts.MaxDepth, &errs)
 	return s, errs.Err()
+}
+
+// decode reads the document text with kin-openapi, resolving its $refs, and converts a
+// Swagger 2.0 document to OpenAPI 3.
+func (s *Spec) decode(text []byte, swagger2 bool, opts Options, budget *int64) (*openapi3.T, error) {
+	loader := openapi3.NewLoader()
+	loader.IncludeOrigin = true
+	if opts.AllowExternalRefs {
+		loader.IsExternalRefsAllowed = true
+		r, err := newConfinedReader(s, s.Path, budget)
+		if err != nil {
+			return nil, err
+		}
+		loader.ReadFromURIFunc = r.read
+	}
+	location := &url.URL{Path: filepath.ToSlash(s.Path)}
+	if swagger2 {
+		return s.loadSwagger2(loader, text, location)
+	}
+	return loader.LoadFromDataWithPath(s.forParser(text), location)
+}
+
+// withoutRefs returns the file's text with the key of each `$ref` that errs locate
+// written as "x-rf", an extension of the same length, so that nothing else moves.
+func withoutRefs(text []byte, errs source.ErrorList) []byte {
+	out := slices.Clone(text)
+	for _, e := range errs {
+		at := offsetOf(out, e.Pos.Line, e.Pos.Col)
+		if at < len(out) && (out[at] == '"' || out[at] == '\'') {
+			at++
+		}
+		if bytes.HasPrefix(out[at:], []byte("$ref")) {
+			copy(out[at:], "x-rf")
+		}
+	}
+	return out
+}
+
+// offsetOf returns the byte offset of line:col (columns count characters) in text, or
+// len(text) past its end.
+func offsetOf(text []byte, line, col int) int {
+	at := 0
+	for ; line > 1 && at < len(text); line-- {
+		i := bytes.IndexByte(text[at:], '\n')
+		if i < 0 {
+			return len(text)
+		}
+		at += i + 1
+	}
+	for ; col > 1 && at < len(text); col-- {
+		_, n := utf8.DecodeRune(text[at:])
+		at += n
+	}
+	return at
 }
 
 // checkText returns the line and column (in bytes) of the first byte of data that is not
