@@ -6,6 +6,7 @@ package e2e
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -594,4 +595,33 @@ func TestRawResponseAccept(t *testing.T) {
 			t.Errorf("Accept %q", got)
 		}
 	})
+}
+
+// A discriminated variant goes out with the discriminator value the spec allows it, the
+// only value of its single-value enum, whatever the caller left in the field; and that
+// value selects the variant on the way back.
+func TestDiscriminatorWritten(t *testing.T) {
+	for _, c := range []struct {
+		msg  clientapi.Message
+		want string
+	}{
+		{clientapi.Message{UserMessage: &clientapi.UserMessage{Content: "hi"}}, `{"content":"hi","role":"user"}`},
+		{clientapi.Message{UserMessage: &clientapi.UserMessage{Role: "system", Content: "hi"}}, `{"content":"hi","role":"user"}`},
+		{clientapi.Message{SystemMessage: &clientapi.SystemMessage{Content: "be brief"}}, `{"content":"be brief","role":"system"}`},
+	} {
+		got, err := json.Marshal(c.msg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != c.want {
+			t.Errorf("Marshal = %s, want %s", got, c.want)
+		}
+		var back clientapi.Message
+		if err := json.Unmarshal(got, &back); err != nil {
+			t.Fatal(err)
+		}
+		if (back.UserMessage != nil) != (c.msg.UserMessage != nil) || (back.SystemMessage != nil) != (c.msg.SystemMessage != nil) {
+			t.Errorf("Unmarshal(%s) = %+v, want the variant sent", got, back)
+		}
+	}
 }

@@ -4,6 +4,7 @@ package clientapi
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
@@ -614,6 +615,48 @@ type Item struct {
 	Name *string `json:"name,omitzero"`
 }
 
+// A message, told apart by its role, which each variant allows one value of.
+type Message struct {
+	UserMessage   *UserMessage
+	SystemMessage *SystemMessage
+	raw           json.RawMessage
+}
+
+// MarshalJSON writes the variant that is set, with the discriminator "role" that selects it,
+// else the JSON the value was read from. More than one variant set is an error.
+func (v Message) MarshalJSON() ([]byte, error) {
+	if err := wire.OneVariant(v.UserMessage != nil, v.SystemMessage != nil); err != nil {
+		return nil, err
+	}
+	switch {
+	case v.UserMessage != nil:
+		return wire.MarshalVariant(v.UserMessage, "role", "user")
+	case v.SystemMessage != nil:
+		return wire.MarshalVariant(v.SystemMessage, "role", "system")
+	}
+	return wire.MarshalRaw(v.raw)
+}
+
+// UnmarshalJSON sets the variant the discriminator "role" names;
+// a value it does not know is kept as raw JSON.
+func (v *Message) UnmarshalJSON(data []byte) error {
+	*v = Message{raw: append(json.RawMessage(nil), data...)}
+	switch wire.DiscriminatorValue(data, "role") {
+	case "user":
+		v.UserMessage = new(UserMessage)
+		return json.Unmarshal(data, v.UserMessage)
+	case "system":
+		v.SystemMessage = new(SystemMessage)
+		return json.Unmarshal(data, v.SystemMessage)
+	}
+	return nil
+}
+
+// Raw returns the JSON the value was read from, nil when it was not read.
+func (v Message) Raw() json.RawMessage {
+	return v.raw
+}
+
 // Problem is the schema at #/components/schemas/Problem.
 type Problem struct {
 	Message *string `json:"message,omitzero"`
@@ -633,10 +676,38 @@ func (v Problem) As(target any) bool {
 	return ok
 }
 
+// SystemMessage is the schema at #/components/schemas/SystemMessage.
+type SystemMessage struct {
+	Content string            `json:"content"`
+	Role    SystemMessageRole `json:"role"`
+}
+
 // Tick is the schema at #/components/schemas/Tick.
 type Tick struct {
 	N int64 `json:"n"`
 }
+
+// UserMessage is the schema at #/components/schemas/UserMessage.
+type UserMessage struct {
+	Content string          `json:"content"`
+	Role    UserMessageRole `json:"role"`
+}
+
+// SystemMessageRole is the type of the property "role" of SystemMessage.
+type SystemMessageRole string
+
+// Values of SystemMessageRole.
+const (
+	SystemMessageRoleSystem SystemMessageRole = "system"
+)
+
+// UserMessageRole is the type of the property "role" of UserMessage.
+type UserMessageRole string
+
+// Values of UserMessageRole.
+const (
+	UserMessageRoleUser UserMessageRole = "user"
+)
 
 // ItemCreatedPayload is the type of the payload of webhook "itemCreated".
 type ItemCreatedPayload struct {

@@ -780,6 +780,10 @@ func (b *builder) union(d *model.Decl, s *openapi3.Schema, variants []*openapi3.
 	labels := names.NewExportedNamer("Raw", "MarshalJSON", "UnmarshalJSON")
 	seen := map[string]bool{}
 	discriminated := s.Discriminator != nil && s.Discriminator.PropertyName != ""
+	var mapping map[string][]string
+	if discriminated {
+		mapping = mappingByTarget(s.Discriminator)
+	}
 	for i, v := range variants {
 		label := ""
 		if v.Ref == "" {
@@ -799,7 +803,7 @@ func (b *builder) union(d *model.Decl, s *openapi3.Schema, variants []*openapi3.
 			if !isObject(t) || v.Ref == "" {
 				discriminated = false
 			} else {
-				mv.Values = discriminatorValues(s.Discriminator, v)
+				mv.Values = discriminatorValues(s.Discriminator.PropertyName, mapping, v)
 			}
 		}
 		d.Variants = append(d.Variants, mv)
@@ -840,32 +844,50 @@ func isObject(t *model.Type) bool {
 	return false
 }
 
-// discriminatorValues lists the values that select variant v: the mapping's keys that
-// name it; else the component's name (the implicit mapping) and the values the variant's
-// own discriminator property allows (an enum or const), which real APIs send.
-func discriminatorValues(disc *openapi3.Discriminator, v *openapi3.SchemaRef) []string {
-	var out []string
+// mappingByTarget inverts a discriminator's mapping: the values that name each schema
+// reference, in order.
+func mappingByTarget(disc *openapi3.Discriminator) map[string][]string {
+	out := make(map[string][]string, len(disc.Mapping))
 	for _, key := range source.SortedKeys(disc.Mapping) {
-		m := disc.Mapping[key]
-		target := m.Ref
-		if target == v.Ref || !strings.Contains(target, "/") && "#/components/schemas/"+target == v.Ref {
-			out = append(out, key)
+		target := disc.Mapping[key].Ref
+		if !strings.Contains(target, "/") {
+			target = "#/components/schemas/" + target // a bare schema name
 		}
+		out[target] = append(out[target], key)
 	}
-	if len(out) > 0 {
-		return out
+	return out
+}
+
+// discriminatorValues lists the values that select variant v, the one to write first: the
+// values mapping gives it (see mappingByTarget); else the one value the variant's own
+// discriminator property allows (a single-value enum or a const), as no other can be sent
+// with it; else the component's name (the implicit mapping) and the values the property
+// allows, which real APIs send.
+func discriminatorValues(property string, mapping map[string][]string, v *openapi3.SchemaRef) []string {
+	if keys := mapping[v.Ref]; len(keys) > 0 {
+		return slices.Clone(keys)
 	}
 	ref := v.Ref
 	if i := strings.LastIndexByte(ref, '/'); i >= 0 {
 		ref = ref[i+1:]
 	}
-	out = append(out, source.UnescapePointer(ref))
+	name := source.UnescapePointer(ref)
+	var allowed []string
 	props, _ := collectProperties(v.Value)
-	if p := props[disc.PropertyName]; p != nil && p.Value != nil {
+	if p := props[property]; p != nil && p.Value != nil {
 		for _, e := range append(slices.Clip(p.Value.Enum), p.Value.Const) {
-			if str, ok := e.(string); ok && !slices.Contains(out, str) {
-				out = append(out, str)
+			if str, ok := e.(string); ok && !slices.Contains(allowed, str) {
+				allowed = append(allowed, str)
 			}
+		}
+	}
+	if len(allowed) == 1 {
+		return allowed
+	}
+	out := []string{name}
+	for _, a := range allowed {
+		if a != name {
+			out = append(out, a)
 		}
 	}
 	return out

@@ -226,9 +226,9 @@ func (v Event) MarshalJSON() ([]byte, error) {
 	}
 	switch {
 	case v.Created != nil:
-		return wire.MarshalVariant(v.Created, "type", "Created", "thing.created")
+		return wire.MarshalVariant(v.Created, "type", "thing.created")
 	case v.Deleted != nil:
-		return wire.MarshalVariant(v.Deleted, "type", "Deleted", "thing.deleted")
+		return wire.MarshalVariant(v.Deleted, "type", "thing.deleted")
 	}
 	return wire.MarshalRaw(v.raw)
 }
@@ -238,10 +238,10 @@ func (v Event) MarshalJSON() ([]byte, error) {
 func (v *Event) UnmarshalJSON(data []byte) error {
 	*v = Event{raw: append(json.RawMessage(nil), data...)}
 	switch wire.DiscriminatorValue(data, "type") {
-	case "Created", "thing.created":
+	case "thing.created":
 		v.Created = new(Created)
 		return json.Unmarshal(data, v.Created)
-	case "Deleted", "thing.deleted":
+	case "thing.deleted":
 		v.Deleted = new(Deleted)
 		return json.Unmarshal(data, v.Deleted)
 	}
