@@ -136,8 +136,3 @@ func TestChunkedFormatting(t *testing.T) {
 		}
 	}
 }
-
-func fileExists(path string) bool {
-	_, err := os.Stat(path)
-	return err == nil
-}

@@ -25,15 +25,15 @@ func longTests(t *testing.T) {
 	}
 }
 
-// loadAllocating loads the spec at path and returns the error and the bytes allocated.
-func loadAllocating(t *testing.T, path string) (error, uint64) {
+// loadAllocating loads the spec at path and returns the bytes allocated and the error.
+func loadAllocating(t *testing.T, path string) (uint64, error) {
 	t.Helper()
 	var before, after goruntime.MemStats
 	goruntime.GC()
 	goruntime.ReadMemStats(&before)
 	_, err := loadAndGenerate(t, path, LoadOptions{})
 	goruntime.ReadMemStats(&after)
-	return err, after.TotalAlloc - before.TotalAlloc
+	return after.TotalAlloc - before.TotalAlloc, err
 }
 
 // aliasedSchemas is a spec whose one schema of props properties is aliased copies times.
@@ -67,7 +67,7 @@ func TestAliasAmplification(t *testing.T) {
 func TestAliasAmplificationLong(t *testing.T) {
 	longTests(t)
 	// 44 KB: a 1,000-property schema aliased 1,000 times.
-	err, alloc := loadAllocating(t, writeSpec(t, "alias.yaml", aliasedSchemas(1000, 1000)))
+	alloc, err := loadAllocating(t, writeSpec(t, "alias.yaml", aliasedSchemas(1000, 1000)))
 	wantLocated(t, "1,000 copies", err, "limit exceeded: excessive aliasing")
 	t.Logf("refused after allocating %d MB", alloc>>20)
 }
@@ -110,7 +110,7 @@ func TestRefChainLimits(t *testing.T) {
 
 func TestRefChainLong(t *testing.T) {
 	longTests(t)
-	err, alloc := loadAllocating(t, writeSpec(t, "chain.yaml", refChain(10000)))
+	alloc, err := loadAllocating(t, writeSpec(t, "chain.yaml", refChain(10000)))
 	wantLocated(t, "a chain of 10,000", err, "limit exceeded")
 	t.Logf("refused after allocating %d MB", alloc>>20)
 }
@@ -149,7 +149,7 @@ func TestCapsBeforeDecoding(t *testing.T) {
 		{"nodes.yaml", manyValues(load.MaxIndicators), fmt.Sprintf("nodes.yaml:4:%d: limit exceeded: more than %d of the characters", 2*load.MaxIndicators-15, load.MaxIndicators)},
 		{"aliased.yaml", aliasedSchemas(1000, 1000), "limit exceeded: excessive aliasing"},
 	} {
-		err, alloc := loadAllocating(t, writeSpec(t, c.name, c.text))
+		alloc, err := loadAllocating(t, writeSpec(t, c.name, c.text))
 		wantLocated(t, c.name, err, c.want)
 		if limit := uint64(max(40*len(c.text), 16<<20)); alloc > limit {
 			t.Errorf("%s: refusing %d bytes allocated %d MB, more than %d MB", c.name, len(c.text), alloc>>20, limit>>20)
@@ -196,7 +196,7 @@ func TestCapsBeforeDecodingLong(t *testing.T) {
 		{"value.yaml", longValue(60 << 20)},
 		{"values.yaml", manyValues(32<<20 - 64)},
 	} {
-		err, alloc := loadAllocating(t, writeSpec(t, c.name, c.text))
+		alloc, err := loadAllocating(t, writeSpec(t, c.name, c.text))
 		wantLocated(t, c.name, err, "limit exceeded")
 		t.Logf("%s: %d MB refused after allocating %d MB", c.name, len(c.text)>>20, alloc>>20)
 		if alloc > 1<<30 {
