@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/retrygen/retrygen/e2e/clientapi"
+	"github.com/retrygen/retrygen/runtime/wire"
 )
 
 const (
@@ -624,4 +625,38 @@ func TestDiscriminatorWritten(t *testing.T) {
 			t.Errorf("Unmarshal(%s) = %+v, want the variant sent", got, back)
 		}
 	}
+}
+
+// An operation whose only declared answer is a redirect returns the redirect's Location,
+// resolved, without following it, so that neither the result nor a credential goes
+// missing; another answer is an error, the declared 404 typed.
+func TestRedirectOnlyOperation(t *testing.T) {
+	bubble(t, func(t *testing.T, e *env) {
+		s := e.serve(clientAddr, status(302, "Location", "/files/1.tar.gz?sig=abc"))
+		loc, err := e.clientapi(clientapi.ServerURL, clientapi.WithBearerAuth(bearerToken)).GetItemArchive(t.Context(), 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := "http://" + clientAddr + "/files/1.tar.gz?sig=abc"; loc.String() != want {
+			t.Errorf("Location %s, want %s", loc, want)
+		}
+		if s.count() != 1 {
+			t.Errorf("%d requests: the redirect was followed", s.count())
+		}
+	})
+	bubble(t, func(t *testing.T, e *env) {
+		e.serve(clientAddr, reply(404, `{"message":"no such item"}`))
+		_, err := e.clientapi(clientapi.ServerURL, clientapi.WithBearerAuth(bearerToken)).GetItemArchive(t.Context(), 1)
+		var p *clientapi.Problem
+		if !errors.As(err, &p) || p.Message == nil || *p.Message != "no such item" {
+			t.Errorf("err %v, want the typed 404", err)
+		}
+	})
+	bubble(t, func(t *testing.T, e *env) {
+		e.serve(clientAddr, reply(200, "the archive itself"))
+		loc, err := e.clientapi(clientapi.ServerURL, clientapi.WithBearerAuth(bearerToken)).GetItemArchive(t.Context(), 1)
+		if loc != nil || err == nil || !errors.Is(err, wire.ErrUndeclaredStatus) {
+			t.Errorf("%v, %v: want the undeclared 200 as an error", loc, err)
+		}
+	})
 }

@@ -23,6 +23,7 @@ type attempt struct {
 	keyHeader     string        // canonical name of the call's idempotency key header; "" for none
 	maxResends    int           // re-sends allowed within this attempt
 	headerTimeout time.Duration // the wait for a response header once a request is written; 0 for none
+	noRedirects   bool          // a redirect is the answer, not followed (WithoutRedirects)
 
 	trace  httptrace.ClientTrace
 	cancel context.CancelCauseFunc

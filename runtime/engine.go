@@ -292,7 +292,7 @@ func (e *Engine) do(ctx context.Context, req *http.Request, p *Policy, cfg *call
 			r = e.attemptRequest(req, sent+1, nextBody)
 			nextBody = nil
 		}
-		a := &attempt{keyHeader: http.CanonicalHeaderKey(pol.IdempotencyKey), maxResends: maxAttempts - sent - 1}
+		a := &attempt{keyHeader: http.CanonicalHeaderKey(pol.IdempotencyKey), maxResends: maxAttempts - sent - 1, noRedirects: cfg.noRedirects}
 		resp, err := e.send(client, r, &pol, now, elapsedEnd, a)
 		sent += 1 + a.resent()
 		now = e.clock()

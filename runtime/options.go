@@ -25,11 +25,17 @@ type callConfig struct {
 	outcome        *Outcome      // WithOutcome
 	attemptTimeout time.Duration // 0: the policy's
 	header         [][2]string
+	noRedirects    bool // WithoutRedirects
 }
 
 // WithMaxAttempts overrides the policy's MaxAttempts for one call; n < 1 keeps the policy's.
 // It does not make a call retry-safe: an operation that is not retried stays so.
 func WithMaxAttempts(n int) CallOption { return func(c *callConfig) { c.maxAttempts = n } }
+
+// WithoutRedirects makes a redirect the call's answer: the 3xx response ends the call as an
+// *Error whose Header holds its Location, rather than being followed. Generated methods of
+// operations whose only declared responses are redirects use it to return the Location.
+func WithoutRedirects() CallOption { return func(c *callConfig) { c.noRedirects = true } }
 
 // WithoutRetry sends the request once, whatever the policy says.
 func WithoutRetry() CallOption { return func(c *callConfig) { c.noRetry = true } }

@@ -40,6 +40,8 @@ var redirectSafeHeaders = map[string]bool{
 // The idempotency key is kept whatever its header's name: the call's policy names it, and
 // reaches CheckRedirect through the request's context (see attemptFrom).
 //
+// A call made WithoutRedirects stops at the first redirect, whatever hc would do.
+//
 // hc's own CheckRedirect, if any, runs after; an error it returns (other than
 // http.ErrUseLastResponse) is wrapped as a refusal, which the engine never retries.
 func guardRedirects(hc *http.Client) *http.Client {
@@ -47,6 +49,9 @@ func guardRedirects(hc *http.Client) *http.Client {
 	next := hc.CheckRedirect
 	guarded.CheckRedirect = func(req *http.Request, via []*http.Request) error {
 		a := attemptFrom(req.Context())
+		if a != nil && a.noRedirects {
+			return http.ErrUseLastResponse
+		}
 		if leftOrigin(via[0].URL, via[1:], req) {
 			for name := range req.Header {
 				if !redirectSafeHeaders[name] && (a == nil || name != a.keyHeader) {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"time"
 
 	"github.com/retrygen/retrygen/runtime"
@@ -258,7 +259,7 @@ func WithOauth(fn func(ctx context.Context) (string, error)) Option {
 }
 
 // policyGetAlternatives is the retry policy of GetAlternatives, GetWithCookie, ExportItems, GetFile,
-// ListItems, GetWithOAuth, GetPublic and 2 other methods.
+// ListItems, GetItemArchive, GetWithOAuth and 3 other methods.
 var policyGetAlternatives = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
@@ -496,6 +497,27 @@ func (c *Client) ListItems(ctx context.Context, opts ...CallOption) ([]Item, err
 	return out, nil
 }
 
+// GetItemArchive calls GET /items/{id}/archive (operationId getItemArchive).
+//
+// Answers with a redirect to where the archive is.
+//
+// Typed errors, for errors.As: 404: Problem.
+//
+// The operation answers with a redirect: the method does not follow it, and returns its Location,
+// resolved against the request's URL, for the caller to fetch (no credential goes along).
+//
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
+func (c *Client) GetItemArchive(ctx context.Context, id int64, opts ...CallOption) (*url.URL, error) {
+	r := wire.NewRequest("GET")
+	r.Security([]string{"bearerAuth"})
+	r.Path("/items/")
+	r.PathParam("id", wire.PathSimple, id)
+	r.Path("/archive")
+	r.StopAtRedirect()
+	resp, err := c.wire.Call(ctx, r, &policyGetAlternatives, "", opts)
+	return wire.Location(resp, err, errorsProblem2)
+}
+
 // GetWithOAuth calls GET /oauth (operationId getWithOAuth).
 //
 // Response 200: An OAuth token when one is configured, else anonymous.
@@ -579,6 +601,15 @@ func (c *Client) WatchTicks(ctx context.Context, opts ...CallOption) (*EventStre
 func errorsProblem(status int) any {
 	switch {
 	case status == 400:
+		return new(Problem)
+	}
+	return nil
+}
+
+// errorsProblem2 returns a new error model for a response status, nil when none is declared.
+func errorsProblem2(status int) any {
+	switch {
+	case status == 404:
 		return new(Problem)
 	}
 	return nil

@@ -35,13 +35,14 @@ const (
 	httpPath    = "net/http"
 	contextPath = "context"
 	slogPath    = "log/slog"
+	urlPath     = "net/url"
 )
 
 // importNames are the package names of the paths above, registered with jennifer so that
 // it never writes an alias for them.
 var importNames = map[string]string{
 	runtimePath: "runtime", wirePath: "wire", timePath: "time", jsonPath: "json",
-	ioPath: "io", httpPath: "http", contextPath: "context", slogPath: "slog",
+	ioPath: "io", httpPath: "http", contextPath: "context", slogPath: "slog", urlPath: "url",
 }
 
 // versionConst is the runtime constant every generated file refers to, so that a client

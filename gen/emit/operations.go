@@ -200,6 +200,9 @@ func (e *emitter) method(op *model.Operation) *jen.Statement {
 	if media := resultMedia(op.Result); media != "" {
 		d.para(media)
 	}
+	if op.Redirect {
+		d.para("The operation answers with a redirect: the method does not follow it, and returns its Location, resolved against the request's URL, for the caller to fetch (no credential goes along).")
+	}
 	d.line(retrySummary(op.Policy))
 
 	args := []jen.Code{jen.Id("ctx").Qual(contextPath, "Context")}
@@ -270,6 +273,9 @@ func (e *emitter) method(op *model.Operation) *jen.Statement {
 	if op.Body != nil {
 		add(e.body(op.Body))
 	}
+	if op.Redirect {
+		add(jen.Id("r").Dot("StopAtRedirect").Call())
+	}
 	if op.Stream != nil && op.Stream.Only {
 		return e.streamMethod(op, d, args, body)
 	}
@@ -286,6 +292,11 @@ func (e *emitter) method(op *model.Operation) *jen.Statement {
 	add(jen.List(jen.Id("resp"), jen.Err()).Op(":=").Id("c").Dot("wire").Dot(call).Call(
 		jen.Id("ctx"), jen.Id("r"), jen.Op("&").Id(op.PolicyVar), jen.Lit(accept), jen.Id("opts"),
 	))
+	if op.Redirect {
+		add(jen.Return(jen.Qual(wirePath, "Location").Call(jen.Id("resp"), jen.Err(), picker(op.Errors))))
+		return d.code().Func().Params(jen.Id("c").Op("*").Id("Client")).Id(op.GoName).
+			Params(args...).Params(results...).Block(body...)
+	}
 	errValue := jen.Err()
 	if op.Errors != nil {
 		errValue = jen.Qual(wirePath, "DecodeError").Call(jen.Err(), picker(op.Errors))

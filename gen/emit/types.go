@@ -35,6 +35,8 @@ func typ(t *model.Type) *jen.Statement {
 		return jen.Qual(ioPath, "Reader")
 	case model.ReadCloser:
 		return jen.Qual(ioPath, "ReadCloser")
+	case model.URL:
+		return jen.Op("*").Qual(urlPath, "URL")
 	case model.Bytes:
 		return jen.Index().Byte()
 	case model.Any:

@@ -92,6 +92,9 @@ type Operation struct {
 	Variants []*Operation
 	// Headers are the response headers the 2xx responses declare; nil when none.
 	Headers *HeaderSet
+	// Redirect reports that the operation declares redirects (3xx) and no 2xx response:
+	// the method stops at the redirect and returns its Location (Result is a URL).
+	Redirect bool
 }
 
 // Source says where a policy field's value came from.

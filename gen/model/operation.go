@@ -126,7 +126,7 @@ func (op *Operation) StreamVariant() *Operation {
 // a little of it, so a successful call whose server sends more than Engine.MaxBodySize
 // anyway is not turned into ErrBodyTooLarge, nor is the body held in memory.
 func (op *Operation) ReadsBodyWhole() bool {
-	return op.Result != nil && !op.Result.Streams()
+	return op.Result != nil && !op.Result.Streams() && !op.Redirect
 }
 
 // Response is one 2xx response with content.

@@ -38,6 +38,7 @@ const (
 	RawJSON    Builtin = "json.RawMessage" // kept undecoded
 	Reader     Builtin = "io.Reader"       // an upload: a binary body or multipart file
 	ReadCloser Builtin = "io.ReadCloser"   // a binary response body, closed by the caller
+	URL        Builtin = "*url.URL"        // a redirect's Location
 )
 
 // Type is a Go type expression in generated code.
@@ -107,7 +108,7 @@ func (t *Type) Nilable() bool {
 		return true
 	case KindBuiltin:
 		switch t.Builtin {
-		case Any, RawJSON, Bytes, Reader, ReadCloser:
+		case Any, RawJSON, Bytes, Reader, ReadCloser, URL:
 			return true
 		}
 	}

@@ -247,6 +247,9 @@ func (c *Client) do(ctx context.Context, r *Request, p *runtime.Policy, accept s
 	if r.key != "" {
 		opts = append([]runtime.CallOption{runtime.WithIdempotencyKey(r.key)}, opts...)
 	}
+	if r.noRedirects {
+		opts = append(slices.Clip(opts), runtime.WithoutRedirects())
+	}
 	return c.engine.Do(ctx, req, p, opts...)
 }
 

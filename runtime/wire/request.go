@@ -20,6 +20,7 @@ type Request struct {
 	contentType string
 	key         string // a declared idempotency key parameter's value
 	err         error
+	noRedirects bool // see StopAtRedirect
 
 	security  [][]string // the operation's security alternatives; see Security
 	server    string     // the operation's own server URL; see Server
@@ -269,6 +270,10 @@ func (r *Request) Require(in, name string, v any) {
 // call's idempotency key; an empty key leaves the choice to the runtime (a random key),
 // and a key passed to the call as an option still wins.
 func (r *Request) IdempotencyKey(key string) { r.key = key }
+
+// StopAtRedirect makes a redirect the call's answer rather than following it, for
+// Location: an operation whose only declared responses are redirects.
+func (r *Request) StopAtRedirect() { r.noRedirects = true }
 
 func validHeaderValue(s string) bool {
 	for i := 0; i < len(s); i++ {

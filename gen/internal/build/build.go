@@ -621,6 +621,11 @@ func (b *builder) responses(op *model.Operation, kop *openapi3.Operation) {
 	}
 	b.errorSet(op, cases)
 
+	if len(op.SuccessStatuses) == 0 && slices.ContainsFunc(codes, isRedirect) {
+		op.Redirect = true
+		op.Result = &model.Result{Type: model.BuiltinType(model.URL)}
+		return
+	}
 	if len(oks) == 0 {
 		return
 	}
@@ -687,6 +692,16 @@ func (b *builder) responses(op *model.Operation, kop *openapi3.Operation) {
 	res.Type = model.PointerTo(model.NamedType(multi))
 	res.Multi = multi
 	op.Result = res
+}
+
+// isRedirect reports a status that redirects: 301, 302, 303, 307, 308 or the class 3XX
+// (300 Multiple Choices and 304 Not Modified point nowhere to follow).
+func isRedirect(code string) bool {
+	switch strings.ToUpper(code) {
+	case "301", "302", "303", "307", "308", "3XX":
+		return true
+	}
+	return false
 }
 
 // errorSet records op's error models, shared with every operation that has the same.
