@@ -599,3 +599,54 @@ func TestB18PerOperationPolicyWithoutAmplification(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// The server's word, through generated clients: x-should-retry: true makes a POST
+// without a key retried (OnRetry says why), Stripe-Should-Retry: false ends a GET at
+// once with ErrServerSaidNoRetry, and WithoutServerRetrySignals or the operation's
+// x-retry serverSignals: false leave each call to its policy alone.
+func TestServerRetrySignals(t *testing.T) {
+	t.Run("true retries a POST without a key", func(t *testing.T) {
+		bubble(t, func(t *testing.T, e *env) {
+			srv := e.serve(petstoreAddr, status(503, "x-should-retry", "true"), reply(200, petJSON))
+			pet, err := e.petstore().FeedPet(t.Context(), 7, client.Meal{Food: "kibble"})
+			if err != nil || pet.Name != "Rex" {
+				t.Fatalf("FeedPet = %+v, %v", pet, err)
+			}
+			ev := e.events()
+			if srv.count() != 2 || len(ev) != 1 || !ev[0].ServerSaidRetry || ev[0].StatusCode != 503 {
+				t.Fatalf("%d arrivals, retries %+v; want 2 and one retry the server asked for", srv.count(), ev)
+			}
+			if !bytes.Equal(srv.got(0).Body, srv.got(1).Body) {
+				t.Errorf("the retry sent %q after %q", srv.got(1).Body, srv.got(0).Body)
+			}
+		})
+	})
+	t.Run("false ends a GET", func(t *testing.T) {
+		bubble(t, func(t *testing.T, e *env) {
+			srv := e.serve(petstoreAddr, status(503, "Stripe-Should-Retry", "false"), reply(200, petJSON))
+			_, err := e.petstore().GetPet(t.Context(), 7)
+			apiErr := mustAPIError(t, err)
+			if srv.count() != 1 || apiErr.Attempts != 1 || apiErr.StatusCode != 503 || !errors.Is(err, client.ErrServerSaidNoRetry) {
+				t.Fatalf("err = %v after %d arrivals; want the 503 after 1, ErrServerSaidNoRetry", err, srv.count())
+			}
+		})
+	})
+	t.Run("WithoutServerRetrySignals", func(t *testing.T) {
+		bubble(t, func(t *testing.T, e *env) {
+			srv := e.serve(petstoreAddr, status(503, "x-should-retry", "true"), reply(200, petJSON))
+			_, err := e.petstore(client.WithoutServerRetrySignals()).FeedPet(t.Context(), 7, client.Meal{Food: "kibble"})
+			if srv.count() != 1 || !errors.Is(err, client.ErrNotRetrySafe) {
+				t.Fatalf("err = %v after %d arrivals; want ErrNotRetrySafe after 1", err, srv.count())
+			}
+		})
+	})
+	t.Run("serverSignals: false in the spec", func(t *testing.T) {
+		bubble(t, func(t *testing.T, e *env) {
+			srv := e.serve(faultAddr, status(503, "x-should-retry", "false"), reply(200, `{"name":"audit"}`))
+			item, err := e.faultapi().GetAuditReport(t.Context())
+			if err != nil || srv.count() != 2 || *item.Name != "audit" {
+				t.Fatalf("GetAuditReport = %+v, %v after %d arrivals; want the report after 2", item, err, srv.count())
+			}
+		})
+	})
+}

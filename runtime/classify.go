@@ -5,6 +5,7 @@ import (
 	"crypto/x509"
 	"errors"
 	"net"
+	"net/http"
 	"net/url"
 	"strings"
 )
@@ -129,4 +130,38 @@ func parseError(err error) bool {
 		}
 	}
 	return false
+}
+
+// signal is what a response says of repeating its request, in the header fields
+// x-should-retry (OpenAI's and other Stainless-generated APIs) or Stripe-Should-Retry.
+type signal uint8
+
+const (
+	signalNone  signal = iota // no field, only values that are neither true nor false, or ignored
+	signalRetry               // true: repeating the request is safe and worth it
+	signalStop                // false: the request must not be repeated
+)
+
+// signalFields are the header fields serverSignal reads, canonical.
+var signalFields = [...]string{"X-Should-Retry", "Stripe-Should-Retry"}
+
+// serverSignal reads h's x-should-retry and Stripe-Should-Retry: true or false in any
+// case, blanks around it ignored. Values that disagree, in one field repeated, in both
+// fields or in a comma-joined list, mean false: the server's word is followed only where
+// it is unanimous for a retry. Any other value is ignored.
+func serverSignal(h http.Header) signal {
+	sig := signalNone
+	for _, name := range signalFields {
+		for _, v := range h[name] {
+			for part := range strings.SplitSeq(v, ",") {
+				switch p := strings.TrimSpace(part); {
+				case strings.EqualFold(p, "false"):
+					return signalStop
+				case strings.EqualFold(p, "true"):
+					sig = signalRetry
+				}
+			}
+		}
+	}
+	return sig
 }

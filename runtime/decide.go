@@ -19,6 +19,7 @@ type situation struct {
 	callerDone bool // the caller's context was done when the attempt ended
 	status     int
 	header     http.Header
+	signal     signal // what the response says of repeating it, unless the policy ignores that
 
 	now         time.Time     // when the attempt ended: the base of HTTP-dates and deadlines
 	deadline    time.Time     // the caller's context deadline; zero for none
@@ -50,8 +51,9 @@ func stop(cause error) verdict { return verdict{cause: cause} }
 // verdict, except that a retry withdraws from s.budget.
 //
 // In order: an outcome the policy does not retry stops the call with the reason
-// (ErrNotRetryable, ErrConnectionErrorsOff, ErrStatusNotRetried, ErrNotRetrySafe; no cause
-// for the caller's own cancellation, which is its own reason); then the
+// (ErrNotRetryable, ErrConnectionErrorsOff, ErrServerSaidNoRetry, ErrStatusNotRetried,
+// ErrNotRetrySafe; no cause for the caller's own cancellation, which is its own reason;
+// see refusal for the server's word); then the
 // attempts, the breaker, a body that cannot be replayed, a server hint that does not fit
 // (ErrRetryAfterTooLong), a wait that does not fit the deadline (context.DeadlineExceeded)
 // or MaxElapsed (ErrExhausted), and the budget each stop it with their cause. When a
@@ -76,11 +78,8 @@ func decide(s *situation) verdict {
 		if s.status >= 200 && s.status <= 299 {
 			return stop(nil)
 		}
-		if !pol.retriesStatus(s.status) {
-			return stop(ErrStatusNotRetried)
-		}
-		if !pol.Idempotent {
-			return stop(ErrNotRetrySafe)
+		if why := s.refusal(); why != nil {
+			return stop(why)
 		}
 		if pol.RetryAfter {
 			if h, ok := ParseRetryAfter(s.header, s.now); ok {
@@ -137,4 +136,33 @@ func decide(s *situation) verdict {
 		return stop(ErrBudgetExhausted)
 	}
 	return verdict{retry: true, wait: wait, backoff: b}
+}
+
+// refusal returns why the non-2xx response of s is not retried, whatever the attempts and
+// the time left, or nil when it may be. The server's false refuses it
+// (ErrServerSaidNoRetry); its true accepts it, since the server says the answer is worth
+// retrying and repeating the request safe; without either, a status the policy does not
+// retry (ErrStatusNotRetried) or an operation that is not retry-safe (ErrNotRetrySafe)
+// refuses it.
+func (s *situation) refusal() error {
+	switch {
+	case s.signal == signalStop:
+		return ErrServerSaidNoRetry
+	case s.signal == signalRetry:
+		return nil
+	case !s.pol.retriesStatus(s.status):
+		return ErrStatusNotRetried
+	case !s.pol.Idempotent:
+		return ErrNotRetrySafe
+	}
+	return nil
+}
+
+// signal returns what the response header h says of repeating its request, or
+// signalNone when p ignores the server's word.
+func (p *Policy) signal(h http.Header) signal {
+	if p.IgnoreServerSignals {
+		return signalNone
+	}
+	return serverSignal(h)
 }

@@ -143,6 +143,26 @@ func TestDecide(t *testing.T) {
 		{"budget refuses", situation{status: 503, budget: NewBudget(0, 0)}, verdict{cause: ErrBudgetExhausted}},
 		{"budget allows", situation{status: 503, budget: NewBudget(0, 1)}, verdict{retry: true, wait: 50 * ms, backoff: 50 * ms}},
 		{"budget not asked for a final status", situation{status: 404, budget: NewBudget(0, 0)}, stop(ErrStatusNotRetried)},
+
+		// The server's word.
+		{"server's false stops a listed status", situation{status: 503, signal: signalStop}, stop(ErrServerSaidNoRetry)},
+		{"server's false before the status list", situation{status: 404, signal: signalStop}, stop(ErrServerSaidNoRetry)},
+		{"server's false before retry-safety", situation{pol: &notIdempotent, status: 503, signal: signalStop}, stop(ErrServerSaidNoRetry)},
+		{"server's true retries an unlisted status", situation{status: 409, signal: signalRetry}, verdict{retry: true, wait: 50 * ms, backoff: 50 * ms}},
+		{"server's true retries a 400", situation{status: 400, signal: signalRetry}, verdict{retry: true, wait: 50 * ms, backoff: 50 * ms}},
+		{"server's true makes it retry-safe", situation{pol: &notIdempotent, status: 503, signal: signalRetry}, verdict{retry: true, wait: 50 * ms, backoff: 50 * ms}},
+		{"server's true under an empty status list", situation{pol: ptr(with(func(p *Policy) { p.StatusCodes = []StatusCode{} })), status: 503, signal: signalRetry}, verdict{retry: true, wait: 50 * ms, backoff: 50 * ms}},
+		{"server's true on a 200 is a success", situation{status: 200, signal: signalRetry}, verdict{}},
+		{"server's true on the last attempt", situation{pol: &notIdempotent, status: 503, signal: signalRetry, attempt: 3}, verdict{cause: ErrExhausted}},
+		{"server's true with one attempt", situation{pol: &notIdempotent, status: 503, signal: signalRetry, maxAttempts: 1}, verdict{cause: ErrRetriesOff}},
+		{"server's true, breaker open", situation{pol: &notIdempotent, status: 503, signal: signalRetry, breakerOpen: true}, verdict{cause: ErrCircuitOpen}},
+		{"server's true, body without GetBody", situation{pol: &notIdempotent, status: 503, signal: signalRetry, mustReplay: true}, verdict{cause: ErrBodyNotReplayable}},
+		{"server's true, budget refuses", situation{pol: &notIdempotent, status: 409, signal: signalRetry, budget: NewBudget(0, 0)}, verdict{cause: ErrBudgetExhausted}},
+		{"server's true waits Retry-After", situation{pol: &notIdempotent, status: 400, signal: signalRetry, header: hdr("Retry-After", "2")}, verdict{retry: true, wait: 2*time.Second + 50*ms, backoff: 50 * ms}},
+		{"server's true, hint over MaxRetryAfter", situation{pol: &notIdempotent, status: 503, signal: signalRetry, header: hdr("Retry-After", "61")}, verdict{cause: ErrRetryAfterTooLong, retryAfter: 61 * time.Second}},
+		{"server's true, wait past the deadline", situation{pol: &notIdempotent, status: 503, signal: signalRetry, deadline: t0.Add(50 * ms)}, verdict{cause: context.DeadlineExceeded}},
+		{"server's true, wait past MaxElapsed", situation{pol: &notIdempotent, status: 503, signal: signalRetry, elapsedEnd: t0.Add(50 * ms)}, verdict{cause: ErrExhausted}},
+		{"server's true, no transport error", situation{pol: &notIdempotent, err: reset, signal: signalRetry}, stop(ErrNotRetrySafe)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -23,6 +23,13 @@
 //     outlast the context's deadline or MaxElapsed, ends the call at once with
 //     [ErrRetryAfterTooLong] and the hint in [Error.RetryAfter]. A hint that fits when the
 //     jitter on top does not gets its jitter cut to the room left.
+//   - The server's word on a non-2xx answer, x-should-retry or Stripe-Should-Retry (true or
+//     false in any case; values that disagree mean false, others are ignored): false ends
+//     the call with [ErrServerSaidNoRetry] whatever the policy retries; true makes the
+//     answer retried even when its status is not in the policy (a 400 included) or the
+//     operation is not retry-safe, still within MaxAttempts, the budget, the breaker, the
+//     deadlines and Retry-After, and only with a body that can be replayed.
+//     [RetryEvent.ServerSaidRetry] reports it; [Policy.IgnoreServerSignals] turns it off.
 //   - The context is checked before each attempt; cancelling it during a wait returns at once
 //     and stops the timer; a wait that cannot end before its deadline is not started.
 //   - AttemptTimeout bounds each attempt and is retried; the caller's cancellation and

@@ -50,6 +50,10 @@ type RetryEvent struct {
 	Wait       time.Duration // the wait before the next attempt
 	StatusCode int           // of the failed attempt, 0 if it got no response
 	Err        error         // of the failed attempt, nil if it got a response
+	// ServerSaidRetry reports that the failed attempt's response said x-should-retry:
+	// true (or Stripe-Should-Retry: true) and the policy follows the server's word: the
+	// retry may be one that only the server's word allows (Policy.IgnoreServerSignals).
+	ServerSaidRetry bool
 }
 
 // Engine sends requests under a Policy. One Engine serves all calls of one generated client,
@@ -119,8 +123,11 @@ var zeroPolicy Policy
 //
 // Do retries only what p allows: a status in p.StatusCodes or a transport error (with
 // p.ConnectionErrors) when p.Idempotent, and otherwise only a failure to open the
-// connection, when no byte of the request left. The caller's cancellation or deadline is
-// never retried; a per-attempt timeout is. Between attempts it waits Policy.Wait: the
+// connection, when no byte of the request left. The server's word on a non-2xx answer
+// comes first unless p.IgnoreServerSignals: x-should-retry or Stripe-Should-Retry false
+// ends the call, true makes the answer retried (see Policy.IgnoreServerSignals). The
+// caller's cancellation or deadline is never retried; a per-attempt timeout is. Between
+// attempts it waits Policy.Wait: the
 // jittered backoff, on top of the server's Retry-After when p.RetryAfter. A wait that could
 // not end before ctx's deadline (or p.MaxElapsed) is not started, and cancelling ctx ends a
 // wait at once. Each discarded response body is drained (up to 4 KiB, for DrainTimeout at
@@ -304,14 +311,16 @@ func (e *Engine) do(ctx context.Context, req *http.Request, p *Policy, cfg *call
 			}
 			last = lastOutcome{err: redactError(err)}
 		} else {
-			if resp.StatusCode >= 200 && resp.StatusCode <= 299 || !pol.retriesStatus(resp.StatusCode) {
-				e.Budget.Succeeded(now) // an answer that funds retries of later failures
-			}
 			if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
+				e.Budget.Succeeded(now) // an answer that funds retries of later failures
 				resp.Body = &attemptBody{ReadCloser: resp.Body, a: a}
 				return resp, nil
 			}
-			last = lastOutcome{status: resp.StatusCode, header: resp.Header, resp: resp, attempt: a}
+			sig := pol.signal(resp.Header)
+			if !pol.retriesStatus(resp.StatusCode) && sig != signalRetry {
+				e.Budget.Succeeded(now) // an answer that is not a failure to retry funds too
+			}
+			last = lastOutcome{status: resp.StatusCode, header: resp.Header, signal: sig, resp: resp, attempt: a}
 			last.retryAfter, _ = ParseRetryAfter(resp.Header, now)
 		}
 
@@ -323,6 +332,7 @@ func (e *Engine) do(ctx context.Context, req *http.Request, p *Policy, cfg *call
 			callerDone:  ctx.Err() != nil,
 			status:      last.status,
 			header:      last.header,
+			signal:      last.signal,
 			now:         now,
 			elapsedEnd:  elapsedEnd,
 			prevBackoff: prevBackoff,
@@ -332,7 +342,7 @@ func (e *Engine) do(ctx context.Context, req *http.Request, p *Policy, cfg *call
 			budget:      e.Budget,
 		}
 		sit.deadline, _ = ctx.Deadline()
-		if sit.err != nil || pol.Idempotent && pol.retriesStatus(sit.status) {
+		if sit.err != nil || sit.refusal() == nil {
 			sit.rnd = e.random() // drawn only when a wait may follow
 		}
 		v := decide(&sit)
@@ -449,6 +459,7 @@ type lastOutcome struct {
 	err        error
 	status     int
 	header     http.Header
+	signal     signal // what the response said of repeating it, as the policy reads it
 	body       []byte
 	retryAfter time.Duration
 
@@ -572,16 +583,20 @@ func (e *Engine) observe(ctx context.Context, req *http.Request, attempt int, wa
 	}
 	u := redactURL(req.URL)
 	if e.OnRetry != nil {
-		e.OnRetry(RetryEvent{Method: req.Method, URL: u, Attempt: attempt, Wait: wait, StatusCode: last.status, Err: last.err})
+		e.OnRetry(RetryEvent{Method: req.Method, URL: u, Attempt: attempt, Wait: wait, StatusCode: last.status, Err: last.err,
+			ServerSaidRetry: last.signal == signalRetry})
 	}
 	if e.Logger != nil {
 		why := slog.Int("status", last.status)
 		if last.err != nil {
 			why = slog.String("error", last.err.Error())
 		}
-		e.Logger.LogAttrs(ctx, slog.LevelWarn, "retrying HTTP request",
-			slog.String("method", req.Method), slog.String("url", u),
-			slog.Int("attempt", attempt), slog.Duration("wait", wait), why)
+		attrs := []slog.Attr{slog.String("method", req.Method), slog.String("url", u),
+			slog.Int("attempt", attempt), slog.Duration("wait", wait), why}
+		if last.signal == signalRetry {
+			attrs = append(attrs, slog.Bool("server_said_retry", true))
+		}
+		e.Logger.LogAttrs(ctx, slog.LevelWarn, "retrying HTTP request", attrs...)
 	}
 }
 

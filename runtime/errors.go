@@ -42,6 +42,10 @@ var (
 	// ErrBodyTooLarge: a body read whole (Policy.ReadBody) exceeded Engine.MaxBodySize.
 	// The call ends without a retry; Error.StatusCode and Header describe the response.
 	ErrBodyTooLarge = errors.New("response body too large")
+	// ErrServerSaidNoRetry: the response said x-should-retry: false (or
+	// Stripe-Should-Retry: false), so the call ends with it whatever the policy retries;
+	// see Policy.IgnoreServerSignals.
+	ErrServerSaidNoRetry = errors.New("not retried: the server said not to (should-retry: false)")
 )
 
 // Error is the error Engine.Do returns for a failed call: a transport failure, a non-2xx
@@ -69,7 +73,8 @@ type Error struct {
 	// redacted like URL: the URL of each *url.Error in its chain, and its text.
 	Err error
 	// Cause is why the engine stopped: one of the sentinels (ErrStatusNotRetried,
-	// ErrNotRetrySafe and ErrNotRetryable when the last outcome was not one to retry), or
+	// ErrNotRetrySafe, ErrNotRetryable and ErrServerSaidNoRetry when the last outcome was
+	// not one to retry), or
 	// the context's error when it was cancelled or its deadline left no room for the next
 	// wait. It is nil only when the caller's cancellation ended the call, which Err says.
 	Cause error

@@ -61,7 +61,7 @@ func DefaultStatusCodes() []StatusCode {
 // "the default". The zero values that do stand for a default are those that would be
 // meaningless themselves, each documented: MaxAttempts, Multiplier, Jitter and a nil
 // StatusCodes. The booleans have no default: DefaultPolicy sets ConnectionErrors and
-// RetryAfter.
+// RetryAfter; IgnoreServerSignals is put negatively so that its zero value is the default.
 //
 // To turn waits off, in tests for example, set InitialDelay and MaxDelay to 0 (and
 // RetryAfter to false, or MaxRetryAfter to 0 so that a server hint ends the call).
@@ -93,6 +93,15 @@ type Policy struct {
 	// MaxRetryAfter is the longest server hint the engine waits for; a longer one ends the
 	// call. 0 allows no wait: any positive hint ends the call (DefaultMaxRetryAfter is 60s).
 	MaxRetryAfter time.Duration
+	// IgnoreServerSignals makes the engine ignore the server's word on repeating a
+	// request: the response header fields x-should-retry and Stripe-Should-Retry. When
+	// false (the default) it follows it. false ends the call with ErrServerSaidNoRetry,
+	// whatever the policy retries. true makes a non-2xx answer retried even when its status
+	// is not in StatusCodes (a 400 included: the server knows its own answer) or the
+	// operation is not Idempotent, since the server says repeating it is safe; such a retry
+	// stays within MaxAttempts, the budget, the breaker, the deadlines and Retry-After, and
+	// needs a request body that can be replayed, like any other.
+	IgnoreServerSignals bool
 	// Idempotent reports that the request may be repeated after it may have reached the
 	// server: the method is safe or idempotent, or the operation carries an idempotency key.
 	// When false only attempts whose connection could not be opened are retried.

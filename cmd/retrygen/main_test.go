@@ -114,7 +114,7 @@ func TestPlanJSON(t *testing.T) {
 	}
 	want := []string{"attemptTimeout", "connectionErrors", "idempotencyKey", "initialDelay", "jitter", "maxAttempts",
 		"maxDelay", "maxElapsed", "maxRetryAfter", "method", "multiplier", "operationId", "path", "reason", "retry",
-		"retryAfter", "sources", "statusCodes"}
+		"retryAfter", "serverSignals", "sources", "statusCodes"}
 	for _, e := range entries {
 		var keys []string
 		for k := range e {

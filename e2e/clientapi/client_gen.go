@@ -93,6 +93,11 @@ func WithResponseHeaderTimeout(d time.Duration) Option { return wire.WithRespons
 // runtime.NoBodyLimit turns the cap off. A larger body fails the call.
 func WithMaxBodySize(n int64) Option { return wire.WithMaxBodySize(n) }
 
+// WithoutServerRetrySignals makes every call ignore the x-should-retry and Stripe-Should-Retry
+// response headers, by which the server says whether repeating a request is safe: each call is then
+// retried under its operation's policy alone.
+func WithoutServerRetrySignals() Option { return wire.WithoutServerRetrySignals() }
+
 // WithPolicyOverride lets fn adjust the retry policy of every call, e.g. to cap MaxAttempts
 // client-wide. fn receives a copy; changing it does not change the operation's own policy.
 func WithPolicyOverride(fn func(*Policy)) Option { return wire.WithPolicyOverride(fn) }
@@ -138,6 +143,7 @@ var (
 	ErrBodyTooLarge        = runtime.ErrBodyTooLarge
 	ErrOptionDoesNotApply  = runtime.ErrOptionDoesNotApply
 	ErrRetriesOff          = runtime.ErrRetriesOff
+	ErrServerSaidNoRetry   = runtime.ErrServerSaidNoRetry
 )
 
 // WithMaxAttempts makes at most n attempts for this call.
@@ -315,7 +321,7 @@ func (c *Client) GetAlternatives(ctx context.Context, opts ...CallOption) (*Item
 //
 // Typed errors, for errors.As: 400: Problem.
 //
-// Retries: up to 4 attempts, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2); only attempts that could not connect are retried.
+// Retries: up to 4 attempts, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2); only attempts that could not connect, and answers the server says to retry, are retried.
 func (c *Client) Chat(ctx context.Context, body ChatRequest, opts ...CallOption) (*ChatChunk, error) {
 	r := wire.NewRequest("POST")
 	r.Security([]string{"bearerAuth"})
@@ -340,7 +346,7 @@ func (c *Client) Chat(ctx context.Context, body ChatRequest, opts ...CallOption)
 //
 // Typed errors, for errors.As: 400: Problem.
 //
-// Retries: up to 4 attempts, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2); only attempts that could not connect are retried.
+// Retries: up to 4 attempts, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2); only attempts that could not connect, and answers the server says to retry, are retried.
 //
 // It returns the server-sent events as an EventStream that ends at the event whose data is "[END]". A
 // stream that is cut is not resumed: it ends with a *StreamError that says how many events were
@@ -367,7 +373,7 @@ func (c *Client) ChatStream(ctx context.Context, body ChatRequest, opts ...CallO
 //
 // Typed errors, for errors.As: 400: Problem.
 //
-// Retries: up to 4 attempts, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2); only attempts that could not connect are retried.
+// Retries: up to 4 attempts, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2); only attempts that could not connect, and answers the server says to retry, are retried.
 func (c *Client) ChatForm(ctx context.Context, body ChatRequest, opts ...CallOption) (*ChatChunk, error) {
 	r := wire.NewRequest("POST")
 	r.Security([]string{"bearerAuth"})
@@ -394,7 +400,7 @@ func (c *Client) ChatForm(ctx context.Context, body ChatRequest, opts ...CallOpt
 //
 // Typed errors, for errors.As: 400: Problem.
 //
-// Retries: up to 4 attempts, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2); only attempts that could not connect are retried.
+// Retries: up to 4 attempts, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2); only attempts that could not connect, and answers the server says to retry, are retried.
 func (c *Client) ChatText(ctx context.Context, body io.Reader, opts ...CallOption) (*ChatChunk, error) {
 	r := wire.NewRequest("POST")
 	r.Security([]string{"bearerAuth"})

@@ -17,8 +17,9 @@ import (
 //
 // What the end-to-end tests in ../ need beyond the petstore: string path, query and header
 // parameters (B12, B13), PATCH with and without an idempotency key (B4, B5), a binary
-// upload (B19), and operations whose policies differ only in x-retry (B18). No document
-// level x-retry: operations without one get retrygen's defaults.
+// upload (B19), operations whose policies differ only in x-retry (B18), and one that does
+// not follow the server's x-should-retry. No document level x-retry: operations without one
+// get retrygen's defaults.
 
 const _ = runtime.SupportPackageIsVersion3
 
@@ -92,6 +93,11 @@ func WithResponseHeaderTimeout(d time.Duration) Option { return wire.WithRespons
 // runtime.NoBodyLimit turns the cap off. A larger body fails the call.
 func WithMaxBodySize(n int64) Option { return wire.WithMaxBodySize(n) }
 
+// WithoutServerRetrySignals makes every call ignore the x-should-retry and Stripe-Should-Retry
+// response headers, by which the server says whether repeating a request is safe: each call is then
+// retried under its operation's policy alone.
+func WithoutServerRetrySignals() Option { return wire.WithoutServerRetrySignals() }
+
 // WithPolicyOverride lets fn adjust the retry policy of every call, e.g. to cap MaxAttempts
 // client-wide. fn receives a copy; changing it does not change the operation's own policy.
 func WithPolicyOverride(fn func(*Policy)) Option { return wire.WithPolicyOverride(fn) }
@@ -137,6 +143,7 @@ var (
 	ErrBodyTooLarge        = runtime.ErrBodyTooLarge
 	ErrOptionDoesNotApply  = runtime.ErrOptionDoesNotApply
 	ErrRetriesOff          = runtime.ErrRetriesOff
+	ErrServerSaidNoRetry   = runtime.ErrServerSaidNoRetry
 )
 
 // WithMaxAttempts makes at most n attempts for this call.
@@ -207,6 +214,21 @@ var policyPatchProfile = runtime.Policy{
 	MaxRetryAfter:    time.Minute,
 	Idempotent:       true,
 	IdempotencyKey:   "Idempotency-Key",
+}
+
+// policyGetAuditReport is the retry policy of GetAuditReport.
+var policyGetAuditReport = runtime.Policy{
+	MaxAttempts:         4,
+	InitialDelay:        500 * time.Millisecond,
+	MaxDelay:            10 * time.Second,
+	Multiplier:          2.0,
+	Jitter:              runtime.JitterFull,
+	StatusCodes:         []runtime.StatusCode{408, 429, 500, 502, 503, 504},
+	ConnectionErrors:    true,
+	RetryAfter:          true,
+	MaxRetryAfter:       time.Minute,
+	IgnoreServerSignals: true,
+	Idempotent:          true,
 }
 
 // policyGetHourlyReport is the retry policy of GetHourlyReport.
@@ -289,7 +311,7 @@ func (c *Client) GetItem(ctx context.Context, name string, params *GetItemParams
 //
 // Response 200: The item.
 //
-// Retries: up to 4 attempts, as PATCH is not idempotent and has no idempotency key (RFC 9110 §9.2.2); only attempts that could not connect are retried.
+// Retries: up to 4 attempts, as PATCH is not idempotent and has no idempotency key (RFC 9110 §9.2.2); only attempts that could not connect, and answers the server says to retry, are retried.
 func (c *Client) PatchItem(ctx context.Context, name string, body Item, opts ...CallOption) (*Item, error) {
 	r := wire.NewRequest("PATCH")
 	r.Path("/items/")
@@ -319,6 +341,27 @@ func (c *Client) PatchProfile(ctx context.Context, user string, body Item, opts 
 	r.PathParam("user", wire.PathSimple, user)
 	r.JSONBody("application/json", body)
 	resp, err := c.wire.Fetch(ctx, r, &policyPatchProfile, "application/json", opts)
+	if err != nil {
+		return nil, err
+	}
+	out := new(Item)
+	if err := wire.DecodeDeclared(resp, out, nil, 200); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// GetAuditReport calls GET /reports/audit (operationId getAuditReport).
+//
+// Retried under its policy alone, whatever the server's x-should-retry says.
+//
+// Response 200: The report.
+//
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
+func (c *Client) GetAuditReport(ctx context.Context, opts ...CallOption) (*Item, error) {
+	r := wire.NewRequest("GET")
+	r.Path("/reports/audit")
+	resp, err := c.wire.Fetch(ctx, r, &policyGetAuditReport, "application/json", opts)
 	if err != nil {
 		return nil, err
 	}

@@ -86,6 +86,10 @@ var newClientOptions = []clientOption{
 		args:   []string{"n"},
 	},
 	{
+		doc:  "WithoutServerRetrySignals makes every call ignore the x-should-retry and Stripe-Should-Retry response headers, by which the server says whether repeating a request is safe: each call is then retried under its operation's policy alone.",
+		name: "WithoutServerRetrySignals",
+	},
+	{
 		doc:    "WithPolicyOverride lets fn adjust the retry policy of every call, e.g. to cap MaxAttempts client-wide. fn receives a copy; changing it does not change the operation's own policy.",
 		name:   "WithPolicyOverride",
 		params: []jen.Code{jen.Id("fn").Func().Params(jen.Op("*").Id("Policy"))},
@@ -138,7 +142,7 @@ var callOptions = []clientOption{
 var sentinels = []string{
 	"ErrExhausted", "ErrBudgetExhausted", "ErrCircuitOpen", "ErrBodyNotReplayable", "ErrRetryAfterTooLong",
 	"ErrStatusNotRetried", "ErrNotRetrySafe", "ErrNotRetryable", "ErrConnectionErrorsOff", "ErrBodyTooLarge",
-	"ErrOptionDoesNotApply", "ErrRetriesOff",
+	"ErrOptionDoesNotApply", "ErrRetriesOff", "ErrServerSaidNoRetry",
 }
 
 // clientSurface renders Client, NewClient, the options and the re-exported runtime

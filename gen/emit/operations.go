@@ -54,8 +54,11 @@ func (e *emitter) policy(op *model.Operation, users []string) *jen.Statement {
 	fields = append(fields,
 		kv{"RetryAfter", jen.Lit(p.RetryAfter)},
 		kv{"MaxRetryAfter", duration(p.MaxRetryAfter)},
-		kv{"Idempotent", jen.Lit(p.Idempotent)},
 	)
+	if !p.ServerSignals {
+		fields = append(fields, kv{"IgnoreServerSignals", jen.True()})
+	}
+	fields = append(fields, kv{"Idempotent", jen.Lit(p.Idempotent)})
 	if p.IdempotencyKey != "" {
 		fields = append(fields, kv{"IdempotencyKey", jen.Lit(p.IdempotencyKey)})
 	}
@@ -150,7 +153,8 @@ func retrySummary(p model.Policy) string {
 		}
 		return s + ", as " + reason(p)
 	case p.MaxAttempts > 1:
-		// The reason ends "only attempts that could not connect are retried".
+		// The reason ends "only attempts that could not connect[, and answers the server
+		// says to retry,] are retried".
 		return fmt.Sprintf("Retries: up to %d attempts, as %s", p.MaxAttempts, reason(p))
 	}
 	return "Retries: none, as " + reason(p)

@@ -131,7 +131,10 @@ type Policy struct {
 	MaxElapsed       time.Duration // 0: only the context's
 	RetryAfter       bool
 	MaxRetryAfter    time.Duration // e.g. 60s
-	IdempotencyKey   string        // header name, e.g. "Idempotency-Key"; "" when none
+	// ServerSignals follows the server's word on repeating a request (x-should-retry,
+	// Stripe-Should-Retry); false becomes runtime.Policy.IgnoreServerSignals: true.
+	ServerSignals  bool
+	IdempotencyKey string // header name, e.g. "Idempotency-Key"; "" when none
 
 	// Sources maps each field name above, as spelled in x-retry ("maxAttempts"), to where
 	// its value came from.

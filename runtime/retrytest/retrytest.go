@@ -2,7 +2,7 @@
 // and deterministically: a Transport that answers requests in memory, with no socket, so
 // that it works inside a testing/synctest bubble where retries' waits pass in virtual
 // time, and that injects the faults a struggling server shows (5xx, 429 with
-// Retry-After, connection resets and refusals, slow bodies).
+// Retry-After, the server's x-should-retry, connection resets and refusals, slow bodies).
 //
 //	func TestListPetsRetries(t *testing.T) {
 //		synctest.Test(t, func(t *testing.T) {
@@ -57,6 +57,17 @@ func RetryAfter(code int, d time.Duration) Fault {
 	secs := strconv.FormatInt(int64((d+time.Second-1)/time.Second), 10)
 	return Fault{name: "status " + strconv.Itoa(code) + ", Retry-After " + secs, apply: func(req *http.Request) (*http.Response, error) {
 		return response(req, code, http.Header{"Retry-After": {secs}}, ""), nil
+	}}
+}
+
+// ShouldRetry answers with the status code and the server's word on repeating the
+// request, x-should-retry: true or false, as OpenAI's API sends it: the engine retries a
+// true even where the policy would not (a POST without an idempotency key), and stops at
+// a false. E.g. ShouldRetry(503, true).
+func ShouldRetry(code int, retry bool) Fault {
+	v := strconv.FormatBool(retry)
+	return Fault{name: "status " + strconv.Itoa(code) + ", x-should-retry " + v, apply: func(req *http.Request) (*http.Response, error) {
+		return response(req, code, http.Header{"X-Should-Retry": {v}}, ""), nil
 	}}
 }
 

@@ -81,6 +81,24 @@ func TestFaultsThenHandler(t *testing.T) {
 	})
 }
 
+// The server's word: a POST without a key answered 503 with x-should-retry: true is
+// retried; a GET answered 503 with false is not.
+func TestShouldRetry(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tr := retrytest.NewTransport(ok, retrytest.ShouldRetry(503, true))
+		if got, err := call(t, tr, "POST", policy(false), "x"); err != nil || got != "ok POST x" || len(tr.Requests()) != 2 {
+			t.Errorf("POST told to retry: got %q, %v after %d requests; want success after 2", got, err, len(tr.Requests()))
+		}
+		tr = retrytest.NewTransport(ok, retrytest.ShouldRetry(503, false))
+		if _, err := call(t, tr, "GET", policy(true), ""); !errors.Is(err, runtime.ErrServerSaidNoRetry) || len(tr.Requests()) != 1 {
+			t.Errorf("GET told not to retry: %v after %d requests; want ErrServerSaidNoRetry after 1", err, len(tr.Requests()))
+		}
+		if f := tr.Requests()[0].Fault; f != "status 503, x-should-retry false" {
+			t.Errorf("fault %q", f)
+		}
+	})
+}
+
 // A reset may have reached the server: a request that is not retry-safe is not sent
 // again. A refused connection sent nothing, so it is.
 func TestResetAndRefused(t *testing.T) {

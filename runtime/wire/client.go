@@ -27,6 +27,8 @@ type Client struct {
 
 	specServers []string // the spec's top-level server URLs; see WithSpecServers
 	overridden  bool     // the base URL is not one of specServers
+
+	ignoreSignals bool // WithoutServerRetrySignals
 }
 
 // Option configures a Client.
@@ -58,7 +60,22 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	if len(c.queryCreds) > 0 {
 		c.engine.HTTPClient = guardQueryCredentials(c.engine.HTTPClient, c.queryCreds)
 	}
+	if c.ignoreSignals {
+		c.engine.Override = ignoreSignals(c.engine.Override)
+	}
 	return c, nil
+}
+
+// ignoreSignals returns the policy override that applies fn, if any, then sets
+// IgnoreServerSignals, so that WithoutServerRetrySignals holds whatever fn does and
+// whichever option came first.
+func ignoreSignals(fn func(*runtime.Policy)) func(*runtime.Policy) {
+	return func(p *runtime.Policy) {
+		if fn != nil {
+			fn(p)
+		}
+		p.IgnoreServerSignals = true
+	}
 }
 
 // WithHTTPClient sends every attempt with hc instead of http.DefaultClient.
@@ -129,6 +146,13 @@ func WithMaxBodySize(n int64) Option {
 // WithPolicyOverride lets fn adjust the retry policy of every call; fn receives a copy.
 func WithPolicyOverride(fn func(*runtime.Policy)) Option {
 	return func(c *Client) { c.engine.Override = fn }
+}
+
+// WithoutServerRetrySignals makes every call ignore the server's word on repeating a
+// request (x-should-retry, Stripe-Should-Retry; see runtime.Policy.IgnoreServerSignals),
+// leaving each retry to the operation's policy alone.
+func WithoutServerRetrySignals() Option {
+	return func(c *Client) { c.ignoreSignals = true }
 }
 
 // Call sends r under policy p: it builds the *http.Request from the base URL (or the

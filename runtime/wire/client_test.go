@@ -329,3 +329,44 @@ func TestFetchReadsTheBodyWithinTheAttempt(t *testing.T) {
 		}
 	})
 }
+
+// WithoutServerRetrySignals leaves a POST without a key to its policy alone, the
+// server's true and false ignored, whether WithPolicyOverride comes before or after it,
+// and the override still applies.
+func TestWithoutServerRetrySignals(t *testing.T) {
+	notRetrySafe := runtime.Policy{MaxAttempts: 3}
+	retrySafe := WithPolicyOverride(func(p *runtime.Policy) { p.Idempotent, p.MaxAttempts = true, 2 })
+	for _, tc := range []struct {
+		name     string
+		says     string // the server's x-should-retry
+		opts     []Option
+		attempts int
+		cause    error
+	}{
+		{"true honoured", "true", nil, 3, runtime.ErrExhausted},
+		{"true ignored", "true", []Option{WithoutServerRetrySignals()}, 1, runtime.ErrNotRetrySafe},
+		{"false honoured", "false", []Option{retrySafe}, 1, runtime.ErrServerSaidNoRetry},
+		{"false ignored, option first", "false", []Option{WithoutServerRetrySignals(), retrySafe}, 2, runtime.ErrExhausted},
+		{"false ignored, override first", "false", []Option{retrySafe, WithoutServerRetrySignals()}, 2, runtime.ErrExhausted},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				n := 0
+				rt := roundTripFunc(func(req *http.Request) (*http.Response, error) {
+					n++
+					return &http.Response{StatusCode: 503, Header: http.Header{"X-Should-Retry": {tc.says}},
+						Body: io.NopCloser(strings.NewReader("")), Request: req}, nil
+				})
+				opts := append([]Option{WithHTTPClient(&http.Client{Transport: rt}), WithoutRetryBudget()}, tc.opts...)
+				c, err := NewClient("https://api.example.com/v1/", opts...)
+				if err != nil {
+					t.Fatal(err)
+				}
+				_, err = c.Call(context.Background(), NewRequest("POST"), &notRetrySafe, "", nil)
+				if n != tc.attempts || !errors.Is(err, tc.cause) {
+					t.Fatalf("%d attempts, err %v; want %d and %v", n, err, tc.attempts, tc.cause)
+				}
+			})
+		})
+	}
+}

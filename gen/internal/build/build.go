@@ -236,8 +236,8 @@ func (b *builder) policyVars(ops []*model.Operation) {
 func (b *builder) policyVar(vars map[string]string, op *model.Operation) string {
 	p := op.Policy
 	key := fmt.Sprint(p.MaxAttempts, p.InitialDelay, p.MaxDelay, p.Multiplier, p.Jitter, p.StatusCodes,
-		p.ConnectionErrors, p.AttemptTimeout, p.MaxElapsed, p.RetryAfter, p.MaxRetryAfter, p.Idempotent,
-		strconv.Quote(p.IdempotencyKey))
+		p.ConnectionErrors, p.AttemptTimeout, p.MaxElapsed, p.RetryAfter, p.MaxRetryAfter, p.ServerSignals,
+		p.Idempotent, strconv.Quote(p.IdempotencyKey))
 	if v, ok := vars[key]; ok {
 		return v
 	}

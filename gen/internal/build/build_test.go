@@ -237,6 +237,7 @@ func TestPolicyVarsAreSharedByEqualLiterals(t *testing.T) {
 		"x-retry: {maxElapsed: 1m}",
 		"x-retry: {retryAfter: false}",
 		"x-retry: {maxRetryAfter: 5s}",
+		"x-retry: {serverSignals: false}",
 		"x-idempotent: false",
 		"x-idempotency-key: true",
 		"x-idempotency-key: X-Key",

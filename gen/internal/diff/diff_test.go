@@ -55,12 +55,12 @@ func checkChanges(t *testing.T, r *Result, want []string) {
 
 func TestComparePolicy(t *testing.T) {
 	r := compareCase(t, "policy")
-	const post = "no: POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2); only attempts that could not connect are retried"
+	const post = "no: POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2); only attempts that could not connect, and answers the server says to retry, are retried"
 	checkChanges(t, r, []string{
 		`loosened|POST /orders (placeOrder)|retry||changed|` + post + `|yes: POST sends an idempotency key in "Idempotency-Key" (x-idempotency-key on the operation)`,
 		`loosened|POST /refunds (refund)|x-retry|maxAttempts|changed|1|4`,
 		`tightened|GET /carts/{cartId} (getCart)|x-retry|maxAttempts|changed|5|3`,
-		`tightened|PUT /carts/{cartId} (replaceCart)|retry||changed|yes: PUT is idempotent (RFC 9110 §9.2.2)|no: PUT opted out with x-idempotent: false; only attempts that could not connect are retried`,
+		`tightened|PUT /carts/{cartId} (replaceCart)|retry||changed|yes: PUT is idempotent (RFC 9110 §9.2.2)|no: PUT opted out with x-idempotent: false; only attempts that could not connect, and answers the server says to retry, are retried`,
 		`changed|GET /carts/{cartId} (getCart)|x-retry|jitter|changed|full|equal`,
 		`changed|GET /carts/{cartId} (getCart)|x-retry|statusCodes|changed|408,429,500,502,503,504|429,503`,
 		`changed|POST /orders (placeOrder)|idempotencyKey||added||Idempotency-Key`,

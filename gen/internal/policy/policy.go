@@ -71,6 +71,7 @@ func Default() model.Policy {
 		MaxElapsed:       rp.MaxElapsed,
 		RetryAfter:       rp.RetryAfter,
 		MaxRetryAfter:    rp.MaxRetryAfter,
+		ServerSignals:    !rp.IgnoreServerSignals,
 		Sources:          map[string]model.Source{},
 	}
 	for _, f := range Fields {
@@ -128,6 +129,7 @@ var Fields = []Field{
 	newField("maxElapsed", func(p *model.Policy) *time.Duration { return &p.MaxElapsed }, parseDuration, durationFix),
 	newField("retryAfter", func(p *model.Policy) *bool { return &p.RetryAfter }, parseBool, ""),
 	newField("maxRetryAfter", func(p *model.Policy) *time.Duration { return &p.MaxRetryAfter }, parseDuration, durationFix),
+	newField("serverSignals", func(p *model.Policy) *bool { return &p.ServerSignals }, parseBool, ""),
 }
 
 // field returns the Field called name.
@@ -252,6 +254,17 @@ func Read(l Level, op string, errs, warns *source.ErrorList) Settings {
 	return s
 }
 
+// signalsField is the x-retry field that says whether the server's word is followed.
+const signalsField = "serverSignals"
+
+// signalsOnly reports whether the level's x-retry sets serverSignals and nothing else,
+// the one x-retry an operation that may not be retried may have: the server's word is
+// what may make it retried.
+func (s Settings) signalsOnly() bool {
+	_, speakeasy := s.level.Ext[ExtSpeakeasy]
+	return !speakeasy && len(s.set) == 1 && s.set[0].Name == signalsField
+}
+
 // Operation is what Resolve needs to know of an operation besides its levels.
 type Operation struct {
 	Method string     // e.g. "POST"
@@ -308,7 +321,7 @@ func Resolve(op Operation, doc, path, own Settings, errs *source.ErrorList) mode
 		}
 		pol.StatusCodes = slices.Clone(pol.StatusCodes)
 	} else {
-		if own.seen && !own.off {
+		if own.seen && !own.off && !own.signalsOnly() {
 			ext := ExtSpeakeasy
 			if _, ok := own.level.Ext[ExtRetry]; ok {
 				ext = ExtRetry
@@ -317,6 +330,9 @@ func Resolve(op Operation, doc, path, own Settings, errs *source.ErrorList) mode
 				"or x-idempotent: true (if repeating the request is harmless), or remove " + ext
 			if isIdempotentMethod(method) {
 				fix = "remove x-idempotent: false, or remove " + ext
+			}
+			if ext == ExtRetry {
+				fix += " (x-retry with serverSignals alone may stay)"
 			}
 			errs.Add(&source.Error{
 				Pos: own.level.Locate(ext),
@@ -335,11 +351,21 @@ func Resolve(op Operation, doc, path, own Settings, errs *source.ErrorList) mode
 			}
 		}
 		pol.StatusCodes = slices.Clone(pol.StatusCodes)
+		// The operation's own serverSignals applies: it says whether the server's word may
+		// make the operation retried.
+		if own.signalsOnly() {
+			pol.ServerSignals = own.p.ServerSignals
+			pol.Sources[signalsField] = model.FromOperation
+		}
 		if own.off {
 			pol.MaxAttempts = 1
 			pol.Sources["maxAttempts"] = model.FromOperation
 		}
-		pol.Reason += "; only attempts that could not connect are retried"
+		if pol.ServerSignals && pol.MaxAttempts > 1 {
+			pol.Reason += "; only attempts that could not connect, and answers the server says to retry, are retried"
+		} else {
+			pol.Reason += "; only attempts that could not connect are retried"
+		}
 	}
 	pol.Retry = pol.Idempotent && pol.MaxAttempts > 1
 	if pol.Idempotent && pol.MaxAttempts == 1 {

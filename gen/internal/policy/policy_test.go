@@ -92,7 +92,7 @@ func TestPolicyDerivation(t *testing.T) {
 					p.Retry, p.Idempotent, p.Reason = true, true, "PUT is idempotent (RFC 9110 §9.2.2)"
 				}),
 				"DELETE /a": want(func(p *model.Policy) {
-					p.Reason = "DELETE opted out with x-idempotent: false; only attempts that could not connect are retried"
+					p.Reason = "DELETE opted out with x-idempotent: false; only attempts that could not connect, and answers the server says to retry, are retried"
 				}),
 			},
 		},
@@ -219,13 +219,14 @@ func TestPolicyDerivation(t *testing.T) {
 				"  attemptTimeout: 3s",
 				"  maxElapsed: 1m",
 				"  retryAfter: false",
-				"  maxRetryAfter: 0s")),
+				"  maxRetryAfter: 0s",
+				"  serverSignals: false")),
 			want: map[string]model.Policy{
 				"GET /a": want(func(p *model.Policy) {
 					safe(p, "GET")
 					p.MaxAttempts, p.InitialDelay, p.MaxDelay, p.Multiplier, p.Jitter = 7, 250*time.Millisecond, 20*time.Second, 1.5, "decorrelated"
 					p.StatusCodes, p.ConnectionErrors, p.AttemptTimeout, p.MaxElapsed = []string{"429", "5XX", "503"}, false, 3*time.Second, time.Minute
-					p.RetryAfter, p.MaxRetryAfter = false, 0
+					p.RetryAfter, p.MaxRetryAfter, p.ServerSignals = false, 0, false
 					p.Sources = sources(model.FromOperation, nil)
 				}),
 			},
@@ -241,7 +242,7 @@ func TestPolicyDerivation(t *testing.T) {
 				}),
 				"POST /a": want(func(p *model.Policy) {
 					p.MaxAttempts = 1
-					p.Reason = notIdempotent("POST")
+					p.Reason = notIdempotentOff("POST")
 					p.Sources["maxAttempts"] = model.FromDocument
 				}),
 				"GET /b": want(func(p *model.Policy) {
@@ -252,12 +253,53 @@ func TestPolicyDerivation(t *testing.T) {
 			},
 		},
 		{
+			name: "serverSignals merges like the other fields",
+			spec: spec("x-retry: {serverSignals: false}\n", "  /a:\n"+op("get")+"  /b:\n    x-retry: {serverSignals: true}\n"+op("get")+op("put", "x-retry: {serverSignals: false}")),
+			want: map[string]model.Policy{
+				"GET /a": want(func(p *model.Policy) {
+					safe(p, "GET")
+					p.ServerSignals = false
+					p.Sources["serverSignals"] = model.FromDocument
+				}),
+				"GET /b": want(func(p *model.Policy) {
+					safe(p, "GET")
+					p.Sources["serverSignals"] = model.FromPath
+				}),
+				"PUT /b": want(func(p *model.Policy) {
+					p.Retry, p.Idempotent, p.Reason = true, true, "PUT is idempotent (RFC 9110 §9.2.2)"
+					p.ServerSignals = false
+					p.Sources["serverSignals"] = model.FromOperation
+				}),
+			},
+		},
+		{
+			// The server's word is what may make such an operation retried, so the
+			// operation may say whether to follow it, and nothing else.
+			name: "an x-retry of serverSignals alone is allowed on a POST without a key",
+			spec: spec("x-retry: {serverSignals: false}\n", "  /a:\n"+op("post", "x-retry: {serverSignals: true}")+op("patch")+
+				"  /b:\n"+op("post", "x-retry: {serverSignals: false}")),
+			want: map[string]model.Policy{
+				"POST /a": want(func(p *model.Policy) {
+					p.Reason = notIdempotent("POST")
+					p.Sources["serverSignals"] = model.FromOperation
+				}),
+				"PATCH /a": want(func(p *model.Policy) {
+					p.Reason, p.ServerSignals = notIdempotentOff("PATCH"), false
+					p.Sources["serverSignals"] = model.FromDocument
+				}),
+				"POST /b": want(func(p *model.Policy) {
+					p.Reason, p.ServerSignals = notIdempotentOff("POST"), false
+					p.Sources["serverSignals"] = model.FromOperation
+				}),
+			},
+		},
+		{
 			name: "x-retry: false on a POST without a key is allowed",
 			spec: spec("", "  /a:\n"+op("post", "x-retry: false")),
 			want: map[string]model.Policy{
 				"POST /a": want(func(p *model.Policy) {
 					p.MaxAttempts = 1
-					p.Reason = notIdempotent("POST")
+					p.Reason = notIdempotentOff("POST")
 					p.Sources["maxAttempts"] = model.FromOperation
 				}),
 			},
@@ -332,8 +374,14 @@ func safe(p *model.Policy, method string) {
 	p.Reason = method + " is safe (RFC 9110 §9.2.1)"
 }
 
-func notIdempotent(method string) string {
+// notIdempotentOff is notIdempotent with maxAttempts 1, where the server's word can retry
+// nothing.
+func notIdempotentOff(method string) string {
 	return method + " is not idempotent and has no idempotency key (RFC 9110 §9.2.2); only attempts that could not connect are retried"
+}
+
+func notIdempotent(method string) string {
+	return method + " is not idempotent and has no idempotency key (RFC 9110 §9.2.2); only attempts that could not connect, and answers the server says to retry, are retried"
 }
 
 func TestPolicyFromJSONAndSwagger(t *testing.T) {
@@ -423,7 +471,8 @@ func TestOperationFields(t *testing.T) {
 }
 
 func TestOperationLevelRetryNeedsRetryableOperation(t *testing.T) {
-	for _, ext := range []string{"x-retry: {maxAttempts: 3}", "x-retry: true", "x-speakeasy-retries: {strategy: backoff}"} {
+	for _, ext := range []string{"x-retry: {maxAttempts: 3}", "x-retry: true", "x-speakeasy-retries: {strategy: backoff}",
+		"x-retry: {serverSignals: false, maxAttempts: 2}", "x-retry: {}"} {
 		_, err := loadSpec(t, "api.yaml", spec("", "  /orders:\n"+op("post", "operationId: createOrder", ext)))
 		if err == nil || !strings.Contains(err.Error(), "POST /orders (createOrder): x-") ||
 			!strings.Contains(err.Error(), "fix: add x-idempotency-key: true") {
@@ -446,10 +495,12 @@ func TestDefaultPolicy(t *testing.T) {
 		MaxElapsed:       0,
 		RetryAfter:       true,
 		MaxRetryAfter:    60 * time.Second,
+		ServerSignals:    true,
 		Sources: map[string]model.Source{
 			"maxAttempts": "default", "initialDelay": "default", "maxDelay": "default", "multiplier": "default",
 			"jitter": "default", "statusCodes": "default", "connectionErrors": "default", "attemptTimeout": "default",
-			"maxElapsed": "default", "retryAfter": "default", "maxRetryAfter": "default", "idempotencyKey": "default",
+			"maxElapsed": "default", "retryAfter": "default", "maxRetryAfter": "default", "serverSignals": "default",
+			"idempotencyKey": "default",
 		},
 	}
 	if diff := cmp.Diff(want, policy.Default()); diff != "" {

@@ -156,6 +156,12 @@ var columns = []column{
 		}
 		return "up to " + op.Policy.MaxRetryAfter.String()
 	}},
+	{header: "SIGNALS", fields: []string{"serverSignals"}, value: func(op *model.Operation) string {
+		if !op.Policy.ServerSignals {
+			return "ignored"
+		}
+		return "honoured"
+	}},
 	{header: "KEY", fields: []string{policy.KeyField}, value: func(op *model.Operation) string {
 		if op.Policy.IdempotencyKey == "" {
 			return "-"

@@ -17,7 +17,8 @@ import (
 // Golden case "basics": the everyday shape of a client. A GET with query parameters and an
 // enum, a GET by path parameter, a POST with a JSON body and a declared Idempotency-Key
 // header, a PUT, a DELETE answered with 204, an operation without operationId, a deprecated
-// operation, error models for 404 and default, and x-retry at document and operation level.
+// operation, error models for 404 and default, and x-retry at document and operation level,
+// serverSignals: false included.
 
 const _ = runtime.SupportPackageIsVersion3
 
@@ -92,6 +93,11 @@ func WithResponseHeaderTimeout(d time.Duration) Option { return wire.WithRespons
 // runtime.NoBodyLimit turns the cap off. A larger body fails the call.
 func WithMaxBodySize(n int64) Option { return wire.WithMaxBodySize(n) }
 
+// WithoutServerRetrySignals makes every call ignore the x-should-retry and Stripe-Should-Retry
+// response headers, by which the server says whether repeating a request is safe: each call is then
+// retried under its operation's policy alone.
+func WithoutServerRetrySignals() Option { return wire.WithoutServerRetrySignals() }
+
 // WithPolicyOverride lets fn adjust the retry policy of every call, e.g. to cap MaxAttempts
 // client-wide. fn receives a copy; changing it does not change the operation's own policy.
 func WithPolicyOverride(fn func(*Policy)) Option { return wire.WithPolicyOverride(fn) }
@@ -137,6 +143,7 @@ var (
 	ErrBodyTooLarge        = runtime.ErrBodyTooLarge
 	ErrOptionDoesNotApply  = runtime.ErrOptionDoesNotApply
 	ErrRetriesOff          = runtime.ErrRetriesOff
+	ErrServerSaidNoRetry   = runtime.ErrServerSaidNoRetry
 )
 
 // WithMaxAttempts makes at most n attempts for this call.
@@ -171,7 +178,7 @@ func WithResponseInfo(info *ResponseInfo) CallOption { return wire.WithResponseI
 // Production
 const ServerURL = "https://api.example.com/v1"
 
-// policyGetHealth is the retry policy of GetHealth, ListPets, ReplacePet and DeletePet.
+// policyGetHealth is the retry policy of GetHealth, ListPets and ReplacePet.
 var policyGetHealth = runtime.Policy{
 	MaxAttempts:      3,
 	InitialDelay:     100 * time.Millisecond,
@@ -213,6 +220,21 @@ var policyGetPet = runtime.Policy{
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
 	Idempotent:       true,
+}
+
+// policyDeletePet is the retry policy of DeletePet.
+var policyDeletePet = runtime.Policy{
+	MaxAttempts:         3,
+	InitialDelay:        100 * time.Millisecond,
+	MaxDelay:            2 * time.Second,
+	Multiplier:          2.0,
+	Jitter:              runtime.JitterFull,
+	StatusCodes:         []runtime.StatusCode{408, 429, 500, 502, 503, 504},
+	ConnectionErrors:    true,
+	RetryAfter:          true,
+	MaxRetryAfter:       time.Minute,
+	IgnoreServerSignals: true,
+	Idempotent:          true,
 }
 
 // GetHealth calls GET /health.
@@ -362,7 +384,7 @@ func (c *Client) DeletePet(ctx context.Context, petID int64, opts ...CallOption)
 	r := wire.NewRequest("DELETE")
 	r.Path("/pets/")
 	r.PathParam("petId", wire.PathSimple, petID)
-	resp, err := c.wire.Call(ctx, r, &policyGetHealth, "", opts)
+	resp, err := c.wire.Call(ctx, r, &policyDeletePet, "", opts)
 	if err != nil {
 		return wire.DecodeError(err, errorsNotFound)
 	}

@@ -92,6 +92,11 @@ func WithResponseHeaderTimeout(d time.Duration) Option { return wire.WithRespons
 // runtime.NoBodyLimit turns the cap off. A larger body fails the call.
 func WithMaxBodySize(n int64) Option { return wire.WithMaxBodySize(n) }
 
+// WithoutServerRetrySignals makes every call ignore the x-should-retry and Stripe-Should-Retry
+// response headers, by which the server says whether repeating a request is safe: each call is then
+// retried under its operation's policy alone.
+func WithoutServerRetrySignals() Option { return wire.WithoutServerRetrySignals() }
+
 // WithPolicyOverride lets fn adjust the retry policy of every call, e.g. to cap MaxAttempts
 // client-wide. fn receives a copy; changing it does not change the operation's own policy.
 func WithPolicyOverride(fn func(*Policy)) Option { return wire.WithPolicyOverride(fn) }
@@ -137,6 +142,7 @@ var (
 	ErrBodyTooLarge        = runtime.ErrBodyTooLarge
 	ErrOptionDoesNotApply  = runtime.ErrOptionDoesNotApply
 	ErrRetriesOff          = runtime.ErrRetriesOff
+	ErrServerSaidNoRetry   = runtime.ErrServerSaidNoRetry
 )
 
 // WithMaxAttempts makes at most n attempts for this call.

@@ -93,6 +93,11 @@ func WithResponseHeaderTimeout(d time.Duration) Option { return wire.WithRespons
 // runtime.NoBodyLimit turns the cap off. A larger body fails the call.
 func WithMaxBodySize(n int64) Option { return wire.WithMaxBodySize(n) }
 
+// WithoutServerRetrySignals makes every call ignore the x-should-retry and Stripe-Should-Retry
+// response headers, by which the server says whether repeating a request is safe: each call is then
+// retried under its operation's policy alone.
+func WithoutServerRetrySignals() Option { return wire.WithoutServerRetrySignals() }
+
 // WithPolicyOverride lets fn adjust the retry policy of every call, e.g. to cap MaxAttempts
 // client-wide. fn receives a copy; changing it does not change the operation's own policy.
 func WithPolicyOverride(fn func(*Policy)) Option { return wire.WithPolicyOverride(fn) }
@@ -138,6 +143,7 @@ var (
 	ErrBodyTooLarge        = runtime.ErrBodyTooLarge
 	ErrOptionDoesNotApply  = runtime.ErrOptionDoesNotApply
 	ErrRetriesOff          = runtime.ErrRetriesOff
+	ErrServerSaidNoRetry   = runtime.ErrServerSaidNoRetry
 )
 
 // WithMaxAttempts makes at most n attempts for this call.
@@ -199,7 +205,7 @@ var policyGetRecord = runtime.Policy{
 //
 // Response 201: created
 //
-// Retries: up to 4 attempts, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2); only attempts that could not connect are retried.
+// Retries: up to 4 attempts, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2); only attempts that could not connect, and answers the server says to retry, are retried.
 func (c *Client) CreatePet(ctx context.Context, body PetDisc, opts ...CallOption) (*PetDisc, error) {
 	r := wire.NewRequest("POST")
 	r.Path("/pets")
@@ -219,7 +225,7 @@ func (c *Client) CreatePet(ctx context.Context, body PetDisc, opts ...CallOption
 //
 // Response 204: stored
 //
-// Retries: up to 4 attempts, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2); only attempts that could not connect are retried.
+// Retries: up to 4 attempts, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2); only attempts that could not connect, and answers the server says to retry, are retried.
 func (c *Client) UploadPhoto(ctx context.Context, body UploadPhotoRequest, opts ...CallOption) error {
 	r := wire.NewRequest("POST")
 	r.Path("/photos")
@@ -277,7 +283,7 @@ func (c *Client) PutRecord(ctx context.Context, id string, body Record, opts ...
 //
 // Response 204: patched
 //
-// Retries: up to 4 attempts, as PATCH is not idempotent and has no idempotency key (RFC 9110 §9.2.2); only attempts that could not connect are retried.
+// Retries: up to 4 attempts, as PATCH is not idempotent and has no idempotency key (RFC 9110 §9.2.2); only attempts that could not connect, and answers the server says to retry, are retried.
 func (c *Client) PatchRecord(ctx context.Context, id string, body RecordPatch, opts ...CallOption) error {
 	r := wire.NewRequest("PATCH")
 	r.Path("/records/")
