@@ -74,6 +74,11 @@ func TestFixedNamesMatchTheSurface(t *testing.T) {
 		}
 	}
 	for path, name := range importNames {
+		// net/url is named only in signatures (a redirect's *url.URL), where parameters
+		// are not in scope, so a parameter called url keeps its name.
+		if path == urlPath {
+			continue
+		}
 		if !slices.Contains(fixed.Imports, name) {
 			t.Errorf("%s may be imported, but %s is not reserved", path, name)
 		}

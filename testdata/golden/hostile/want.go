@@ -6,6 +6,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"time"
 
 	"github.com/retrygen/retrygen/runtime"
@@ -185,8 +186,8 @@ func WithResponseInfo(info *ResponseInfo) CallOption { return wire.WithResponseI
 // */ func init() {} /*
 const ServerURL = "https://x\"+os.Exit(1)+\"/"
 
-// policyGetUser is the retry policy of GetUser, GetUser2, XFuncInit, Quoted, Type, Go, String and
-// GetURL.
+// policyGetUser is the retry policy of GetUser, GetUser2, GetMoved, XFuncInit, Quoted, Type, Go and 2
+// other methods.
 var policyGetUser = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
@@ -242,6 +243,23 @@ func (c *Client) GetUser2(ctx context.Context, opts ...CallOption) error {
 		return err
 	}
 	return wire.Expect(resp, nil, 204)
+}
+
+// GetMoved calls GET /moved/{url} (operationId getMoved).
+//
+// A redirect-only operation whose parameter is called url, as the import its result names.
+//
+// The operation answers with a redirect: the method does not follow it, and returns its Location,
+// resolved against the request's URL, for the caller to fetch (no credential goes along).
+//
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
+func (c *Client) GetMoved(ctx context.Context, url string, opts ...CallOption) (*url.URL, error) {
+	r := wire.NewRequest("GET")
+	r.Path("/moved/")
+	r.PathParam("url", wire.PathSimple, url)
+	r.StopAtRedirect()
+	resp, err := c.wire.Call(ctx, r, &policyGetUser, "", opts)
+	return wire.Location(resp, err, nil)
 }
 
 // XFuncInit calls GET /pet/{petId}/x"+os.Exit(1)+" (operationId X() {} func init() {).
