@@ -99,8 +99,10 @@ func (e *Error) Error() string {
 		// net/http's *url.Error repeats the method and URL; keep what it wraps, with any
 		// URL it quotes redacted.
 		b.WriteString(redactText(unwrapURLError(e.Err).Error()))
-	default:
+	case e.Attempts == 0:
 		b.WriteString("no attempt made")
+	default: // a response without a status code, from a RoundTripper of the caller's
+		b.WriteString("no status code")
 	}
 	if e.Attempts > 0 {
 		b.WriteString(" after ")
