@@ -80,6 +80,11 @@ type Error struct {
 // Error formats e as, for example,
 //
 //	GET https://api.example.com/pets: 503 Service Unavailable after 4 attempts: retry attempts exhausted
+//	GET https://api.example.com/pets/7: 404 Not Found
+//
+// A status the operation's policy does not retry, answered on the first attempt, is shown
+// with nothing more: no retry could have happened. Otherwise the number of attempts and
+// why the engine stopped follow.
 //
 // It never includes header values, the body or the error model's text.
 func (e *Error) Error() string {
@@ -103,6 +108,9 @@ func (e *Error) Error() string {
 		b.WriteString("no attempt made")
 	default: // a response without a status code, from a RoundTripper of the caller's
 		b.WriteString("no status code")
+	}
+	if e.Attempts <= 1 && errors.Is(e.Cause, ErrStatusNotRetried) {
+		return b.String()
 	}
 	if e.Attempts > 0 {
 		b.WriteString(" after ")
