@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 )
 
@@ -88,4 +89,30 @@ func BenchmarkDoOverhead(b *testing.B) {
 			resp.Body.Close()
 		}
 	})
+}
+
+// BenchmarkErrorString measures Error's text, which reads the body each time it is
+// called: a status alone, a typical JSON error with a request id, and a body at
+// ErrorBodyLimit whose message comes last, after every other member.
+func BenchmarkErrorString(b *testing.B) {
+	filler := `"items":[` + strings.Repeat(`{"id":12345,"name":"a pet with a name"},`, ErrorBodyLimit/41-1) + `{}],`
+	for _, bc := range []struct {
+		name string
+		e    *Error
+	}{
+		{"status", &Error{Method: "GET", URL: "https://api.test/v1/x", Attempts: 3, StatusCode: 503, Cause: ErrExhausted}},
+		{"message", &Error{Method: "GET", URL: "https://api.test/v1/x", Attempts: 1, StatusCode: 400,
+			Header: http.Header{"Content-Type": {"application/json"}, "Request-Id": {"req_123"}},
+			Body:   []byte(`{"error":{"type":"invalid_request_error","code":"resource_missing","message":"No such customer: cus_1","param":"id"}}`),
+			Cause:  ErrStatusNotRetried}},
+		{"64KiB", &Error{Method: "GET", URL: "https://api.test/v1/x", Attempts: 1, StatusCode: 400,
+			Body: []byte(`{` + filler + `"message":"last"}`), Cause: ErrStatusNotRetried}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				_ = bc.e.Error()
+			}
+		})
+	}
 }

@@ -55,7 +55,8 @@
 //     while the server keeps failing. Both are optional.
 //   - Every failed call is an [*Error] that reports the attempts made, the last response
 //     (status, header, up to [ErrorBodyLimit] of body) or transport error, and why the engine
-//     stopped; errors.Is and errors.As reach both.
+//     stopped; errors.Is and errors.As reach both. Its text adds the server's message
+//     and request id, and says nothing of retries where none could have happened.
 //   - [Engine.OnRetry] and [Engine.Logger] observe each retry, never with header values or
 //     bodies. A URL shown anywhere (errors, events, logs) has no user information and no
 //     query values: https://api.example.com/pets?api_key=REDACTED.

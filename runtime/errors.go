@@ -84,28 +84,34 @@ type Error struct {
 
 // Error formats e as, for example,
 //
-//	GET https://api.example.com/pets: 503 Service Unavailable after 4 attempts: retry attempts exhausted
+//	GET https://api.example.com/pets: 503 Service Unavailable: Overloaded (request id req_1) after 4 attempts: retry attempts exhausted
+//	GET https://api.example.com/pets/7: 404 Not Found: No such pet (request id req_2)
 //
-// It never includes header values, the body or the error model's text.
+// After the status come the server's message and the response's request id, when it sent
+// them. The message is read from a non-2xx body that is a JSON object, whatever its
+// Content-Type: the first non-blank string among its "message", "error"."message",
+// "error_description", "error", "detail", "title" and "errors"[0]."message" that does not
+// just repeat the status text. The request id is the X-Request-Id, Request-Id or
+// X-GitHub-Request-Id header, in that order. Both are put on one line, without control,
+// bidi or zero-width characters, and cut (with "…") after 200 and 100 bytes; URLs and
+// query values in the message are redacted as in URL.
+//
+// A status the operation's policy does not retry, answered on the first attempt, is shown
+// with nothing more: no retry could have happened. Otherwise the number of attempts and
+// why the engine stopped follow.
+//
+// It never includes other header values, the rest of the body or the error model's text.
+// The body is read each time Error is called, and the error is left unchanged.
 func (e *Error) Error() string {
 	var b strings.Builder
 	b.WriteString(e.Method)
 	b.WriteByte(' ')
 	b.WriteString(e.URL)
 	b.WriteString(": ")
-	switch {
-	case e.StatusCode != 0:
-		b.WriteString(strconv.Itoa(e.StatusCode))
-		if t := http.StatusText(e.StatusCode); t != "" {
-			b.WriteByte(' ')
-			b.WriteString(t)
-		}
-	case e.Err != nil:
-		// net/http's *url.Error repeats the method and URL; keep what it wraps, with any
-		// URL it quotes redacted.
-		b.WriteString(redactText(unwrapURLError(e.Err).Error()))
-	default:
-		b.WriteString("no attempt made")
+	e.writeOutcome(&b)
+	e.writeServerText(&b)
+	if e.Attempts <= 1 && errors.Is(e.Cause, ErrStatusNotRetried) {
+		return b.String()
 	}
 	if e.Attempts > 0 {
 		b.WriteString(" after ")
@@ -126,6 +132,44 @@ func (e *Error) Error() string {
 		}
 	}
 	return b.String()
+}
+
+// writeOutcome writes what the last attempt got: a status, a transport error, or, when
+// there was no attempt, that.
+func (e *Error) writeOutcome(b *strings.Builder) {
+	switch {
+	case e.StatusCode != 0:
+		b.WriteString(strconv.Itoa(e.StatusCode))
+		if t := http.StatusText(e.StatusCode); t != "" {
+			b.WriteByte(' ')
+			b.WriteString(t)
+		}
+	case e.Err != nil:
+		// net/http's *url.Error repeats the method and URL; keep what it wraps, with any
+		// URL it quotes redacted.
+		b.WriteString(redactText(unwrapURLError(e.Err).Error()))
+	case e.Attempts == 0:
+		b.WriteString("no attempt made")
+	default: // a response without a status code, from a RoundTripper of the caller's
+		b.WriteString("no status code")
+	}
+}
+
+// writeServerText writes the server's message and the request id, when the response has
+// them. A message that only repeats the status text is left out, and so is the message of
+// a 2xx body: that is a result, not an error.
+func (e *Error) writeServerText(b *strings.Builder) {
+	if e.StatusCode >= 300 {
+		if msg := serverMessage(e.Body, http.StatusText(e.StatusCode)); msg != "" {
+			b.WriteString(": ")
+			b.WriteString(msg)
+		}
+	}
+	if id := requestID(e.Header); id != "" {
+		b.WriteString(" (request id ")
+		b.WriteString(id)
+		b.WriteByte(')')
+	}
 }
 
 // Unwrap returns the cause, the last attempt's error and the error model, whichever are set.

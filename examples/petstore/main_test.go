@@ -149,7 +149,7 @@ func TestExampleLogShowsEachRule(t *testing.T) {
 		}},
 		{"updatePet", []string{
 			`server  #3 PUT /v1/pets/1 -> 500 Internal Server Error`,
-			`result  failed after 1 attempt in 0s: PUT ` + host + `/pets/1: 500 Internal Server Error after 1 attempt: status not retried by the operation's policy`,
+			`result  failed after 1 attempt in 0s: PUT ` + host + `/pets/1: 500 Internal Server Error`,
 		}, nil},
 		{"deletePet", []string{
 			`server  #1 DELETE /v1/pets/2 -> 503 Service Unavailable`,
