@@ -63,6 +63,10 @@ type Engine struct {
 	// the call's idempotency key, so no credential follows a redirect off its origin,
 	// whatever header carries it; hc's own CheckRedirect still runs.
 	HTTPClient *http.Client
+	// QueryCredentials names the query parameters that carry credentials (an API key in
+	// the query). A redirect off the first request's origin drops them from its URL, even
+	// when the Location repeats them; names match whatever their case.
+	QueryCredentials []string
 	// Budget caps retries to a share of recent requests; nil means no budget.
 	Budget *Budget
 	// Breaker stops calls while the server keeps failing; nil means none.
@@ -98,7 +102,7 @@ type Engine struct {
 	// or a constant. A value outside [0, 1) is clamped into it.
 	Rand func() float64
 
-	// guarded is HTTPClient with redirects that keep credentials on their host, made once.
+	// guarded is HTTPClient with redirects that keep credentials on their origin, made once.
 	guardOnce sync.Once
 	guarded   *http.Client
 
@@ -610,15 +614,15 @@ func (e *Engine) sleep(ctx context.Context, d time.Duration) error {
 }
 
 // httpClient returns the client that sends each attempt: HTTPClient (or
-// http.DefaultClient) whose redirects to another host carry no credentials; see
-// guardRedirects.
+// http.DefaultClient) whose redirects off the first request's origin carry no
+// credentials; see guardRedirects.
 func (e *Engine) httpClient() *http.Client {
 	e.guardOnce.Do(func() {
 		hc := e.HTTPClient
 		if hc == nil {
 			hc = http.DefaultClient
 		}
-		e.guarded = guardRedirects(hc)
+		e.guarded = guardRedirects(hc, slices.Clone(e.QueryCredentials))
 	})
 	return e.guarded
 }

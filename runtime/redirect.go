@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 )
 
@@ -28,7 +29,9 @@ var redirectSafeHeaders = map[string]bool{
 }
 
 // guardRedirects returns a copy of hc whose redirects away from the first request's
-// origin carry only the headers in redirectSafeHeaders and the call's idempotency key.
+// origin carry only the headers in redirectSafeHeaders and the call's idempotency key, and
+// none of the query parameters named in queryCredentials, even when the Location repeats
+// them.
 // The origin is the scheme, the host name (or one of its subdomains, the rule net/http
 // uses for Authorization) and the port: a redirect from https to http on the same host,
 // or to another port, leaves it. net/http itself strips only Authorization, Cookie and
@@ -42,7 +45,7 @@ var redirectSafeHeaders = map[string]bool{
 //
 // hc's own CheckRedirect, if any, runs after; an error it returns (other than
 // http.ErrUseLastResponse) is wrapped as a refusal, which the engine never retries.
-func guardRedirects(hc *http.Client) *http.Client {
+func guardRedirects(hc *http.Client, queryCredentials []string) *http.Client {
 	guarded := *hc
 	next := hc.CheckRedirect
 	guarded.CheckRedirect = func(req *http.Request, via []*http.Request) error {
@@ -53,6 +56,7 @@ func guardRedirects(hc *http.Client) *http.Client {
 					delete(req.Header, name)
 				}
 			}
+			dropQuery(req.URL, queryCredentials)
 		}
 		var err error
 		switch {
@@ -100,6 +104,29 @@ func leftOrigin(first *url.URL, hops []*http.Request, next *http.Request) bool {
 		}
 	}
 	return false
+}
+
+// dropQuery removes from u's query every parameter whose name is one of names, case
+// folded. The other parameters stay as they were written, in their order. A ';' counts as
+// a separator too, as some servers read it, so no parameter can hide behind one.
+func dropQuery(u *url.URL, names []string) {
+	if u.RawQuery == "" || len(names) == 0 {
+		return
+	}
+	named := func(pair string) bool {
+		for piece := range strings.SplitSeq(pair, ";") {
+			key, _, _ := strings.Cut(piece, "=")
+			if k, err := url.QueryUnescape(key); err == nil {
+				key = k
+			}
+			if slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(n, key) }) {
+				return true
+			}
+		}
+		return false
+	}
+	pairs := strings.Split(u.RawQuery, "&")
+	u.RawQuery = strings.Join(slices.DeleteFunc(pairs, named), "&")
 }
 
 // effectivePort returns u's port, or its scheme's default.
