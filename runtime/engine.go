@@ -23,8 +23,9 @@ import (
 const drainLimit = 4 << 10
 
 // DrainTimeout bounds how long the engine reads a failed attempt's body, whether to drain
-// it before a retry (up to 4 KiB) or to keep it in Error.Body (up to ErrorBodyLimit). A
-// body that stalls is cut there: the attempt is aborted and its connection closed.
+// it before a retry (up to 4 KiB) or to keep it in Error.Body (up to ErrorBodyLimit), and
+// how long Drain reads any body. A body that stalls is cut there: the attempt is aborted
+// and its connection closed.
 const DrainTimeout = time.Second
 
 // Defaults of the Engine's bounds, for the zero value of their fields.
@@ -677,22 +678,41 @@ func readBody(req *http.Request, resp *http.Response, limit int64) (*http.Respon
 	return resp, nil
 }
 
-// drain reads up to limit bytes of body, for at most DrainTimeout, closes it and returns
-// what it read. When the time runs out the attempt a is aborted, which ends a read that
-// net/http has in progress.
+// Drain reads up to limit bytes of body, for DrainTimeout at most, closes it and returns
+// what it read, as the engine does with a failed attempt's body: a body that ends within
+// both leaves its connection reusable, and one that stalls cannot hold the caller. When
+// the time runs out the body is closed, which ends a read net/http has in progress (its
+// connection is then not reused), and for the body of a response Do returned the attempt
+// is aborted too. A body whose Read a concurrent Close does not end (no net/http body is
+// one) holds Drain until the Read returns. body is closed exactly once.
+func Drain(body io.ReadCloser, limit int64) []byte {
+	var a *attempt
+	if b, ok := body.(*attemptBody); ok {
+		a = b.a
+	}
+	return drain(body, limit, a)
+}
+
+// drain is Drain for the body of attempt a (nil for none), which a drain out of time
+// aborts before it closes the body.
 func drain(body io.ReadCloser, limit int64, a *attempt) []byte {
 	if body == nil {
 		return nil
 	}
-	var t *time.Timer
-	if a != nil {
-		t = time.AfterFunc(DrainTimeout, func() { a.abort(errDrainTimeout) })
-	}
+	cut := make(chan struct{})
+	t := time.AfterFunc(DrainTimeout, func() {
+		defer close(cut)
+		if a != nil {
+			a.abort(errDrainTimeout)
+		}
+		body.Close()
+	})
 	b, _ := io.ReadAll(io.LimitReader(body, limit))
-	if t != nil {
-		t.Stop()
+	if t.Stop() {
+		body.Close()
+	} else {
+		<-cut // closed by the timer
 	}
-	body.Close()
 	return b
 }
 
