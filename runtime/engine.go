@@ -378,7 +378,8 @@ func (e *Engine) do(ctx context.Context, req *http.Request, p *Policy, cfg *call
 
 // send makes one attempt: it sends r under the attempt's own context, bounded by the
 // policy's AttemptTimeout, what is left of MaxElapsed and the engine's response header
-// timeout, and with pol.ReadBody reads a 2xx body within the attempt. On a 2xx or a
+// timeout, and with pol.ReadBody reads a 2xx body within the attempt. A request body whose
+// reader failed makes the attempt's error wrap ErrRequestBody. On a 2xx or a
 // non-2xx response a.release frees the attempt's context once its body is done with; on an
 // error the context is freed already.
 func (e *Engine) send(client *http.Client, r *http.Request, pol *Policy, now, elapsedEnd time.Time, a *attempt) (*http.Response, error) {
@@ -392,12 +393,17 @@ func (e *Engine) send(client *http.Client, r *http.Request, pol *Policy, now, el
 	a.trace.GetConn, a.trace.WroteRequest = a.getConn, a.wroteRequest
 	actx = httptrace.WithClientTrace(actx, &a.trace)
 	r = r.WithContext(actx)
+	a.watchBody(r)
 
 	resp, err := client.Do(r)
 	a.gotAnswer()
 	if err != nil {
 		if cause := a.cause(); cause != nil {
 			err = &url.Error{Op: urlErrorOp(r.Method), URL: redactURL(r.URL), Err: cause}
+		} else if berr := a.bodyError(); berr != nil && actx.Err() == nil {
+			// The body failed, not the network; a body read that the attempt's end
+			// (a timeout, the caller's cancellation) broke is that end's.
+			err = &url.Error{Op: urlErrorOp(r.Method), URL: redactURL(r.URL), Err: fmt.Errorf("%w: %w", ErrRequestBody, berr)}
 		}
 		a.release()
 		return nil, err
