@@ -65,8 +65,9 @@ type Engine struct {
 	// whatever header carries it; hc's own CheckRedirect still runs.
 	HTTPClient *http.Client
 	// QueryCredentials names the query parameters that carry credentials (an API key in
-	// the query). A redirect off the first request's origin drops them from its URL, even
-	// when the Location repeats them; names match whatever their case.
+	// the query). A redirect off the first request's origin, to a subdomain included,
+	// drops them from its URL, even when the Location repeats them; names match whatever
+	// their case.
 	QueryCredentials []string
 	// Budget caps retries to a share of recent requests; nil means no budget.
 	Budget *Budget

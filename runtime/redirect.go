@@ -31,7 +31,8 @@ var redirectSafeHeaders = map[string]bool{
 // guardRedirects returns a copy of hc whose redirects away from the first request's
 // origin carry only the headers in redirectSafeHeaders and the call's idempotency key, and
 // none of the query parameters named in queryCredentials, even when the Location repeats
-// them.
+// them. For those parameters a subdomain is another origin too: the rule for headers keeps
+// net/http's for Authorization, and a query key never had that leeway.
 // The origin is the scheme, the host name (or one of its subdomains, the rule net/http
 // uses for Authorization) and the port: a redirect from https to http on the same host,
 // or to another port, leaves it. net/http itself strips only Authorization, Cookie and
@@ -50,12 +51,14 @@ func guardRedirects(hc *http.Client, queryCredentials []string) *http.Client {
 	next := hc.CheckRedirect
 	guarded.CheckRedirect = func(req *http.Request, via []*http.Request) error {
 		a := attemptFrom(req.Context())
-		if leftOrigin(via[0].URL, via[1:], req) {
+		if leftOrigin(via[0].URL, via[1:], req, true) {
 			for name := range req.Header {
 				if !redirectSafeHeaders[name] && (a == nil || name != a.keyHeader) {
 					delete(req.Header, name)
 				}
 			}
+		}
+		if len(queryCredentials) > 0 && leftOrigin(via[0].URL, via[1:], req, false) {
 			dropQuery(req.URL, queryCredentials)
 		}
 		var err error
@@ -86,14 +89,16 @@ func (e *redirectRefused) Error() string { return e.err.Error() }
 func (e *redirectRefused) Unwrap() error { return e.err }
 
 // leftOrigin reports whether any hop of a redirect chain, first request excluded, went to
-// another origin than the first request's: another scheme, another port, or a host that is
-// neither the first request's nor one of its subdomains.
-func leftOrigin(first *url.URL, hops []*http.Request, next *http.Request) bool {
+// another origin than the first request's: another scheme, another port (a scheme's
+// default port is the same as none), or another host, case folded. With subdomains, a
+// subdomain of the first request's host counts as its origin.
+func leftOrigin(first *url.URL, hops []*http.Request, next *http.Request, subdomains bool) bool {
 	home := strings.ToLower(first.Hostname())
 	scheme, port := strings.ToLower(first.Scheme), effectivePort(first)
 	away := func(u *url.URL) bool {
+		host := strings.ToLower(u.Hostname())
 		return strings.ToLower(u.Scheme) != scheme || effectivePort(u) != port ||
-			!isDomainOrSubdomain(strings.ToLower(u.Hostname()), home)
+			host != home && !(subdomains && isDomainOrSubdomain(host, home))
 	}
 	if away(next.URL) {
 		return true
