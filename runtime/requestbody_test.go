@@ -37,23 +37,30 @@ func TestRequestBodyFailureIsTheCallers(t *testing.T) {
 	tests := []struct {
 		name     string
 		redirect bool // the server answers the first request with a 307
+		chunked  bool // the body's length is not known: net/http probes it, then chunks it
 		first    func() io.ReadCloser
 		getBody  func() (io.ReadCloser, error)
 		attempts int
 	}{
-		{"first read", false,
+		{"first read", false, false,
 			func() io.ReadCloser { return &failingBody{} },
 			func() (io.ReadCloser, error) { return &failingBody{}, nil }, 1},
-		{"midway", false,
+		{"first read, length unknown", false, true,
+			func() io.ReadCloser { return &failingBody{} },
+			func() (io.ReadCloser, error) { return &failingBody{}, nil }, 1},
+		{"midway, length unknown", false, true,
 			func() io.ReadCloser { return &failingBody{good: 4} },
 			func() (io.ReadCloser, error) { return &failingBody{good: 4}, nil }, 1},
-		{"GetBody's body, on the retry", false,
+		{"midway", false, false,
+			func() io.ReadCloser { return &failingBody{good: 4} },
+			func() (io.ReadCloser, error) { return &failingBody{good: 4}, nil }, 1},
+		{"GetBody's body, on the retry", false, false,
 			func() io.ReadCloser { return io.NopCloser(strings.NewReader("xxxxxxxxxx")) },
 			func() (io.ReadCloser, error) { return &failingBody{good: 4}, nil }, 2},
-		{"GetBody's body, in a redirect", true,
+		{"GetBody's body, in a redirect", true, false,
 			func() io.ReadCloser { return io.NopCloser(strings.NewReader("xxxxxxxxxx")) },
 			func() (io.ReadCloser, error) { return &failingBody{good: 4}, nil }, 1},
-		{"GetBody, in a redirect", true,
+		{"GetBody, in a redirect", true, false,
 			func() io.ReadCloser { return io.NopCloser(strings.NewReader("xxxxxxxxxx")) },
 			func() (io.ReadCloser, error) { return nil, errDisk }, 1},
 	}
@@ -75,6 +82,9 @@ func TestRequestBodyFailureIsTheCallers(t *testing.T) {
 				w.e.Breaker = NewBreaker(1, time.Minute)
 				req := newRequest(t, t.Context(), "PUT", "http://api.test/upload", nil)
 				req.Body, req.GetBody, req.ContentLength = tt.first(), tt.getBody, 10
+				if tt.chunked {
+					req.ContentLength = 0 // with a body: unknown
+				}
 				_, err := w.e.Do(t.Context(), req, idempotent())
 				ee := mustError(t, err)
 				if !errors.Is(err, ErrRequestBody) || !errors.Is(err, errDisk) || ee.Attempts != tt.attempts {
