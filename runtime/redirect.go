@@ -31,15 +31,16 @@ var redirectSafeHeaders = map[string]bool{
 // guardRedirects returns a copy of hc whose redirects away from the first request's
 // origin carry only the headers in redirectSafeHeaders and the call's idempotency key, and
 // none of the query parameters named in queryCredentials, even when the Location repeats
-// them. For those parameters a subdomain is another origin too: the rule for headers keeps
-// net/http's for Authorization, and a query key never had that leeway.
-// The origin is the scheme, the host name (or one of its subdomains, the rule net/http
-// uses for Authorization) and the port: a redirect from https to http on the same host,
-// or to another port, leaves it. net/http itself strips only Authorization, Cookie and
-// Proxy-Authorization, and only when the host name changes, so an API key in a header of
-// its own (X-Api-Key), set by a request editor or a header parameter, would follow the
+// them. The origin is the scheme, the host name (or one of its subdomains, the rule
+// net/http uses for Authorization) and the port: a redirect from https to http on the same
+// host, or to another port, leaves it. net/http itself strips only Authorization, Cookie
+// and Proxy-Authorization, and only when the host name changes, so an API key in a header
+// of its own (X-Api-Key), set by a request editor or a header parameter, would follow the
 // redirect to any host, and every credential would follow a downgrade to cleartext. Once
 // a chain has left the origin, later hops stay stripped, even back on it.
+//
+// For the query parameters the origin is stricter: a subdomain is another origin. A key
+// in the URL goes to the host it was written for only.
 //
 // The idempotency key is kept whatever its header's name: the call's policy names it, and
 // reaches CheckRedirect through the request's context (see attemptFrom).
