@@ -33,6 +33,7 @@ type attempt struct {
 	hopConns int   // connections taken for the current request of a redirect chain
 	resends  int   // net/http's own re-sends
 	aborted  error // why the engine aborted the attempt, if it did
+	bodyErr  error // the first error the request body returned; see watchBody
 	answered bool  // client.Do returned: the header timeout no longer applies
 	timer    *time.Timer
 }

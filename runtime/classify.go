@@ -49,8 +49,8 @@ func classify(err error, callerDone bool) failure {
 // terminal reports transport errors that the same request would meet again: certificate
 // and TLS trust failures, a plain-HTTP answer to an HTTPS request, a host that does not
 // exist, a redirect the caller's CheckRedirect refused (or net/http's limit), a body too
-// large or that cannot be replayed, and net/http's own refusals (bad URL, bad scheme, bad
-// header, bad method).
+// large or that cannot be replayed, a request body that failed, and net/http's own
+// refusals (bad URL, bad scheme, bad header, bad method).
 func terminal(err error) bool {
 	var (
 		unknownAuthority x509.UnknownAuthorityError
@@ -76,11 +76,11 @@ func terminal(err error) bool {
 
 // callerSide reports failures that come from the request or the caller's own settings
 // rather than from the server or the network: a redirect the caller's CheckRedirect
-// refused, an invalid URL, and net/http's refusals to send. They are never retried, and
-// the breaker does not count them.
+// refused, an invalid URL, a request body that failed (ErrRequestBody), and net/http's
+// refusals to send. They are never retried, and the breaker does not count them.
 func callerSide(err error) bool {
 	var refused *redirectRefused
-	if errors.As(err, &refused) {
+	if errors.As(err, &refused) || errors.Is(err, ErrRequestBody) {
 		return true
 	}
 	if parseError(err) {

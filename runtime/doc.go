@@ -39,7 +39,8 @@
 //   - Never retried, whatever the policy: the caller's cancellation, TLS certificate errors,
 //     an HTTP answer to an HTTPS request, a redirect the caller's CheckRedirect refused, an
 //     invalid URL, an unknown host, a request body that cannot be replayed
-//     ([ErrBodyNotReplayable]), a body over [Engine.MaxBodySize] ([ErrBodyTooLarge]).
+//     ([ErrBodyNotReplayable]) or whose reader fails ([ErrRequestBody]), a body over
+//     [Engine.MaxBodySize] ([ErrBodyTooLarge]).
 //   - Failed attempts' bodies are drained (up to 4 KiB, for [DrainTimeout] at most) and
 //     closed so the connection is reused; request bodies are replayed through GetBody.
 //   - net/http's own re-sends (a dead keep-alive connection, HTTP/2 REFUSED_STREAM) count

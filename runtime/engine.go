@@ -23,8 +23,9 @@ import (
 const drainLimit = 4 << 10
 
 // DrainTimeout bounds how long the engine reads a failed attempt's body, whether to drain
-// it before a retry (up to 4 KiB) or to keep it in Error.Body (up to ErrorBodyLimit). A
-// body that stalls is cut there: the attempt is aborted and its connection closed.
+// it before a retry (up to 4 KiB) or to keep it in Error.Body (up to ErrorBodyLimit), and
+// how long Drain reads any body. A body that stalls is cut there: the attempt is aborted
+// and its connection closed.
 const DrainTimeout = time.Second
 
 // Defaults of the Engine's bounds, for the zero value of their fields.
@@ -67,6 +68,11 @@ type Engine struct {
 	// the call's idempotency key, so no credential follows a redirect off its origin,
 	// whatever header carries it; hc's own CheckRedirect still runs.
 	HTTPClient *http.Client
+	// QueryCredentials names the query parameters that carry credentials (an API key in
+	// the query). A redirect off the first request's origin, to a subdomain included,
+	// drops them from its URL, even when the Location repeats them; names match whatever
+	// their case.
+	QueryCredentials []string
 	// Budget caps retries to a share of recent requests; nil means no budget.
 	Budget *Budget
 	// Breaker stops calls while the server keeps failing; nil means none.
@@ -102,7 +108,7 @@ type Engine struct {
 	// or a constant. A value outside [0, 1) is clamped into it.
 	Rand func() float64
 
-	// guarded is HTTPClient with redirects that keep credentials on their host, made once.
+	// guarded is HTTPClient with redirects that keep credentials on their origin, made once.
 	guardOnce sync.Once
 	guarded   *http.Client
 
@@ -383,7 +389,8 @@ func (e *Engine) do(ctx context.Context, req *http.Request, p *Policy, cfg *call
 
 // send makes one attempt: it sends r under the attempt's own context, bounded by the
 // policy's AttemptTimeout, what is left of MaxElapsed and the engine's response header
-// timeout, and with pol.ReadBody reads a 2xx body within the attempt. On a 2xx or a
+// timeout, and with pol.ReadBody reads a 2xx body within the attempt. A request body whose
+// reader failed makes the attempt's error wrap ErrRequestBody. On a 2xx or a
 // non-2xx response a.release frees the attempt's context once its body is done with; on an
 // error the context is freed already.
 func (e *Engine) send(client *http.Client, r *http.Request, pol *Policy, now, elapsedEnd time.Time, a *attempt) (*http.Response, error) {
@@ -397,12 +404,17 @@ func (e *Engine) send(client *http.Client, r *http.Request, pol *Policy, now, el
 	a.trace.GetConn, a.trace.WroteRequest = a.getConn, a.wroteRequest
 	actx = httptrace.WithClientTrace(actx, &a.trace)
 	r = r.WithContext(actx)
+	a.watchBody(r)
 
 	resp, err := client.Do(r)
 	a.gotAnswer()
 	if err != nil {
 		if cause := a.cause(); cause != nil {
 			err = &url.Error{Op: urlErrorOp(r.Method), URL: redactURL(r.URL), Err: cause}
+		} else if berr := a.bodyError(); berr != nil && actx.Err() == nil {
+			// The body failed, not the network; a body read that the attempt's end
+			// (a timeout, the caller's cancellation) broke is that end's.
+			err = &url.Error{Op: urlErrorOp(r.Method), URL: redactURL(r.URL), Err: fmt.Errorf("%w: %w", ErrRequestBody, berr)}
 		}
 		a.release()
 		return nil, err
@@ -625,15 +637,15 @@ func (e *Engine) sleep(ctx context.Context, d time.Duration) error {
 }
 
 // httpClient returns the client that sends each attempt: HTTPClient (or
-// http.DefaultClient) whose redirects to another host carry no credentials; see
-// guardRedirects.
+// http.DefaultClient) whose redirects off the first request's origin carry no
+// credentials; see guardRedirects.
 func (e *Engine) httpClient() *http.Client {
 	e.guardOnce.Do(func() {
 		hc := e.HTTPClient
 		if hc == nil {
 			hc = http.DefaultClient
 		}
-		e.guarded = guardRedirects(hc)
+		e.guarded = guardRedirects(hc, slices.Clone(e.QueryCredentials))
 	})
 	return e.guarded
 }
@@ -688,22 +700,41 @@ func readBody(req *http.Request, resp *http.Response, limit int64) (*http.Respon
 	return resp, nil
 }
 
-// drain reads up to limit bytes of body, for at most DrainTimeout, closes it and returns
-// what it read. When the time runs out the attempt a is aborted, which ends a read that
-// net/http has in progress.
+// Drain reads up to limit bytes of body, for DrainTimeout at most, closes it and returns
+// what it read, as the engine does with a failed attempt's body: a body that ends within
+// both leaves its connection reusable, and one that stalls cannot hold the caller. When
+// the time runs out the body is closed, which ends a read net/http has in progress (its
+// connection is then not reused), and for the body of a response Do returned the attempt
+// is aborted too. A body whose Read a concurrent Close does not end (no net/http body is
+// one) holds Drain until the Read returns. body is closed exactly once.
+func Drain(body io.ReadCloser, limit int64) []byte {
+	var a *attempt
+	if b, ok := body.(*attemptBody); ok {
+		a = b.a
+	}
+	return drain(body, limit, a)
+}
+
+// drain is Drain for the body of attempt a (nil for none), which a drain out of time
+// aborts before it closes the body.
 func drain(body io.ReadCloser, limit int64, a *attempt) []byte {
 	if body == nil {
 		return nil
 	}
-	var t *time.Timer
-	if a != nil {
-		t = time.AfterFunc(DrainTimeout, func() { a.abort(errDrainTimeout) })
-	}
+	cut := make(chan struct{})
+	t := time.AfterFunc(DrainTimeout, func() {
+		defer close(cut)
+		if a != nil {
+			a.abort(errDrainTimeout)
+		}
+		body.Close()
+	})
 	b, _ := io.ReadAll(io.LimitReader(body, limit))
-	if t != nil {
-		t.Stop()
+	if t.Stop() {
+		body.Close()
+	} else {
+		<-cut // closed by the timer
 	}
-	body.Close()
 	return b
 }
 

@@ -22,6 +22,11 @@ var (
 	ErrCircuitOpen = errors.New("circuit breaker open")
 	// ErrBodyNotReplayable: the request body cannot be sent again (no GetBody).
 	ErrBodyNotReplayable = errors.New("request body cannot be replayed")
+	// ErrRequestBody: reading the request body failed while an attempt sent it (its
+	// reader, or the GetBody net/http calls for a redirect, returned an error, which the
+	// error wraps too). The failure is the caller's: never retried, and the breaker does
+	// not count it.
+	ErrRequestBody = errors.New("request body failed")
 	// ErrRetryAfterTooLong: the server asked for a wait longer than MaxRetryAfter, the
 	// context deadline or MaxElapsed allows.
 	ErrRetryAfterTooLong = errors.New("server asked to retry later than allowed")
@@ -35,7 +40,8 @@ var (
 	// WithoutRetry), so a failure that could have been retried ends the call.
 	ErrRetriesOff = errors.New("not retried: one attempt allowed")
 	// ErrNotRetryable: the failure would happen again (a bad certificate, an HTTP answer
-	// to an HTTPS request, a refused redirect, an unknown host, an invalid URL).
+	// to an HTTPS request, a refused redirect, an unknown host, an invalid URL), or is the
+	// caller's (a request body that failed: ErrRequestBody).
 	ErrNotRetryable = errors.New("not retried: the same request would fail again")
 	// ErrConnectionErrorsOff: a transport failure, and the policy does not retry those.
 	ErrConnectionErrorsOff = errors.New("not retried: the policy does not retry connection errors")

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 )
 
@@ -28,14 +29,18 @@ var redirectSafeHeaders = map[string]bool{
 }
 
 // guardRedirects returns a copy of hc whose redirects away from the first request's
-// origin carry only the headers in redirectSafeHeaders and the call's idempotency key.
-// The origin is the scheme, the host name (or one of its subdomains, the rule net/http
-// uses for Authorization) and the port: a redirect from https to http on the same host,
-// or to another port, leaves it. net/http itself strips only Authorization, Cookie and
-// Proxy-Authorization, and only when the host name changes, so an API key in a header of
-// its own (X-Api-Key), set by a request editor or a header parameter, would follow the
+// origin carry only the headers in redirectSafeHeaders and the call's idempotency key, and
+// none of the query parameters named in queryCredentials, even when the Location repeats
+// them. The origin is the scheme, the host name (or one of its subdomains, the rule
+// net/http uses for Authorization) and the port: a redirect from https to http on the same
+// host, or to another port, leaves it. net/http itself strips only Authorization, Cookie
+// and Proxy-Authorization, and only when the host name changes, so an API key in a header
+// of its own (X-Api-Key), set by a request editor or a header parameter, would follow the
 // redirect to any host, and every credential would follow a downgrade to cleartext. Once
 // a chain has left the origin, later hops stay stripped, even back on it.
+//
+// For the query parameters the origin is stricter: a subdomain is another origin. A key
+// in the URL goes to the host it was written for only.
 //
 // The idempotency key is kept whatever its header's name: the call's policy names it, and
 // reaches CheckRedirect through the request's context (see attemptFrom).
@@ -44,7 +49,7 @@ var redirectSafeHeaders = map[string]bool{
 //
 // hc's own CheckRedirect, if any, runs after; an error it returns (other than
 // http.ErrUseLastResponse) is wrapped as a refusal, which the engine never retries.
-func guardRedirects(hc *http.Client) *http.Client {
+func guardRedirects(hc *http.Client, queryCredentials []string) *http.Client {
 	guarded := *hc
 	next := hc.CheckRedirect
 	guarded.CheckRedirect = func(req *http.Request, via []*http.Request) error {
@@ -52,12 +57,15 @@ func guardRedirects(hc *http.Client) *http.Client {
 		if a != nil && a.noRedirects {
 			return http.ErrUseLastResponse
 		}
-		if leftOrigin(via[0].URL, via[1:], req) {
+		if leftOrigin(via[0].URL, via[1:], req, true) {
 			for name := range req.Header {
 				if !redirectSafeHeaders[name] && (a == nil || name != a.keyHeader) {
 					delete(req.Header, name)
 				}
 			}
+		}
+		if len(queryCredentials) > 0 && leftOrigin(via[0].URL, via[1:], req, false) {
+			dropQuery(req.URL, queryCredentials)
 		}
 		var err error
 		switch {
@@ -87,14 +95,16 @@ func (e *redirectRefused) Error() string { return e.err.Error() }
 func (e *redirectRefused) Unwrap() error { return e.err }
 
 // leftOrigin reports whether any hop of a redirect chain, first request excluded, went to
-// another origin than the first request's: another scheme, another port, or a host that is
-// neither the first request's nor one of its subdomains.
-func leftOrigin(first *url.URL, hops []*http.Request, next *http.Request) bool {
+// another origin than the first request's: another scheme, another port (a scheme's
+// default port is the same as none), or another host, case folded. With subdomains, a
+// subdomain of the first request's host counts as its origin.
+func leftOrigin(first *url.URL, hops []*http.Request, next *http.Request, subdomains bool) bool {
 	home := strings.ToLower(first.Hostname())
 	scheme, port := strings.ToLower(first.Scheme), effectivePort(first)
 	away := func(u *url.URL) bool {
+		host := strings.ToLower(u.Hostname())
 		return strings.ToLower(u.Scheme) != scheme || effectivePort(u) != port ||
-			!isDomainOrSubdomain(strings.ToLower(u.Hostname()), home)
+			host != home && !(subdomains && isDomainOrSubdomain(host, home))
 	}
 	if away(next.URL) {
 		return true
@@ -105,6 +115,29 @@ func leftOrigin(first *url.URL, hops []*http.Request, next *http.Request) bool {
 		}
 	}
 	return false
+}
+
+// dropQuery removes from u's query every parameter whose name is one of names, case
+// folded. The other parameters stay as they were written, in their order. A ';' counts as
+// a separator too, as some servers read it, so no parameter can hide behind one.
+func dropQuery(u *url.URL, names []string) {
+	if u.RawQuery == "" || len(names) == 0 {
+		return
+	}
+	named := func(pair string) bool {
+		for piece := range strings.SplitSeq(pair, ";") {
+			key, _, _ := strings.Cut(piece, "=")
+			if k, err := url.QueryUnescape(key); err == nil {
+				key = k
+			}
+			if slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(n, key) }) {
+				return true
+			}
+		}
+		return false
+	}
+	pairs := strings.Split(u.RawQuery, "&")
+	u.RawQuery = strings.Join(slices.DeleteFunc(pairs, named), "&")
 }
 
 // effectivePort returns u's port, or its scheme's default.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -178,4 +179,24 @@ func TestRefusedRedirectIsNotRetried(t *testing.T) {
 			t.Fatalf("err = %v after %d requests; want the refusal after 1", err, s.count())
 		}
 	})
+}
+
+// dropQuery removes the named parameters whatever their case or escaping, a ';'-joined
+// one included, and leaves the others as written.
+func TestDropQuery(t *testing.T) {
+	for raw, want := range map[string]string{
+		"x=1&api_key=k&y=%2F":  "x=1&y=%2F",
+		"API_KEY=k&x=1":        "x=1",
+		"api%5Fkey=k&x=1":      "x=1",
+		"x=1;api_key=k&y=2":    "y=2",
+		"api_key&api_key=":     "",
+		"x=1&y=2":              "x=1&y=2",
+		"b=2&a=1&api_key=k&c=": "b=2&a=1&c=",
+	} {
+		u := &url.URL{RawQuery: raw}
+		dropQuery(u, []string{"api_key"})
+		if u.RawQuery != want {
+			t.Errorf("%q: got %q, want %q", raw, u.RawQuery, want)
+		}
+	}
 }

@@ -105,14 +105,29 @@ func CutBody(n int64) Fault {
 	}}
 }
 
+// ErrNoHandler is the error of a request that a Transport made with a nil handler meets
+// once no fault is left to answer it. It reports itself not retryable, so the retry
+// engine ends the call at once.
+var ErrNoHandler error = noHandler{}
+
+type noHandler struct{}
+
+func (noHandler) Error() string {
+	return "retrytest: no fault left to answer the request, and NewTransport was given a nil handler"
+}
+
+func (noHandler) RetryableError() bool { return false }
+
 // Request is what the Transport received in one attempt.
 type Request struct {
 	Method string
 	URL    string // as sent, query included
 	Header http.Header
 	Body   []byte
-	Fault  string // the fault answered, or "" when the handler did
+	Fault  string // the fault answered, "no handler" for ErrNoHandler, or "" when the handler did
 }
+
+const noHandlerFault = "no handler"
 
 // Transport is an http.RoundTripper that serves requests with a handler, in memory, after
 // answering the first ones with faults in order. It is safe for concurrent use.
@@ -125,7 +140,9 @@ type Transport struct {
 }
 
 // NewTransport returns a Transport that answers the first requests with faults, one each
-// in order, and every later request with handler.
+// in order, and every later request with handler. With a nil handler, a request that no
+// fault answers (SlowBody and CutBody need the handler's response) fails with
+// ErrNoHandler.
 func NewTransport(handler http.Handler, faults ...Fault) *Transport {
 	return &Transport{handler: handler, faults: faults}
 }
@@ -166,12 +183,19 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		t.faults = t.faults[1:]
 	}
 	rec := Request{Method: req.Method, URL: req.URL.String(), Header: req.Header.Clone(), Body: body}
-	if fault != nil {
+	missing := t.handler == nil && (fault == nil || fault.apply == nil)
+	switch {
+	case missing:
+		rec.Fault = noHandlerFault
+	case fault != nil:
 		rec.Fault = fault.name
 	}
 	t.requests = append(t.requests, rec)
 	t.mu.Unlock()
 
+	if missing {
+		return nil, ErrNoHandler
+	}
 	if fault != nil && fault.apply != nil {
 		return fault.apply(req)
 	}

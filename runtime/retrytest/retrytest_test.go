@@ -157,3 +157,27 @@ func TestHandlerSeesRequest(t *testing.T) {
 		t.Errorf("cancelled request: %v", err)
 	}
 }
+
+// A Transport without a handler answers with its faults, then fails each request with
+// ErrNoHandler, which says what is missing and is not retried; it never panics.
+func TestNilHandler(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		defer func() {
+			if v := recover(); v != nil {
+				t.Fatalf("panic: %v", v)
+			}
+		}()
+		tr := retrytest.NewTransport(nil, retrytest.Status(503))
+		_, err := call(t, tr, "GET", policy(true), "")
+		var apiErr *runtime.Error
+		if !errors.Is(err, retrytest.ErrNoHandler) || !errors.As(err, &apiErr) || apiErr.Attempts != 2 {
+			t.Fatalf("err = %v; want ErrNoHandler after 2 attempts, the fault's and the one it ends", err)
+		}
+		if !strings.Contains(err.Error(), "nil handler") {
+			t.Errorf("err = %q; want it to name the nil handler", err)
+		}
+		if reqs := tr.Requests(); len(reqs) != 2 || reqs[1].Fault != "no handler" {
+			t.Errorf("requests %+v; want the fault's, then one met with no handler", reqs)
+		}
+	})
+}

@@ -135,37 +135,3 @@ func (c *Client) authenticate(ctx context.Context, r *Request, header http.Heade
 	}
 	return nil
 }
-
-// guardQueryCredentials returns a copy of hc whose redirects to another host drop the
-// query parameters that carry credentials, so that an API key in the query does not
-// follow a redirect off its host even when the Location repeats it. hc's own
-// CheckRedirect runs after.
-func guardQueryCredentials(hc *http.Client, names []string) *http.Client {
-	if hc == nil {
-		hc = http.DefaultClient
-	}
-	guarded := *hc
-	next := hc.CheckRedirect
-	guarded.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-		home := strings.ToLower(via[0].URL.Hostname())
-		away := strings.ToLower(req.URL.Hostname()) != home
-		for _, r := range via[1:] {
-			away = away || strings.ToLower(r.URL.Hostname()) != home
-		}
-		if away && req.URL.RawQuery != "" {
-			q := req.URL.Query()
-			for _, n := range names {
-				q.Del(n)
-			}
-			req.URL.RawQuery = q.Encode()
-		}
-		if next != nil {
-			return next(req, via)
-		}
-		if len(via) >= 10 {
-			return errors.New("stopped after 10 redirects")
-		}
-		return nil
-	}
-	return &guarded
-}

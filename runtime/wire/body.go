@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"unicode"
 )
 
 // JSONBody sends v as JSON, with the Content-Type contentType. A nil slice or map, the
@@ -148,7 +149,8 @@ func (m *Multipart) Field(name string, v any) {
 
 // FieldAs writes a form field with the Content-Type the spec's encoding gives it: JSON
 // for a JSON media type, else the value as Field writes it, one part per array item. An
-// unset value (nil) writes nothing.
+// unset value (nil) writes nothing. A content type that is not one valid media type, or
+// has a control character, fails the body (see File).
 func (m *Multipart) FieldAs(name, contentType string, v any) {
 	x, err := plain(v)
 	if err != nil {
@@ -167,6 +169,10 @@ func (m *Multipart) FieldAs(name, contentType string, v any) {
 		}
 	case []member:
 		texts = []string{""}
+	}
+	if err := checkPartType(contentType); err != nil {
+		m.fail(fmt.Errorf("part %q: %w", name, err))
+		return
 	}
 	if mt, _, _ := mime.ParseMediaType(contentType); mt == "application/json" || strings.HasSuffix(mt, "+json") {
 		data, err := json.Marshal(v)
@@ -199,10 +205,13 @@ var quoteEscaper = strings.NewReplacer("\\", "\\\\", `"`, "\\\"", "\r", "%0D", "
 // Name (the part's filename) with ContentType.
 type File struct {
 	// Name is the filename sent; when empty, the base name of Body's Name method (an
-	// *os.File has one), else the property's name.
+	// *os.File has one), else the property's name. A name with a control character (CR
+	// and LF included) fails the call before anything is sent.
 	Name string
 	// ContentType is the part's Content-Type; when empty, the one the spec's encoding
-	// gives the property, else application/octet-stream.
+	// gives the property, else application/octet-stream. One media type, parameters
+	// allowed ("text/plain; charset=utf-8"): anything else, or a control character, fails
+	// the call before anything is sent.
 	ContentType string
 	// Body is the content. A nil Body writes no part.
 	Body io.Reader
@@ -232,6 +241,14 @@ func (m *Multipart) File(name, contentType string, f *File) {
 	if ct == "" {
 		ct = "application/octet-stream"
 	}
+	if strings.ContainsFunc(filename, unicode.IsControl) {
+		m.fail(fmt.Errorf("part %q: file name %q has a control character", name, filename))
+		return
+	}
+	if err := checkPartType(ct); err != nil {
+		m.fail(fmt.Errorf("part %q: %w", name, err))
+		return
+	}
 	h := textproto.MIMEHeader{}
 	h.Set("Content-Disposition", `form-data; name="`+quoteEscaper.Replace(name)+`"; filename="`+quoteEscaper.Replace(filename)+`"`)
 	h.Set("Content-Type", ct)
@@ -243,6 +260,19 @@ func (m *Multipart) File(name, contentType string, f *File) {
 	if _, err := io.Copy(part, f.Body); err != nil {
 		m.fail(fmt.Errorf("part %q: %w", name, err))
 	}
+}
+
+// checkPartType refuses a part's Content-Type that would not be one header value naming
+// one media type: with a control character (CR or LF would start a header line of its
+// own), or not a valid media type, such as a list of them.
+func checkPartType(ct string) error {
+	if !validHeaderValue(ct) {
+		return fmt.Errorf("content type %s has a control character", quoteMedia(ct))
+	}
+	if _, _, err := mime.ParseMediaType(ct); err != nil {
+		return fmt.Errorf("content type %s is not a media type: %w", quoteMedia(ct), err)
+	}
+	return nil
 }
 
 // RequiredFile is File for a part the operation requires: a File without a Body fails

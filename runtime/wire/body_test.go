@@ -121,3 +121,49 @@ func TestRequiredFilePart(t *testing.T) {
 		t.Errorf("a required file with a body: %v", r.err)
 	}
 }
+
+// A file part's Content-Type and file name go into the part's header: a content type
+// that is not one valid media type, or either with a control character (CR and LF
+// included), fails the body before anything is sent instead of writing header lines of
+// the caller's making. So does such a content type from the spec's encoding.
+func TestMultipartRefusesHeaderInjection(t *testing.T) {
+	parts := map[string]func(m *Multipart){
+		"CRLF in the content type": func(m *Multipart) {
+			m.File("f", "", &File{ContentType: "text/plain\r\nX-Injected: 1", Body: strings.NewReader("x")})
+		},
+		"CRLF after a parameter": func(m *Multipart) {
+			m.File("f", "", &File{ContentType: "text/plain; charset=utf-8\r\nX-Injected: 1", Body: strings.NewReader("x")})
+		},
+		"CRLF before a parameter": func(m *Multipart) {
+			m.File("f", "", &File{ContentType: "text/plain;\r\n a=b", Body: strings.NewReader("x")})
+		},
+		"NUL in a parameter": func(m *Multipart) {
+			m.File("f", "", &File{ContentType: "text/plain; a=\"x\x00y\"", Body: strings.NewReader("x")})
+		},
+		"not a media type": func(m *Multipart) {
+			m.File("f", "", &File{ContentType: "text plain", Body: strings.NewReader("x")})
+		},
+		"two media types": func(m *Multipart) {
+			m.File("f", "", &File{ContentType: "image/png, image/jpeg", Body: strings.NewReader("x")})
+		},
+		"the encoding's content type": func(m *Multipart) {
+			m.File("f", "text/plain\r\nX-Injected: 1", &File{Body: strings.NewReader("x")})
+		},
+		"a field's content type": func(m *Multipart) { m.FieldAs("f", "text/plain\r\nX-Injected: 1", "x") },
+		"CRLF in the file name": func(m *Multipart) {
+			m.File("f", "", &File{Name: "a.txt\r\nX-Injected: 1", Body: strings.NewReader("x")})
+		},
+		"NUL in the file name": func(m *Multipart) {
+			m.File("f", "", &File{Name: "a.php\x00.png", Body: strings.NewReader("x")})
+		},
+	}
+	for name, add := range parts {
+		m := NewMultipart()
+		add(m)
+		r := NewRequest("POST")
+		r.MultipartBody(m)
+		if r.err == nil || !strings.Contains(r.err.Error(), `part "f"`) || r.body != nil {
+			t.Errorf("%s: err %v; want the part refused", name, r.err)
+		}
+	}
+}

@@ -23,7 +23,7 @@ type Client struct {
 	userAgent string
 
 	creds      map[string]Credential // by security scheme name
-	queryCreds []string              // the query parameter names credentials use
+	queryCreds []string              // the query parameter names credentials use; see runtime.Engine.QueryCredentials
 
 	specServers []string // the spec's top-level server URLs; see WithSpecServers
 	overridden  bool     // the base URL is not one of specServers
@@ -57,9 +57,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	c.overridden = !slices.ContainsFunc(c.specServers, func(s string) bool {
 		return strings.TrimSuffix(s, "/") == strings.TrimSuffix(baseURL, "/")
 	})
-	if len(c.queryCreds) > 0 {
-		c.engine.HTTPClient = guardQueryCredentials(c.engine.HTTPClient, c.queryCreds)
-	}
+	c.engine.QueryCredentials = c.queryCreds
 	if c.ignoreSignals {
 		c.engine.Override = ignoreSignals(c.engine.Override)
 	}

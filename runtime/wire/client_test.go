@@ -11,8 +11,10 @@ import (
 	"testing"
 	"testing/iotest"
 	"testing/synctest"
+	"time"
 
 	"github.com/retrygen/retrygen/runtime"
+	"github.com/retrygen/retrygen/runtime/retrytest"
 )
 
 // recorder answers each attempt with the next status of statuses (then 200) and keeps
@@ -369,4 +371,52 @@ func TestWithoutServerRetrySignals(t *testing.T) {
 			})
 		})
 	}
+}
+
+// brokenFile is a 10-byte file whose reads fail after its first 4 bytes.
+type brokenFile struct{ off int64 }
+
+func (f *brokenFile) Read(p []byte) (int, error) {
+	if f.off >= 4 {
+		return 0, errors.New("input/output error")
+	}
+	n := copy(p, "abcd"[f.off:])
+	f.off += int64(n)
+	return n, nil
+}
+
+func (f *brokenFile) Seek(off int64, whence int) (int64, error) {
+	switch whence {
+	case io.SeekCurrent:
+		off += f.off
+	case io.SeekEnd:
+		off += 10
+	}
+	f.off = off
+	return off, nil
+}
+
+// A body that can seek but fails midway is not sent again, short, on each retry: the call
+// ends after one attempt with runtime.ErrRequestBody, and the breaker does not count it.
+func TestDoBodyThatFails(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tr := retrytest.NewTransport(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
+		c, err := NewClient("http://api.test", WithHTTPClient(tr.Client()), WithoutRetryBudget(), WithCircuitBreaker(1, time.Minute))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := NewRequest("PUT")
+		r.RawBody("application/octet-stream", &brokenFile{})
+		p := runtime.Policy{MaxAttempts: 3, Idempotent: true, ConnectionErrors: true}
+		_, err = c.Call(context.Background(), r, &p, "", nil)
+		e := asRuntimeError(err)
+		if e == nil || e.Attempts != 1 || !errors.Is(err, runtime.ErrRequestBody) || !strings.Contains(err.Error(), "input/output error") {
+			t.Fatalf("err = %v; want ErrRequestBody, with the reader's error, after 1 attempt", err)
+		}
+		resp, err := c.Call(context.Background(), NewRequest("GET"), &retrying, "", nil)
+		if err != nil {
+			t.Fatalf("the next call: %v", err)
+		}
+		Discard(resp)
+	})
 }

@@ -60,17 +60,17 @@ func ReadBody(resp *http.Response, out *[]byte) error {
 }
 
 // Discard closes a response whose body the operation does not declare, after draining a
-// little of it so that the connection can be reused. It returns nil.
+// little of it (for runtime.DrainTimeout at most) so that the connection can be reused.
+// It returns nil.
 func Discard(resp *http.Response) error {
-	_ = closeBody(resp)
+	closeBody(resp)
 	return nil
 }
 
 // closeBody drains a little of resp's body, so that the connection can be reused, and
-// closes it.
-func closeBody(resp *http.Response) error {
-	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
-	return resp.Body.Close()
+// closes it, for runtime.DrainTimeout at most: a body that stalls is cut.
+func closeBody(resp *http.Response) {
+	runtime.Drain(resp.Body, 64<<10)
 }
 
 // ErrUndeclaredStatus is the cause of the error a call returns when the response has a
@@ -80,12 +80,12 @@ func closeBody(resp *http.Response) error {
 var ErrUndeclaredStatus = errors.New("response status not declared by the API description")
 
 // Undeclared closes resp, a 2xx response whose status the operation does not declare, and
-// returns a *runtime.Error that holds it (with up to runtime.ErrorBodyLimit bytes of body)
-// and has ErrUndeclaredStatus as its cause, so that no undeclared status yields a nil
-// error with an empty result. pick, when not nil, gives the model to decode the body into.
+// returns a *runtime.Error that holds it (with up to runtime.ErrorBodyLimit bytes of body,
+// read for runtime.DrainTimeout at most) and has ErrUndeclaredStatus as its cause, so that
+// no undeclared status yields a nil error with an empty result. pick, when not nil, gives
+// the model to decode the body into.
 func Undeclared(resp *http.Response, pick func(status int) any) error {
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, runtime.ErrorBodyLimit))
+	body := runtime.Drain(resp.Body, runtime.ErrorBodyLimit)
 	e := &runtime.Error{StatusCode: resp.StatusCode, Header: resp.Header, Body: body, Cause: ErrUndeclaredStatus}
 	if req := resp.Request; req != nil && req.URL != nil {
 		e.Method, e.URL = req.Method, RedactURL(req.URL.String())

@@ -76,7 +76,7 @@ func quoteMedia(ct string) string {
 // that is not JSON (text/plain included) is an error wrapping ErrContentType.
 func DecodeJSONStrict(resp *http.Response, v any) error {
 	if ct := resp.Header.Get("Content-Type"); ct != "" && !isJSONType(ct) {
-		_ = closeBody(resp)
+		closeBody(resp)
 		return fmt.Errorf("decode %d response: %w: %s, not JSON", resp.StatusCode, ErrContentType, quoteMedia(ct))
 	}
 	return DecodeJSON(resp, v)
