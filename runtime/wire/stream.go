@@ -9,6 +9,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/retrygen/retrygen/runtime"
@@ -102,6 +103,10 @@ func WithMaxReconnects(n int) CallOption {
 //	}
 //	if err := s.Err(); err != nil { ... }
 //
+// The policy's AttemptTimeout and MaxElapsed bound each connection until its response
+// header arrives (runtime.WithStreamedBody), not the events: a stream that keeps
+// delivering them lives until it ends, is closed or its context is done.
+//
 // When the connection is cut, a stream of a retry-safe operation reconnects with
 // Last-Event-ID. It reconnects at most DefaultMaxReconnects times over its life (see
 // WithMaxReconnects), however many events arrive in between, and at most the policy's
@@ -154,8 +159,10 @@ func OpenStream[T any](ctx context.Context, c *Client, r *Request, p *runtime.Po
 	if p != nil {
 		s.policy = *p
 	}
-	// The body is read by the caller, event by event, not within the attempt.
+	// The body is read by the caller, event by event, not within the attempt, and for
+	// as long as events come: the attempt's bounds end with its response header.
 	s.policy.ReadBody = false
+	s.set.runtime = append(slices.Clip(s.set.runtime), runtime.WithStreamedBody())
 	// Reconnections are decided under the policy the engine makes the call by, the
 	// call's options included. An option that cannot apply fails the first connection.
 	s.wait = s.policy
