@@ -130,8 +130,9 @@ var ErrStreamClosed = errors.New("event stream closed")
 // under the client's breaker and with the policy's retries of its own. A stream of an
 // operation that is not retry-safe never sends its request again: Err is a *StreamError
 // that says how many events were delivered. A reconnection sends the idempotency key the
-// first request sent, not a new one. A stream that ends without its sentinel, at
-// the end of a response, simply ends.
+// first request sent, not a new one, and the stream's own last event ID (none when it
+// has none), whatever Last-Event-ID the first request carried. A stream that ends
+// without its sentinel, at the end of a response, simply ends.
 type Stream[T any] struct {
 	ctx    context.Context // the call's, ended by Close too
 	stop   context.CancelCauseFunc
@@ -194,16 +195,16 @@ func OpenStream[T any](ctx context.Context, c *Client, r *Request, p *runtime.Po
 	if s.cfg.Sentinel == "" {
 		s.cfg.Sentinel = "[DONE]"
 	}
-	if err := s.connect(nil); err != nil {
+	if err := s.connect(&s.set, nil); err != nil {
 		s.stop(nil)
 		return nil, err
 	}
 	return s, nil
 }
 
-// connect sends the request, with Last-Event-ID when the stream has one.
-func (s *Stream[T]) connect(extra http.Header) error {
-	resp, err := s.client.send(s.ctx, s.req, &s.policy, s.cfg.Accept, extra, &s.set)
+// connect sends the request under set, with extra headers.
+func (s *Stream[T]) connect(set *callSettings, extra http.Header) error {
+	resp, err := s.client.send(s.ctx, s.req, &s.policy, s.cfg.Accept, extra, set)
 	if info := s.set.info; info != nil {
 		s.attempts += info.Attempts
 		info.Attempts = s.attempts
@@ -332,14 +333,17 @@ func (s *Stream[T]) reconnect(cut error) error {
 			return s.ctx.Err()
 		}
 	}
-	extra := http.Header{}
-	if id := s.events.LastEventID(); id != "" {
-		extra.Set("Last-Event-Id", id)
-	}
+	// The stream's own last event ID, sent after every other header, replaces the one
+	// the first request carried (a header parameter, or the caller's WithHeader); none
+	// is sent when the stream has none.
+	extra := http.Header{lastEventIDHeader: nil}
 	if s.key != "" {
 		extra.Set(s.wait.IdempotencyKey, s.key)
 	}
-	return s.connect(extra)
+	set := s.set
+	id := s.events.LastEventID()
+	set.lastEventID, set.lastEventIDSet = id, id != ""
+	return s.connect(&set, extra)
 }
 
 // backoff returns the wait before the reconnection s.reconnects counts: the policy's
