@@ -492,3 +492,35 @@ func testReconnectAfterIDReset(t *testing.T, req func() *Request, opts []CallOpt
 		}
 	})
 }
+
+// An event ID that cannot be sent as a header value (a control byte) is ignored, like
+// one holding NUL: the stream reconnects with the last ID it can send, where net/http
+// would refuse to send the other.
+func TestStreamReconnectAfterUnsendableID(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var ids []string
+		c := eventServer(t, func(w http.ResponseWriter, r *http.Request) {
+			ids = append(ids, r.Header.Get("Last-Event-ID"))
+			w.Header().Set("Content-Type", "text/event-stream")
+			if len(ids) > 1 {
+				io.WriteString(w, "data: [DONE]\n\n")
+				return
+			}
+			io.WriteString(w, "id: 1\ndata: \"a\"\n\nid: a\x01b\ndata: \"b\"\n\n")
+			w.(http.Flusher).Flush()
+			panic(http.ErrAbortHandler) // the connection is cut
+		})
+		s, err := OpenStream[string](t.Context(), c, NewRequest("GET"), &streamPolicy, StreamConfig{}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		got := drainStream(s)
+		if fmt.Sprint(got) != "[a b]" || s.Err() != nil || fmt.Sprintf("%q", ids) != `["" "1"]` {
+			t.Errorf("events %v, err %v, Last-Event-IDs %q; want [a b], nil, then 1", got, s.Err(), ids)
+		}
+		if s.Event().ID != "1" {
+			t.Errorf("Event().ID %q, want 1", s.Event().ID)
+		}
+	})
+}
