@@ -218,7 +218,7 @@ func (s *Stream[T]) connect(set *callSettings, extra http.Header) error {
 	if ct := resp.Header.Get("Content-Type"); ct != "" {
 		if mediaType(ct) != "text/event-stream" {
 			closeBody(resp)
-			return fmt.Errorf("%s %s: the response is %q, not an event stream (does the request ask for one?)", s.req.method, s.req.path.String(), oneLineValue(ct))
+			return fmt.Errorf("%s %s: %w: %s, not an event stream (does the request ask for one?)", s.req.method, s.req.path.String(), ErrContentType, quoteMedia(ct))
 		}
 	}
 	s.mu.Lock()
@@ -366,14 +366,6 @@ func (s *Stream[T]) backoff() time.Duration {
 		return math.MaxInt64
 	}
 	return floor + b
-}
-
-// oneLineValue cuts a header value for an error message.
-func oneLineValue(s string) string {
-	if len(s) > 64 {
-		return s[:64] + "…"
-	}
-	return s
 }
 
 func (s *Stream[T]) decode(data []byte, v *T) error {
