@@ -24,6 +24,7 @@ type attempt struct {
 	maxResends    int           // re-sends allowed within this attempt
 	headerTimeout time.Duration // the wait for a response header once a request is written; 0 for none
 	noRedirects   bool          // a redirect is the answer, not followed (WithoutRedirects)
+	answerBound   bool          // the attempt's time limit ends with its answer (WithStreamedBody)
 
 	trace  httptrace.ClientTrace
 	cancel context.CancelCauseFunc
@@ -36,6 +37,7 @@ type attempt struct {
 	bodyErr  error // the first error the request body returned; see watchBody
 	answered bool  // client.Do returned: the header timeout no longer applies
 	timer    *time.Timer
+	limit    *time.Timer // the attempt's time limit, when it ends with the answer
 }
 
 type attemptKey struct{}
@@ -115,17 +117,26 @@ func (a *attempt) wroteRequest(httptrace.WroteRequestInfo) {
 	}
 }
 
-func (a *attempt) headerTimedOut() {
+func (a *attempt) headerTimedOut() { a.timedOut(errResponseHeaderTimeout) }
+
+// limitAnswer aborts the attempt with context.DeadlineExceeded, as a context deadline
+// would end it, unless its answer comes within d.
+func (a *attempt) limitAnswer(d time.Duration) {
+	a.limit = time.AfterFunc(d, func() { a.timedOut(context.DeadlineExceeded) })
+}
+
+// timedOut aborts the attempt with cause unless its answer has come.
+func (a *attempt) timedOut(cause error) {
 	a.mu.Lock()
 	if a.answered {
 		a.mu.Unlock()
 		return
 	}
 	if a.aborted == nil {
-		a.aborted = errResponseHeaderTimeout
+		a.aborted = cause
 	}
 	a.mu.Unlock()
-	a.cancel(errResponseHeaderTimeout)
+	a.cancel(cause)
 }
 
 // gotAnswer marks the end of the wait for a response header: client.Do returned.
@@ -135,6 +146,9 @@ func (a *attempt) gotAnswer() {
 	a.answered = true
 	if a.timer != nil {
 		a.timer.Stop()
+	}
+	if a.limit != nil {
+		a.limit.Stop()
 	}
 }
 

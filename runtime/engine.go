@@ -149,7 +149,8 @@ var zeroPolicy Policy
 // change req; when it must add headers it sends a copy.
 //
 // The final response's context lives until its body is closed, so a per-attempt timeout
-// bounds the whole exchange, body included, without cutting a body being read in time.
+// bounds the whole exchange, body included, without cutting a body being read in time;
+// under WithStreamedBody it bounds each attempt up to its response header only.
 func (e *Engine) Do(ctx context.Context, req *http.Request, p *Policy, opts ...CallOption) (*http.Response, error) {
 	if req == nil || req.URL == nil {
 		return nil, &Error{Err: errors.New("runtime: Do needs a request with a URL")}
@@ -305,7 +306,8 @@ func (e *Engine) do(ctx context.Context, req *http.Request, p *Policy, cfg *call
 			r = e.attemptRequest(req, sent+1, nextBody)
 			nextBody = nil
 		}
-		a := &attempt{keyHeader: http.CanonicalHeaderKey(pol.IdempotencyKey), maxResends: maxAttempts - sent - 1, noRedirects: cfg.noRedirects}
+		a := &attempt{keyHeader: http.CanonicalHeaderKey(pol.IdempotencyKey), maxResends: maxAttempts - sent - 1,
+			noRedirects: cfg.noRedirects, answerBound: cfg.streamedBody}
 		resp, err := e.send(client, r, &pol, now, elapsedEnd, a)
 		sent += 1 + a.resent()
 		now = e.clock()
@@ -388,14 +390,16 @@ func (e *Engine) do(ctx context.Context, req *http.Request, p *Policy, cfg *call
 }
 
 // send makes one attempt: it sends r under the attempt's own context, bounded by the
-// policy's AttemptTimeout, what is left of MaxElapsed and the engine's response header
-// timeout, and with pol.ReadBody reads a 2xx body within the attempt. A request body whose
-// reader failed makes the attempt's error wrap ErrRequestBody. On a 2xx or a
-// non-2xx response a.release frees the attempt's context once its body is done with; on an
-// error the context is freed already.
+// policy's AttemptTimeout, what is left of MaxElapsed (up to the response header only
+// when a.answerBound) and the engine's response header timeout, and with pol.ReadBody
+// reads a 2xx body within the attempt. A request body whose reader failed makes the
+// attempt's error wrap ErrRequestBody. On a 2xx or a non-2xx response a.release frees the
+// attempt's context once its body is done with; on an error the context is freed already.
 func (e *Engine) send(client *http.Client, r *http.Request, pol *Policy, now, elapsedEnd time.Time, a *attempt) (*http.Response, error) {
 	actx := a.start(r.Context())
-	if d, ok := attemptLimit(pol, now, elapsedEnd); ok {
+	if d, ok := attemptLimit(pol, now, elapsedEnd); ok && a.answerBound {
+		a.limitAnswer(d)
+	} else if ok {
 		var cancel context.CancelFunc
 		actx, cancel = context.WithTimeout(actx, d)
 		a.stops = append(a.stops, cancel)

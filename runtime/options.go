@@ -26,6 +26,7 @@ type callConfig struct {
 	attemptTimeout time.Duration // 0: the policy's
 	header         [][2]string
 	noRedirects    bool // WithoutRedirects
+	streamedBody   bool // WithStreamedBody
 }
 
 // WithMaxAttempts overrides the policy's MaxAttempts for one call; n < 1 keeps the policy's.
@@ -117,6 +118,13 @@ const DefaultIdempotencyKeyHeader = "Idempotency-Key"
 func WithAttemptTimeout(d time.Duration) CallOption {
 	return func(c *callConfig) { c.attemptTimeout = d }
 }
+
+// WithStreamedBody marks a call whose 2xx body is a stream, read for as long as it
+// delivers (server-sent events): the policy's AttemptTimeout, and what is left of
+// MaxElapsed, bound each attempt until its response header arrives, not the reading of
+// the body, which only the call's context (and the caller closing it) ends. A failed
+// attempt's body is still drained for DrainTimeout at most.
+func WithStreamedBody() CallOption { return func(c *callConfig) { c.streamedBody = true } }
 
 // WithHeader sets a header on every attempt of one call, replacing any value the request
 // has for that key. Later WithHeader options for the same key win.

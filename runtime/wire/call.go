@@ -17,7 +17,15 @@ type callSettings struct {
 
 	maxReconnects int  // WithMaxReconnects
 	reconnectsSet bool // WithMaxReconnects was given
+
+	// lastEventID is the Last-Event-ID WithHeader gives, sent after every other header;
+	// a stream sends it with its first request only.
+	lastEventID    string
+	lastEventIDSet bool
 }
+
+// lastEventIDHeader is the header a stream resumes with, canonical.
+const lastEventIDHeader = "Last-Event-Id"
 
 // Runtime adapts an option of the retry engine to a CallOption.
 func Runtime(o runtime.CallOption) CallOption {
@@ -39,8 +47,14 @@ func WithAttemptTimeout(d time.Duration) CallOption { return Runtime(runtime.Wit
 // WithIdempotent declares this call retry-safe without an idempotency key.
 func WithIdempotent() CallOption { return Runtime(runtime.WithIdempotent()) }
 
-// WithHeader adds a header to every attempt of this call.
-func WithHeader(key, value string) CallOption { return Runtime(runtime.WithHeader(key, value)) }
+// WithHeader adds a header to every attempt of this call. A Last-Event-ID goes with a
+// stream's first request only: a reconnection sends the stream's own.
+func WithHeader(key, value string) CallOption {
+	if http.CanonicalHeaderKey(key) == lastEventIDHeader {
+		return func(s *callSettings) { s.lastEventID, s.lastEventIDSet = value, true }
+	}
+	return Runtime(runtime.WithHeader(key, value))
+}
 
 // ResponseInfo describes how a call went, success or failure: the final response's
 // status and headers, the attempts made and the Retry-After the server sent.

@@ -185,9 +185,13 @@ func (c *Client) Do(ctx context.Context, r *Request, p *runtime.Policy, accept s
 	return c.send(ctx, r, p, accept, nil, &s)
 }
 
-// send is Call with extra headers (a stream's Last-Event-ID) and the settings read.
+// send is Call with extra headers (a stream's Last-Event-ID) and the settings read. An
+// extra header replaces the request's; one without values removes it.
 func (c *Client) send(ctx context.Context, r *Request, p *runtime.Policy, accept string, extra http.Header, s *callSettings) (*http.Response, error) {
 	opts := s.runtime
+	if s.lastEventIDSet {
+		opts = append(slices.Clip(opts), runtime.WithHeader(lastEventIDHeader, s.lastEventID))
+	}
 	var o runtime.Outcome
 	if s.info != nil {
 		opts = append(slices.Clip(opts), runtime.WithOutcome(&o))
@@ -208,7 +212,11 @@ func (c *Client) do(ctx context.Context, r *Request, p *runtime.Policy, accept s
 		header[k] = v
 	}
 	for k, v := range extra {
-		header[k] = v
+		if len(v) == 0 {
+			delete(header, k)
+		} else {
+			header[k] = v
+		}
 	}
 	query, cookies := r.query, r.cookies
 	if len(r.security) > 0 {

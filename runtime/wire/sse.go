@@ -33,8 +33,11 @@ var ErrEventTooLarge = errors.New("server-sent event too large")
 // WHATWG parsing rules: lines end with CRLF, LF or CR; a leading byte order mark is
 // skipped; lines starting with ':' are comments; a field without a colon has an empty
 // value; one space after the colon is removed; "data" lines accumulate; an "id" holding
-// NUL is ignored; "retry" takes only ASCII digits; an event is dispatched at an empty line
-// when it has data, and an event the stream ends in the middle of is dropped.
+// NUL is ignored, and so (beyond the standard, which ignores NUL because an ID goes back
+// to the server as the Last-Event-ID header) is one holding any control byte a header
+// value cannot carry, so that every last event ID can be sent; "retry" takes only ASCII
+// digits; an event is dispatched at an empty line when it has data, and an event the
+// stream ends in the middle of is dropped.
 //
 // It reads with a buffer of its own and keeps at most one event in memory, so a stream of
 // any length is read in constant memory.
@@ -135,8 +138,10 @@ func (p *EventReader) Next() (Event, error) {
 			p.data = append(p.data, '\n')
 			p.hasData = true
 		case "id":
-			if bytes.IndexByte(value, 0) < 0 && string(value) != p.idBuf {
-				p.idBuf = string(value)
+			if string(value) != p.idBuf {
+				if id := string(value); validHeaderValue(id) {
+					p.idBuf = id
+				}
 			}
 		case "retry":
 			if ms, ok := digits(value); ok {

@@ -9,6 +9,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"net/http"
+	"slices"
+	"sync"
 	"time"
 
 	"github.com/retrygen/retrygen/runtime"
@@ -93,6 +95,10 @@ func WithMaxReconnects(n int) CallOption {
 	return func(s *callSettings) { s.maxReconnects, s.reconnectsSet = max(n, 0), true }
 }
 
+// ErrStreamClosed is what a stream's Err matches once Close ended it before it ended by
+// itself.
+var ErrStreamClosed = errors.New("event stream closed")
+
 // Stream is a server-sent event stream whose events' data decode into T. Read it with
 // Next and Current, then check Err; Close it when done, or cancel the call's context.
 // It starts no goroutine: the events are read in Next, on the caller's goroutine.
@@ -101,6 +107,14 @@ func WithMaxReconnects(n int) CallOption {
 //		use(s.Current())
 //	}
 //	if err := s.Err(); err != nil { ... }
+//
+// Close may be called from any goroutine, while Next waits for an event or to reconnect
+// too: Next then returns false at once and Err matches ErrStreamClosed. The other methods
+// belong to the goroutine that reads the stream.
+//
+// The policy's AttemptTimeout and MaxElapsed bound each connection until its response
+// header arrives (runtime.WithStreamedBody), not the events: a stream that keeps
+// delivering them lives until it ends, is closed or its context is done.
 //
 // When the connection is cut, a stream of a retry-safe operation reconnects with
 // Last-Event-ID. It reconnects at most DefaultMaxReconnects times over its life (see
@@ -116,10 +130,12 @@ func WithMaxReconnects(n int) CallOption {
 // under the client's breaker and with the policy's retries of its own. A stream of an
 // operation that is not retry-safe never sends its request again: Err is a *StreamError
 // that says how many events were delivered. A reconnection sends the idempotency key the
-// first request sent, not a new one. A stream that ends without its sentinel, at
-// the end of a response, simply ends.
+// first request sent, not a new one, and the stream's own last event ID (none when it
+// has none), whatever Last-Event-ID the first request carried. A stream that ends
+// without its sentinel, at the end of a response, simply ends.
 type Stream[T any] struct {
-	ctx    context.Context
+	ctx    context.Context // the call's, ended by Close too
+	stop   context.CancelCauseFunc
 	client *Client
 	req    *Request
 	policy runtime.Policy // as the operation declares it, for the engine
@@ -138,24 +154,31 @@ type Stream[T any] struct {
 	key string
 
 	attempts  int // made by every connection, for ResponseInfo
-	resp      *http.Response
 	events    *EventReader
 	current   T
 	event     Event
 	delivered int
 	err       error
 	done      bool
+
+	// mu guards what Close shares with the goroutine that reads the stream.
+	mu     sync.Mutex
+	resp   *http.Response // of the open connection; nil once it is closed
+	closed bool           // Close was called
 }
 
 // OpenStream sends r and returns its event stream once a 2xx response arrived. A failure
 // before that is retried under p, like any call, and returned.
 func OpenStream[T any](ctx context.Context, c *Client, r *Request, p *runtime.Policy, cfg StreamConfig, opts []CallOption) (*Stream[T], error) {
-	s := &Stream[T]{ctx: ctx, client: c, req: r, cfg: cfg, set: settings(opts)}
+	s := &Stream[T]{client: c, req: r, cfg: cfg, set: settings(opts)}
+	s.ctx, s.stop = context.WithCancelCause(ctx)
 	if p != nil {
 		s.policy = *p
 	}
-	// The body is read by the caller, event by event, not within the attempt.
+	// The body is read by the caller, event by event, not within the attempt, and for
+	// as long as events come: the attempt's bounds end with its response header.
 	s.policy.ReadBody = false
+	s.set.runtime = append(slices.Clip(s.set.runtime), runtime.WithStreamedBody())
 	// Reconnections are decided under the policy the engine makes the call by, the
 	// call's options included. An option that cannot apply fails the first connection.
 	s.wait = s.policy
@@ -172,15 +195,16 @@ func OpenStream[T any](ctx context.Context, c *Client, r *Request, p *runtime.Po
 	if s.cfg.Sentinel == "" {
 		s.cfg.Sentinel = "[DONE]"
 	}
-	if err := s.connect(nil); err != nil {
+	if err := s.connect(&s.set, nil); err != nil {
+		s.stop(nil)
 		return nil, err
 	}
 	return s, nil
 }
 
-// connect sends the request, with Last-Event-ID when the stream has one.
-func (s *Stream[T]) connect(extra http.Header) error {
-	resp, err := s.client.send(s.ctx, s.req, &s.policy, s.cfg.Accept, extra, &s.set)
+// connect sends the request under set, with extra headers.
+func (s *Stream[T]) connect(set *callSettings, extra http.Header) error {
+	resp, err := s.client.send(s.ctx, s.req, &s.policy, s.cfg.Accept, extra, set)
 	if info := s.set.info; info != nil {
 		s.attempts += info.Attempts
 		info.Attempts = s.attempts
@@ -194,10 +218,19 @@ func (s *Stream[T]) connect(extra http.Header) error {
 	if ct := resp.Header.Get("Content-Type"); ct != "" {
 		if mediaType(ct) != "text/event-stream" {
 			closeBody(resp)
-			return fmt.Errorf("%s %s: the response is %q, not an event stream (does the request ask for one?)", s.req.method, s.req.path.String(), oneLineValue(ct))
+			return fmt.Errorf("%s %s: %w: %s, not an event stream (does the request ask for one?)", s.req.method, s.req.path.String(), ErrContentType, quoteMedia(ct))
 		}
 	}
-	s.resp = resp
+	s.mu.Lock()
+	closed := s.closed
+	if !closed {
+		s.resp = resp
+	}
+	s.mu.Unlock()
+	if closed {
+		resp.Body.Close()
+		return s.closedError()
+	}
 	if name := s.wait.IdempotencyKey; name != "" && s.key == "" && resp.Request != nil {
 		s.key = resp.Request.Header.Get(name)
 	}
@@ -217,43 +250,54 @@ func (s *Stream[T]) connect(extra http.Header) error {
 }
 
 // Next reads the next event and reports whether there is one; false at the end of the
-// stream, at its sentinel, or on an error (see Err).
+// stream, at its sentinel, once it is closed, or on an error (see Err).
 func (s *Stream[T]) Next() bool {
 	if s.done {
+		return false
+	}
+	if s.isClosed() {
+		s.finish(s.closedError())
 		return false
 	}
 	for {
 		ev, err := s.events.Next()
 		if err == nil {
-			if string(ev.Data) == s.cfg.Sentinel {
-				s.finish(nil)
-				return false
-			}
-			var v T
-			if err := s.decode(ev.Data, &v); err != nil {
-				s.finish(fmt.Errorf("%s %s: event %d: %w", s.req.method, s.req.path.String(), s.delivered+1, err))
-				return false
-			}
-			s.current, s.event = v, Event{Type: ev.Type, ID: ev.ID}
-			s.delivered++
-			s.failures = 0
-			return true
+			return s.deliver(ev)
 		}
-		if err == io.EOF {
+		switch {
+		case err == io.EOF && !s.isClosed():
 			s.finish(nil)
-			return false
+		case s.isClosed() || errors.Is(err, ErrEventTooLarge) || s.ctx.Err() != nil:
+			s.end(err)
+		default:
+			// The connection was cut.
+			s.closeResponse()
+			if err := s.reconnect(err); err != nil {
+				s.end(err)
+				return false
+			}
+			continue
 		}
-		if errors.Is(err, ErrEventTooLarge) || s.ctx.Err() != nil {
-			s.finish(s.cut(err))
-			return false
-		}
-		// The connection was cut.
-		s.resp.Body.Close()
-		if err := s.reconnect(err); err != nil {
-			s.finish(s.cut(err))
-			return false
-		}
+		return false
 	}
+}
+
+// deliver makes ev the current event and reports whether it is one: false, the stream
+// finished, at the sentinel or when its data does not decode.
+func (s *Stream[T]) deliver(ev Event) bool {
+	if string(ev.Data) == s.cfg.Sentinel {
+		s.finish(nil)
+		return false
+	}
+	var v T
+	if err := s.decode(ev.Data, &v); err != nil {
+		s.finish(fmt.Errorf("%s %s: event %d: %w", s.req.method, s.req.path.String(), s.delivered+1, err))
+		return false
+	}
+	s.current, s.event = v, Event{Type: ev.Type, ID: ev.ID}
+	s.delivered++
+	s.failures = 0
+	return true
 }
 
 // reconnect connects again with Last-Event-ID after a connection was cut by cut, when
@@ -289,14 +333,17 @@ func (s *Stream[T]) reconnect(cut error) error {
 			return s.ctx.Err()
 		}
 	}
-	extra := http.Header{}
-	if id := s.events.LastEventID(); id != "" {
-		extra.Set("Last-Event-Id", id)
-	}
+	// The stream's own last event ID, sent after every other header, replaces the one
+	// the first request carried (a header parameter, or the caller's WithHeader); none
+	// is sent when the stream has none.
+	extra := http.Header{lastEventIDHeader: nil}
 	if s.key != "" {
 		extra.Set(s.wait.IdempotencyKey, s.key)
 	}
-	return s.connect(extra)
+	set := s.set
+	id := s.events.LastEventID()
+	set.lastEventID, set.lastEventIDSet = id, id != ""
+	return s.connect(&set, extra)
 }
 
 // backoff returns the wait before the reconnection s.reconnects counts: the policy's
@@ -321,14 +368,6 @@ func (s *Stream[T]) backoff() time.Duration {
 	return floor + b
 }
 
-// oneLineValue cuts a header value for an error message.
-func oneLineValue(s string) string {
-	if len(s) > 64 {
-		return s[:64] + "…"
-	}
-	return s
-}
-
 func (s *Stream[T]) decode(data []byte, v *T) error {
 	if s.cfg.Text {
 		if p, ok := any(v).(*string); ok {
@@ -343,15 +382,46 @@ func (s *Stream[T]) cut(err error) error {
 	return &StreamError{Method: s.req.method, Path: s.req.path.String(), Delivered: s.delivered, Reconnects: s.reconnects, Err: err}
 }
 
+// finish ends the stream with err, nil for a normal end, and frees its connection.
 func (s *Stream[T]) finish(err error) {
 	s.done, s.err = true, err
 	var zero T
 	s.current = zero
-	if s.resp != nil {
-		// Closed undrained: the server may hold the stream open after its sentinel.
-		s.resp.Body.Close()
-		s.resp = nil
+	// Closed undrained: the server may hold the stream open after its sentinel.
+	s.closeResponse()
+	s.stop(nil)
+}
+
+// end finishes the stream after why made it stop: as closed when Close did that, else
+// with a *StreamError.
+func (s *Stream[T]) end(why error) {
+	if s.isClosed() {
+		s.finish(s.closedError())
+		return
 	}
+	s.finish(s.cut(why))
+}
+
+func (s *Stream[T]) closedError() error {
+	return fmt.Errorf("%s %s: %w", s.req.method, s.req.path.String(), ErrStreamClosed)
+}
+
+func (s *Stream[T]) isClosed() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closed
+}
+
+// closeResponse closes the open connection's response, if there is one.
+func (s *Stream[T]) closeResponse() error {
+	s.mu.Lock()
+	resp := s.resp
+	s.resp = nil
+	s.mu.Unlock()
+	if resp == nil {
+		return nil
+	}
+	return resp.Body.Close()
 }
 
 // Current returns the event Next read.
@@ -364,17 +434,18 @@ func (s *Stream[T]) Event() Event { return s.event }
 func (s *Stream[T]) Delivered() int { return s.delivered }
 
 // Err returns what ended the stream, nil when it ended normally (its sentinel, or the
-// end of the response).
+// end of the response); an error matching ErrStreamClosed when Close ended it first.
 func (s *Stream[T]) Err() error { return s.err }
 
-// Close ends the stream and closes its response. It is safe to call more than once.
+// Close ends the stream and closes its response; calling it again does nothing. It may
+// be called from any goroutine, while Next runs too: Next then returns false at once,
+// whether it waits for an event, to reconnect or for the engine, and Err matches
+// ErrStreamClosed. The response body is closed while Next may be reading it, which
+// net/http's bodies allow.
 func (s *Stream[T]) Close() error {
-	if s.resp != nil {
-		err := s.resp.Body.Close()
-		s.resp = nil
-		s.done = true
-		return err
-	}
-	s.done = true
-	return nil
+	s.mu.Lock()
+	s.closed = true
+	s.mu.Unlock()
+	s.stop(ErrStreamClosed)
+	return s.closeResponse()
 }

@@ -363,3 +363,164 @@ func TestStreamReconnectCallOptions(t *testing.T) {
 		})
 	}
 }
+
+// resumeServer serves the events 1 to last, each with its number as ID, from the one
+// after the request's Last-Event-ID; it cuts each connection after two events and ends
+// with the sentinel. It records the Last-Event-ID of each request (absent: "-").
+type resumeServer struct {
+	last int
+	ids  []string
+}
+
+func (s *resumeServer) RoundTrip(r *http.Request) (*http.Response, error) {
+	id := "-"
+	if v := r.Header.Values("Last-Event-ID"); v != nil {
+		id = v[0]
+	}
+	s.ids = append(s.ids, id)
+	from := 0
+	fmt.Sscan(id, &from)
+	var b strings.Builder
+	for n := from + 1; n <= s.last && n <= from+2; n++ {
+		fmt.Fprintf(&b, "id: %d\ndata: \"%d\"\n\n", n, n)
+	}
+	var body io.Reader = strings.NewReader(b.String())
+	if from+2 < s.last {
+		body = io.MultiReader(body, errReader{io.ErrUnexpectedEOF})
+	} else {
+		body = io.MultiReader(body, strings.NewReader("data: [DONE]\n\n"))
+	}
+	if len(s.ids) > 20 {
+		body = http.NoBody
+	}
+	return &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"text/event-stream"}}, Body: io.NopCloser(body), Request: r}, nil
+}
+
+// A Last-Event-ID the caller gives the first request (WithHeader, the engine's own
+// WithHeader, or a header parameter) goes with it only: a reconnection sends the
+// stream's own, so that no event comes twice.
+func TestStreamReconnectSendsItsOwnLastEventID(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		opts []CallOption
+		req  func() *Request
+	}{
+		{"WithHeader", []CallOption{WithHeader("last-event-id", "5")}, nil},
+		{"Runtime(WithHeader)", []CallOption{Runtime(runtime.WithHeader("Last-Event-ID", "5"))}, nil},
+		{"header parameter", nil, func() *Request {
+			r := NewRequest("GET")
+			r.HeaderParam("Last-Event-ID", HeaderSimple, "5")
+			return r
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				srv := &resumeServer{last: 9}
+				c, err := NewClient("http://api.example.com", WithHTTPClient(&http.Client{Transport: srv}))
+				if err != nil {
+					t.Fatal(err)
+				}
+				r := NewRequest("GET")
+				if tc.req != nil {
+					r = tc.req()
+				}
+				s, err := OpenStream[string](t.Context(), c, r, &streamPolicy, StreamConfig{}, tc.opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer s.Close()
+				got := drainStream(s)
+				if fmt.Sprint(got) != "[6 7 8 9]" || s.Err() != nil {
+					t.Errorf("events %v, err %v; want [6 7 8 9]", got, s.Err())
+				}
+				if fmt.Sprint(srv.ids) != "[5 7]" {
+					t.Errorf("Last-Event-IDs sent %v, want [5 7]", srv.ids)
+				}
+			})
+		})
+	}
+}
+
+// A stream whose server reset the last event ID (an empty id field) reconnects without
+// Last-Event-ID, though the caller gave one for the first request.
+func TestStreamReconnectAfterIDReset(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		opts []CallOption
+		req  func() *Request
+	}{
+		{"WithHeader", []CallOption{WithHeader("Last-Event-ID", "5")}, nil},
+		{"header parameter", nil, func() *Request {
+			r := NewRequest("GET")
+			r.HeaderParam("Last-Event-ID", HeaderSimple, "5")
+			return r
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) { testReconnectAfterIDReset(t, tc.req, tc.opts) })
+	}
+}
+
+func testReconnectAfterIDReset(t *testing.T, req func() *Request, opts []CallOption) {
+	synctest.Test(t, func(t *testing.T) {
+		srv := &cutServer{head: func(n int) string {
+			if n == 1 {
+				return "id: 6\ndata: \"a\"\n\nid\ndata: \"b\"\n\n"
+			}
+			return "data: [DONE]\n\n"
+		}}
+		var sent []string
+		hc := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+			sent = append(sent, fmt.Sprintf("%q", r.Header.Values("Last-Event-ID")))
+			return srv.RoundTrip(r)
+		})}
+		c, err := NewClient("http://api.example.com", WithHTTPClient(hc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := NewRequest("GET")
+		if req != nil {
+			r = req()
+		}
+		s, err := OpenStream[string](t.Context(), c, r, &streamPolicy, StreamConfig{}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		drainStream(s)
+		if s.Err() != nil || fmt.Sprint(sent) != `[["5"] []]` {
+			t.Errorf("Last-Event-IDs sent %v, err %v; want 5, then none", sent, s.Err())
+		}
+	})
+}
+
+// An event ID that cannot be sent as a header value (a control byte) is ignored, like
+// one holding NUL: the stream reconnects with the last ID it can send, where net/http
+// would refuse to send the other.
+func TestStreamReconnectAfterUnsendableID(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var ids []string
+		c := eventServer(t, func(w http.ResponseWriter, r *http.Request) {
+			ids = append(ids, r.Header.Get("Last-Event-ID"))
+			w.Header().Set("Content-Type", "text/event-stream")
+			if len(ids) > 1 {
+				io.WriteString(w, "data: [DONE]\n\n")
+				return
+			}
+			io.WriteString(w, "id: 1\ndata: \"a\"\n\nid: a\x01b\ndata: \"b\"\n\n")
+			w.(http.Flusher).Flush()
+			panic(http.ErrAbortHandler) // the connection is cut
+		})
+		s, err := OpenStream[string](t.Context(), c, NewRequest("GET"), &streamPolicy, StreamConfig{}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		got := drainStream(s)
+		if fmt.Sprint(got) != "[a b]" || s.Err() != nil || fmt.Sprintf("%q", ids) != `["" "1"]` {
+			t.Errorf("events %v, err %v, Last-Event-IDs %q; want [a b], nil, then 1", got, s.Err(), ids)
+		}
+		if s.Event().ID != "1" {
+			t.Errorf("Event().ID %q, want 1", s.Event().ID)
+		}
+	})
+}

@@ -2,6 +2,7 @@ package wire
 
 import (
 	"context"
+	"errors"
 	"io"
 	"net/http"
 	"os"
@@ -133,7 +134,8 @@ func TestStreamConstantMemory(t *testing.T) {
 }
 
 // A 2xx answer that is not an event stream (JSON, because the request did not ask for a
-// stream) is an error that says so, not a stream that silently ends.
+// stream) is an error that says so and wraps ErrContentType, not a stream that silently
+// ends.
 func TestStreamWrongContentType(t *testing.T) {
 	hc := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
 		return &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"application/json"}},
@@ -146,7 +148,7 @@ func TestStreamWrongContentType(t *testing.T) {
 	r := NewRequest("POST")
 	r.Path("/chat")
 	_, err = OpenStream[chunk](context.Background(), c, r, &getPolicy, StreamConfig{}, nil)
-	if err == nil || !strings.Contains(err.Error(), `"application/json", not an event stream`) {
+	if !errors.Is(err, ErrContentType) || !strings.Contains(err.Error(), `POST /chat: response Content-Type is not what the method decodes: "application/json", not an event stream`) {
 		t.Fatalf("err = %v", err)
 	}
 }
