@@ -667,9 +667,9 @@ func (v Message) MarshalJSON() ([]byte, error) {
 	}
 	switch {
 	case v.UserMessage != nil:
-		return wire.MarshalVariant(v.UserMessage, "role", "user")
+		return wire.MarshalVariant(v.UserMessage, "role", "user", "UserMessage")
 	case v.SystemMessage != nil:
-		return wire.MarshalVariant(v.SystemMessage, "role", "system")
+		return wire.MarshalVariant(v.SystemMessage, "role", "system", "SystemMessage")
 	}
 	return wire.MarshalRaw(v.raw)
 }
@@ -679,10 +679,10 @@ func (v Message) MarshalJSON() ([]byte, error) {
 func (v *Message) UnmarshalJSON(data []byte) error {
 	*v = Message{raw: append(json.RawMessage(nil), data...)}
 	switch wire.DiscriminatorValue(data, "role") {
-	case "user":
+	case "user", "UserMessage":
 		v.UserMessage = new(UserMessage)
 		return json.Unmarshal(data, v.UserMessage)
-	case "system":
+	case "system", "SystemMessage":
 		v.SystemMessage = new(SystemMessage)
 		return json.Unmarshal(data, v.SystemMessage)
 	}

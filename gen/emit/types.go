@@ -306,9 +306,11 @@ func sumType(d *model.Decl) *jen.Statement {
 	s.Func().Params(jen.Id("v").Id(d.GoName)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(append(marshal,
 		jen.Switch().BlockFunc(func(g *jen.Group) {
 			for _, v := range d.Variants {
-				args := []jen.Code{jen.Id("v").Dot(v.GoName), jen.Lit(d.Discriminator)}
+				args := []jen.Code{jen.Id("v").Dot(v.GoName), jen.Lit(d.Discriminator), jen.Lit(v.Send)}
 				for _, val := range v.Values {
-					args = append(args, jen.Lit(val))
+					if val != v.Send {
+						args = append(args, jen.Lit(val))
+					}
 				}
 				g.Case(jen.Id("v").Dot(v.GoName).Op("!=").Nil()).Block(
 					jen.Return(jen.Qual(wirePath, "MarshalVariant").Call(args...)),

@@ -245,4 +245,8 @@ type Variant struct {
 	Type   *Type
 	// Values are the discriminator values that select this variant, e.g. ["cat"].
 	Values []string
+	// Send is the discriminator value the variant is written with when the caller's is
+	// not one of Values, e.g. "cat": the spec's first value for it, which another variant
+	// listed first may take on decode.
+	Send string
 }

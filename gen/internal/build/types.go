@@ -804,6 +804,7 @@ func (b *builder) union(d *model.Decl, s *openapi3.Schema, variants []*openapi3.
 				discriminated = false
 			} else {
 				mv.Values = discriminatorValues(s.Discriminator.PropertyName, mapping, v)
+				mv.Send = mv.Values[0]
 			}
 		}
 		d.Variants = append(d.Variants, mv)
@@ -859,10 +860,10 @@ func mappingByTarget(disc *openapi3.Discriminator) map[string][]string {
 }
 
 // discriminatorValues lists the values that select variant v, the one to write first: the
-// values mapping gives it (see mappingByTarget); else the one value the variant's own
-// discriminator property allows (a single-value enum or a const), as no other can be sent
-// with it; else the component's name (the implicit mapping) and the values the property
-// allows, which real APIs send.
+// values mapping gives it (see mappingByTarget); else, when the variant's own
+// discriminator property allows one value (a single-value enum or a const), that value,
+// as no other can be sent with it, then the component's name (the implicit mapping); else
+// the component's name and the values the property allows, which real APIs send.
 func discriminatorValues(property string, mapping map[string][]string, v *openapi3.SchemaRef) []string {
 	if keys := mapping[v.Ref]; len(keys) > 0 {
 		return slices.Clone(keys)
@@ -881,8 +882,8 @@ func discriminatorValues(property string, mapping map[string][]string, v *openap
 			}
 		}
 	}
-	if len(allowed) == 1 {
-		return allowed
+	if len(allowed) == 1 && allowed[0] != name {
+		return []string{allowed[0], name}
 	}
 	out := []string{name}
 	for _, a := range allowed {

@@ -232,9 +232,9 @@ func (v Event) MarshalJSON() ([]byte, error) {
 	}
 	switch {
 	case v.Created != nil:
-		return wire.MarshalVariant(v.Created, "type", "thing.created")
+		return wire.MarshalVariant(v.Created, "type", "thing.created", "Created")
 	case v.Deleted != nil:
-		return wire.MarshalVariant(v.Deleted, "type", "thing.deleted")
+		return wire.MarshalVariant(v.Deleted, "type", "thing.deleted", "Deleted")
 	}
 	return wire.MarshalRaw(v.raw)
 }
@@ -244,10 +244,10 @@ func (v Event) MarshalJSON() ([]byte, error) {
 func (v *Event) UnmarshalJSON(data []byte) error {
 	*v = Event{raw: append(json.RawMessage(nil), data...)}
 	switch wire.DiscriminatorValue(data, "type") {
-	case "thing.created":
+	case "thing.created", "Created":
 		v.Created = new(Created)
 		return json.Unmarshal(data, v.Created)
-	case "thing.deleted":
+	case "thing.deleted", "Deleted":
 		v.Deleted = new(Deleted)
 		return json.Unmarshal(data, v.Deleted)
 	}

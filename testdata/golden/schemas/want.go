@@ -20,7 +20,8 @@ import (
 // allOf merged, oneOf with a discriminator (a sum type), anyOf without one (a raw-JSON
 // union), formats (date-time, int32, int64, float, byte, binary), a self-recursive schema,
 // two schemas that contain each other by value, a component that only refers to another,
-// inline schemas named after their place.
+// inline schemas named after their place, discriminator values
+// that single-value enums give.
 
 const _ = runtime.SupportPackageIsVersion3
 
@@ -284,6 +285,61 @@ type Everything struct {
 // IDs is the schema at #/components/schemas/Ids.
 type IDs []int64
 
+// InputMessage is the schema at #/components/schemas/InputMessage.
+type InputMessage struct {
+	Text *string           `json:"text,omitzero"`
+	Type *InputMessageType `json:"type,omitzero"`
+}
+
+// Told apart by type, with no mapping: each variant allows one value, and two allow the
+// same, so the second is read by its schema name but still written with that value.
+type Item struct {
+	InputMessage  *InputMessage
+	OutputMessage *OutputMessage
+	ToolCall      *ToolCall
+	raw           json.RawMessage
+}
+
+// MarshalJSON writes the variant that is set, with the discriminator "type" that selects it,
+// else the JSON the value was read from. More than one variant set is an error.
+func (v Item) MarshalJSON() ([]byte, error) {
+	if err := wire.OneVariant(v.InputMessage != nil, v.OutputMessage != nil, v.ToolCall != nil); err != nil {
+		return nil, err
+	}
+	switch {
+	case v.InputMessage != nil:
+		return wire.MarshalVariant(v.InputMessage, "type", "message", "InputMessage")
+	case v.OutputMessage != nil:
+		return wire.MarshalVariant(v.OutputMessage, "type", "message", "OutputMessage")
+	case v.ToolCall != nil:
+		return wire.MarshalVariant(v.ToolCall, "type", "tool_call", "ToolCall")
+	}
+	return wire.MarshalRaw(v.raw)
+}
+
+// UnmarshalJSON sets the variant the discriminator "type" names;
+// a value it does not know is kept as raw JSON.
+func (v *Item) UnmarshalJSON(data []byte) error {
+	*v = Item{raw: append(json.RawMessage(nil), data...)}
+	switch wire.DiscriminatorValue(data, "type") {
+	case "message", "InputMessage":
+		v.InputMessage = new(InputMessage)
+		return json.Unmarshal(data, v.InputMessage)
+	case "OutputMessage":
+		v.OutputMessage = new(OutputMessage)
+		return json.Unmarshal(data, v.OutputMessage)
+	case "tool_call", "ToolCall":
+		v.ToolCall = new(ToolCall)
+		return json.Unmarshal(data, v.ToolCall)
+	}
+	return nil
+}
+
+// Raw returns the JSON the value was read from, nil when it was not read.
+func (v Item) Raw() json.RawMessage {
+	return v.raw
+}
+
 // Loop is the schema at #/components/schemas/Loop.
 type Loop struct {
 	Peer Peer `json:"peer"`
@@ -298,6 +354,13 @@ type Node struct {
 	Name     *string `json:"name,omitzero"`
 	Parent   *Node   `json:"parent,omitzero"`
 	Peer     *Peer   `json:"peer,omitzero"`
+}
+
+// OutputMessage is the schema at #/components/schemas/OutputMessage.
+type OutputMessage struct {
+	Refusal *string            `json:"refusal,omitzero"`
+	Text    *string            `json:"text,omitzero"`
+	Type    *OutputMessageType `json:"type,omitzero"`
 }
 
 // Peer is the schema at #/components/schemas/Peer.
@@ -349,6 +412,20 @@ func (v Pet) Raw() json.RawMessage {
 
 // Timestamp is the schema at #/components/schemas/Timestamp.
 type Timestamp = time.Time
+
+// ToolCall is the schema at #/components/schemas/ToolCall.
+type ToolCall struct {
+	Name *string `json:"name,omitzero"`
+	// Always "tool_call": filled in when sent.
+	Type string `json:"type,omitzero"`
+}
+
+// MarshalJSON writes the value as a request sends it: with its constants filled in.
+func (v ToolCall) MarshalJSON() ([]byte, error) {
+	type plain ToolCall
+	v.Type = "tool_call"
+	return wire.MarshalObject(plain(v), nil)
+}
 
 // A string, a number or a list of strings.
 type Value struct {
@@ -439,4 +516,20 @@ type EverythingOwnerKind string
 const (
 	EverythingOwnerKindPerson  EverythingOwnerKind = "person"
 	EverythingOwnerKindCompany EverythingOwnerKind = "company"
+)
+
+// InputMessageType is the type of the property "type" of InputMessage.
+type InputMessageType string
+
+// Values of InputMessageType.
+const (
+	InputMessageTypeMessage InputMessageType = "message"
+)
+
+// OutputMessageType is the type of the property "type" of OutputMessage.
+type OutputMessageType string
+
+// Values of OutputMessageType.
+const (
+	OutputMessageTypeMessage OutputMessageType = "message"
 )
