@@ -18,7 +18,6 @@ import (
 	"time"
 
 	"github.com/retrygen/retrygen/e2e/clientapi"
-	"github.com/retrygen/retrygen/runtime/wire"
 )
 
 const (
@@ -655,7 +654,7 @@ func TestRedirectOnlyOperation(t *testing.T) {
 	bubble(t, func(t *testing.T, e *env) {
 		e.serve(clientAddr, reply(200, "the archive itself"))
 		loc, err := e.clientapi(clientapi.ServerURL, clientapi.WithBearerAuth(bearerToken)).GetItemArchive(t.Context(), 1)
-		if loc != nil || err == nil || !errors.Is(err, wire.ErrUndeclaredStatus) {
+		if loc != nil || err == nil || !errors.Is(err, clientapi.ErrUndeclaredStatus) {
 			t.Errorf("%v, %v: want the undeclared 200 as an error", loc, err)
 		}
 	})

@@ -27,6 +27,22 @@ var (
 	// error wraps too). The failure is the caller's: never retried, and the breaker does
 	// not count it.
 	ErrRequestBody = errors.New("request body failed")
+
+	// The causes that generated clients report besides the engine's own (runtime/wire
+	// names them too), declared here so that a generated package can re-export them.
+
+	// ErrContentType: a response's Content-Type is not one the method decodes (an HTML
+	// error page from a proxy where JSON was declared, say), rather than a JSON syntax
+	// error.
+	ErrContentType = errors.New("response Content-Type is not what the method decodes")
+	// ErrUndeclaredStatus: the response has a 2xx status the operation does not declare;
+	// the response (status, headers, body) is in the *Error, with the `default`
+	// response's model when the spec declares one.
+	ErrUndeclaredStatus = errors.New("response status not declared by the API description")
+	// ErrStreamClosed: an event stream's Close ended it before it ended by itself.
+	ErrStreamClosed = errors.New("event stream closed")
+	// ErrNoLocation: a redirect that an operation answers with has no usable Location.
+	ErrNoLocation = errors.New("redirect without a Location")
 	// ErrRetryAfterTooLong: the server asked for a wait longer than MaxRetryAfter, the
 	// context deadline or MaxElapsed allows.
 	ErrRetryAfterTooLong = errors.New("server asked to retry later than allowed")

@@ -106,15 +106,17 @@ type NewClient func(baseURL string, hc *http.Client) (any, error)
 
 type registered struct {
 	newClient NewClient
+	noRetry   reflect.Value // the package's []CallOption that turns retries off
 	models    map[string]reflect.Type
 }
 
 var clients = map[string]registered{}
 
-// Register adds a client under name. models maps the Go names of its error models to
-// their pointer types, e.g. "Problem" to *Problem.
-func Register(name string, newClient NewClient, models map[string]reflect.Type) {
-	clients[name] = registered{newClient, models}
+// Register adds a client under name. noRetry is the package's call options that turn
+// retries off, e.g. []client.CallOption{client.WithoutRetry()}. models maps the Go names
+// of its error models to their pointer types, e.g. "Problem" to *Problem.
+func Register(name string, newClient NewClient, noRetry any, models map[string]reflect.Type) {
+	clients[name] = registered{newClient, reflect.ValueOf(noRetry), models}
 }
 
 // Main runs the plan named by os.Args[1] and writes the records, per client, to
@@ -220,7 +222,7 @@ func run(reg registered, c Call) (rec Record) {
 		rec.Problem = fmt.Sprintf("the client has no method %s", c.Method)
 		return rec
 	}
-	args, err := arguments(m.Type(), c)
+	args, err := arguments(m.Type(), c, reg.noRetry)
 	if err != nil {
 		rec.Problem = fmt.Sprintf("arguments of %s: %v", c.Method, err)
 		return rec
@@ -237,17 +239,26 @@ var (
 	contextType  = reflect.TypeFor[context.Context]()
 	readerType   = reflect.TypeFor[io.Reader]()
 	errorType    = reflect.TypeFor[error]()
-	callOptsType = reflect.TypeFor[[]wire.CallOption]()
 	fileType     = reflect.TypeFor[wire.File]()
 )
+
+// isFile reports a generated package's File, which has wire.File's fields.
+func isFile(t reflect.Type) bool {
+	return t.Kind() == reflect.Struct && t.Name() == "File" && t.ConvertibleTo(fileType)
+}
+
+// newFile returns a File of type t holding raw.
+func newFile(t reflect.Type, raw json.RawMessage) reflect.Value {
+	return reflect.ValueOf(wire.File{Name: "sample.bin", Body: readerOf(raw)}).Convert(t)
+}
 
 // arguments builds the method's arguments: ctx, the positional arguments (path
 // parameters, then required parameters), the params struct,
 // the body, then a call option that turns retries off (the planned response is the
 // answer to every attempt; retrying it only takes time).
-func arguments(t reflect.Type, c Call) ([]reflect.Value, error) {
+func arguments(t reflect.Type, c Call, noRetry reflect.Value) ([]reflect.Value, error) {
 	n := t.NumIn()
-	if n < 2 || t.In(0) != contextType || !t.IsVariadic() || t.In(n-1) != callOptsType {
+	if n < 2 || t.In(0) != contextType || !t.IsVariadic() || t.In(n-1) != noRetry.Type() {
 		return nil, fmt.Errorf("signature %s is not (ctx, ..., opts ...CallOption)", t)
 	}
 	want := 2 + len(c.PathArgs)
@@ -286,7 +297,7 @@ func arguments(t reflect.Type, c Call) ([]reflect.Value, error) {
 		args[i] = v
 		i++
 	}
-	args[i] = reflect.ValueOf([]wire.CallOption{wire.WithoutRetry()})
+	args[i] = noRetry
 	return args, nil
 }
 
@@ -345,18 +356,20 @@ func value(t reflect.Type, raw json.RawMessage) (reflect.Value, error) {
 	switch {
 	case t == readerType:
 		return reflect.ValueOf(readerOf(raw)).Convert(readerType), nil
-	case t == fileType:
-		return reflect.ValueOf(wire.File{Name: "sample.bin", Body: readerOf(raw)}), nil
-	case t.Kind() == reflect.Pointer && t.Elem() == fileType:
-		return reflect.ValueOf(&wire.File{Name: "sample.bin", Body: readerOf(raw)}), nil
-	case t.Kind() == reflect.Slice && t.Elem() == fileType:
+	case isFile(t):
+		return newFile(t, raw), nil
+	case t.Kind() == reflect.Pointer && isFile(t.Elem()):
+		v := reflect.New(t.Elem())
+		v.Elem().Set(newFile(t.Elem(), raw))
+		return v, nil
+	case t.Kind() == reflect.Slice && isFile(t.Elem()):
 		var items []json.RawMessage
 		if err := json.Unmarshal(raw, &items); err != nil {
 			return reflect.Value{}, err
 		}
 		s := reflect.MakeSlice(t, len(items), len(items))
 		for i, item := range items {
-			s.Index(i).Set(reflect.ValueOf(wire.File{Name: "sample.bin", Body: readerOf(item)}))
+			s.Index(i).Set(newFile(t.Elem(), item))
 		}
 		return s, nil
 	case t.Kind() == reflect.Slice && t.Elem() == readerType:

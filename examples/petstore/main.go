@@ -204,7 +204,7 @@ func watch(ctx context.Context, c *client.Client, log *logger) (int, error) {
 	}
 	defer stream.Close()
 	for stream.Next() {
-		log.printf("client  event %d (id %s): %s", stream.Delivered(), stream.Event().ID, stream.Current().Kind)
+		log.printf("client  event %d (id %s): %s", stream.Delivered(), stream.EventID(), stream.Current().Kind)
 	}
 	return stream.Delivered(), stream.Err()
 }

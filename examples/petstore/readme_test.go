@@ -29,7 +29,7 @@ func readmeStream(ctx context.Context, w io.Writer, baseURL, token string, hc *h
 	}
 	defer stream.Close()
 	for stream.Next() {
-		fmt.Fprintln(w, stream.Event().ID, stream.Current().Kind)
+		fmt.Fprintln(w, stream.EventID(), stream.Current().Kind)
 	}
 	return stream.Err() // nil at [DONE]; a *client.StreamError when a cut stream cannot resume
 }

@@ -45,13 +45,13 @@ func (e *emitter) securityOptions() []jen.Code {
 		d.para(s.Doc)
 		d.para("Credentials are never logged, never appear in errors and never follow a redirect to another host.")
 		out = append(out, d.code().Func().Id(s.Option).Params(params...).Id("Option").Block(
-			jen.Return(jen.Qual(wirePath, "WithCredential").Call(key, cred)),
+			jen.Return(jen.Id("Option").Values(jen.Qual(wirePath, "WithCredential").Call(key, cred))),
 		).Line())
 		if s.FuncOption != "" {
 			var fd doc
 			fd.para(withFn)
 			out = append(out, fd.code().Func().Id(s.FuncOption).Params(fnParam).Id("Option").Block(
-				jen.Return(jen.Qual(wirePath, "WithCredential").Call(key, fnCred)),
+				jen.Return(jen.Id("Option").Values(jen.Qual(wirePath, "WithCredential").Call(key, fnCred))),
 			).Line())
 		}
 	}

@@ -16,6 +16,9 @@ type clientOption struct {
 	name   string
 	params []jen.Code
 	args   []string
+	// convert, when set, gives for an argument the conversion to its runtime/wire type,
+	// e.g. (*wire.ResponseInfo).
+	convert []*jen.Statement
 }
 
 var newClientOptions = []clientOption{
@@ -131,10 +134,17 @@ var callOptions = []clientOption{
 		args:   []string{"key", "value"},
 	},
 	{
+		doc:    "WithMaxReconnects lets an event stream reconnect at most n times over its life instead of 10; n < 1 means never. Other calls ignore it.",
+		name:   "WithMaxReconnects",
+		params: []jen.Code{jen.Id("n").Int()},
+		args:   []string{"n"},
+	},
+	{
 		doc:    "WithResponseInfo fills *info when the call ends, success or failure: the final status and headers, the attempts made and the Retry-After the server sent. For a stream it is filled when the stream opens and again on each reconnection.",
 		name:   "WithResponseInfo",
-		params: []jen.Code{jen.Id("info").Op("*").Id("ResponseInfo")},
-		args:   []string{"info"},
+		params:  []jen.Code{jen.Id("info").Op("*").Id("ResponseInfo")},
+		args:    []string{"info"},
+		convert: []*jen.Statement{jen.Parens(jen.Op("*").Qual(wirePath, "ResponseInfo"))},
 	},
 }
 
@@ -142,11 +152,14 @@ var callOptions = []clientOption{
 var sentinels = []string{
 	"ErrExhausted", "ErrBudgetExhausted", "ErrCircuitOpen", "ErrBodyNotReplayable", "ErrRetryAfterTooLong",
 	"ErrStatusNotRetried", "ErrNotRetrySafe", "ErrNotRetryable", "ErrConnectionErrorsOff", "ErrBodyTooLarge",
-	"ErrOptionDoesNotApply", "ErrRetriesOff", "ErrServerSaidNoRetry",
+	"ErrOptionDoesNotApply", "ErrRetriesOff", "ErrServerSaidNoRetry", "ErrRequestBody",
+	"ErrContentType", "ErrUndeclaredStatus", "ErrStreamClosed", "ErrNoLocation",
 }
 
-// clientSurface renders Client, NewClient, the options and the re-exported runtime
-// names.
+// clientSurface renders Client, NewClient, the options, the values a caller builds
+// (Nullable, Date, File, Ptr), the event stream and the re-exported runtime names. Every
+// exported name is declared here, so that a caller imports the generated package alone
+// and its documentation names nothing of runtime/wire.
 func clientSurface(api *model.API) []jen.Code {
 	var out []jen.Code
 	add := func(text string, c *jen.Statement) {
@@ -156,7 +169,7 @@ func clientSurface(api *model.API) []jen.Code {
 	}
 	add("Client calls the API. It is safe for concurrent use; all its calls share one retry budget and, when enabled, one circuit breaker.",
 		jen.Type().Id("Client").Struct(jen.Id("wire").Op("*").Qual(wirePath, "Client")))
-	add("Option configures a Client.", jen.Type().Id("Option").Op("=").Qual(wirePath, "Option"))
+	add("Option configures a Client; the With functions make them.", wrapperType("Option", "Option"))
 	newClientDoc := "NewClient returns a client for the API served at baseURL, e.g. \"https://api.example.com/v1\". By default it sends requests with http.DefaultClient, retries each operation under the policy its spec declares, and caps retries with runtime.DefaultBudget."
 	if len(api.ServerConsts) > 0 {
 		newClientDoc += " An empty baseURL means " + api.ServerConsts[0].GoName + ". Operations the spec gives servers of their own go there, unless baseURL is none of the spec's servers."
@@ -168,52 +181,63 @@ func clientSurface(api *model.API) []jen.Code {
 			jen.Return(jen.Op("&").Id("Client").Values(jen.Dict{jen.Id("wire"): jen.Id("w")}), jen.Nil()),
 		))
 	for _, o := range newClientOptions {
-		add(o.doc, delegate(o, "Option", wirePath))
+		add(o.doc, delegate(o, "Option"))
 	}
-	add("CallOption changes how one call is made; pass it as the last argument of a method.",
-		jen.Type().Id("CallOption").Op("=").Qual(wirePath, "CallOption"))
-	add("ResponseInfo describes how a call went, for WithResponseInfo.",
-		jen.Type().Id("ResponseInfo").Op("=").Qual(wirePath, "ResponseInfo"))
-	add("EventStream is a stream of server-sent events whose data decode into T: call Next until it returns false, then Err; Close it, or cancel the call's context, to stop early. A failure before the first event is retried under the operation's policy; once events have arrived, only a retry-safe operation reconnects, with Last-Event-ID.",
-		jen.Type().Id("EventStream").Types(jen.Id("T").Any()).Op("=").Qual(wirePath, "Stream").Types(jen.Id("T")))
-	add("StreamError ends a stream that was cut and could not be resumed; Delivered says how many events had arrived.",
-		jen.Type().Id("StreamError").Op("=").Qual(wirePath, "StreamError"))
-	add("APIError is the error a method returns when a call fails: a non-2xx response, a transport failure, or a retry loop that stopped early. When the spec declares an error model for the response's status, Model holds it decoded and errors.As reaches it.",
+	add("CallOption changes how one call is made; pass it as the last argument of a method.", wrapperType("CallOption", "CallOption"))
+	add("callOptions returns opts as runtime/wire takes them.",
+		jen.Func().Id("callOptions").Params(jen.Id("opts").Index().Id("CallOption")).Index().Qual(wirePath, "CallOption").Block(
+			jen.Return(jen.Qual(wirePath, "Unwrap").Call(jen.Id("opts"), jen.Func().Params(jen.Id("o").Id("CallOption")).Qual(wirePath, "CallOption").Block(jen.Return(jen.Id("o").Dot("apply"))))),
+		))
+	for _, o := range callOptions {
+		add(o.doc, delegate(o, "CallOption"))
+	}
+	out = append(out, responseInfo()...)
+	out = append(out, values()...)
+	out = append(out, eventStream()...)
+	add("APIError is the error a method returns when a call fails: a non-2xx response, a transport failure, or a retry loop that stopped early. Its fields say what happened: StatusCode, Header and Body (bounded) of the last response, Attempts, RetryAfter, Err (the last transport error) and Cause (why retrying stopped, one of the Err variables below); its text carries the server's message and request id when the response has them. When the spec declares an error model for the response's status, Model holds it decoded and errors.As reaches it. See runtime.Error for its methods.",
 		jen.Type().Id("APIError").Op("=").Qual(runtimePath, "Error"))
-	add("Policy says how an operation is retried.", jen.Type().Id("Policy").Op("=").Qual(runtimePath, "Policy"))
-	add("RetryEvent describes one retry, for WithOnRetry.", jen.Type().Id("RetryEvent").Op("=").Qual(runtimePath, "RetryEvent"))
-	add("Reasons a call stopped retrying, for errors.Is.", jen.Var().DefsFunc(func(g *jen.Group) {
+	add("Policy says how an operation is retried; see runtime.Policy for its fields.", jen.Type().Id("Policy").Op("=").Qual(runtimePath, "Policy"))
+	add("RetryEvent describes one retry, for WithOnRetry; see runtime.RetryEvent for its fields.", jen.Type().Id("RetryEvent").Op("=").Qual(runtimePath, "RetryEvent"))
+	add("Reasons a call failed or stopped retrying, for errors.Is.", jen.Var().DefsFunc(func(g *jen.Group) {
 		for _, name := range sentinels {
 			g.Id(name).Op("=").Qual(runtimePath, name)
 		}
 	}))
-	for _, o := range callOptions {
-		add(o.doc, delegate(o, "CallOption", wirePath))
-	}
 	return out
 }
 
-// delegate renders `func Name(params) result { return pkg.Name(args) }` on one line.
-func delegate(o clientOption, result, pkg string) *jen.Statement {
+// wrapperType renders `type Name struct{ apply wire.Name }`: an option whose runtime/wire
+// form stays out of sight.
+func wrapperType(name, wireName string) *jen.Statement {
+	return jen.Type().Id(name).Struct(jen.Id("apply").Qual(wirePath, wireName))
+}
+
+// delegate renders `func Name(params) Result { return Result{wire.Name(args)} }` on one
+// line.
+func delegate(o clientOption, result string) *jen.Statement {
 	args := make([]jen.Code, len(o.args))
 	for i, a := range o.args {
 		args[i] = jen.Id(a)
+		if o.convert != nil && o.convert[i] != nil {
+			args[i] = o.convert[i].Clone().Call(jen.Id(a))
+		}
 	}
 	return jen.Func().Id(o.name).Params(o.params...).Id(result).
-		Op("{").Return(jen.Qual(pkg, o.name).Call(args...)).Op("}")
+		Op("{").Return(jen.Id(result).Values(jen.Qual(wirePath, o.name).Call(args...))).Op("}")
 }
 
 // newWireClient renders the statement of NewClient that builds the wire client, telling
 // it the spec's servers first when there are some.
 func newWireClient(api *model.API) *jen.Statement {
 	lhs := jen.List(jen.Id("w"), jen.Err()).Op(":=")
+	unwrap := jen.Qual(wirePath, "Unwrap").Call(jen.Id("opts"), jen.Func().Params(jen.Id("o").Id("Option")).Qual(wirePath, "Option").Block(jen.Return(jen.Id("o").Dot("apply"))))
 	if len(api.ServerConsts) == 0 {
-		return lhs.Qual(wirePath, "NewClient").Call(jen.Id("baseURL"), jen.Id("opts").Op("..."))
+		return lhs.Qual(wirePath, "NewClient").Call(jen.Id("baseURL"), unwrap.Op("..."))
 	}
 	urls := make([]jen.Code, len(api.ServerConsts))
 	for i, s := range api.ServerConsts {
 		urls[i] = jen.Id(s.GoName)
 	}
-	all := jen.Append(jen.Index().Id("Option").Values(jen.Qual(wirePath, "WithSpecServers").Call(urls...)), jen.Id("opts").Op("..."))
+	all := jen.Append(jen.Index().Qual(wirePath, "Option").Values(jen.Qual(wirePath, "WithSpecServers").Call(urls...)), unwrap.Op("..."))
 	return lhs.Qual(wirePath, "NewClient").Call(jen.Id("baseURL"), all.Op("..."))
 }

@@ -294,7 +294,7 @@ func (e *emitter) method(op *model.Operation) *jen.Statement {
 		call = "Fetch"
 	}
 	add(jen.List(jen.Id("resp"), jen.Err()).Op(":=").Id("c").Dot("wire").Dot(call).Call(
-		jen.Id("ctx"), jen.Id("r"), jen.Op("&").Id(op.PolicyVar), jen.Lit(accept), jen.Id("opts"),
+		jen.Id("ctx"), jen.Id("r"), jen.Op("&").Id(op.PolicyVar), jen.Lit(accept), jen.Id("callOptions").Call(jen.Id("opts")),
 	))
 	if op.Redirect {
 		add(jen.Return(jen.Qual(wirePath, "Location").Call(jen.Id("resp"), jen.Err(), picker(op.Errors))))
@@ -359,13 +359,13 @@ func (e *emitter) body(b *model.Body) jen.Code {
 			switch {
 			case f.ReadOnly || f.Additional:
 			case isFile(f.Type) && f.Required:
-				stmts = append(stmts, jen.Id("w").Dot("RequiredFile").Call(jen.Lit(f.Name), jen.Lit(f.ContentType), jen.Op("&").Add(v)))
+				stmts = append(stmts, jen.Id("w").Dot("RequiredFile").Call(jen.Lit(f.Name), jen.Lit(f.ContentType), wireFile(jen.Op("&").Add(v))))
 			case isFile(f.Type):
-				stmts = append(stmts, jen.Id("w").Dot("File").Call(jen.Lit(f.Name), jen.Lit(f.ContentType), jen.Op("&").Add(v)))
+				stmts = append(stmts, jen.Id("w").Dot("File").Call(jen.Lit(f.Name), jen.Lit(f.ContentType), wireFile(jen.Op("&").Add(v))))
 			case f.Type.Kind == model.KindPointer && isFile(f.Type.Elem):
-				stmts = append(stmts, jen.Id("w").Dot("File").Call(jen.Lit(f.Name), jen.Lit(f.ContentType), v))
+				stmts = append(stmts, jen.Id("w").Dot("File").Call(jen.Lit(f.Name), jen.Lit(f.ContentType), wireFile(v)))
 			case f.Type.Kind == model.KindSlice && isFile(f.Type.Elem):
-				stmts = append(stmts, jen.Id("w").Dot("Files").Call(jen.Lit(f.Name), jen.Lit(f.ContentType), v))
+				stmts = append(stmts, jen.Id("w").Dot("Files").Call(jen.Lit(f.Name), jen.Lit(f.ContentType), jen.Qual(wirePath, "FilesOf").Call(v)))
 			case f.ContentType != "":
 				stmts = append(stmts, jen.Id("w").Dot("FieldAs").Call(jen.Lit(f.Name), jen.Lit(f.ContentType), v))
 			default:
@@ -385,6 +385,11 @@ func (e *emitter) body(b *model.Body) jen.Code {
 		out.Add(s)
 	}
 	return out
+}
+
+// wireFile renders the conversion of a *File to its runtime/wire twin.
+func wireFile(v jen.Code) *jen.Statement {
+	return jen.Parens(jen.Op("*").Qual(wirePath, "File")).Call(v)
 }
 
 // declared returns the arguments that make wire.Expect and wire.DecodeDeclared check the
@@ -536,7 +541,7 @@ func resultMedia(res *model.Result) string {
 	}
 	switch r := res.Responses[0]; {
 	case r.Text:
-		return "It returns the response body as text (" + oneLine(strings.Join(r.Media, ", ")) + "), read whole up to the client's WithMaxBodySize cap; a response of another Content-Type is an error that wraps wire.ErrContentType. Text in a charset other than UTF-8 is returned as sent, not converted."
+		return "It returns the response body as text (" + oneLine(strings.Join(r.Media, ", ")) + "), read whole up to the client's WithMaxBodySize cap; a response of another Content-Type is an error that wraps ErrContentType. Text in a charset other than UTF-8 is returned as sent, not converted."
 	case res.Streams():
 		return "It returns the response body unread (" + oneLine(res.Accept) + "): the caller reads it and must close it."
 	}

@@ -21,10 +21,14 @@ func (e *emitter) streamMethod(op *model.Operation, d doc, args, body []jen.Code
 	if op.Errors != nil {
 		cfg[jen.Id("DecodeError")] = picker(op.Errors)
 	}
-	body = append(body, jen.Return(jen.Qual(wirePath, "OpenStream").Types(typ(s.Type)).Call(
-		jen.Id("ctx"), jen.Id("c").Dot("wire"), jen.Id("r"), jen.Op("&").Id(op.PolicyVar),
-		jen.Qual(wirePath, "StreamConfig").Values(cfg), jen.Id("opts"),
-	)))
+	body = append(body,
+		jen.List(jen.Id("stream"), jen.Err()).Op(":=").Qual(wirePath, "OpenStream").Types(typ(s.Type)).Call(
+			jen.Id("ctx"), jen.Id("c").Dot("wire"), jen.Id("r"), jen.Op("&").Id(op.PolicyVar),
+			jen.Qual(wirePath, "StreamConfig").Values(cfg), jen.Id("callOptions").Call(jen.Id("opts")),
+		),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		jen.Return(jen.Op("&").Id("EventStream").Types(typ(s.Type)).Values(jen.Id("stream")), jen.Nil()),
+	)
 	result := jen.Op("*").Id("EventStream").Types(typ(s.Type))
 	return d.code().Func().Params(jen.Id("c").Op("*").Id("Client")).Id(op.GoName).
 		Params(args...).Params(result, jen.Error()).Block(body...)

@@ -20,15 +20,15 @@ func typ(t *model.Type) *jen.Statement {
 	case model.KindPointer:
 		return jen.Op("*").Add(typ(t.Elem))
 	case model.KindNullable:
-		return jen.Qual(wirePath, "Nullable").Types(typ(t.Elem))
+		return jen.Id("Nullable").Types(typ(t.Elem))
 	}
 	switch t.Builtin {
 	case model.Time:
 		return jen.Qual(timePath, "Time")
 	case model.Date:
-		return jen.Qual(wirePath, "Date")
+		return jen.Id("Date")
 	case model.File:
-		return jen.Qual(wirePath, "File")
+		return jen.Id("File")
 	case model.RawJSON:
 		return jen.Qual(jsonPath, "RawMessage")
 	case model.Reader:

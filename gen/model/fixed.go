@@ -20,19 +20,21 @@ type Reserved struct {
 func FixedNames() Reserved {
 	return Reserved{
 		Package: []string{
-			"APIError", "CallOption", "Client",
+			"APIError", "CallOption", "Client", "Date", "DateOf",
 			"ErrBodyNotReplayable", "ErrBodyTooLarge", "ErrBudgetExhausted", "ErrCircuitOpen",
-			"ErrConnectionErrorsOff", "ErrExhausted", "ErrNotRetrySafe", "ErrNotRetryable",
-			"ErrOptionDoesNotApply", "ErrRetriesOff", "ErrRetryAfterTooLong", "ErrServerSaidNoRetry", "ErrStatusNotRetried",
-			"EventStream", "NewClient", "Option", "Policy", "ResponseInfo", "RetryEvent", "StreamError",
+			"ErrConnectionErrorsOff", "ErrContentType", "ErrExhausted", "ErrNoLocation", "ErrNotRetrySafe", "ErrNotRetryable",
+			"ErrOptionDoesNotApply", "ErrRequestBody", "ErrRetriesOff", "ErrRetryAfterTooLong", "ErrServerSaidNoRetry",
+			"ErrStatusNotRetried", "ErrStreamClosed", "ErrUndeclaredStatus",
+			"EventStream", "File", "NewClient", "Null", "Nullable", "Option", "ParseDate", "Policy", "Ptr",
+			"ResponseInfo", "RetryEvent", "StreamError", "Value", "callOptions",
 			"WithAttemptTimeout", "WithCircuitBreaker", "WithHTTPClient", "WithHeader", "WithIdempotencyKey",
-			"WithIdempotent", "WithJitterSource", "WithLogger", "WithMaxAttempts", "WithMaxBodySize",
+			"WithIdempotent", "WithJitterSource", "WithLogger", "WithMaxAttempts", "WithMaxBodySize", "WithMaxReconnects",
 			"WithOnRetry", "WithPolicyOverride", "WithRequestEditor", "WithResponseHeaderTimeout",
 			"WithResponseInfo", "WithRetryBudget", "WithUserAgent", "WithoutRetry", "WithoutRetryBudget",
 			"WithoutServerRetrySignals",
 		},
 		ClientMembers: []string{"wire"},
 		Imports:       []string{"context", "http", "io", "json", "runtime", "slog", "time", "wire"},
-		Locals:        []string{"c", "ctx", "params", "body", "opts", "r", "resp", "err", "out", "w"},
+		Locals:        []string{"c", "ctx", "params", "body", "opts", "r", "resp", "err", "out", "w", "stream"},
 	}
 }

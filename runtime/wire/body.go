@@ -291,3 +291,20 @@ func (m *Multipart) Files(name, contentType string, files []File) {
 		m.File(name, contentType, &files[i])
 	}
 }
+
+// FilesOf returns files as Files takes them: a generated package's File has File's
+// fields.
+func FilesOf[F ~struct {
+	Name        string
+	ContentType string
+	Body        io.Reader
+}](files []F) []File {
+	if files == nil {
+		return nil
+	}
+	out := make([]File, len(files))
+	for i, f := range files {
+		out[i] = File(f)
+	}
+	return out
+}

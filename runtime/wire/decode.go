@@ -15,7 +15,7 @@ import (
 // ErrContentType is the cause of the error a call returns when a response's
 // Content-Type is not one the method decodes (an HTML error page from a proxy where JSON
 // was declared, say), rather than a JSON syntax error.
-var ErrContentType = errors.New("response Content-Type is not what the method decodes")
+var ErrContentType = runtime.ErrContentType
 
 // isJSON reports whether the media type ct may be JSON: application/json, a type with a
 // +json suffix, or text/plain, which servers that write JSON without naming it send (Go's
@@ -77,7 +77,7 @@ func closeBody(resp *http.Response) {
 // 2xx status the operation does not declare: reachable with errors.Is, and the response
 // (status, headers, body) is in the *runtime.Error, with the `default` response's model
 // when the spec declares one.
-var ErrUndeclaredStatus = errors.New("response status not declared by the API description")
+var ErrUndeclaredStatus = runtime.ErrUndeclaredStatus
 
 // Undeclared closes resp, a 2xx response whose status the operation does not declare, and
 // returns a *runtime.Error that holds it (with up to runtime.ErrorBodyLimit bytes of body,

@@ -11,7 +11,7 @@ import (
 
 // ErrNoLocation is the cause of the error Location returns for a redirect without a
 // usable Location header.
-var ErrNoLocation = errors.New("redirect without a Location")
+var ErrNoLocation = runtime.ErrNoLocation
 
 // Location returns where the redirect that ended a call made with Request.StopAtRedirect
 // points: its Location header, resolved against the request's URL. An answer that is not

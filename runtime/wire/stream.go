@@ -97,7 +97,7 @@ func WithMaxReconnects(n int) CallOption {
 
 // ErrStreamClosed is what a stream's Err matches once Close ended it before it ended by
 // itself.
-var ErrStreamClosed = errors.New("event stream closed")
+var ErrStreamClosed = runtime.ErrStreamClosed
 
 // Stream is a server-sent event stream whose events' data decode into T. Read it with
 // Next and Current, then check Err; Close it when done, or cancel the call's context.

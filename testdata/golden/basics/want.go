@@ -4,6 +4,7 @@ package basics
 
 import (
 	"context"
+	"io"
 	"log/slog"
 	"net/http"
 	"time"
@@ -28,15 +29,19 @@ type Client struct {
 	wire *wire.Client
 }
 
-// Option configures a Client.
-type Option = wire.Option
+// Option configures a Client; the With functions make them.
+type Option struct {
+	apply wire.Option
+}
 
 // NewClient returns a client for the API served at baseURL, e.g. "https://api.example.com/v1". By
 // default it sends requests with http.DefaultClient, retries each operation under the policy its spec
 // declares, and caps retries with runtime.DefaultBudget. An empty baseURL means ServerURL. Operations
 // the spec gives servers of their own go there, unless baseURL is none of the spec's servers.
 func NewClient(baseURL string, opts ...Option) (*Client, error) {
-	w, err := wire.NewClient(baseURL, append([]Option{wire.WithSpecServers(ServerURL)}, opts...)...)
+	w, err := wire.NewClient(baseURL, append([]wire.Option{wire.WithSpecServers(ServerURL)}, wire.Unwrap(opts, func(o Option) wire.Option {
+		return o.apply
+	})...)...)
 	if err != nil {
 		return nil, err
 	}
@@ -45,91 +50,315 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 
 // WithHTTPClient sends every attempt with hc instead of http.DefaultClient. Do not give it a transport
 // that retries by itself: its attempts would multiply the client's.
-func WithHTTPClient(hc *http.Client) Option { return wire.WithHTTPClient(hc) }
+func WithHTTPClient(hc *http.Client) Option { return Option{wire.WithHTTPClient(hc)} }
 
 // WithRequestEditor calls edit on each request before it is sent, for example to add authentication.
 // It runs once per call, before the first attempt, never on a redirect, so credentials it adds are not
 // carried to another host. An error from edit ends the call before anything is sent.
 func WithRequestEditor(edit func(ctx context.Context, req *http.Request) error) Option {
-	return wire.WithRequestEditor(edit)
+	return Option{wire.WithRequestEditor(edit)}
 }
 
 // WithUserAgent sets the User-Agent header of every request.
-func WithUserAgent(ua string) Option { return wire.WithUserAgent(ua) }
+func WithUserAgent(ua string) Option { return Option{wire.WithUserAgent(ua)} }
 
 // WithLogger logs each retry at WARN level to l, without header values or bodies.
-func WithLogger(l *slog.Logger) Option { return wire.WithLogger(l) }
+func WithLogger(l *slog.Logger) Option { return Option{wire.WithLogger(l)} }
 
 // WithOnRetry calls fn before each wait between attempts.
-func WithOnRetry(fn func(RetryEvent)) Option { return wire.WithOnRetry(fn) }
+func WithOnRetry(fn func(RetryEvent)) Option { return Option{wire.WithOnRetry(fn)} }
 
 // WithRetryBudget caps the retries of all calls to ratio of recent requests, plus minPerSecond retries
 // per second, instead of the default budget.
 func WithRetryBudget(ratio, minPerSecond float64) Option {
-	return wire.WithRetryBudget(ratio, minPerSecond)
+	return Option{wire.WithRetryBudget(ratio, minPerSecond)}
 }
 
 // WithoutRetryBudget lets every call make all the attempts its policy allows, however many other calls
 // are failing.
-func WithoutRetryBudget() Option { return wire.WithoutRetryBudget() }
+func WithoutRetryBudget() Option { return Option{wire.WithoutRetryBudget()} }
 
 // WithCircuitBreaker stops calls for coolDown after failures consecutive failed calls, then lets one
 // probe call through to decide whether to close again.
 func WithCircuitBreaker(failures int, coolDown time.Duration) Option {
-	return wire.WithCircuitBreaker(failures, coolDown)
+	return Option{wire.WithCircuitBreaker(failures, coolDown)}
 }
 
 // WithJitterSource makes rnd the random source of the backoff's jitter: each call returns a number in
 // [0, 1). A seeded source, e.g. rand.New(rand.NewPCG(1, 2)).Float64, makes the waits of a test
 // repeatable.
-func WithJitterSource(rnd func() float64) Option { return wire.WithJitterSource(rnd) }
+func WithJitterSource(rnd func() float64) Option { return Option{wire.WithJitterSource(rnd)} }
 
 // WithResponseHeaderTimeout bounds how long each attempt waits for its response header once the
 // request is written: 30s by default; runtime.NoResponseHeaderTimeout turns the bound off, for long
 // polls.
-func WithResponseHeaderTimeout(d time.Duration) Option { return wire.WithResponseHeaderTimeout(d) }
+func WithResponseHeaderTimeout(d time.Duration) Option {
+	return Option{wire.WithResponseHeaderTimeout(d)}
+}
 
 // WithMaxBodySize caps the bytes of a response body decoded whole: 32 MiB by default;
 // runtime.NoBodyLimit turns the cap off. A larger body fails the call.
-func WithMaxBodySize(n int64) Option { return wire.WithMaxBodySize(n) }
+func WithMaxBodySize(n int64) Option { return Option{wire.WithMaxBodySize(n)} }
 
 // WithoutServerRetrySignals makes every call ignore the x-should-retry and Stripe-Should-Retry
 // response headers, by which the server says whether repeating a request is safe: each call is then
 // retried under its operation's policy alone.
-func WithoutServerRetrySignals() Option { return wire.WithoutServerRetrySignals() }
+func WithoutServerRetrySignals() Option { return Option{wire.WithoutServerRetrySignals()} }
 
 // WithPolicyOverride lets fn adjust the retry policy of every call, e.g. to cap MaxAttempts
 // client-wide. fn receives a copy; changing it does not change the operation's own policy.
-func WithPolicyOverride(fn func(*Policy)) Option { return wire.WithPolicyOverride(fn) }
+func WithPolicyOverride(fn func(*Policy)) Option { return Option{wire.WithPolicyOverride(fn)} }
 
 // CallOption changes how one call is made; pass it as the last argument of a method.
-type CallOption = wire.CallOption
+type CallOption struct {
+	apply wire.CallOption
+}
+
+// callOptions returns opts as runtime/wire takes them.
+func callOptions(opts []CallOption) []wire.CallOption {
+	return wire.Unwrap(opts, func(o CallOption) wire.CallOption {
+		return o.apply
+	})
+}
+
+// WithMaxAttempts makes at most n attempts for this call.
+func WithMaxAttempts(n int) CallOption { return CallOption{wire.WithMaxAttempts(n)} }
+
+// WithoutRetry sends this call once, whatever its policy says.
+func WithoutRetry() CallOption { return CallOption{wire.WithoutRetry()} }
+
+// WithIdempotencyKey sends key as this call's idempotency key instead of a random one. On an operation
+// that declares no key and is not retry-safe by itself (a POST, a PATCH), it sends key as
+// Idempotency-Key and makes this call retry-safe. Where no key is sent (a GET, a PUT), the call fails
+// with ErrOptionDoesNotApply before anything is sent.
+func WithIdempotencyKey(key string) CallOption { return CallOption{wire.WithIdempotencyKey(key)} }
+
+// WithIdempotent declares this call retry-safe without an idempotency key, because repeating it does
+// no harm (a search sent as a POST, say).
+func WithIdempotent() CallOption { return CallOption{wire.WithIdempotent()} }
+
+// WithAttemptTimeout bounds each attempt of this call by d.
+func WithAttemptTimeout(d time.Duration) CallOption { return CallOption{wire.WithAttemptTimeout(d)} }
+
+// WithHeader adds a header to every attempt of this call.
+func WithHeader(key, value string) CallOption { return CallOption{wire.WithHeader(key, value)} }
+
+// WithMaxReconnects lets an event stream reconnect at most n times over its life instead of 10; n < 1
+// means never. Other calls ignore it.
+func WithMaxReconnects(n int) CallOption { return CallOption{wire.WithMaxReconnects(n)} }
+
+// WithResponseInfo fills *info when the call ends, success or failure: the final status and headers,
+// the attempts made and the Retry-After the server sent. For a stream it is filled when the stream
+// opens and again on each reconnection.
+func WithResponseInfo(info *ResponseInfo) CallOption {
+	return CallOption{wire.WithResponseInfo((*wire.ResponseInfo)(info))}
+}
 
 // ResponseInfo describes how a call went, for WithResponseInfo.
-type ResponseInfo = wire.ResponseInfo
+type ResponseInfo struct {
+	// StatusCode is the final response's status, 0 when the call got none.
+	StatusCode int
+	// Header is the final response's header, nil when the call got none.
+	Header http.Header
+	// Attempts is the number of attempts made, redirects not counted; for a stream it counts the
+	// attempts of every connection.
+	Attempts int
+	// RetryAfter is the last Retry-After (or retry-after-ms) hint the server sent on any
+	// attempt of the call, 0 when none.
+	RetryAfter time.Duration
+}
+
+// Ptr returns a pointer to v, for the optional fields of a request: Name: Ptr("Rex").
+func Ptr[T any](v T) *T {
+	return &v
+}
+
+// Nullable is an optional property that may also be null, so that a request can say each of three
+// things: leave the property out (the zero value), send null (Null), or send a value (Value). Fields
+// of this type are tagged `omitzero`, so that the zero value is left out; a merge-patch clears a
+// property by sending Null. Decoding sets it the same way: an absent property leaves the zero value,
+// null gives IsNull, anything else a value.
+type Nullable[T any] struct {
+	n wire.Nullable[T]
+}
+
+// Value returns a Nullable that holds v: Temperature: Value(0.2).
+func Value[T any](v T) Nullable[T] {
+	return Nullable[T]{wire.Value(v)}
+}
+
+// Null returns a Nullable that is null: Temperature: Null[float64]().
+func Null[T any]() Nullable[T] {
+	return Nullable[T]{wire.Null[T]()}
+}
+
+// Get returns the value and true, or the zero value and false when n is absent or null.
+func (n Nullable[T]) Get() (T, bool) {
+	return n.n.Get()
+}
+
+// IsNull reports whether n is null.
+func (n Nullable[T]) IsNull() bool {
+	return n.n.IsNull()
+}
+
+// IsZero reports whether n is absent, which leaves an `omitzero` field out of JSON.
+func (n Nullable[T]) IsZero() bool {
+	return n.n.IsZero()
+}
+
+// MarshalJSON writes the value, or null when n is null or absent.
+func (n Nullable[T]) MarshalJSON() ([]byte, error) {
+	return n.n.MarshalJSON()
+}
+
+// UnmarshalJSON reads null as null and anything else as the value.
+func (n *Nullable[T]) UnmarshalJSON(data []byte) error {
+	return n.n.UnmarshalJSON(data)
+}
+
+// Date is a civil date, a `format: date` value such as 2024-03-01, written as YYYY-MM-DD.
+type Date struct {
+	Year  int
+	Month time.Month
+	Day   int
+}
+
+// DateOf returns the date of t in t's location.
+func DateOf(t time.Time) Date {
+	return Date(wire.DateOf(t))
+}
+
+// ParseDate parses a date written YYYY-MM-DD.
+func ParseDate(s string) (Date, error) {
+	d, err := wire.ParseDate(s)
+	return Date(d), err
+}
+
+// String returns the date as YYYY-MM-DD.
+func (d Date) String() string {
+	return wire.Date(d).String()
+}
+
+// In returns the time at which the date starts in loc.
+func (d Date) In(loc *time.Location) time.Time {
+	return wire.Date(d).In(loc)
+}
+
+// IsZero reports whether d is the zero Date, which leaves an `omitzero` field out of JSON.
+func (d Date) IsZero() bool {
+	return wire.Date(d).IsZero()
+}
+
+// MarshalText writes the date as YYYY-MM-DD.
+func (d Date) MarshalText() ([]byte, error) {
+	return wire.Date(d).MarshalText()
+}
+
+// UnmarshalText reads a date written YYYY-MM-DD.
+func (d *Date) UnmarshalText(text []byte) error {
+	return (*wire.Date)(d).UnmarshalText(text)
+}
+
+// File is a file sent as a part of a multipart request body.
+type File struct {
+	// Name is the filename sent; when empty, the base name of Body's Name method (an *os.File
+	// has one), else the property's name. A name with a control character fails the call.
+	Name string
+	// ContentType is the part's Content-Type; when empty, the one the spec gives the property,
+	// else application/octet-stream. Anything but one media type fails the call.
+	ContentType string
+	// Body is the content. A nil Body writes no part.
+	Body io.Reader
+}
 
 // EventStream is a stream of server-sent events whose data decode into T: call Next until it returns
 // false, then Err; Close it, or cancel the call's context, to stop early. A failure before the first
 // event is retried under the operation's policy; once events have arrived, only a retry-safe operation
-// reconnects, with Last-Event-ID.
-type EventStream[T any] = wire.Stream[T]
+// reconnects, with Last-Event-ID. The attempt timeout and the call's time budget bound getting the
+// response, not reading the events.
+type EventStream[T any] struct {
+	s *wire.Stream[T]
+}
 
-// StreamError ends a stream that was cut and could not be resumed; Delivered says how many events had
-// arrived.
-type StreamError = wire.StreamError
+// Next reads the next event, reconnecting when the operation allows it, and reports whether there is
+// one: false at the end of the stream, on an error (see Err) or after Close.
+func (s *EventStream[T]) Next() bool {
+	return s.s.Next()
+}
+
+// Current returns the event Next read, decoded.
+func (s *EventStream[T]) Current() T {
+	return s.s.Current()
+}
+
+// EventID returns the last event ID the stream set, at or before the event Next read; a reconnection
+// resumes from it.
+func (s *EventStream[T]) EventID() string {
+	return s.s.Event().ID
+}
+
+// EventType returns the type of the event Next read, "" for a plain message.
+func (s *EventStream[T]) EventType() string {
+	return s.s.Event().Type
+}
+
+// Delivered returns how many events Next has returned.
+func (s *EventStream[T]) Delivered() int {
+	return s.s.Delivered()
+}
+
+// Err returns what ended the stream: nil when it ended normally, a *StreamError when it was cut and
+// not resumed, an error matching ErrStreamClosed when Close ended it first.
+func (s *EventStream[T]) Err() error {
+	err := s.s.Err()
+	if se, ok := err.(*wire.StreamError); ok {
+		return (*StreamError)(se)
+	}
+	return err
+}
+
+// Close ends the stream and closes its response; it may be called from any goroutine, and again.
+func (s *EventStream[T]) Close() error {
+	return s.s.Close()
+}
+
+// StreamError ends a stream that was cut and could not be resumed.
+type StreamError struct {
+	Method string
+	Path   string
+	// Delivered is how many events had arrived, Reconnects how many reconnections were made.
+	Delivered  int
+	Reconnects int
+	// Err is why the stream was cut.
+	Err error
+}
+
+// Error says where the stream was cut and why.
+func (e *StreamError) Error() string {
+	return (*wire.StreamError)(e).Error()
+}
+
+// Unwrap returns Err.
+func (e *StreamError) Unwrap() error {
+	return e.Err
+}
 
 // APIError is the error a method returns when a call fails: a non-2xx response, a transport failure,
-// or a retry loop that stopped early. When the spec declares an error model for the response's status,
-// Model holds it decoded and errors.As reaches it.
+// or a retry loop that stopped early. Its fields say what happened: StatusCode, Header and Body
+// (bounded) of the last response, Attempts, RetryAfter, Err (the last transport error) and Cause (why
+// retrying stopped, one of the Err variables below); its text carries the server's message and request
+// id when the response has them. When the spec declares an error model for the response's status,
+// Model holds it decoded and errors.As reaches it. See runtime.Error for its methods.
 type APIError = runtime.Error
 
-// Policy says how an operation is retried.
+// Policy says how an operation is retried; see runtime.Policy for its fields.
 type Policy = runtime.Policy
 
-// RetryEvent describes one retry, for WithOnRetry.
+// RetryEvent describes one retry, for WithOnRetry; see runtime.RetryEvent for its fields.
 type RetryEvent = runtime.RetryEvent
 
-// Reasons a call stopped retrying, for errors.Is.
+// Reasons a call failed or stopped retrying, for errors.Is.
 var (
 	ErrExhausted           = runtime.ErrExhausted
 	ErrBudgetExhausted     = runtime.ErrBudgetExhausted
@@ -144,34 +373,12 @@ var (
 	ErrOptionDoesNotApply  = runtime.ErrOptionDoesNotApply
 	ErrRetriesOff          = runtime.ErrRetriesOff
 	ErrServerSaidNoRetry   = runtime.ErrServerSaidNoRetry
+	ErrRequestBody         = runtime.ErrRequestBody
+	ErrContentType         = runtime.ErrContentType
+	ErrUndeclaredStatus    = runtime.ErrUndeclaredStatus
+	ErrStreamClosed        = runtime.ErrStreamClosed
+	ErrNoLocation          = runtime.ErrNoLocation
 )
-
-// WithMaxAttempts makes at most n attempts for this call.
-func WithMaxAttempts(n int) CallOption { return wire.WithMaxAttempts(n) }
-
-// WithoutRetry sends this call once, whatever its policy says.
-func WithoutRetry() CallOption { return wire.WithoutRetry() }
-
-// WithIdempotencyKey sends key as this call's idempotency key instead of a random one. On an operation
-// that declares no key and is not retry-safe by itself (a POST, a PATCH), it sends key as
-// Idempotency-Key and makes this call retry-safe. Where no key is sent (a GET, a PUT), the call fails
-// with ErrOptionDoesNotApply before anything is sent.
-func WithIdempotencyKey(key string) CallOption { return wire.WithIdempotencyKey(key) }
-
-// WithIdempotent declares this call retry-safe without an idempotency key, because repeating it does
-// no harm (a search sent as a POST, say).
-func WithIdempotent() CallOption { return wire.WithIdempotent() }
-
-// WithAttemptTimeout bounds each attempt of this call by d.
-func WithAttemptTimeout(d time.Duration) CallOption { return wire.WithAttemptTimeout(d) }
-
-// WithHeader adds a header to every attempt of this call.
-func WithHeader(key, value string) CallOption { return wire.WithHeader(key, value) }
-
-// WithResponseInfo fills *info when the call ends, success or failure: the final status and headers,
-// the attempts made and the Retry-After the server sent. For a stream it is filled when the stream
-// opens and again on each reconnection.
-func WithResponseInfo(info *ResponseInfo) CallOption { return wire.WithResponseInfo(info) }
 
 // ServerURL is a server of the API, from the spec's servers list.
 //
@@ -242,14 +449,14 @@ var policyDeletePet = runtime.Policy{
 // Response 200: Plain text status.
 //
 // It returns the response body as text (text/plain), read whole up to the client's WithMaxBodySize
-// cap; a response of another Content-Type is an error that wraps wire.ErrContentType. Text in a
-// charset other than UTF-8 is returned as sent, not converted.
+// cap; a response of another Content-Type is an error that wraps ErrContentType. Text in a charset
+// other than UTF-8 is returned as sent, not converted.
 //
 // Retries: up to 3 attempts on 408/429/500/502/503/504 and connection errors, backoff 100ms–2s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) GetHealth(ctx context.Context, opts ...CallOption) (string, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/health")
-	resp, err := c.wire.Fetch(ctx, r, &policyGetHealth, "text/plain", opts)
+	resp, err := c.wire.Fetch(ctx, r, &policyGetHealth, "text/plain", callOptions(opts))
 	if err != nil {
 		return "", err
 	}
@@ -286,7 +493,7 @@ func (c *Client) ListPets(ctx context.Context, tags []string, params *ListPetsPa
 	r.QueryParam("status", wire.QueryForm, params.Status)
 	r.Require("query", "tags", tags)
 	r.QueryParam("tags", wire.QueryForm, tags)
-	resp, err := c.wire.Fetch(ctx, r, &policyGetHealth, "application/json", opts)
+	resp, err := c.wire.Fetch(ctx, r, &policyGetHealth, "application/json", callOptions(opts))
 	if err != nil {
 		return nil, wire.DecodeError(err, wire.Model[Problem])
 	}
@@ -315,7 +522,7 @@ func (c *Client) CreatePet(ctx context.Context, params *CreatePetParams, body Ne
 	r.IdempotencyKey(params.IdempotencyKey)
 	r.HeaderParam("X-Request-ID", wire.HeaderSimple, params.XRequestID)
 	r.JSONBody("application/json", body)
-	resp, err := c.wire.Fetch(ctx, r, &policyCreatePet, "application/json", opts)
+	resp, err := c.wire.Fetch(ctx, r, &policyCreatePet, "application/json", callOptions(opts))
 	if err != nil {
 		return nil, wire.DecodeError(err, wire.Model[Problem])
 	}
@@ -337,7 +544,7 @@ func (c *Client) GetPet(ctx context.Context, petID int64, opts ...CallOption) (*
 	r := wire.NewRequest("GET")
 	r.Path("/pets/")
 	r.PathParam("petId", wire.PathSimple, petID)
-	resp, err := c.wire.Fetch(ctx, r, &policyGetPet, "application/json", opts)
+	resp, err := c.wire.Fetch(ctx, r, &policyGetPet, "application/json", callOptions(opts))
 	if err != nil {
 		return nil, wire.DecodeError(err, errorsGetPet)
 	}
@@ -358,7 +565,7 @@ func (c *Client) ReplacePet(ctx context.Context, petID int64, body NewPet, opts 
 	r.Path("/pets/")
 	r.PathParam("petId", wire.PathSimple, petID)
 	r.JSONBody("application/json", body)
-	resp, err := c.wire.Fetch(ctx, r, &policyGetHealth, "application/json", opts)
+	resp, err := c.wire.Fetch(ctx, r, &policyGetHealth, "application/json", callOptions(opts))
 	if err != nil {
 		return nil, err
 	}
@@ -384,7 +591,7 @@ func (c *Client) DeletePet(ctx context.Context, petID int64, opts ...CallOption)
 	r := wire.NewRequest("DELETE")
 	r.Path("/pets/")
 	r.PathParam("petId", wire.PathSimple, petID)
-	resp, err := c.wire.Call(ctx, r, &policyDeletePet, "", opts)
+	resp, err := c.wire.Call(ctx, r, &policyDeletePet, "", callOptions(opts))
 	if err != nil {
 		return wire.DecodeError(err, errorsNotFound)
 	}

@@ -12,7 +12,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/retrygen/retrygen/runtime/wire"
 )
 
 type handlerTransport http.HandlerFunc
@@ -113,19 +112,19 @@ func TestWrongContentType(t *testing.T) {
 	ctx := context.Background()
 	var accept string
 	_, err := serve(t, &accept, 200, "text/html", "<html>proxy error</html>").ListItems(ctx)
-	if !errors.Is(err, wire.ErrContentType) || !strings.Contains(err.Error(), `"text/html"`) {
+	if !errors.Is(err, ErrContentType) || !strings.Contains(err.Error(), `"text/html"`) {
 		t.Errorf("ListItems with text/html: %v", err)
 	}
 	_, err = serve(t, &accept, 200, "text/csv", "id\n1\n").ListItems(ctx)
-	if !errors.Is(err, wire.ErrContentType) || !strings.Contains(err.Error(), `"text/csv"`) {
+	if !errors.Is(err, ErrContentType) || !strings.Contains(err.Error(), `"text/csv"`) {
 		t.Errorf("ListItems with text/csv: %v", err)
 	}
 	out, err := serve(t, &accept, 200, "application/json", `[]`).ListItemsText2(ctx)
-	if !errors.Is(err, wire.ErrContentType) || out != "" || !strings.Contains(err.Error(), `"application/json"`) {
+	if !errors.Is(err, ErrContentType) || out != "" || !strings.Contains(err.Error(), `"application/json"`) {
 		t.Errorf("ListItemsText2 with JSON: %q, %v", out, err)
 	}
 	_, err = serve(t, &accept, 200, "text/html", "<p>").ExportRows(ctx)
-	if !errors.Is(err, wire.ErrContentType) {
+	if !errors.Is(err, ErrContentType) {
 		t.Errorf("ExportRows with text/html: %v", err)
 	}
 }
@@ -227,7 +226,7 @@ func TestPlainTextIsNotJSON(t *testing.T) {
 	ctx := context.Background()
 	var accept string
 	item, err := serve(t, &accept, 200, "text/plain", `{"id":"1"}`).GetItem(ctx, "1")
-	if !errors.Is(err, wire.ErrContentType) || item != nil || accept != "application/json" {
+	if !errors.Is(err, ErrContentType) || item != nil || accept != "application/json" {
 		t.Errorf("GetItem with text/plain = %+v, %v; Accept %q", item, err, accept)
 	}
 	item, err = serve(t, &accept, 200, "application/json", `{"id":"1"}`).GetItem(ctx, "1")
@@ -239,7 +238,7 @@ func TestPlainTextIsNotJSON(t *testing.T) {
 		t.Errorf("GetItemText = %q, %v; Accept %q", text, err, accept)
 	}
 	_, err = serve(t, &accept, 201, "application/json", `{"id":"1"}`).GetItem(ctx, "1")
-	if !errors.Is(err, wire.ErrUndeclaredStatus) {
+	if !errors.Is(err, ErrUndeclaredStatus) {
 		t.Errorf("GetItem with 201: %v", err)
 	}
 }

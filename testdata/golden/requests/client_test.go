@@ -21,7 +21,6 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/retrygen/retrygen/runtime/wire"
 )
 
 type wireTransport struct {
@@ -270,8 +269,8 @@ func TestMultipartBodyIsReplayed(t *testing.T) {
 		purpose := "test"
 		k := "v"
 		_, err := c.Upload(context.Background(), UploadRequest{
-			File:        wire.File{Body: strings.NewReader("hello")},
-			Attachments: []wire.File{{Body: strings.NewReader("one")}, {Body: bytes.NewReader([]byte("two"))}},
+			File:        File{Body: strings.NewReader("hello")},
+			Attachments: []File{{Body: strings.NewReader("one")}, {Body: bytes.NewReader([]byte("two"))}},
 			Purpose:     &purpose,
 			Count:       &count,
 			Meta:        &UploadRequestMeta{K: &k},

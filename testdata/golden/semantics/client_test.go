@@ -120,7 +120,7 @@ func echo(r *http.Request) []byte {
 // required array or map left nil is sent as [] or {}; consts and dates are on the wire.
 func TestRecordOnTheWire(t *testing.T) {
 	c, rec := newServer(t, noContent)
-	born := wire.Date{Year: 2024, Month: 2, Day: 29}
+	born := Date{Year: 2024, Month: 2, Day: 29}
 	err := c.PutRecord(context.Background(), "r1", Record{ID: "server-set", Name: "n", Password: "p", Aliases: []string{}, Born: &born})
 	if err != nil {
 		t.Fatal(err)
@@ -174,9 +174,9 @@ func TestAdditionalPropertiesSurviveReadModifyWrite(t *testing.T) {
 func TestMergePatch(t *testing.T) {
 	c, rec := newServer(t, noContent)
 	err := c.PatchRecord(context.Background(), "r1", RecordPatch{
-		Name: wire.Value("rex"),      // set
-		Note: wire.Null[string](),    // clear
-		Tags: wire.Value([]string{}), // set to empty
+		Name: Value("rex"),      // set
+		Note: Null[string](),    // clear
+		Tags: Value([]string{}), // set to empty
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -193,12 +193,12 @@ func TestMergePatch(t *testing.T) {
 func TestMultipartFilePart(t *testing.T) {
 	c, rec := newServer(t, noContent)
 	for _, tc := range []struct {
-		file        wire.File
+		file        File
 		name, ctype string
 	}{
-		{wire.File{Name: "cat.png", Body: strings.NewReader("PNG")}, "cat.png", "image/png"},
-		{wire.File{Body: strings.NewReader("PNG")}, "file", "image/png"},
-		{wire.File{Name: "c.jpg", ContentType: "image/jpeg", Body: strings.NewReader("JPG")}, "c.jpg", "image/jpeg"},
+		{File{Name: "cat.png", Body: strings.NewReader("PNG")}, "cat.png", "image/png"},
+		{File{Body: strings.NewReader("PNG")}, "file", "image/png"},
+		{File{Name: "c.jpg", ContentType: "image/jpeg", Body: strings.NewReader("JPG")}, "c.jpg", "image/jpeg"},
 	} {
 		caption := "a cat"
 		if err := c.UploadPhoto(context.Background(), UploadPhotoRequest{File: tc.file, Caption: &caption}); err != nil {
@@ -261,7 +261,7 @@ func TestUndeclaredStatusIsAnError(t *testing.T) {
 		t.Fatalf("got %+v, %v; want an error", got, err)
 	}
 	var apiErr *APIError
-	if !errors.As(err, &apiErr) || apiErr.StatusCode != 203 || !errors.Is(err, wire.ErrUndeclaredStatus) {
+	if !errors.As(err, &apiErr) || apiErr.StatusCode != 203 || !errors.Is(err, ErrUndeclaredStatus) {
 		t.Fatalf("err %v", err)
 	}
 	if string(apiErr.Body) != `{"message":"from a mirror"}` {
@@ -283,7 +283,7 @@ func TestCustomJSONStruct(t *testing.T) {
 		t.Errorf("decoded %+v", w)
 	}
 	w.List = nil
-	w.Maybe = wire.Nullable[int64]{}
+	w.Maybe = Nullable[int64]{}
 	data, err := json.Marshal(w)
 	if want := `{"a,b":"x","kind":"weird","list":[],"n":7}`; err != nil || string(data) != want {
 		t.Errorf("encoded %s (%v), want %s", data, err, want)

@@ -1,0 +1,148 @@
+package emit
+
+import (
+	"github.com/dave/jennifer/jen"
+)
+
+// The types of the fixed surface that a caller builds or reads. Each is declared in the
+// generated package, so that its documentation and methods show there, and is
+// converted to its runtime/wire twin where generated code hands it over: the structs
+// have the same fields, so the conversion costs nothing; the others hold their twin.
+
+// method renders `func (recv) name(params) results { body }` with a doc line.
+func method(docText string, recv *jen.Statement, name string, params, results []jen.Code, body ...jen.Code) *jen.Statement {
+	var d doc
+	d.para(docText)
+	return d.code().Func().Params(recv).Id(name).Params(params...).Params(results...).Block(body...).Line()
+}
+
+// declare renders a declaration with its doc comment.
+func declare(docText string, c *jen.Statement) *jen.Statement {
+	var d doc
+	d.para(docText)
+	return d.code().Add(c).Line()
+}
+
+// responseInfo renders ResponseInfo, wire.ResponseInfo's twin.
+//
+//	type ResponseInfo struct {
+//		StatusCode int
+//		...
+//	}
+func responseInfo() []jen.Code {
+	return []jen.Code{declare("ResponseInfo describes how a call went, for WithResponseInfo.",
+		jen.Type().Id("ResponseInfo").Struct(
+			jen.Comment("StatusCode is the final response's status, 0 when the call got none.").Line().Id("StatusCode").Int(),
+			jen.Comment("Header is the final response's header, nil when the call got none.").Line().Id("Header").Qual(httpPath, "Header"),
+			jen.Comment("Attempts is the number of attempts made, redirects not counted; for a stream it counts the").Line().
+				Comment("attempts of every connection.").Line().Id("Attempts").Int(),
+			jen.Comment("RetryAfter is the last Retry-After (or retry-after-ms) hint the server sent on any").Line().
+				Comment("attempt of the call, 0 when none.").Line().Id("RetryAfter").Qual(timePath, "Duration"),
+		))}
+}
+
+// values renders Ptr, Nullable with Value and Null, Date, and File.
+func values() []jen.Code {
+	n := jen.Id("Nullable").Types(jen.Id("T"))
+	recv := jen.Id("n").Add(n.Clone())
+	wireN := jen.Qual(wirePath, "Nullable").Types(jen.Id("T"))
+	d := jen.Id("d").Id("Date")
+	wireD := jen.Qual(wirePath, "Date").Call(jen.Id("d"))
+	return []jen.Code{
+		declare("Ptr returns a pointer to v, for the optional fields of a request: Name: Ptr(\"Rex\").",
+			jen.Func().Id("Ptr").Types(jen.Id("T").Any()).Params(jen.Id("v").Id("T")).Op("*").Id("T").Block(jen.Return(jen.Op("&").Id("v")))),
+		declare("Nullable is an optional property that may also be null, so that a request can say each of three things: leave the property out (the zero value), send null (Null), or send a value (Value). Fields of this type are tagged `omitzero`, so that the zero value is left out; a merge-patch clears a property by sending Null. Decoding sets it the same way: an absent property leaves the zero value, null gives IsNull, anything else a value.",
+			jen.Type().Id("Nullable").Types(jen.Id("T").Any()).Struct(jen.Id("n").Add(wireN.Clone()))),
+		declare("Value returns a Nullable that holds v: Temperature: Value(0.2).",
+			jen.Func().Id("Value").Types(jen.Id("T").Any()).Params(jen.Id("v").Id("T")).Add(n.Clone()).Block(
+				jen.Return(n.Clone().Values(jen.Qual(wirePath, "Value").Call(jen.Id("v")))))),
+		declare("Null returns a Nullable that is null: Temperature: Null[float64]().",
+			jen.Func().Id("Null").Types(jen.Id("T").Any()).Params().Add(n.Clone()).Block(
+				jen.Return(n.Clone().Values(jen.Qual(wirePath, "Null").Types(jen.Id("T")).Call())))),
+		method("Get returns the value and true, or the zero value and false when n is absent or null.",
+			recv.Clone(), "Get", nil, []jen.Code{jen.Id("T"), jen.Bool()}, jen.Return(jen.Id("n").Dot("n").Dot("Get").Call())),
+		method("IsNull reports whether n is null.", recv.Clone(), "IsNull", nil, []jen.Code{jen.Bool()},
+			jen.Return(jen.Id("n").Dot("n").Dot("IsNull").Call())),
+		method("IsZero reports whether n is absent, which leaves an `omitzero` field out of JSON.", recv.Clone(), "IsZero", nil, []jen.Code{jen.Bool()},
+			jen.Return(jen.Id("n").Dot("n").Dot("IsZero").Call())),
+		method("MarshalJSON writes the value, or null when n is null or absent.", recv.Clone(), "MarshalJSON", nil, []jen.Code{jen.Index().Byte(), jen.Error()},
+			jen.Return(jen.Id("n").Dot("n").Dot("MarshalJSON").Call())),
+		method("UnmarshalJSON reads null as null and anything else as the value.", jen.Id("n").Op("*").Add(n.Clone()), "UnmarshalJSON",
+			[]jen.Code{jen.Id("data").Index().Byte()}, []jen.Code{jen.Error()},
+			jen.Return(jen.Id("n").Dot("n").Dot("UnmarshalJSON").Call(jen.Id("data")))),
+
+		declare("Date is a civil date, a `format: date` value such as 2024-03-01, written as YYYY-MM-DD.",
+			jen.Type().Id("Date").Struct(jen.Id("Year").Int(), jen.Id("Month").Qual(timePath, "Month"), jen.Id("Day").Int())),
+		declare("DateOf returns the date of t in t's location.",
+			jen.Func().Id("DateOf").Params(jen.Id("t").Qual(timePath, "Time")).Id("Date").Block(
+				jen.Return(jen.Id("Date").Call(jen.Qual(wirePath, "DateOf").Call(jen.Id("t")))))),
+		declare("ParseDate parses a date written YYYY-MM-DD.",
+			jen.Func().Id("ParseDate").Params(jen.Id("s").String()).Params(jen.Id("Date"), jen.Error()).Block(
+				jen.List(jen.Id("d"), jen.Err()).Op(":=").Qual(wirePath, "ParseDate").Call(jen.Id("s")),
+				jen.Return(jen.Id("Date").Call(jen.Id("d")), jen.Err()))),
+		method("String returns the date as YYYY-MM-DD.", d.Clone(), "String", nil, []jen.Code{jen.String()}, jen.Return(wireD.Clone().Dot("String").Call())),
+		method("In returns the time at which the date starts in loc.", d.Clone(), "In",
+			[]jen.Code{jen.Id("loc").Op("*").Qual(timePath, "Location")}, []jen.Code{jen.Qual(timePath, "Time")},
+			jen.Return(wireD.Clone().Dot("In").Call(jen.Id("loc")))),
+		method("IsZero reports whether d is the zero Date, which leaves an `omitzero` field out of JSON.", d.Clone(), "IsZero", nil, []jen.Code{jen.Bool()},
+			jen.Return(wireD.Clone().Dot("IsZero").Call())),
+		method("MarshalText writes the date as YYYY-MM-DD.", d.Clone(), "MarshalText", nil, []jen.Code{jen.Index().Byte(), jen.Error()},
+			jen.Return(wireD.Clone().Dot("MarshalText").Call())),
+		method("UnmarshalText reads a date written YYYY-MM-DD.", jen.Id("d").Op("*").Id("Date"), "UnmarshalText",
+			[]jen.Code{jen.Id("text").Index().Byte()}, []jen.Code{jen.Error()},
+			jen.Return(jen.Parens(jen.Op("*").Qual(wirePath, "Date")).Call(jen.Id("d")).Dot("UnmarshalText").Call(jen.Id("text")))),
+
+		declare("File is a file sent as a part of a multipart request body.",
+			jen.Type().Id("File").Struct(
+				jen.Comment("Name is the filename sent; when empty, the base name of Body's Name method (an *os.File").Line().
+					Comment("has one), else the property's name. A name with a control character fails the call.").Line().Id("Name").String(),
+				jen.Comment("ContentType is the part's Content-Type; when empty, the one the spec gives the property,").Line().
+					Comment("else application/octet-stream. Anything but one media type fails the call.").Line().Id("ContentType").String(),
+				jen.Comment("Body is the content. A nil Body writes no part.").Line().Id("Body").Qual(ioPath, "Reader"),
+			)),
+	}
+}
+
+// eventStream renders EventStream, which holds a *wire.Stream, and StreamError,
+// wire.StreamError's twin.
+func eventStream() []jen.Code {
+	es := jen.Id("EventStream").Types(jen.Id("T"))
+	recv := jen.Id("s").Op("*").Add(es.Clone())
+	inner := jen.Id("s").Dot("s")
+	return []jen.Code{
+		declare("EventStream is a stream of server-sent events whose data decode into T: call Next until it returns false, then Err; Close it, or cancel the call's context, to stop early. A failure before the first event is retried under the operation's policy; once events have arrived, only a retry-safe operation reconnects, with Last-Event-ID. The attempt timeout and the call's time budget bound getting the response, not reading the events.",
+			jen.Type().Id("EventStream").Types(jen.Id("T").Any()).Struct(jen.Id("s").Op("*").Qual(wirePath, "Stream").Types(jen.Id("T")))),
+		method("Next reads the next event, reconnecting when the operation allows it, and reports whether there is one: false at the end of the stream, on an error (see Err) or after Close.",
+			recv.Clone(), "Next", nil, []jen.Code{jen.Bool()}, jen.Return(inner.Clone().Dot("Next").Call())),
+		method("Current returns the event Next read, decoded.", recv.Clone(), "Current", nil, []jen.Code{jen.Id("T")},
+			jen.Return(inner.Clone().Dot("Current").Call())),
+		method("EventID returns the last event ID the stream set, at or before the event Next read; a reconnection resumes from it.",
+			recv.Clone(), "EventID", nil, []jen.Code{jen.String()}, jen.Return(inner.Clone().Dot("Event").Call().Dot("ID"))),
+		method("EventType returns the type of the event Next read, \"\" for a plain message.", recv.Clone(), "EventType", nil, []jen.Code{jen.String()},
+			jen.Return(inner.Clone().Dot("Event").Call().Dot("Type"))),
+		method("Delivered returns how many events Next has returned.", recv.Clone(), "Delivered", nil, []jen.Code{jen.Int()},
+			jen.Return(inner.Clone().Dot("Delivered").Call())),
+		method("Err returns what ended the stream: nil when it ended normally, a *StreamError when it was cut and not resumed, an error matching ErrStreamClosed when Close ended it first.",
+			recv.Clone(), "Err", nil, []jen.Code{jen.Error()},
+			jen.Err().Op(":=").Add(inner.Clone().Dot("Err").Call()),
+			jen.If(jen.List(jen.Id("se"), jen.Id("ok")).Op(":=").Err().Assert(jen.Op("*").Qual(wirePath, "StreamError")), jen.Id("ok")).Block(
+				jen.Return(jen.Parens(jen.Op("*").Id("StreamError")).Call(jen.Id("se"))),
+			),
+			jen.Return(jen.Err())),
+		method("Close ends the stream and closes its response; it may be called from any goroutine, and again.",
+			recv.Clone(), "Close", nil, []jen.Code{jen.Error()}, jen.Return(inner.Clone().Dot("Close").Call())),
+		declare("StreamError ends a stream that was cut and could not be resumed.",
+			jen.Type().Id("StreamError").Struct(
+				jen.Id("Method").String(),
+				jen.Id("Path").String(),
+				jen.Comment("Delivered is how many events had arrived, Reconnects how many reconnections were made.").Line().
+					Id("Delivered").Int(),
+				jen.Id("Reconnects").Int(),
+				jen.Comment("Err is why the stream was cut.").Line().Id("Err").Error(),
+			)),
+		method("Error says where the stream was cut and why.", jen.Id("e").Op("*").Id("StreamError"), "Error", nil, []jen.Code{jen.String()},
+			jen.Return(jen.Parens(jen.Op("*").Qual(wirePath, "StreamError")).Call(jen.Id("e")).Dot("Error").Call())),
+		method("Unwrap returns Err.", jen.Id("e").Op("*").Id("StreamError"), "Unwrap", nil, []jen.Code{jen.Error()},
+			jen.Return(jen.Id("e").Dot("Err"))),
+	}
+}
