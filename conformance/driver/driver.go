@@ -236,10 +236,10 @@ func run(reg registered, c Call) (rec Record) {
 }
 
 var (
-	contextType  = reflect.TypeFor[context.Context]()
-	readerType   = reflect.TypeFor[io.Reader]()
-	errorType    = reflect.TypeFor[error]()
-	fileType     = reflect.TypeFor[wire.File]()
+	contextType = reflect.TypeFor[context.Context]()
+	readerType  = reflect.TypeFor[io.Reader]()
+	errorType   = reflect.TypeFor[error]()
+	fileType    = reflect.TypeFor[wire.File]()
 )
 
 // isFile reports a generated package's File, which has wire.File's fields.

@@ -140,8 +140,8 @@ var callOptions = []clientOption{
 		args:   []string{"n"},
 	},
 	{
-		doc:    "WithResponseInfo fills *info when the call ends, success or failure: the final status and headers, the attempts made and the Retry-After the server sent. For a stream it is filled when the stream opens and again on each reconnection.",
-		name:   "WithResponseInfo",
+		doc:     "WithResponseInfo fills *info when the call ends, success or failure: the final status and headers, the attempts made and the Retry-After the server sent. For a stream it is filled when the stream opens and again on each reconnection.",
+		name:    "WithResponseInfo",
 		params:  []jen.Code{jen.Id("info").Op("*").Id("ResponseInfo")},
 		args:    []string{"info"},
 		convert: []*jen.Statement{jen.Parens(jen.Op("*").Qual(wirePath, "ResponseInfo"))},

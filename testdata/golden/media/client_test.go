@@ -11,7 +11,6 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
-
 )
 
 type handlerTransport http.HandlerFunc

@@ -20,7 +20,6 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
-
 )
 
 type wireTransport struct {
