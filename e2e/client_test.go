@@ -659,3 +659,32 @@ func TestRedirectOnlyOperation(t *testing.T) {
 		}
 	})
 }
+
+// A union of primitives and objects is built from a plain value, New<Union>(v), sent as
+// that value, and decoded into the variant the JSON's kind gives.
+func TestUnionOfPrimitives(t *testing.T) {
+	req := clientapi.IssueRequest{
+		Title: clientapi.NewIssueRequestTitle("bug"),
+		Labels: []clientapi.IssueRequestLabelsItem{
+			clientapi.NewIssueRequestLabelsItem("urgent"),
+			clientapi.NewIssueRequestLabelsItem(clientapi.IssueRequestLabelsItemObject{Name: clientapi.Ptr("ui")}),
+		},
+	}
+	got, err := json.Marshal(req)
+	if want := `{"labels":["urgent",{"name":"ui"}],"title":"bug"}`; err != nil || string(got) != want {
+		t.Fatalf("Marshal = %s, %v; want %s", got, err, want)
+	}
+	var back clientapi.IssueRequest
+	if err := json.Unmarshal([]byte(`{"title":7,"labels":[{"name":"ui","color":"red"},"x"]}`), &back); err != nil {
+		t.Fatal(err)
+	}
+	if back.Title.Int64 == nil || *back.Title.Int64 != 7 || back.Title.String != nil {
+		t.Errorf("title %+v, want the integer 7", back.Title)
+	}
+	if l := back.Labels; len(l) != 2 || l[0].Object == nil || *l[0].Object.Color != "red" || l[1].String == nil || *l[1].String != "x" {
+		t.Errorf("labels %+v", l)
+	}
+	if _, err := json.Marshal(clientapi.IssueRequest{}); !errors.Is(err, clientapi.ErrNoVariant) {
+		t.Errorf("a required union left unset: %v, want ErrNoVariant", err)
+	}
+}

@@ -43,6 +43,11 @@ var (
 	ErrStreamClosed = errors.New("event stream closed")
 	// ErrNoLocation: a redirect that an operation answers with has no usable Location.
 	ErrNoLocation = errors.New("redirect without a Location")
+	// ErrNoVariant: a union with no variant set, not read from JSON, cannot be sent.
+	ErrNoVariant = errors.New("a union value with no variant set")
+	// ErrManyVariants: a union with more than one variant set cannot be sent, as which one
+	// the API would receive cannot be told.
+	ErrManyVariants = errors.New("a union value with more than one variant set")
 	// ErrRetryAfterTooLong: the server asked for a wait longer than MaxRetryAfter, the
 	// context deadline or MaxElapsed allows.
 	ErrRetryAfterTooLong = errors.New("server asked to retry later than allowed")

@@ -173,16 +173,16 @@ func Ptr[T any](v T) *T {
 }
 
 // Nullable is an optional property that may also be null, so that a request can say each of three
-// things: leave the property out (the zero value), send null (Null), or send a value (Value). Fields
-// of this type are tagged `omitzero`, so that the zero value is left out; a merge-patch clears a
-// property by sending Null. Decoding sets it the same way: an absent property leaves the zero value,
-// null gives IsNull, anything else a value.
+// things: leave the property out (the zero value), send null (Null), or send a value (Some). Fields of
+// this type are tagged `omitzero`, so that the zero value is left out; a merge-patch clears a property
+// by sending Null. Decoding sets it the same way: an absent property leaves the zero value, null gives
+// IsNull, anything else a value.
 type Nullable[T any] struct {
 	n wire.Nullable[T]
 }
 
-// Value returns a Nullable that holds v: Temperature: Value(0.2).
-func Value[T any](v T) Nullable[T] {
+// Some returns a Nullable that holds v: Temperature: Some(0.2).
+func Some[T any](v T) Nullable[T] {
 	return Nullable[T]{wire.Value(v)}
 }
 
@@ -377,6 +377,8 @@ var (
 	ErrUndeclaredStatus    = runtime.ErrUndeclaredStatus
 	ErrStreamClosed        = runtime.ErrStreamClosed
 	ErrNoLocation          = runtime.ErrNoLocation
+	ErrNoVariant           = runtime.ErrNoVariant
+	ErrManyVariants        = runtime.ErrManyVariants
 )
 
 // ServerURL is a server of the API, from the spec's servers list.
@@ -860,6 +862,12 @@ type ChatRequest struct {
 	Prompt string `json:"prompt"`
 }
 
+// Unions of primitives and arrays, as GitHub's issue title and labels are.
+type IssueRequest struct {
+	Labels []IssueRequestLabelsItem `json:"labels,omitzero"`
+	Title  IssueRequestTitle        `json:"title"`
+}
+
 // Item is the schema at #/components/schemas/Item.
 type Item struct {
 	ID   int64   `json:"id"`
@@ -908,6 +916,17 @@ func (v Message) Raw() json.RawMessage {
 	return v.raw
 }
 
+// NewMessage returns Message{X: &v} for the variant X of v's type.
+func NewMessage[T UserMessage | SystemMessage](v T) Message {
+	switch x := any(v).(type) {
+	case UserMessage:
+		return Message{UserMessage: &x}
+	case SystemMessage:
+		return Message{SystemMessage: &x}
+	}
+	return Message{}
+}
+
 // Problem is the schema at #/components/schemas/Problem.
 type Problem struct {
 	Message *string `json:"message,omitzero"`
@@ -942,6 +961,82 @@ type Tick struct {
 type UserMessage struct {
 	Content string          `json:"content"`
 	Role    UserMessageRole `json:"role"`
+}
+
+// IssueRequestLabelsItem is the type of the items of the property "labels" of IssueRequest.
+type IssueRequestLabelsItem struct {
+	String *string
+	Object *IssueRequestLabelsItemObject
+	raw    json.RawMessage
+}
+
+// MarshalJSON writes the variant that is set, else the JSON the value was read from.
+// More than one variant set is an error.
+func (v IssueRequestLabelsItem) MarshalJSON() ([]byte, error) {
+	return wire.MarshalUnion(v.raw, v.String, v.Object)
+}
+
+// UnmarshalJSON sets the first variant that takes the JSON's kind and decodes it; the JSON
+// stays in Raw.
+func (v *IssueRequestLabelsItem) UnmarshalJSON(data []byte) error {
+	return wire.UnmarshalUnion(data, &v.raw, &v.String, &v.Object)
+}
+
+// Raw returns the JSON the value was read from, nil when it was not read.
+func (v IssueRequestLabelsItem) Raw() json.RawMessage {
+	return v.raw
+}
+
+// NewIssueRequestLabelsItem returns IssueRequestLabelsItem{X: &v} for the variant X of v's type.
+func NewIssueRequestLabelsItem[T string | IssueRequestLabelsItemObject](v T) IssueRequestLabelsItem {
+	switch x := any(v).(type) {
+	case string:
+		return IssueRequestLabelsItem{String: &x}
+	case IssueRequestLabelsItemObject:
+		return IssueRequestLabelsItem{Object: &x}
+	}
+	return IssueRequestLabelsItem{}
+}
+
+// IssueRequestLabelsItemObject is the type of the variant 2 of IssueRequestLabelsItem.
+type IssueRequestLabelsItemObject struct {
+	Color *string `json:"color,omitzero"`
+	Name  *string `json:"name,omitzero"`
+}
+
+// IssueRequestTitle is the type of the property "title" of IssueRequest.
+type IssueRequestTitle struct {
+	String *string
+	Int64  *int64
+	raw    json.RawMessage
+}
+
+// MarshalJSON writes the variant that is set, else the JSON the value was read from.
+// More than one variant set is an error.
+func (v IssueRequestTitle) MarshalJSON() ([]byte, error) {
+	return wire.MarshalUnion(v.raw, v.String, v.Int64)
+}
+
+// UnmarshalJSON sets the first variant that takes the JSON's kind and decodes it; the JSON
+// stays in Raw.
+func (v *IssueRequestTitle) UnmarshalJSON(data []byte) error {
+	return wire.UnmarshalUnion(data, &v.raw, &v.String, &v.Int64)
+}
+
+// Raw returns the JSON the value was read from, nil when it was not read.
+func (v IssueRequestTitle) Raw() json.RawMessage {
+	return v.raw
+}
+
+// NewIssueRequestTitle returns IssueRequestTitle{X: &v} for the variant X of v's type.
+func NewIssueRequestTitle[T string | int64](v T) IssueRequestTitle {
+	switch x := any(v).(type) {
+	case string:
+		return IssueRequestTitle{String: &x}
+	case int64:
+		return IssueRequestTitle{Int64: &x}
+	}
+	return IssueRequestTitle{}
 }
 
 // SystemMessageRole is the type of the property "role" of SystemMessage.

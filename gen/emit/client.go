@@ -153,7 +153,7 @@ var sentinels = []string{
 	"ErrExhausted", "ErrBudgetExhausted", "ErrCircuitOpen", "ErrBodyNotReplayable", "ErrRetryAfterTooLong",
 	"ErrStatusNotRetried", "ErrNotRetrySafe", "ErrNotRetryable", "ErrConnectionErrorsOff", "ErrBodyTooLarge",
 	"ErrOptionDoesNotApply", "ErrRetriesOff", "ErrServerSaidNoRetry", "ErrRequestBody",
-	"ErrContentType", "ErrUndeclaredStatus", "ErrStreamClosed", "ErrNoLocation",
+	"ErrContentType", "ErrUndeclaredStatus", "ErrStreamClosed", "ErrNoLocation", "ErrNoVariant", "ErrManyVariants",
 }
 
 // clientSurface renders Client, NewClient, the options, the values a caller builds

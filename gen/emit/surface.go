@@ -51,10 +51,10 @@ func values() []jen.Code {
 	return []jen.Code{
 		declare("Ptr returns a pointer to v, for the optional fields of a request: Name: Ptr(\"Rex\").",
 			jen.Func().Id("Ptr").Types(jen.Id("T").Any()).Params(jen.Id("v").Id("T")).Op("*").Id("T").Block(jen.Return(jen.Op("&").Id("v")))),
-		declare("Nullable is an optional property that may also be null, so that a request can say each of three things: leave the property out (the zero value), send null (Null), or send a value (Value). Fields of this type are tagged `omitzero`, so that the zero value is left out; a merge-patch clears a property by sending Null. Decoding sets it the same way: an absent property leaves the zero value, null gives IsNull, anything else a value.",
+		declare("Nullable is an optional property that may also be null, so that a request can say each of three things: leave the property out (the zero value), send null (Null), or send a value (Some). Fields of this type are tagged `omitzero`, so that the zero value is left out; a merge-patch clears a property by sending Null. Decoding sets it the same way: an absent property leaves the zero value, null gives IsNull, anything else a value.",
 			jen.Type().Id("Nullable").Types(jen.Id("T").Any()).Struct(jen.Id("n").Add(wireN.Clone()))),
-		declare("Value returns a Nullable that holds v: Temperature: Value(0.2).",
-			jen.Func().Id("Value").Types(jen.Id("T").Any()).Params(jen.Id("v").Id("T")).Add(n.Clone()).Block(
+		declare("Some returns a Nullable that holds v: Temperature: Some(0.2).",
+			jen.Func().Id("Some").Types(jen.Id("T").Any()).Params(jen.Id("v").Id("T")).Add(n.Clone()).Block(
 				jen.Return(n.Clone().Values(jen.Qual(wirePath, "Value").Call(jen.Id("v")))))),
 		declare("Null returns a Nullable that is null: Temperature: Null[float64]().",
 			jen.Func().Id("Null").Types(jen.Id("T").Any()).Params().Add(n.Clone()).Block(

@@ -85,6 +85,9 @@ func (e *emitter) decl(d *model.Decl) *jen.Statement {
 		} else {
 			s.Add(rawUnion(d))
 		}
+		if c := unionConstructor(d); c != nil && d.Constructor != "" {
+			s.Line().Line().Add(c)
+		}
 	}
 	if d.ErrorModel {
 		s.Line().Line().Comment("// Error returns the error model as JSON, so that it can be returned as an error.").Line()
@@ -343,32 +346,86 @@ func sumType(d *model.Decl) *jen.Statement {
 	return s
 }
 
-// rawUnion renders a union without a discriminator: the raw JSON, with an As/Set pair per
-// variant to read and write it as that variant.
+// rawUnion renders a union without a discriminator: one pointer field per variant, set
+// by the caller (see unionConstructor) or by decoding, which picks the variant by the
+// JSON's kind (see wire.UnmarshalUnion), and the raw JSON.
+//
+//	type Title struct {
+//		String  *string
+//		Integer *int64
+//		raw     json.RawMessage
+//	}
+//
+//	func (v Title) MarshalJSON() ([]byte, error)      { return wire.MarshalUnion(v.raw, v.String, v.Integer) }
+//	func (v *Title) UnmarshalJSON(data []byte) error { return wire.UnmarshalUnion(data, &v.raw, &v.String, &v.Integer) }
 func rawUnion(d *model.Decl) *jen.Statement {
-	s := jen.Type().Id(d.GoName).Struct(jen.Id("raw").Qual(jsonPath, "RawMessage")).Line().Line()
-	s.Comment("// MarshalJSON writes the value's JSON, or null when it is unset.").Line()
-	s.Func().Params(jen.Id("v").Id(d.GoName)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
-		jen.Return(jen.Qual(wirePath, "MarshalRaw").Call(jen.Id("v").Dot("raw"))),
-	).Line().Line()
-	s.Comment("// UnmarshalJSON keeps the JSON for the As methods to decode.").Line()
-	s.Func().Params(jen.Id("v").Op("*").Id(d.GoName)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
-		jen.Id("v").Dot("raw").Op("=").Append(jen.Qual(jsonPath, "RawMessage").Call(jen.Nil()), jen.Id("data").Op("...")),
-		jen.Return(jen.Nil()),
-	).Line().Line()
-	s.Add(rawMethod(d))
+	s := jen.Type().Id(d.GoName).StructFunc(func(g *jen.Group) {
+		for _, v := range d.Variants {
+			g.Id(v.GoName).Add(typ(model.PointerTo(v.Type)))
+		}
+		g.Id("raw").Qual(jsonPath, "RawMessage")
+	}).Line().Line()
+	set := []jen.Code{jen.Id("v").Dot("raw")}
+	fields := []jen.Code{jen.Id("data"), jen.Op("&").Id("v").Dot("raw")}
 	for _, v := range d.Variants {
-		s.Line().Line()
-		s.Comment("// As" + v.GoName + " decodes the value as " + v.Type.String() + ".").Line()
-		s.Func().Params(jen.Id("v").Id(d.GoName)).Id("As"+v.GoName).Params().Params(typ(v.Type), jen.Error()).Block(
-			jen.Return(jen.Qual(wirePath, "AsVariant").Types(typ(v.Type)).Call(jen.Id("v").Dot("raw"))),
-		).Line().Line()
-		s.Comment("// Set" + v.GoName + " makes x, a " + v.Type.String() + ", the value.").Line()
-		s.Func().Params(jen.Id("v").Op("*").Id(d.GoName)).Id("Set" + v.GoName).Params(jen.Id("x").Add(typ(v.Type))).Error().Block(
-			jen.Return(jen.Qual(wirePath, "SetVariant").Call(jen.Op("&").Id("v").Dot("raw"), jen.Id("x"))),
-		)
+		set = append(set, jen.Id("v").Dot(v.GoName))
+		fields = append(fields, jen.Op("&").Id("v").Dot(v.GoName))
 	}
-	return s
+	s.Comment("// MarshalJSON writes the variant that is set, else the JSON the value was read from.").Line()
+	s.Comment("// More than one variant set is an error.").Line()
+	s.Func().Params(jen.Id("v").Id(d.GoName)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
+		jen.Return(jen.Qual(wirePath, "MarshalUnion").Call(set...)),
+	).Line().Line()
+	s.Comment("// UnmarshalJSON sets the first variant that takes the JSON's kind and decodes it; the JSON").Line()
+	s.Comment("// stays in Raw.").Line()
+	s.Func().Params(jen.Id("v").Op("*").Id(d.GoName)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
+		jen.Return(jen.Qual(wirePath, "UnmarshalUnion").Call(fields...)),
+	).Line().Line()
+	return s.Add(rawMethod(d))
+}
+
+// unionConstructor renders New<Union>, which makes a union of a value of one of its
+// variants' types, as a literal would set that variant's field:
+//
+//	func NewTitle[T string | int64](v T) Title {
+//		switch x := any(v).(type) {
+//		case string:
+//			return Title{String: &x}
+//		...
+//		}
+//		return Title{}
+//	}
+//
+// Variants whose type cannot stand in a type set (an interface) are left to the literal;
+// a union with none other has no constructor.
+func unionConstructor(d *model.Decl) *jen.Statement {
+	var terms []jen.Code
+	var cases []jen.Code
+	for _, v := range d.Variants {
+		if v.Type.Kind == model.KindBuiltin && v.Type.Builtin == model.Any {
+			continue
+		}
+		terms = append(terms, typ(v.Type))
+		cases = append(cases, jen.Case(typ(v.Type)).Block(
+			jen.Return(jen.Id(d.GoName).Values(jen.Dict{jen.Id(v.GoName): jen.Op("&").Id("x")})),
+		))
+	}
+	if len(terms) == 0 {
+		return nil
+	}
+	constraint := jen.Null()
+	for i, t := range terms {
+		if i > 0 {
+			constraint.Op("|")
+		}
+		constraint.Add(t)
+	}
+	name := d.Constructor
+	return jen.Comment("// "+name+" returns "+d.GoName+"{X: &v} for the variant X of v's type.").Line().
+		Func().Id(name).Types(jen.Id("T").Add(constraint)).Params(jen.Id("v").Id("T")).Id(d.GoName).Block(
+		jen.Switch(jen.Id("x").Op(":=").Id("any").Call(jen.Id("v")).Assert(jen.Type())).Block(cases...),
+		jen.Return(jen.Id(d.GoName).Values()),
+	)
 }
 
 func rawMethod(d *model.Decl) *jen.Statement {

@@ -22,11 +22,11 @@ func FixedNames() Reserved {
 		Package: []string{
 			"APIError", "CallOption", "Client", "Date", "DateOf",
 			"ErrBodyNotReplayable", "ErrBodyTooLarge", "ErrBudgetExhausted", "ErrCircuitOpen",
-			"ErrConnectionErrorsOff", "ErrContentType", "ErrExhausted", "ErrNoLocation", "ErrNotRetrySafe", "ErrNotRetryable",
+			"ErrConnectionErrorsOff", "ErrContentType", "ErrExhausted", "ErrManyVariants", "ErrNoLocation", "ErrNoVariant", "ErrNotRetrySafe", "ErrNotRetryable",
 			"ErrOptionDoesNotApply", "ErrRequestBody", "ErrRetriesOff", "ErrRetryAfterTooLong", "ErrServerSaidNoRetry",
 			"ErrStatusNotRetried", "ErrStreamClosed", "ErrUndeclaredStatus",
 			"EventStream", "File", "NewClient", "Null", "Nullable", "Option", "ParseDate", "Policy", "Ptr",
-			"ResponseInfo", "RetryEvent", "StreamError", "Value", "callOptions",
+			"ResponseInfo", "RetryEvent", "Some", "StreamError", "callOptions",
 			"WithAttemptTimeout", "WithCircuitBreaker", "WithHTTPClient", "WithHeader", "WithIdempotencyKey",
 			"WithIdempotent", "WithJitterSource", "WithLogger", "WithMaxAttempts", "WithMaxBodySize", "WithMaxReconnects",
 			"WithOnRetry", "WithPolicyOverride", "WithRequestEditor", "WithResponseHeaderTimeout",

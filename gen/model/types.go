@@ -158,6 +158,9 @@ type Decl struct {
 
 	// Variants are a UnionDecl's alternatives.
 	Variants []*Variant
+	// Constructor names a UnionDecl's function that makes one of a value of a variant's
+	// type, e.g. "NewTitle"; "" when no variant's type can stand in its type set.
+	Constructor string
 	// Discriminator is the wire name of the property that selects the variant, e.g.
 	// "petType"; "" for a raw-JSON union.
 	Discriminator string

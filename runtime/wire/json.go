@@ -3,10 +3,11 @@ package wire
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
+
+	"github.com/retrygen/retrygen/runtime"
 )
 
 // JSONField is one field of a struct whose wire names json tags cannot spell (empty, or
@@ -168,11 +169,11 @@ func isZeroer(v any) bool {
 // read from JSON: a zero union would otherwise go out as null, which the API does not
 // accept where the union is required. (An optional union left zero is omitted; a nullable
 // one is a wire.Nullable.)
-var ErrNoVariant = errors.New("a union value with no variant set")
+var ErrNoVariant = runtime.ErrNoVariant
 
 // ErrManyVariants is the error marshalling a union with more than one variant set: which
 // one the API would receive cannot be told, so none is sent.
-var ErrManyVariants = errors.New("a union value with more than one variant set")
+var ErrManyVariants = runtime.ErrManyVariants
 
 // OneVariant returns an error that wraps ErrManyVariants when more than one of set, the
 // union's variants each reported as set or not, is true.

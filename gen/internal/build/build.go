@@ -112,6 +112,7 @@ func Build(spec *load.Spec) (*model.API, error) {
 		b.operation(op)
 	}
 	b.webhooks(ops)
+	b.nameConstructors()
 	b.policyVars(ops)
 	b.nameLocals(ops)
 	breakCycles(b.decls)
@@ -121,6 +122,19 @@ func Build(spec *load.Spec) (*model.API, error) {
 	api.Decls = b.decls
 	api.ErrorSets = b.errorSetList
 	return api, nil
+}
+
+// nameConstructors names each union's New<Union> once every type has its name, so that
+// a constructor never takes the name of a type.
+func (b *builder) nameConstructors() {
+	for _, d := range b.decls {
+		if d.Kind != model.UnionDecl || !slices.ContainsFunc(d.Variants, func(v *model.Variant) bool {
+			return v.Type.Kind != model.KindBuiltin || v.Type.Builtin != model.Any
+		}) {
+			continue
+		}
+		d.Constructor = b.pkg.UniqueFor("New"+d.GoName, "constructor of "+d.GoName)
+	}
 }
 
 // buildComponents declares every component schema first, sorted by name, so that they

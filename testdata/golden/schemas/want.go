@@ -176,16 +176,16 @@ func Ptr[T any](v T) *T {
 }
 
 // Nullable is an optional property that may also be null, so that a request can say each of three
-// things: leave the property out (the zero value), send null (Null), or send a value (Value). Fields
-// of this type are tagged `omitzero`, so that the zero value is left out; a merge-patch clears a
-// property by sending Null. Decoding sets it the same way: an absent property leaves the zero value,
-// null gives IsNull, anything else a value.
+// things: leave the property out (the zero value), send null (Null), or send a value (Some). Fields of
+// this type are tagged `omitzero`, so that the zero value is left out; a merge-patch clears a property
+// by sending Null. Decoding sets it the same way: an absent property leaves the zero value, null gives
+// IsNull, anything else a value.
 type Nullable[T any] struct {
 	n wire.Nullable[T]
 }
 
-// Value returns a Nullable that holds v: Temperature: Value(0.2).
-func Value[T any](v T) Nullable[T] {
+// Some returns a Nullable that holds v: Temperature: Some(0.2).
+func Some[T any](v T) Nullable[T] {
 	return Nullable[T]{wire.Value(v)}
 }
 
@@ -380,6 +380,8 @@ var (
 	ErrUndeclaredStatus    = runtime.ErrUndeclaredStatus
 	ErrStreamClosed        = runtime.ErrStreamClosed
 	ErrNoLocation          = runtime.ErrNoLocation
+	ErrNoVariant           = runtime.ErrNoVariant
+	ErrManyVariants        = runtime.ErrManyVariants
 )
 
 // policyPutShapes is the retry policy of PutShapes.
@@ -486,7 +488,7 @@ type Everything struct {
 	Tags      []string               `json:"tags,omitzero"`
 	Total     *int64                 `json:"total,omitzero"`
 	// A string, a number or a list of strings.
-	Value *Value2 `json:"value,omitzero"`
+	Value *Value `json:"value,omitzero"`
 }
 
 // IDs is the schema at #/components/schemas/Ids.
@@ -545,6 +547,19 @@ func (v *Item) UnmarshalJSON(data []byte) error {
 // Raw returns the JSON the value was read from, nil when it was not read.
 func (v Item) Raw() json.RawMessage {
 	return v.raw
+}
+
+// NewItem returns Item{X: &v} for the variant X of v's type.
+func NewItem[T InputMessage | OutputMessage | ToolCall](v T) Item {
+	switch x := any(v).(type) {
+	case InputMessage:
+		return Item{InputMessage: &x}
+	case OutputMessage:
+		return Item{OutputMessage: &x}
+	case ToolCall:
+		return Item{ToolCall: &x}
+	}
+	return Item{}
 }
 
 // Loop is the schema at #/components/schemas/Loop.
@@ -617,6 +632,17 @@ func (v Pet) Raw() json.RawMessage {
 	return v.raw
 }
 
+// NewPet returns Pet{X: &v} for the variant X of v's type.
+func NewPet[T Cat | Dog](v T) Pet {
+	switch x := any(v).(type) {
+	case Cat:
+		return Pet{Cat: &x}
+	case Dog:
+		return Pet{Dog: &x}
+	}
+	return Pet{}
+}
+
 // Timestamp is the schema at #/components/schemas/Timestamp.
 type Timestamp = time.Time
 
@@ -635,64 +661,44 @@ func (v ToolCall) MarshalJSON() ([]byte, error) {
 }
 
 // A string, a number or a list of strings.
-type Value2 struct {
-	raw json.RawMessage
+type Value struct {
+	String     *string
+	Float64    *float64
+	StringList *[]string
+	Cat        *Cat
+	raw        json.RawMessage
 }
 
-// MarshalJSON writes the value's JSON, or null when it is unset.
-func (v Value2) MarshalJSON() ([]byte, error) {
-	return wire.MarshalRaw(v.raw)
+// MarshalJSON writes the variant that is set, else the JSON the value was read from.
+// More than one variant set is an error.
+func (v Value) MarshalJSON() ([]byte, error) {
+	return wire.MarshalUnion(v.raw, v.String, v.Float64, v.StringList, v.Cat)
 }
 
-// UnmarshalJSON keeps the JSON for the As methods to decode.
-func (v *Value2) UnmarshalJSON(data []byte) error {
-	v.raw = append(json.RawMessage(nil), data...)
-	return nil
+// UnmarshalJSON sets the first variant that takes the JSON's kind and decodes it; the JSON
+// stays in Raw.
+func (v *Value) UnmarshalJSON(data []byte) error {
+	return wire.UnmarshalUnion(data, &v.raw, &v.String, &v.Float64, &v.StringList, &v.Cat)
 }
 
 // Raw returns the JSON the value was read from, nil when it was not read.
-func (v Value2) Raw() json.RawMessage {
+func (v Value) Raw() json.RawMessage {
 	return v.raw
 }
 
-// AsString decodes the value as string.
-func (v Value2) AsString() (string, error) {
-	return wire.AsVariant[string](v.raw)
-}
-
-// SetString makes x, a string, the value.
-func (v *Value2) SetString(x string) error {
-	return wire.SetVariant(&v.raw, x)
-}
-
-// AsFloat64 decodes the value as float64.
-func (v Value2) AsFloat64() (float64, error) {
-	return wire.AsVariant[float64](v.raw)
-}
-
-// SetFloat64 makes x, a float64, the value.
-func (v *Value2) SetFloat64(x float64) error {
-	return wire.SetVariant(&v.raw, x)
-}
-
-// AsStringList decodes the value as []string.
-func (v Value2) AsStringList() ([]string, error) {
-	return wire.AsVariant[[]string](v.raw)
-}
-
-// SetStringList makes x, a []string, the value.
-func (v *Value2) SetStringList(x []string) error {
-	return wire.SetVariant(&v.raw, x)
-}
-
-// AsCat decodes the value as Cat.
-func (v Value2) AsCat() (Cat, error) {
-	return wire.AsVariant[Cat](v.raw)
-}
-
-// SetCat makes x, a Cat, the value.
-func (v *Value2) SetCat(x Cat) error {
-	return wire.SetVariant(&v.raw, x)
+// NewValue returns Value{X: &v} for the variant X of v's type.
+func NewValue[T string | float64 | []string | Cat](v T) Value {
+	switch x := any(v).(type) {
+	case string:
+		return Value{String: &x}
+	case float64:
+		return Value{Float64: &x}
+	case []string:
+		return Value{StringList: &x}
+	case Cat:
+		return Value{Cat: &x}
+	}
+	return Value{}
 }
 
 // EverythingLevel is the type of the property "level" of Everything.

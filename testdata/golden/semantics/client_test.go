@@ -17,8 +17,6 @@ import (
 	"net/url"
 	"strings"
 	"testing"
-
-	"github.com/retrygen/retrygen/runtime/wire"
 )
 
 // recorded is what the server saw of the last request.
@@ -91,8 +89,8 @@ func TestUnionTwoVariantsNotSent(t *testing.T) {
 		_, _ = w.Write(echo(r))
 	})
 	_, err := c.CreatePet(context.Background(), PetDisc{Cat: &Cat{Meow: 1}, Dog: &Dog{}})
-	if !errors.Is(err, wire.ErrManyVariants) || rec.req != nil {
-		t.Fatalf("err = %v, request sent: %v; want wire.ErrManyVariants and nothing sent", err, rec.req != nil)
+	if !errors.Is(err, ErrManyVariants) || rec.req != nil {
+		t.Fatalf("err = %v, request sent: %v; want ErrManyVariants and nothing sent", err, rec.req != nil)
 	}
 	var read PetDisc
 	if err := json.Unmarshal([]byte(`{"petType":"kitty","meow":2}`), &read); err != nil {
@@ -106,7 +104,7 @@ func TestUnionTwoVariantsNotSent(t *testing.T) {
 		t.Errorf("re-encoded %s", out)
 	}
 	read.Dog = &Dog{}
-	if _, err := json.Marshal(read); !errors.Is(err, wire.ErrManyVariants) {
+	if _, err := json.Marshal(read); !errors.Is(err, ErrManyVariants) {
 		t.Errorf("a read Cat with a Dog set too: err = %v", err)
 	}
 }
@@ -174,9 +172,9 @@ func TestAdditionalPropertiesSurviveReadModifyWrite(t *testing.T) {
 func TestMergePatch(t *testing.T) {
 	c, rec := newServer(t, noContent)
 	err := c.PatchRecord(context.Background(), "r1", RecordPatch{
-		Name: Value("rex"),      // set
-		Note: Null[string](),    // clear
-		Tags: Value([]string{}), // set to empty
+		Name: Some("rex"),      // set
+		Note: Null[string](),   // clear
+		Tags: Some([]string{}), // set to empty
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -173,16 +173,16 @@ func Ptr[T any](v T) *T {
 }
 
 // Nullable is an optional property that may also be null, so that a request can say each of three
-// things: leave the property out (the zero value), send null (Null), or send a value (Value). Fields
-// of this type are tagged `omitzero`, so that the zero value is left out; a merge-patch clears a
-// property by sending Null. Decoding sets it the same way: an absent property leaves the zero value,
-// null gives IsNull, anything else a value.
+// things: leave the property out (the zero value), send null (Null), or send a value (Some). Fields of
+// this type are tagged `omitzero`, so that the zero value is left out; a merge-patch clears a property
+// by sending Null. Decoding sets it the same way: an absent property leaves the zero value, null gives
+// IsNull, anything else a value.
 type Nullable[T any] struct {
 	n wire.Nullable[T]
 }
 
-// Value returns a Nullable that holds v: Temperature: Value(0.2).
-func Value[T any](v T) Nullable[T] {
+// Some returns a Nullable that holds v: Temperature: Some(0.2).
+func Some[T any](v T) Nullable[T] {
 	return Nullable[T]{wire.Value(v)}
 }
 
@@ -377,6 +377,8 @@ var (
 	ErrUndeclaredStatus    = runtime.ErrUndeclaredStatus
 	ErrStreamClosed        = runtime.ErrStreamClosed
 	ErrNoLocation          = runtime.ErrNoLocation
+	ErrNoVariant           = runtime.ErrNoVariant
+	ErrManyVariants        = runtime.ErrManyVariants
 )
 
 // ServerURL is a server of the API, from the spec's servers list.
