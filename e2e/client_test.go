@@ -688,3 +688,38 @@ func TestUnionOfPrimitives(t *testing.T) {
 		t.Errorf("a required union left unset: %v, want ErrNoVariant", err)
 	}
 }
+
+// The stream method asks for the stream: it sends the body's "stream" property true when
+// the caller left it out; the JSON method leaves it out even when the caller set it, so
+// that its answer is JSON.
+func TestStreamFlag(t *testing.T) {
+	bubble(t, func(t *testing.T, e *env) {
+		s := e.serve(clientAddr, func(w http.ResponseWriter, r *http.Request, a *arrival) {
+			w.Header().Set("Content-Type", "text/event-stream")
+			io.WriteString(w, "data: {\"text\":\"hi\"}\n\ndata: [END]\n\n")
+		}, reply(200, `{"text":"ok"}`))
+		c := e.clientapi(clientapi.ServerURL)
+		stream, err := c.ChatStream(t.Context(), clientapi.ChatRequest{Prompt: "hi"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for stream.Next() {
+		}
+		if err := stream.Err(); err != nil || stream.Delivered() != 1 {
+			t.Fatalf("%d events, %v", stream.Delivered(), err)
+		}
+		req := clientapi.ChatRequest{Prompt: "hi", Stream: clientapi.Ptr(true)}
+		if _, err := c.Chat(t.Context(), req); err != nil {
+			t.Fatal(err)
+		}
+		if got := string(s.got(0).Body); got != `{"prompt":"hi","stream":true}` {
+			t.Errorf("ChatStream sent %s", got)
+		}
+		if got := string(s.got(1).Body); got != `{"prompt":"hi"}` {
+			t.Errorf("Chat sent %s", got)
+		}
+		if !*req.Stream {
+			t.Error("Chat changed the caller's body")
+		}
+	})
+}

@@ -530,11 +530,15 @@ func (c *Client) GetAlternatives(ctx context.Context, opts ...CallOption) (*Item
 //
 // Typed errors, for errors.As: 400: Problem.
 //
+// It leaves the body's "stream" property out, whatever the caller set, so that the answer is JSON;
+// ChatStream asks for the event stream.
+//
 // Retries: up to 4 attempts, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2); only attempts that could not connect, and answers the server says to retry, are retried.
 func (c *Client) Chat(ctx context.Context, body ChatRequest, opts ...CallOption) (*ChatChunk, error) {
 	r := wire.NewRequest("POST")
 	r.Security([]string{"bearerAuth"})
 	r.Path("/chat")
+	body.Stream = nil
 	r.JSONBody("application/json", body)
 	resp, err := c.wire.Fetch(ctx, r, &policyChat, "application/json", callOptions(opts))
 	if err != nil {
@@ -560,10 +564,13 @@ func (c *Client) Chat(ctx context.Context, body ChatRequest, opts ...CallOption)
 // It returns the server-sent events as an EventStream that ends at the event whose data is "[END]". A
 // stream that is cut is not resumed: it ends with a *StreamError that says how many events were
 // delivered.
+//
+// It sends the body's "stream" property true, whatever the caller set, to ask for the stream.
 func (c *Client) ChatStream(ctx context.Context, body ChatRequest, opts ...CallOption) (*EventStream[ChatChunk], error) {
 	r := wire.NewRequest("POST")
 	r.Security([]string{"bearerAuth"})
 	r.Path("/chat")
+	body.Stream = Ptr(true)
 	r.JSONBody("application/json", body)
 	stream, err := wire.OpenStream[ChatChunk](ctx, c.wire, r, &policyChat, wire.StreamConfig{
 		Accept:      "text/event-stream",
@@ -861,6 +868,8 @@ type ChatChunk struct {
 // ChatRequest is the schema at #/components/schemas/ChatRequest.
 type ChatRequest struct {
 	Prompt string `json:"prompt"`
+	// Asks for the answer as an event stream.
+	Stream *bool `json:"stream,omitzero"`
 }
 
 // Unions of primitives and arrays, as GitHub's issue title and labels are.

@@ -204,6 +204,9 @@ func (e *emitter) method(op *model.Operation) *jen.Statement {
 	if media := resultMedia(op.Result); media != "" {
 		d.para(media)
 	}
+	if s := op.Stream; s != nil && s.Flag != nil && !s.Only {
+		d.para("It leaves the body's " + strconv.Quote(oneLine(s.Flag.Name)) + " property out, whatever the caller set, so that the answer is JSON; " + s.GoName + " asks for the event stream.")
+	}
 	if op.Redirect {
 		d.para("The operation answers with a redirect: the method does not follow it, and returns its Location, resolved against the request's URL, for the caller to fetch (no credential goes along).")
 	}
@@ -273,6 +276,9 @@ func (e *emitter) method(op *model.Operation) *jen.Statement {
 		case p.In == "cookie":
 			add(jen.Id("r").Dot("CookieParam").Call(jen.Lit(p.Name), jen.Qual(wirePath, styleConst(p)), v))
 		}
+	}
+	if op.Stream != nil && op.Stream.Flag != nil {
+		add(streamFlag(op))
 	}
 	if op.Body != nil {
 		add(e.body(op.Body))
@@ -385,6 +391,39 @@ func (e *emitter) body(b *model.Body) jen.Code {
 		out.Add(s)
 	}
 	return out
+}
+
+// streamFlag renders the statement that sets the body's "stream" property: true in the
+// method that returns the stream, absent (false when required) in the other. A body
+// passed by pointer is copied first, so that the caller's value is left as it was.
+//
+//	body.Stream = Ptr(true)
+//	if body != nil { body = wire.Copy(body); body.Stream = nil }
+func streamFlag(op *model.Operation) jen.Code {
+	f := op.Stream.Flag
+	var v jen.Code
+	switch on := op.Stream.Only; f.Type.Kind {
+	case model.KindPointer:
+		v = jen.Nil()
+		if on {
+			v = jen.Id("Ptr").Call(jen.True())
+		}
+	case model.KindNullable:
+		v = typ(f.Type).Values()
+		if on {
+			v = jen.Id("Some").Call(jen.True())
+		}
+	default:
+		v = jen.Lit(on)
+	}
+	set := jen.Id("body").Dot(f.GoName).Op("=").Add(v)
+	if op.Body.Type.Kind != model.KindPointer {
+		return set
+	}
+	return jen.If(jen.Id("body").Op("!=").Nil()).Block(
+		jen.Id("body").Op("=").Qual(wirePath, "Copy").Call(jen.Id("body")),
+		set,
+	)
 }
 
 // wireFile renders the conversion of a *File to its runtime/wire twin.

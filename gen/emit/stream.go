@@ -14,6 +14,9 @@ func (e *emitter) streamMethod(op *model.Operation, d doc, args, body []jen.Code
 		resume = "A stream that is cut is not resumed: it ends with a *StreamError that says how many events were delivered."
 	}
 	d.para("It returns the server-sent events as an EventStream that ends at the event whose data is " + quoteDoc(s.Sentinel) + ". " + resume)
+	if s.Flag != nil {
+		d.para("It sends the body's " + quoteDoc(s.Flag.Name) + " property true, whatever the caller set, to ask for the stream.")
+	}
 	cfg := jen.Dict{jen.Id("Accept"): jen.Lit(s.Accept), jen.Id("Sentinel"): jen.Lit(s.Sentinel)}
 	if s.Text {
 		cfg[jen.Id("Text")] = jen.True()

@@ -308,3 +308,10 @@ func FilesOf[F ~struct {
 	}
 	return out
 }
+
+// Copy returns a pointer to a copy of *p, for a method that changes a request body the
+// caller passed by pointer.
+func Copy[T any](p *T) *T {
+	c := *p
+	return &c
+}

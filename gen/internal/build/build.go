@@ -232,6 +232,7 @@ func (b *builder) operation(op *model.Operation) {
 	b.requestBody(op, kop)
 	b.responses(op, kop)
 	b.clientParts(op, item, kop)
+	streamFlag(op)
 }
 
 // policyVars names the policy variable of each method. Methods whose policies are the

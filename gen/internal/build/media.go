@@ -87,6 +87,39 @@ func (b *builder) stream(op *model.Operation, kop *openapi3.Operation) {
 	op.Stream = s
 }
 
+// streamFlag finds the boolean property "stream" of op's JSON request body, by which the
+// caller asks the server for the event stream (OpenAI's and OpenRouter's chat
+// completions), so that the stream method sends it true and the other method does not.
+func streamFlag(op *model.Operation) {
+	if op.Stream == nil || op.Body == nil || op.Body.Encoding != model.JSONBody {
+		return
+	}
+	t := op.Body.Type
+	for t.Kind == model.KindPointer || t.Kind == model.KindNamed && t.Decl.Kind == model.AliasDecl {
+		if t.Kind == model.KindPointer {
+			t = t.Elem
+		} else {
+			t = t.Decl.Underlying
+		}
+	}
+	if t.Kind != model.KindNamed || t.Decl.Kind != model.StructDecl {
+		return
+	}
+	for _, f := range t.Decl.Fields {
+		if f.Name != "stream" || f.ReadOnly {
+			continue
+		}
+		b := f.Type
+		if b.Kind == model.KindPointer || b.Kind == model.KindNullable {
+			b = b.Elem
+		}
+		if b.Kind == model.KindBuiltin && b.Builtin == model.Bool {
+			op.Stream.Flag = f
+		}
+		return
+	}
+}
+
 // eventData returns the schema of an event's data when sr describes the whole event.
 func eventData(sr *openapi3.SchemaRef) *openapi3.SchemaRef {
 	if sr == nil || sr.Value == nil {
