@@ -300,7 +300,7 @@ func TestStreamPostNotResent(t *testing.T) {
 		if c := s.count(); c != 1 {
 			t.Errorf("the POST was sent %d times", c)
 		}
-		if a := s.got(0); a.Header.Get("Authorization") != "Bearer "+bearerToken || string(a.Body) != `{"prompt":"hi"}` {
+		if a := s.got(0); a.Header.Get("Authorization") != "Bearer "+bearerToken || string(a.Body) != `{"prompt":"hi","stream":true}` {
 			t.Errorf("sent %q with body %s", a.Header.Get("Authorization"), a.Body)
 		}
 	})
