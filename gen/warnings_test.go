@@ -72,3 +72,58 @@ components:
 		t.Errorf("warnings lack %q:\n%s", want, s.Warnings.Error())
 	}
 }
+
+// A GET or DELETE request body that can carry nothing is dropped, with one located
+// warning for all of them; a DELETE body with properties is kept.
+func TestEmptyRequestBodiesDropped(t *testing.T) {
+	path := spectest.Write(t, "api.yaml", `openapi: 3.0.3
+info: {title: T, version: "1"}
+paths:
+  /charges:
+    get:
+      operationId: getCharges
+      requestBody:
+        content:
+          application/x-www-form-urlencoded:
+            schema: {type: object, properties: {}, additionalProperties: false}
+      responses:
+        "200": {description: ok}
+    delete:
+      operationId: deleteCharges
+      requestBody:
+        content:
+          application/json:
+            schema: {type: object, properties: {reason: {type: string}}}
+      responses:
+        "204": {description: ok}
+  /things:
+    get:
+      operationId: getThings
+      requestBody:
+        content:
+          application/json: {}
+      responses:
+        "200": {description: ok}
+`)
+	s, err := Load(path, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "api.yaml:7:7: a request body with no properties is dropped from 2 GET, HEAD or DELETE operations (GET /charges, GET /things): their methods take no body argument"
+	if !strings.Contains(s.Warnings.Error(), want) {
+		t.Errorf("warnings lack %q:\n%s", want, s.Warnings.Error())
+	}
+	src, err := Generate(s, GenerateOptions{Package: "api"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sig := range []string{
+		"func (c *Client) GetCharges(ctx context.Context, opts ...CallOption) error",
+		"func (c *Client) GetThings(ctx context.Context, opts ...CallOption) error",
+		"func (c *Client) DeleteCharges(ctx context.Context, body *DeleteChargesRequest, opts ...CallOption) error",
+	} {
+		if !strings.Contains(string(src), sig) {
+			t.Errorf("no %s", sig)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package build
 import (
 	"cmp"
 	"fmt"
+	"net/http"
 	"net/url"
 	"slices"
 	"strconv"
@@ -20,6 +21,10 @@ import (
 // names through one Namer (seeded with what the fixed client code declares), Client's
 // methods through another, struct fields and method arguments per scope.
 type builder struct {
+	// emptyBodies are the GET, HEAD and DELETE operations whose request body was dropped
+	// for having nothing to send, with where the body is declared (see requestBody).
+	emptyBodies []emptyBody
+
 	spec     *load.Spec
 	reserved model.Reserved
 	errs     source.ErrorList
@@ -111,6 +116,7 @@ func Build(spec *load.Spec) (*model.API, error) {
 	for _, op := range ops {
 		b.operation(op)
 	}
+	b.warnEmptyBodies()
 	b.webhooks(ops)
 	b.nameConstructors()
 	b.policyVars(ops)
@@ -233,6 +239,56 @@ func (b *builder) operation(op *model.Operation) {
 	b.responses(op, kop)
 	b.clientParts(op, item, kop)
 	streamFlag(op)
+}
+
+// emptyBody is a request body dropped for having nothing to send.
+type emptyBody struct {
+	op     *model.Operation
+	origin *openapi3.Origin
+}
+
+// isNothing reports a request body of a GET, HEAD or DELETE that can carry nothing: each
+// of its media types has no schema, or an object schema with no properties, nothing
+// combined into it and no additional properties (stripe.yaml declares one on 246 such
+// operations). A method would take an argument that only ever sends {}.
+func isNothing(method string, rb *openapi3.RequestBody) bool {
+	switch method {
+	case http.MethodGet, http.MethodHead, http.MethodDelete:
+	default:
+		return false
+	}
+	for _, mt := range rb.Content {
+		if mt == nil || mt.Schema == nil || mt.Schema.Value == nil {
+			continue
+		}
+		s := mt.Schema.Value
+		ap := s.AdditionalProperties
+		if len(s.Properties) > 0 || len(s.AllOf)+len(s.OneOf)+len(s.AnyOf) > 0 || s.Not != nil ||
+			ap.Schema != nil || ap.Has != nil && *ap.Has || s.Type != nil && !s.Type.Is("object") {
+			return false
+		}
+	}
+	return true
+}
+
+// warnEmptyBodies says, once and located at the first, which request bodies were
+// dropped for having nothing to send.
+func (b *builder) warnEmptyBodies() {
+	if len(b.emptyBodies) == 0 {
+		return
+	}
+	first := b.emptyBodies[0]
+	var some []string
+	for _, e := range b.emptyBodies[:min(len(b.emptyBodies), 3)] {
+		some = append(some, e.op.Method+" "+e.op.Path)
+	}
+	if n := len(b.emptyBodies) - len(some); n > 0 {
+		some = append(some, fmt.Sprintf("and %d more", n))
+	}
+	w := b.located(first.op, first.origin, "a request body with no properties is dropped from %d GET, HEAD or DELETE operations (%s): their methods take no body argument",
+		len(b.emptyBodies), strings.Join(some, ", "))
+	w.Op = ""
+	b.spec.Warnings.Add(w)
 }
 
 // policyVars names the policy variable of each method. Methods whose policies are the
@@ -490,6 +546,10 @@ func (b *builder) requestBody(op *model.Operation, kop *openapi3.Operation) {
 		return
 	}
 	rb := kop.RequestBody.Value
+	if isNothing(op.Method, rb) {
+		b.emptyBodies = append(b.emptyBodies, emptyBody{op, rb.Origin})
+		return
+	}
 	ct, mt, kind := b.pickMedia(op, rb.Content)
 	if mt == nil {
 		return
