@@ -507,6 +507,7 @@ func (e *Engine) newError(req *http.Request, attempts int, last *lastOutcome, ca
 		RetryAfter: last.retryAfter,
 		Err:        last.err,
 		Cause:      cause,
+		hide:       secrets(req, e.QueryCredentials),
 	}
 }
 
