@@ -320,3 +320,60 @@ func TestCheckVersionFields(t *testing.T) {
 		t.Errorf("nested.json: %v", err)
 	}
 }
+
+// Every dangling $ref is reported, each where it is written, and no $ref that resolves:
+// one whose pointer is percent-encoded (as a URI fragment may be), one in another file,
+// and beside one whose key is written with an escape, which the rest of the document is
+// still read without.
+func TestDanglingRefsReported(t *testing.T) {
+	const head = "openapi: 3.0.3\ninfo: {title: T, version: \"1\"}\npaths:\n"
+	for _, c := range []struct {
+		name  string
+		files map[string]string
+		want  []string
+		doc   bool // the Spec is returned with the errors, for later stages to add theirs
+	}{
+		{"percent-encoded", map[string]string{"api.yaml": head +
+			"  /users/{id}:\n    parameters:\n      - {name: id, in: path, required: true, schema: {type: string}}\n" +
+			"    get:\n      responses:\n        \"200\": {description: ok}\n" +
+			"  /users/{id}/x:\n    parameters:\n      - $ref: \"#/paths/~1users~1%7Bid%7D/parameters/0\"\n" +
+			"    get:\n      responses:\n        \"404\": {$ref: \"#/components/responses/Nope\"}\n"},
+			[]string{`api.yaml:15:17: unresolved $ref "#/components/responses/Nope"`}, true},
+		{"in another file", map[string]string{
+			"api.yaml": head + "  /a:\n    get:\n      responses:\n" +
+				"        \"200\": {description: ok, content: {application/json: {schema: {$ref: \"other.yaml#/Thing\"}}}}\n" +
+				"        \"201\": {description: ok, content: {application/json: {schema: {$ref: \"#/components/schemas/Nope\"}}}}\n",
+			"other.yaml": "Thing:\n  type: object\n  properties:\n    x: {$ref: \"#/Missing\"}\n"},
+			[]string{`api.yaml:8:72: unresolved $ref "#/components/schemas/Nope"`, `other.yaml:4:9: unresolved $ref "#/Missing"`}, false},
+		{"escaped key", map[string]string{"api.json": `{"openapi":"3.0.3","info":{"title":"T","version":"1"},"paths":{"/a":{"get":{"responses":{` +
+			`"200":{"description":"ok","content":{"application/json":{"schema":{"$r\u0065f":"#/components/schemas/A"}}}},` +
+			`"201":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/B"}}}}}}}}}`},
+			[]string{`api.json:1:157: unresolved $ref "#/components/schemas/A"`, `api.json:1:265: unresolved $ref "#/components/schemas/B"`}, true},
+		{"after a byte order mark", map[string]string{"api.json": "\uFEFF" + `{"openapi":"3.0.3","info":{"title":"T","version":"1"},"paths":{"/a":{"get":{"responses":{` +
+			`"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/A"}}}},` +
+			`"201":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/B"}}}}}}}}}`},
+			[]string{`api.json:1:157: unresolved $ref "#/components/schemas/A"`, `api.json:1:260: unresolved $ref "#/components/schemas/B"`}, true},
+	} {
+		dir := t.TempDir()
+		spectest.WriteFiles(t, dir, c.files)
+		root := "api.yaml"
+		if _, ok := c.files[root]; !ok {
+			root = "api.json"
+		}
+		s, err := Load(filepath.Join(dir, root), Options{AllowExternalRefs: true})
+		got := strings.ReplaceAll(fmt.Sprint(err), dir+string(filepath.Separator), "")
+		var lines []string
+		for _, l := range strings.Split(got, "\n") {
+			if !strings.HasPrefix(l, "\t") {
+				l, _, _ = strings.Cut(l, ": nothing")
+				lines = append(lines, l)
+			}
+		}
+		if strings.Join(lines, "\n") != strings.Join(c.want, "\n") {
+			t.Errorf("%s:\n%s\nwant\n%s", c.name, strings.Join(lines, "\n"), strings.Join(c.want, "\n"))
+		}
+		if (s != nil) != c.doc {
+			t.Errorf("%s: Spec returned %v, want %v", c.name, s != nil, c.doc)
+		}
+	}
+}

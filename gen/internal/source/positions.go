@@ -247,19 +247,33 @@ func (f *Files) PosOfNull(entries, values []string) Pos {
 	return pos
 }
 
-// FindRef finds the first `$ref` in the root file whose value matches, and returns its
-// position and its value as written.
+// FindRef finds the first `$ref` whose value matches, in the root file, else in the
+// other files read (in the order of their URIs), and returns its position and its value
+// as written. Without one, pos names only the root file.
 func (f *Files) FindRef(match func(string) bool) (pos Pos, value string) {
-	pos = f.File()
-	visit(f.tree(f.rootURI), func(_ string, k, v *yaml.Node) bool {
-		if k != nil && k.Value == "$ref" && v.Kind == yaml.ScalarNode && match(v.Value) {
-			pos.Line, pos.Col = k.Line, k.Column
-			value = v.Value
-			return true
+	f.mu.Lock()
+	uris := make([]string, 0, len(f.data))
+	for uri := range f.data {
+		if uri != f.rootURI {
+			uris = append(uris, uri)
 		}
-		return false
-	})
-	return pos, value
+	}
+	f.mu.Unlock()
+	slices.Sort(uris)
+	for _, uri := range append([]string{f.rootURI}, uris...) {
+		found := visit(f.tree(uri), func(_ string, k, v *yaml.Node) bool {
+			if k != nil && k.Value == "$ref" && v.Kind == yaml.ScalarNode && match(v.Value) {
+				pos = Pos{File: f.displayFile(uri), Line: k.Line, Col: k.Column}
+				value = v.Value
+				return true
+			}
+			return false
+		})
+		if found {
+			return pos, value
+		}
+	}
+	return f.File(), ""
 }
 
 // tree returns the parsed node tree of a file that was read, or nil.
@@ -388,13 +402,18 @@ func (f *Files) Refs() []Ref {
 }
 
 // Has reports whether a JSON pointer ("#/components/schemas/Pet") names an element of
-// the root file.
+// the root file. The pointer is a URI fragment, percent-decoded as kin-openapi decodes it
+// ("#/paths/~1users~1%7Bid%7D" names the path "/users/{id}").
 func (f *Files) Has(pointer string) bool {
 	n := f.tree(f.rootURI)
 	if n == nil || !strings.HasPrefix(pointer, "#") {
 		return false
 	}
-	rest := strings.TrimPrefix(pointer, "#")
+	u, err := url.Parse(pointer)
+	if err != nil {
+		return false
+	}
+	rest := u.Fragment
 	if rest == "" {
 		return true
 	}
