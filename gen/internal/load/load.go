@@ -123,19 +123,19 @@ func Load(path string, opts Options) (*Spec, error) {
 	if err != nil {
 		e := s.loadError(err)
 		// Every dangling $ref of the root file, not only the one the loader stopped at,
-		// which may be in another file (the list drops it when it is one of them).
+		// which may be in another file.
 		dangling := s.danglingRefs()
 		if len(dangling) == 0 || !strings.HasPrefix(e.Msg, "unresolved $ref") {
 			errs.Add(e)
 			return nil, errs.Err()
 		}
 		errs = append(errs, dangling...)
-		errs.Add(e)
+		addElsewhere(&errs, e)
 		// The rest of the document is read with those $refs left out, so that its
 		// other problems (the retry extensions') are reported along.
 		text, _ = yamlSafeJSON(withoutRefs(data, dangling))
 		if doc, err = s.decode(text, swagger2, opts, &budget); err != nil {
-			errs.Add(s.loadError(err))
+			addElsewhere(&errs, s.loadError(err))
 			return nil, errs.Err()
 		}
 		s.Doc = doc
@@ -176,6 +176,15 @@ func (s *Spec) decode(text []byte, swagger2 bool, opts Options, budget *int64) (
 		return s.loadSwagger2(loader, text, location)
 	}
 	return loader.LoadFromDataWithPath(s.forParser(text), location)
+}
+
+// addElsewhere adds e, a loader error besides errs, when it is located at a place none
+// of errs is: one that is not (a Swagger 2.0 document's $ref, which the loader names as
+// converted) or that shares a place says nothing more.
+func addElsewhere(errs *source.ErrorList, e *source.Error) {
+	if e.Pos.Line > 0 && !slices.ContainsFunc(*errs, func(o *source.Error) bool { return o.Pos == e.Pos }) {
+		errs.Add(e)
+	}
 }
 
 // withoutRefs returns the file's text with the key of each `$ref` that errs locate

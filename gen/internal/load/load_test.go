@@ -321,10 +321,11 @@ func TestCheckVersionFields(t *testing.T) {
 	}
 }
 
-// Every dangling $ref is reported, each where it is written, and no $ref that resolves:
+// Every dangling $ref is reported once, where it is written, and no $ref that resolves:
 // one whose pointer is percent-encoded (as a URI fragment may be), one in another file,
-// and beside one whose key is written with an escape, which the rest of the document is
-// still read without.
+// one of a Swagger 2.0 document (which the loader names as converted), and beside one
+// whose key is written with an escape, which the rest of the document is still read
+// without.
 func TestDanglingRefsReported(t *testing.T) {
 	const head = "openapi: 3.0.3\ninfo: {title: T, version: \"1\"}\npaths:\n"
 	for _, c := range []struct {
@@ -349,6 +350,10 @@ func TestDanglingRefsReported(t *testing.T) {
 			`"200":{"description":"ok","content":{"application/json":{"schema":{"$r\u0065f":"#/components/schemas/A"}}}},` +
 			`"201":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/B"}}}}}}}}}`},
 			[]string{`api.json:1:157: unresolved $ref "#/components/schemas/A"`, `api.json:1:265: unresolved $ref "#/components/schemas/B"`}, true},
+		{"swagger 2.0", map[string]string{"api.yaml": "swagger: \"2.0\"\ninfo: {title: T, version: \"1\"}\npaths:\n" +
+			"  /a:\n    get:\n      parameters:\n        - $ref: \"#/parameters/Missing\"\n" +
+			"      responses:\n        \"200\": {$ref: \"#/responses/Missing\"}\n"},
+			[]string{`api.yaml:7:11: unresolved $ref "#/parameters/Missing"`, `api.yaml:9:17: unresolved $ref "#/responses/Missing"`}, true},
 		{"after a byte order mark", map[string]string{"api.json": "\uFEFF" + `{"openapi":"3.0.3","info":{"title":"T","version":"1"},"paths":{"/a":{"get":{"responses":{` +
 			`"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/A"}}}},` +
 			`"201":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/B"}}}}}}}}}`},
