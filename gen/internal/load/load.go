@@ -154,6 +154,7 @@ func Load(path string, opts Options) (*Spec, error) {
 		return nil, errs.Err()
 	}
 	s.validate(&errs)
+	s.danglingMappings(&errs)
 	s.checkDepth(opts.MaxDepth, &errs)
 	return s, errs.Err()
 }

@@ -382,3 +382,48 @@ func TestDanglingRefsReported(t *testing.T) {
 		}
 	}
 }
+
+// A discriminator mapping entry that names no schema of the file, by $ref or by name, is
+// an error at its key: the generated client could never decode the variant it stands
+// for. Entries that name one, an extension among them, and a property that happens to be
+// called discriminator pass.
+func TestDanglingDiscriminatorMapping(t *testing.T) {
+	_, err := loadSpec(t, "api.yaml", `openapi: 3.0.3
+info: {title: T, version: "1"}
+paths:
+  /pets:
+    get:
+      responses:
+        "200": {description: ok, content: {application/json: {schema: {$ref: "#/components/schemas/Pet"}}}}
+components:
+  schemas:
+    Pet:
+      oneOf: [{$ref: "#/components/schemas/Cat"}, {$ref: "#/components/schemas/Dog"}]
+      discriminator:
+        propertyName: kind
+        mapping:
+          cat: "#/components/schemas/Cat"
+          dog: Dog
+          hen: "#/components/schemas/Hen"
+          cow: Cow
+          x-speakeasy-unknown-values: allow
+    Cat: {type: object, properties: {kind: {type: string}}}
+    Dog:
+      type: object
+      properties:
+        kind: {type: string}
+        discriminator: {type: object, properties: {mapping: {type: object, properties: {a: {type: string, example: nope}}}}}
+`)
+	got := fmt.Sprint(err)
+	for _, want := range []string{
+		`api.yaml:17:11: discriminator mapping "hen": "#/components/schemas/Hen" names no schema`,
+		`api.yaml:18:11: discriminator mapping "cow": "Cow" names no schema`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("got\n%s\nwant it to hold %s", got, want)
+		}
+	}
+	if n := strings.Count(got, "names no schema"); n != 2 {
+		t.Errorf("%d mapping errors, want 2:\n%s", n, got)
+	}
+}

@@ -401,6 +401,35 @@ func (f *Files) Refs() []Ref {
 	return refs
 }
 
+// A Mapping is one entry of a discriminator mapping.
+type Mapping struct {
+	Pos   Pos    // the entry's key
+	Key   string // the discriminator value, e.g. "cat"
+	Value string // the schema it names as written: "#/components/schemas/Cat", or "Cat"
+}
+
+// Mappings lists the entries of every discriminator mapping of the root file, in
+// document order. A schema property called discriminator is not one.
+func (f *Files) Mappings() []Mapping {
+	var out []Mapping
+	visit(f.tree(f.rootURI), func(holder string, k, v *yaml.Node) bool {
+		if k == nil || k.Value != "discriminator" || holder == "properties" || v.Kind != yaml.MappingNode {
+			return false
+		}
+		for i := 0; i+1 < len(v.Content); i += 2 {
+			if m := v.Content[i+1]; v.Content[i].Value == "mapping" && m.Kind == yaml.MappingNode {
+				for j := 0; j+1 < len(m.Content); j += 2 {
+					if key, val := m.Content[j], m.Content[j+1]; val.Kind == yaml.ScalarNode {
+						out = append(out, Mapping{Pos: f.At(key.Line, key.Column), Key: key.Value, Value: val.Value})
+					}
+				}
+			}
+		}
+		return false
+	})
+	return out
+}
+
 // Has reports whether a JSON pointer ("#/components/schemas/Pet") names an element of
 // the root file. The pointer is a URI fragment, percent-decoded as kin-openapi decodes it
 // ("#/paths/~1users~1%7Bid%7D" names the path "/users/{id}").
