@@ -158,10 +158,12 @@ func (s *situation) refusal() error {
 	return nil
 }
 
-// signal returns what the response header h says of repeating its request, or
-// signalNone when p ignores the server's word.
-func (p *Policy) signal(h http.Header) signal {
-	if p.IgnoreServerSignals {
+// signal returns what a response with status and header h says of repeating its
+// request, or signalNone when p ignores the server's word. Only an error status (4xx,
+// 5xx) is one the word can be about: a redirect the call stops at, or a 304, is an
+// answer, not a failure to repeat.
+func (p *Policy) signal(status int, h http.Header) signal {
+	if p.IgnoreServerSignals || status < 400 {
 		return signalNone
 	}
 	return serverSignal(h)

@@ -129,7 +129,7 @@ var zeroPolicy Policy
 //
 // Do retries only what p allows: a status in p.StatusCodes or a transport error (with
 // p.ConnectionErrors) when p.Idempotent, and otherwise only a failure to open the
-// connection, when no byte of the request left. The server's word on a non-2xx answer
+// connection, when no byte of the request left. The server's word on a 4xx or 5xx answer
 // comes first unless p.IgnoreServerSignals: x-should-retry or Stripe-Should-Retry false
 // ends the call, true makes the answer retried (see Policy.IgnoreServerSignals). The
 // caller's cancellation or deadline is never retried; a per-attempt timeout is. Between
@@ -324,7 +324,7 @@ func (e *Engine) do(ctx context.Context, req *http.Request, p *Policy, cfg *call
 				resp.Body = &attemptBody{ReadCloser: resp.Body, a: a}
 				return resp, nil
 			}
-			sig := pol.signal(resp.Header)
+			sig := pol.signal(resp.StatusCode, resp.Header)
 			if !pol.retriesStatus(resp.StatusCode) && sig != signalRetry {
 				e.Budget.Succeeded(now) // an answer that is not a failure to retry funds too
 			}
@@ -507,6 +507,7 @@ func (e *Engine) newError(req *http.Request, attempts int, last *lastOutcome, ca
 		RetryAfter: last.retryAfter,
 		Err:        last.err,
 		Cause:      cause,
+		hide:       secrets(req, e.QueryCredentials),
 	}
 }
 

@@ -107,6 +107,11 @@ type Error struct {
 	Cause error
 	// Model is the decoded error body, set by generated code when the spec declares one.
 	Model any
+
+	// hide redacts the credentials the call's request carried from text the server sent
+	// (see hideSecrets); nil when there are none. It is a function so that printing the
+	// Error with %v or %#v shows no credential.
+	hide func(text string, cut bool) string
 }
 
 // Error formats e as, for example,
@@ -121,7 +126,10 @@ type Error struct {
 // just repeat the status text. The request id is the X-Request-Id, Request-Id or
 // X-GitHub-Request-Id header, in that order. Both are put on one line, without control,
 // bidi or zero-width characters, and cut (with "…") after 200 and 100 bytes; URLs and
-// query values in the message are redacted as in URL.
+// query values in the message are redacted as in URL, and so are the credentials the
+// request carried wherever the server repeats them: the values (and each word of them) of
+// the headers a redirect off the origin would drop, of Engine.QueryCredentials and of the
+// URL's password, from 8 bytes on.
 //
 // A status the operation's policy does not retry, answered on the first attempt, is shown
 // with nothing more: no retry could have happened. Otherwise the number of attempts and
@@ -187,12 +195,12 @@ func (e *Error) writeOutcome(b *strings.Builder) {
 // a 2xx body: that is a result, not an error.
 func (e *Error) writeServerText(b *strings.Builder) {
 	if e.StatusCode >= 300 {
-		if msg := serverMessage(e.Body, http.StatusText(e.StatusCode)); msg != "" {
+		if msg := serverMessage(e.Body, http.StatusText(e.StatusCode), e.hide); msg != "" {
 			b.WriteString(": ")
 			b.WriteString(msg)
 		}
 	}
-	if id := requestID(e.Header); id != "" {
+	if id := requestID(e.Header, e.hide); id != "" {
 		b.WriteString(" (request id ")
 		b.WriteString(id)
 		b.WriteByte(')')

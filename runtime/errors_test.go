@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -340,5 +341,66 @@ func TestErrorMessageOfABodyOverTheLimit(t *testing.T) {
 	want := "POST https://api.test/v1/jobs: 400 Bad Request: " + long[:messageLimit] + "… (request id r1)"
 	if len(e.Body) != ErrorBodyLimit || err.Error() != want {
 		t.Errorf("%d bytes of body; message\n%s\nwant\n%s", len(e.Body), err, want)
+	}
+}
+
+// A server that repeats the credentials the request carried, in its message or its
+// request id, does not get them into the text: the values of the headers a redirect off
+// the origin would drop (Authorization, Cookie, an API key header), a token without its
+// scheme, and the query credentials' values are redacted, even when the server splits
+// them with characters the text drops.
+func TestErrorTextHidesEchoedCredentials(t *testing.T) {
+	const secret = "sk_live_S3CRETS3CRET"
+	for _, tc := range []struct {
+		name, message, id string
+		set               func(r *http.Request)
+	}{
+		{"bearer token", `invalid token Bearer ` + secret, "", func(r *http.Request) { r.Header.Set("Authorization", "Bearer "+secret) }},
+		{"token alone", `token ` + secret + ` expired`, "", func(r *http.Request) { r.Header.Set("Authorization", "Bearer "+secret) }},
+		{"API key header", `key ` + secret + ` is not valid`, "", func(r *http.Request) { r.Header.Set("X-Partner", secret) }},
+		{"cookie", `session ` + secret + ` unknown`, "", func(r *http.Request) { r.Header.Set("Cookie", "theme=dark; sid="+secret) }},
+		{"query credential", `api_key=` + secret + ` is not valid`, "", func(r *http.Request) {}},
+		{"split by a zero-width space", `key sk_live_\u200bS3CRETS3CRET`, "", func(r *http.Request) { r.Header.Set("X-Api-Key", secret) }},
+		{"request id", `denied`, secret, func(r *http.Request) { r.Header.Set("X-Api-Key", secret) }},
+	} {
+		s := &stub{fn: func(int, *http.Request) (*http.Response, error) {
+			return jsonResponse(401, `{"message":"`+tc.message+`"}`, "X-Request-Id", tc.id), nil
+		}}
+		e := engineFor(s, 0.5)
+		e.QueryCredentials = []string{"API_KEY"}
+		req := newRequest(t, t.Context(), "GET", "https://api.test/v1/x?api_key="+secret, nil)
+		tc.set(req)
+		_, err := e.Do(t.Context(), req, idempotent())
+		if err == nil || strings.Contains(err.Error(), "S3CRET") || !strings.Contains(err.Error(), "REDACTED") {
+			t.Errorf("%s: %v", tc.name, err)
+		}
+		// Printed whole, the error shows the server's header (the request id case) but
+		// nothing of the request's.
+		if text := fmt.Sprintf("%+v %#v", err, err); tc.id == "" && strings.Contains(text, "S3CRET") {
+			t.Errorf("%s: printed, the error shows the credential: %s", tc.name, text)
+		}
+	}
+	// A body cut inside a repeated credential (the engine keeps ErrorBodyLimit bytes)
+	// shows none of its start either.
+	head := `{"pad":"` + strings.Repeat("x", ErrorBodyLimit-100) + `","message":"bad key `
+	s := &stub{fn: func(int, *http.Request) (*http.Response, error) {
+		return jsonResponse(401, head+strings.Repeat("y", ErrorBodyLimit-len(head)-10)+secret+`"}`), nil
+	}}
+	req := newRequest(t, t.Context(), "GET", "https://api.test/v1/x", nil)
+	req.Header.Set("Authorization", "Bearer "+secret)
+	if _, err := engineFor(s, 0.5).Do(t.Context(), req, idempotent()); err == nil || strings.Contains(err.Error(), "sk_live") || !strings.Contains(err.Error(), "yREDACTED…") {
+		t.Errorf("cut: %v", err)
+	}
+
+	// Short values and those of content headers are not taken for credentials.
+	s = &stub{fn: func(int, *http.Request) (*http.Response, error) {
+		return jsonResponse(406, `{"message":"application/xml is not offered to client 42"}`), nil
+	}}
+	req = newRequest(t, t.Context(), "GET", "https://api.test/v1/x", nil)
+	req.Header.Set("Accept", "application/xml")
+	req.Header.Set("X-Client", "42")
+	_, err := engineFor(s, 0.5).Do(t.Context(), req, idempotent())
+	if want := "GET https://api.test/v1/x: 406 Not Acceptable: application/xml is not offered to client 42"; err == nil || err.Error() != want {
+		t.Errorf("got  %v\nwant %s", err, want)
 	}
 }

@@ -3,6 +3,7 @@ package runtime
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"net/http"
 	"slices"
 	"strings"
@@ -22,11 +23,12 @@ const (
 // requestIDHeaders are the headers a response's request id is read from, in this order.
 var requestIDHeaders = [...]string{"X-Request-Id", "Request-Id", "X-Github-Request-Id"}
 
-// requestID returns the first non-blank request id in h, as an excerpt; "" when none.
-func requestID(h http.Header) string {
+// requestID returns the first non-blank request id in h, as an excerpt with hide's
+// secrets redacted; "" when none.
+func requestID(h http.Header, hide func(string, bool) string) string {
 	for _, name := range requestIDHeaders {
 		for _, v := range h.Values(name) {
-			if id := excerpt(v, requestIDLimit); id != "" {
+			if id := excerpt(hidden(excerpt(v, math.MaxInt), false, hide), requestIDLimit); id != "" {
 				return id
 			}
 		}
@@ -48,7 +50,7 @@ const (
 )
 
 // serverMessage returns the message of an error body that is a JSON object, as an
-// excerpt with URLs and query values redacted; "" when it holds none. A message that only
+// excerpt with hide's secrets, URLs and query values redacted; "" when it holds none. A message that only
 // repeats statusText counts as none. Member names match case-insensitively, as
 // encoding/json matches them; values that are not strings are passed over. The
 // Content-Type is not consulted: a body that is not JSON (an HTML page, plain text) never
@@ -58,7 +60,7 @@ const (
 // are read in order and reading stops at a top-level "message", so a body cut short (at
 // that limit, or drained during a wait) still gives what came before the cut, the start of
 // a string the cut falls in included, and nothing is decoded beyond what the message needs.
-func serverMessage(body []byte, statusText string) string {
+func serverMessage(body []byte, statusText string, hide func(string, bool) string) string {
 	body = bytes.TrimLeft(body[:min(len(body), ErrorBodyLimit)], jsonSpace+"\ufeff")
 	if len(body) == 0 || body[0] != '{' {
 		return ""
@@ -81,7 +83,7 @@ func serverMessage(body []byte, statusText string) string {
 			msg = cutString(body[at:])
 		}
 		if rank >= 0 && found[rank] == "" {
-			if msg = messageExcerpt(msg, cut); !strings.EqualFold(msg, statusText) {
+			if msg = messageExcerpt(msg, cut, hide); !strings.EqualFold(msg, statusText) {
 				found[rank] = msg
 			}
 		}
@@ -97,13 +99,22 @@ func serverMessage(body []byte, statusText string) string {
 	return ""
 }
 
+// hidden returns s as hide leaves it; s itself when hide is nil.
+func hidden(s string, cut bool, hide func(string, bool) string) string {
+	if hide == nil {
+		return s
+	}
+	return hide(s, cut)
+}
+
 // jsonSpace is the white space JSON allows between tokens.
 const jsonSpace = " \t\r\n"
 
 // messageExcerpt returns what Error shows of the message s: its first messageRead bytes
-// with URLs and query values redacted, as an excerpt. cut says that the message goes on
-// beyond s, which the excerpt then marks.
-func messageExcerpt(s string, cut bool) string {
+// with hide's secrets, URLs and query values redacted, as an excerpt. cut says that the
+// message goes on beyond s, which the excerpt then marks. The secrets are looked for in
+// the text as the excerpt writes it, so that no character it drops can split one.
+func messageExcerpt(s string, cut bool, hide func(string, bool) string) string {
 	if len(s) > messageRead {
 		n := messageRead
 		for n > 0 && !utf8.RuneStart(s[n]) {
@@ -111,7 +122,7 @@ func messageExcerpt(s string, cut bool) string {
 		}
 		s, cut = s[:n], true
 	}
-	s = excerpt(redactText(s), messageLimit)
+	s = excerpt(redactText(hidden(excerpt(s, math.MaxInt), cut, hide)), messageLimit)
 	if cut && s != "" && !strings.HasSuffix(s, "…") {
 		s += "…"
 	}

@@ -95,10 +95,12 @@ type Policy struct {
 	MaxRetryAfter time.Duration
 	// IgnoreServerSignals makes the engine ignore the server's word on repeating a
 	// request: the response header fields x-should-retry and Stripe-Should-Retry. When
-	// false (the default) it follows it. false ends the call with ErrServerSaidNoRetry,
-	// whatever the policy retries. true makes a non-2xx answer retried even when its status
-	// is not in StatusCodes (a 400 included: the server knows its own answer) or the
-	// operation is not Idempotent, since the server says repeating it is safe; such a retry
+	// false (the default) it follows it on an error answer (4xx, 5xx; a redirect the call
+	// stops at, or a 304, is an answer the word is not about). false ends the call with
+	// ErrServerSaidNoRetry, whatever the policy retries. true makes the answer retried
+	// even when its status is not in StatusCodes (a 400 included: the server knows its
+	// own answer) or the operation is not Idempotent, since the server says repeating it
+	// is safe; such a retry
 	// stays within MaxAttempts, the budget, the breaker, the deadlines and Retry-After, and
 	// needs a request body that can be replayed, like any other.
 	IgnoreServerSignals bool

@@ -1,9 +1,13 @@
 package runtime
 
 import (
+	"cmp"
 	"errors"
+	"math"
+	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -131,4 +135,73 @@ func unwrapURLError(err error) error {
 		return ue.Err
 	}
 	return err
+}
+
+// minSecret is the length, in bytes, below which a value is not taken for a credential
+// when Error hides the call's credentials: shorter ones are common words and numbers.
+const minSecret = 8
+
+// secrets returns a function that hides the credentials req carries (see hideSecrets)
+// from the server's message and request id, or nil when it carries none. They are: the value of every header a redirect off the origin would drop
+// (all but redirectSafeHeaders: Authorization, Cookie, an API key header of any name) and
+// each of its words (a token without its scheme, a cookie's values), the values of the
+// query parameters named in queryNames (case folded), and the URL's password. Each is
+// written as excerpt writes text, longest first; none is shorter than minSecret.
+func secrets(req *http.Request, queryNames []string) func(text string, cut bool) string {
+	var out []string
+	keep := func(v string) {
+		if v = excerpt(v, math.MaxInt); len(v) >= minSecret && !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	add := func(v string) {
+		keep(v)
+		for _, word := range strings.FieldsFunc(v, func(r rune) bool { return strings.ContainsRune(` ;,="`, r) }) {
+			keep(word)
+		}
+	}
+	for name, values := range req.Header {
+		if !redirectSafeHeaders[http.CanonicalHeaderKey(name)] {
+			for _, v := range values {
+				add(v)
+			}
+		}
+	}
+	if len(queryNames) > 0 && req.URL.RawQuery != "" {
+		for name, values := range req.URL.Query() {
+			if slices.ContainsFunc(queryNames, func(n string) bool { return strings.EqualFold(n, name) }) {
+				for _, v := range values {
+					add(v)
+				}
+			}
+		}
+	}
+	if pw, ok := req.URL.User.Password(); ok {
+		add(pw)
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	slices.SortFunc(out, func(a, b string) int { return cmp.Or(cmp.Compare(len(b), len(a)), strings.Compare(a, b)) })
+	return func(text string, cut bool) string { return hideSecrets(text, out, cut) }
+}
+
+// hideSecrets replaces each of secrets in s, text as excerpt writes it, with REDACTED.
+// When s is cut short (cut), an end of s that starts one of them (4 bytes of it or more)
+// goes too.
+func hideSecrets(s string, secrets []string, cut bool) string {
+	for _, secret := range secrets {
+		s = strings.ReplaceAll(s, secret, redacted)
+	}
+	if !cut {
+		return s
+	}
+	for _, secret := range secrets {
+		for n := min(len(secret), len(s)) - 1; n >= 4; n-- {
+			if strings.HasSuffix(s, secret[:n]) {
+				return s[:len(s)-n] + redacted
+			}
+		}
+	}
+	return s
 }

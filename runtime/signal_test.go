@@ -125,6 +125,19 @@ func TestServerSaysRetry(t *testing.T) {
 			resp.Body.Close()
 		})
 	})
+	// A redirect the call stops at, and a 304, are answers, not failures: a true on them
+	// repeats nothing.
+	t.Run("a redirect or a 304 that says true is the answer", func(t *testing.T) {
+		for _, code := range []int{302, 304} {
+			synctest.Test(t, func(t *testing.T) {
+				s := &stub{fn: answers(answer{code, []string{"x-should-retry", "true", "Location", "/elsewhere"}})}
+				_, err := engineFor(s, 0.5).Do(t.Context(), newRequest(t, t.Context(), "GET", testURL, nil), idempotent(), WithoutRedirects())
+				if e := mustError(t, err); s.count() != 1 || e.StatusCode != code || !errors.Is(err, ErrStatusNotRetried) {
+					t.Fatalf("%d: err = %v after %d attempts; want the %d after 1", code, err, s.count(), code)
+				}
+			})
+		}
+	})
 	t.Run("a retry on a status that is retried anyway says so too", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			s := &stub{fn: answers(answer{503, nil}, answer{503, []string{"x-should-retry", "true"}})}

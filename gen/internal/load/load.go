@@ -122,18 +122,20 @@ func Load(path string, opts Options) (*Spec, error) {
 	doc, err := s.decode(text, swagger2, opts, &budget)
 	if err != nil {
 		e := s.loadError(err)
-		// Every dangling $ref, not only the one the loader stopped at; they include it,
-		// located even where the loader's message could not be.
+		// Every dangling $ref of the root file, not only the one the loader stopped at,
+		// which may be in another file.
 		dangling := s.danglingRefs()
 		if len(dangling) == 0 || !strings.HasPrefix(e.Msg, "unresolved $ref") {
 			errs.Add(e)
 			return nil, errs.Err()
 		}
 		errs = append(errs, dangling...)
+		addElsewhere(&errs, e)
 		// The rest of the document is read with those $refs left out, so that its
 		// other problems (the retry extensions') are reported along.
 		text, _ = yamlSafeJSON(withoutRefs(data, dangling))
 		if doc, err = s.decode(text, swagger2, opts, &budget); err != nil {
+			addElsewhere(&errs, s.loadError(err))
 			return nil, errs.Err()
 		}
 		s.Doc = doc
@@ -152,6 +154,7 @@ func Load(path string, opts Options) (*Spec, error) {
 		return nil, errs.Err()
 	}
 	s.validate(&errs)
+	s.danglingMappings(&errs)
 	s.checkDepth(opts.MaxDepth, &errs)
 	return s, errs.Err()
 }
@@ -176,26 +179,62 @@ func (s *Spec) decode(text []byte, swagger2 bool, opts Options, budget *int64) (
 	return loader.LoadFromDataWithPath(s.forParser(text), location)
 }
 
+// addElsewhere adds e, a loader error besides errs, when it is located at a place none
+// of errs is: one that is not (a Swagger 2.0 document's $ref, which the loader names as
+// converted) or that shares a place says nothing more.
+func addElsewhere(errs *source.ErrorList, e *source.Error) {
+	if e.Pos.Line > 0 && !slices.ContainsFunc(*errs, func(o *source.Error) bool { return o.Pos == e.Pos }) {
+		errs.Add(e)
+	}
+}
+
 // withoutRefs returns the file's text with the key of each `$ref` that errs locate
-// written as "x-rf", an extension of the same length, so that nothing else moves.
+// written as an extension of the same length ("$ref" as "x-rr"; a quoted key, however it
+// spells "$ref", escapes included, as "x-" and as many r's), so that nothing else moves.
 func withoutRefs(text []byte, errs source.ErrorList) []byte {
 	out := slices.Clone(text)
 	for _, e := range errs {
-		at := offsetOf(out, e.Pos.Line, e.Pos.Col)
-		if at < len(out) && (out[at] == '"' || out[at] == '\'') {
-			at++
-		}
-		if bytes.HasPrefix(out[at:], []byte("$ref")) {
-			copy(out[at:], "x-rf")
+		if start, end, ok := refKey(out, offsetOf(out, e.Pos.Line, e.Pos.Col)); ok {
+			copy(out[start:], "x-")
+			copy(out[start+2:end], bytes.Repeat([]byte("r"), end-start-2))
 		}
 	}
 	return out
 }
 
-// offsetOf returns the byte offset of line:col (columns count characters) in text, or
-// len(text) past its end.
+// refKey returns where the `$ref` key written at text[at] is, without its quotes, and
+// whether one is: `$ref`, or a quoted scalar on one line that reads "$ref".
+func refKey(text []byte, at int) (start, end int, ok bool) {
+	if bytes.HasPrefix(text[at:], []byte("$ref")) {
+		return at, at + len("$ref"), true
+	}
+	if at >= len(text) || text[at] != '"' && text[at] != '\'' {
+		return 0, 0, false
+	}
+	q := text[at]
+	for i := at + 1; i < len(text) && text[i] != '\n'; i++ {
+		switch {
+		case q == '"' && text[i] == '\\':
+			i++ // an escape: the next byte is not the closing quote
+		case text[i] == q:
+			key := string(text[at : i+1])
+			if q == '"' {
+				v, err := strconv.Unquote(key)
+				return at + 1, i, err == nil && v == "$ref"
+			}
+			return at + 1, i, key == "'$ref'"
+		}
+	}
+	return 0, 0, false
+}
+
+// offsetOf returns the byte offset of line:col (columns count characters, and a byte
+// order mark before the first line is not one) in text, or len(text) past its end.
 func offsetOf(text []byte, line, col int) int {
 	at := 0
+	if bytes.HasPrefix(text, []byte("\uFEFF")) {
+		at = len("\uFEFF")
+	}
 	for ; line > 1 && at < len(text); line-- {
 		i := bytes.IndexByte(text[at:], '\n')
 		if i < 0 {

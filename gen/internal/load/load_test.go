@@ -320,3 +320,110 @@ func TestCheckVersionFields(t *testing.T) {
 		t.Errorf("nested.json: %v", err)
 	}
 }
+
+// Every dangling $ref is reported once, where it is written, and no $ref that resolves:
+// one whose pointer is percent-encoded (as a URI fragment may be), one in another file,
+// one of a Swagger 2.0 document (which the loader names as converted), and beside one
+// whose key is written with an escape, which the rest of the document is still read
+// without.
+func TestDanglingRefsReported(t *testing.T) {
+	const head = "openapi: 3.0.3\ninfo: {title: T, version: \"1\"}\npaths:\n"
+	for _, c := range []struct {
+		name  string
+		files map[string]string
+		want  []string
+		doc   bool // the Spec is returned with the errors, for later stages to add theirs
+	}{
+		{"percent-encoded", map[string]string{"api.yaml": head +
+			"  /users/{id}:\n    parameters:\n      - {name: id, in: path, required: true, schema: {type: string}}\n" +
+			"    get:\n      responses:\n        \"200\": {description: ok}\n" +
+			"  /users/{id}/x:\n    parameters:\n      - $ref: \"#/paths/~1users~1%7Bid%7D/parameters/0\"\n" +
+			"    get:\n      responses:\n        \"404\": {$ref: \"#/components/responses/Nope\"}\n"},
+			[]string{`api.yaml:15:17: unresolved $ref "#/components/responses/Nope"`}, true},
+		{"in another file", map[string]string{
+			"api.yaml": head + "  /a:\n    get:\n      responses:\n" +
+				"        \"200\": {description: ok, content: {application/json: {schema: {$ref: \"other.yaml#/Thing\"}}}}\n" +
+				"        \"201\": {description: ok, content: {application/json: {schema: {$ref: \"#/components/schemas/Nope\"}}}}\n",
+			"other.yaml": "Thing:\n  type: object\n  properties:\n    x: {$ref: \"#/Missing\"}\n"},
+			[]string{`api.yaml:8:72: unresolved $ref "#/components/schemas/Nope"`, `other.yaml:4:9: unresolved $ref "#/Missing"`}, false},
+		{"escaped key", map[string]string{"api.json": `{"openapi":"3.0.3","info":{"title":"T","version":"1"},"paths":{"/a":{"get":{"responses":{` +
+			`"200":{"description":"ok","content":{"application/json":{"schema":{"$r\u0065f":"#/components/schemas/A"}}}},` +
+			`"201":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/B"}}}}}}}}}`},
+			[]string{`api.json:1:157: unresolved $ref "#/components/schemas/A"`, `api.json:1:265: unresolved $ref "#/components/schemas/B"`}, true},
+		{"swagger 2.0", map[string]string{"api.yaml": "swagger: \"2.0\"\ninfo: {title: T, version: \"1\"}\npaths:\n" +
+			"  /a:\n    get:\n      parameters:\n        - $ref: \"#/parameters/Missing\"\n" +
+			"      responses:\n        \"200\": {$ref: \"#/responses/Missing\"}\n"},
+			[]string{`api.yaml:7:11: unresolved $ref "#/parameters/Missing"`, `api.yaml:9:17: unresolved $ref "#/responses/Missing"`}, true},
+		{"after a byte order mark", map[string]string{"api.json": "\uFEFF" + `{"openapi":"3.0.3","info":{"title":"T","version":"1"},"paths":{"/a":{"get":{"responses":{` +
+			`"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/A"}}}},` +
+			`"201":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/B"}}}}}}}}}`},
+			[]string{`api.json:1:157: unresolved $ref "#/components/schemas/A"`, `api.json:1:260: unresolved $ref "#/components/schemas/B"`}, true},
+	} {
+		dir := t.TempDir()
+		spectest.WriteFiles(t, dir, c.files)
+		root := "api.yaml"
+		if _, ok := c.files[root]; !ok {
+			root = "api.json"
+		}
+		s, err := Load(filepath.Join(dir, root), Options{AllowExternalRefs: true})
+		got := strings.ReplaceAll(fmt.Sprint(err), dir+string(filepath.Separator), "")
+		var lines []string
+		for _, l := range strings.Split(got, "\n") {
+			if !strings.HasPrefix(l, "\t") {
+				l, _, _ = strings.Cut(l, ": nothing")
+				lines = append(lines, l)
+			}
+		}
+		if strings.Join(lines, "\n") != strings.Join(c.want, "\n") {
+			t.Errorf("%s:\n%s\nwant\n%s", c.name, strings.Join(lines, "\n"), strings.Join(c.want, "\n"))
+		}
+		if (s != nil) != c.doc {
+			t.Errorf("%s: Spec returned %v, want %v", c.name, s != nil, c.doc)
+		}
+	}
+}
+
+// A discriminator mapping entry that names no schema of the file, by $ref or by name, is
+// an error at its key: the generated client could never decode the variant it stands
+// for. Entries that name one, an extension among them, and a property that happens to be
+// called discriminator pass.
+func TestDanglingDiscriminatorMapping(t *testing.T) {
+	_, err := loadSpec(t, "api.yaml", `openapi: 3.0.3
+info: {title: T, version: "1"}
+paths:
+  /pets:
+    get:
+      responses:
+        "200": {description: ok, content: {application/json: {schema: {$ref: "#/components/schemas/Pet"}}}}
+components:
+  schemas:
+    Pet:
+      oneOf: [{$ref: "#/components/schemas/Cat"}, {$ref: "#/components/schemas/Dog"}]
+      discriminator:
+        propertyName: kind
+        mapping:
+          cat: "#/components/schemas/Cat"
+          dog: Dog
+          hen: "#/components/schemas/Hen"
+          cow: Cow
+          x-speakeasy-unknown-values: allow
+    Cat: {type: object, properties: {kind: {type: string}}}
+    Dog:
+      type: object
+      properties:
+        kind: {type: string}
+        discriminator: {type: object, properties: {mapping: {type: object, properties: {a: {type: string, example: nope}}}}}
+`)
+	got := fmt.Sprint(err)
+	for _, want := range []string{
+		`api.yaml:17:11: discriminator mapping "hen": "#/components/schemas/Hen" names no schema`,
+		`api.yaml:18:11: discriminator mapping "cow": "Cow" names no schema`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("got\n%s\nwant it to hold %s", got, want)
+		}
+	}
+	if n := strings.Count(got, "names no schema"); n != 2 {
+		t.Errorf("%d mapping errors, want 2:\n%s", n, got)
+	}
+}

@@ -28,3 +28,29 @@ func (s *Spec) danglingRefs() source.ErrorList {
 	}
 	return errs
 }
+
+// danglingMappings reports every discriminator mapping entry of the root file that names
+// a schema of the file where nothing is defined: a $ref ("#/components/schemas/Cat") or
+// a bare component name ("Cat"). kin-openapi does not resolve mappings, and a value that
+// selects nothing would leave its variant undecodable. Mappings to other files are left
+// to the loader, and so are extensions written among the entries
+// ("x-speakeasy-unknown-values: allow").
+func (s *Spec) danglingMappings(errs *source.ErrorList) {
+	for _, m := range s.Files.Mappings() {
+		if strings.HasPrefix(m.Key, "x-") {
+			continue
+		}
+		target := m.Value
+		if !strings.Contains(target, "/") {
+			target = "#/components/schemas/" + source.EscapePointer(target)
+		}
+		if !strings.HasPrefix(target, "#") || s.Files.Has(target) {
+			continue
+		}
+		errs.Add(&source.Error{
+			Pos: m.Pos,
+			Msg: fmt.Sprintf("discriminator mapping %q: %q names no schema", m.Key, m.Value),
+			Fix: "name a schema of components/schemas, by $ref or by name, or remove the entry",
+		})
+	}
+}

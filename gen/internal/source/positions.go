@@ -247,19 +247,33 @@ func (f *Files) PosOfNull(entries, values []string) Pos {
 	return pos
 }
 
-// FindRef finds the first `$ref` in the root file whose value matches, and returns its
-// position and its value as written.
+// FindRef finds the first `$ref` whose value matches, in the root file, else in the
+// other files read (in the order of their URIs), and returns its position and its value
+// as written. Without one, pos names only the root file.
 func (f *Files) FindRef(match func(string) bool) (pos Pos, value string) {
-	pos = f.File()
-	visit(f.tree(f.rootURI), func(_ string, k, v *yaml.Node) bool {
-		if k != nil && k.Value == "$ref" && v.Kind == yaml.ScalarNode && match(v.Value) {
-			pos.Line, pos.Col = k.Line, k.Column
-			value = v.Value
-			return true
+	f.mu.Lock()
+	uris := make([]string, 0, len(f.data))
+	for uri := range f.data {
+		if uri != f.rootURI {
+			uris = append(uris, uri)
 		}
-		return false
-	})
-	return pos, value
+	}
+	f.mu.Unlock()
+	slices.Sort(uris)
+	for _, uri := range append([]string{f.rootURI}, uris...) {
+		found := visit(f.tree(uri), func(_ string, k, v *yaml.Node) bool {
+			if k != nil && k.Value == "$ref" && v.Kind == yaml.ScalarNode && match(v.Value) {
+				pos = Pos{File: f.displayFile(uri), Line: k.Line, Col: k.Column}
+				value = v.Value
+				return true
+			}
+			return false
+		})
+		if found {
+			return pos, value
+		}
+	}
+	return f.File(), ""
 }
 
 // tree returns the parsed node tree of a file that was read, or nil.
@@ -387,14 +401,48 @@ func (f *Files) Refs() []Ref {
 	return refs
 }
 
+// A Mapping is one entry of a discriminator mapping.
+type Mapping struct {
+	Pos   Pos    // the entry's key
+	Key   string // the discriminator value, e.g. "cat"
+	Value string // the schema it names as written: "#/components/schemas/Cat", or "Cat"
+}
+
+// Mappings lists the entries of every discriminator mapping of the root file, in
+// document order. A schema property called discriminator is not one.
+func (f *Files) Mappings() []Mapping {
+	var out []Mapping
+	visit(f.tree(f.rootURI), func(holder string, k, v *yaml.Node) bool {
+		if k == nil || k.Value != "discriminator" || holder == "properties" || v.Kind != yaml.MappingNode {
+			return false
+		}
+		for i := 0; i+1 < len(v.Content); i += 2 {
+			if m := v.Content[i+1]; v.Content[i].Value == "mapping" && m.Kind == yaml.MappingNode {
+				for j := 0; j+1 < len(m.Content); j += 2 {
+					if key, val := m.Content[j], m.Content[j+1]; val.Kind == yaml.ScalarNode {
+						out = append(out, Mapping{Pos: f.At(key.Line, key.Column), Key: key.Value, Value: val.Value})
+					}
+				}
+			}
+		}
+		return false
+	})
+	return out
+}
+
 // Has reports whether a JSON pointer ("#/components/schemas/Pet") names an element of
-// the root file.
+// the root file. The pointer is a URI fragment, percent-decoded as kin-openapi decodes it
+// ("#/paths/~1users~1%7Bid%7D" names the path "/users/{id}").
 func (f *Files) Has(pointer string) bool {
 	n := f.tree(f.rootURI)
 	if n == nil || !strings.HasPrefix(pointer, "#") {
 		return false
 	}
-	rest := strings.TrimPrefix(pointer, "#")
+	u, err := url.Parse(pointer)
+	if err != nil {
+		return false
+	}
+	rest := u.Fragment
 	if rest == "" {
 		return true
 	}
