@@ -68,7 +68,11 @@ func (e *emitter) decl(d *model.Decl) *jen.Statement {
 	case model.EnumDecl:
 		s.Type().Id(d.GoName).Add(typ(d.Underlying))
 		if len(d.Values) > 0 {
-			s.Line().Line().Comment("// Values of " + d.GoName + ".").Line()
+			what := "// Values of " + d.GoName + "."
+			if d.Open {
+				what = "// Known values of " + d.GoName + "; it takes others too."
+			}
+			s.Line().Line().Comment(what).Line()
 			s.Const().DefsFunc(func(g *jen.Group) {
 				for _, v := range d.Values {
 					g.Id(v.GoName).Id(d.GoName).Op("=").Add(constLit(v.Value))

@@ -156,6 +156,9 @@ type Decl struct {
 	// Values are an EnumDecl's constants.
 	Values []*EnumValue
 
+	// Open reports an EnumDecl whose Values are the known ones, others allowed too (a
+	// oneOf or anyOf of a string and a string enum).
+	Open bool
 	// Variants are a UnionDecl's alternatives.
 	Variants []*Variant
 	// Constructor names a UnionDecl's function that makes one of a value of a variant's

@@ -42,6 +42,7 @@ type shape struct {
 	ref      *openapi3.SchemaRef   // shapeRef
 	variants []*openapi3.SchemaRef // shapeUnion, null variants left out
 	values   []any                 // shapeEnum, converted to the base type
+	open     bool                  // shapeEnum: other values are allowed too
 }
 
 // shapeOf decides what s becomes, without building anything.
@@ -59,6 +60,9 @@ func shapeWithin(s *openapi3.Schema, outer []*openapi3.Schema) shape {
 			return shape{kind: shapeRef, ref: vs[0]}
 		} else if len(vs) > 1 {
 			if allStrings(vs) {
+				if values := stringValues(vs); len(values) > 0 {
+					return shape{kind: shapeEnum, builtin: model.String, values: values, open: slices.ContainsFunc(vs, func(v *openapi3.SchemaRef) bool { return len(v.Value.Enum) == 0 })}
+				}
 				return shape{kind: shapeBuiltin, builtin: model.String}
 			}
 			return shape{kind: shapeUnion, variants: vs}
@@ -265,6 +269,22 @@ func allStrings(vs []*openapi3.SchemaRef) bool {
 		}
 	}
 	return true
+}
+
+// stringValues lists the enum values of string variants vs, in order, each once: the
+// known values of an open enum such as anyOf [string, enum [gpt-4o, ...]].
+func stringValues(vs []*openapi3.SchemaRef) []any {
+	var out []any
+	seen := map[string]bool{}
+	for _, v := range vs {
+		for _, e := range v.Value.Enum {
+			if s, ok := e.(string); ok && !seen[s] {
+				seen[s] = true
+				out = append(out, s)
+			}
+		}
+	}
+	return out
 }
 
 // hasProperties reports whether s or its allOf members declare properties.
@@ -511,6 +531,7 @@ func setKind(d *model.Decl, sh shape) {
 	case shapeEnum:
 		d.Kind = model.EnumDecl
 		d.Underlying = model.BuiltinType(sh.builtin)
+		d.Open = sh.open
 	case shapeUnion:
 		d.Kind = model.UnionDecl
 	case shapeSlice:

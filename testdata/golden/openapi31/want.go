@@ -487,7 +487,7 @@ type Thing struct {
 	ID     string `json:"id"`
 	// Always "thing": filled in when sent.
 	Kind   string               `json:"kind,omitzero"`
-	Model  *string              `json:"model,omitzero"`
+	Model  *ThingModel          `json:"model,omitzero"`
 	Note   *string              `json:"note"`
 	Owner  Nullable[ThingOwner] `json:"owner,omitzero"`
 	Parent Nullable[*Thing]     `json:"parent,omitzero"`
@@ -515,6 +515,15 @@ type DeletedType string
 // Values of DeletedType.
 const (
 	DeletedTypeThingDeleted DeletedType = "thing.deleted"
+)
+
+// ThingModel is the type of the property "model" of Thing.
+type ThingModel string
+
+// Known values of ThingModel; it takes others too.
+const (
+	ThingModelSmall ThingModel = "small"
+	ThingModelLarge ThingModel = "large"
 )
 
 // ThingOwner is the type of the property "owner" of Thing.
