@@ -203,3 +203,7 @@ func Diff(w io.Writer, old, new *Spec, opts DiffOptions) (Findings, error) {
 	}
 	return Findings{}, fmt.Errorf("unknown diff format %q: want table, markdown or json", opts.Format)
 }
+
+// Closest returns the candidate within two edits of word (any case), the first of the
+// nearest, or "" when none is: what a user who typed word may have meant.
+func Closest(word string, candidates []string) string { return source.Closest(word, candidates) }

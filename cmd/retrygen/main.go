@@ -86,7 +86,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
 		switch args[0] {
 		case "help":
-			fmt.Fprint(stdout, generateUsage+"\nRun a command with -h for its flags, e.g. retrygen plan -h.\n")
+			fmt.Fprint(stdout, generateUsage+"\n"+commandsHelp+"\nRun a command with -h for its flags, e.g. retrygen plan -h.\n")
 			return exitOK
 		case "version":
 			fmt.Fprintln(stdout, "retrygen", buildVersion())
@@ -98,8 +98,39 @@ func run(args []string, stdout, stderr io.Writer) int {
 		case "herd":
 			return runHerd(args[1:], stdout, stderr)
 		}
+		if near := mistypedCommand(args[0]); near != "" {
+			newLogger(stderr).Printf("unknown command %q: did you mean retrygen %s? (retrygen help lists the commands)", args[0], near)
+			return exitUsage
+		}
 	}
 	return runGenerate(args, stdout, stderr)
+}
+
+// commands are the words retrygen takes before its flags.
+var commands = []string{"plan", "diff", "herd", "help", "version"}
+
+// commandsHelp says what each command does.
+const commandsHelp = `Commands:
+  (none)   generate the client of SPEC into -o (default client_gen.go); with -check, write
+           nothing and exit 1 with a diff when the file is stale
+  plan     print each operation's retry policy, its Go method and where each value came from
+  diff     compare two versions of a spec: policy and Go API changes, marked breaking,
+           loosened or compatible; exit 1 on a breaking or loosened change
+  herd     simulate clients that fail together and show how their retries spread out
+  help     print this text
+  version  print retrygen's version
+`
+
+// mistypedCommand returns the command arg looks like a typo of ("plna" is plan), or ""
+// when arg is a file, has a spec's extension, or is like no command.
+func mistypedCommand(arg string) string {
+	if strings.HasPrefix(arg, "-") || strings.ContainsAny(arg, `/\.`) {
+		return ""
+	}
+	if _, err := os.Stat(arg); err == nil {
+		return ""
+	}
+	return gen.Closest(arg, commands)
 }
 
 func newLogger(stderr io.Writer) *log.Logger {

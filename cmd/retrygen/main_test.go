@@ -283,6 +283,28 @@ func TestHelpAndVersionWords(t *testing.T) {
 	}
 }
 
+// help says what each command does, and a mistyped command is a usage error that names
+// the command meant, not a spec that cannot be read; a file of that name is a spec.
+func TestHelpNamesCommands(t *testing.T) {
+	t.Setenv("GOPACKAGE", "")
+	_, stdout, _ := runCmd(t, "help")
+	for _, want := range []string{"plan     print each operation's retry policy", "diff     compare two versions", "herd     simulate clients"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("help lacks %q:\n%s", want, stdout)
+		}
+	}
+	code, _, stderr := runCmd(t, "plna", "api.yaml")
+	if code != 2 || !strings.Contains(stderr, `unknown command "plna": did you mean retrygen plan?`) {
+		t.Errorf("plna: exit %d, stderr %q", code, stderr)
+	}
+	t.Chdir(t.TempDir())
+	os.WriteFile("plna", []byte("openapi: 3.0.3\ninfo: {title: T, version: \"1\"}\npaths: {}\n"), 0o644)
+	t.Setenv("GOPACKAGE", "p")
+	if code, _, stderr := runCmd(t, "plna"); code != 0 {
+		t.Errorf("a spec file named plna: exit %d, stderr %q", code, stderr)
+	}
+}
+
 // TestWarnings: -v prints the findings that do not stop generation, located; without it
 // nothing is printed, and neither changes what is generated.
 func TestWarnings(t *testing.T) {
