@@ -87,7 +87,8 @@ func TestGoldenCompiles(t *testing.T) {
 }
 
 // TestAllSpecsCompile generates a client for every description in the spec corpus and
-// builds and vets them all, one package per spec.
+// builds and vets them all, one package per spec; then it runs the everyday tasks of
+// docs/client.md (testdata/sdk) with the openai, github and stripe clients.
 func TestAllSpecsCompile(t *testing.T) {
 	longtest.Only(t)
 	specs := corpus.Dir(t)
@@ -124,8 +125,14 @@ func TestAllSpecsCompile(t *testing.T) {
 	if t.Failed() {
 		return
 	}
+	tasks, err := os.ReadFile(filepath.Join("..", "testdata", "sdk", "tasks_test.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writePackage(t, dir, "sdktasks", map[string][]byte{"tasks_test.go": tasks})
 	goCmd(t, dir, "build", "./...")
 	goCmd(t, dir, "vet", "./...")
+	goCmd(t, dir, "test", "-count=1", "./sdktasks")
 }
 
 var nonIdent = regexp.MustCompile(`[^a-z0-9]+`)

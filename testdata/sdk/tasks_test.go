@@ -1,0 +1,214 @@
+// Package sdktasks runs the everyday tasks of docs/client.md with the clients generated
+// from openai.yaml, github.json and stripe.yaml, against local servers that check what
+// each sends. TestAllSpecsCompile (gen/compile_test.go) copies it beside those clients;
+// each task function holds its example of docs/client.md line for line.
+package sdktasks
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"retrygen.test/clients/github"
+	"retrygen.test/clients/openai"
+	"retrygen.test/clients/stripe"
+)
+
+// server answers every request with handle, and records the last request's body.
+func server(t *testing.T, handle func(w http.ResponseWriter, r *http.Request)) (*httptest.Server, *string) {
+	t.Helper()
+	var body string
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		data, _ := io.ReadAll(r.Body)
+		body = string(data)
+		handle(w, r)
+	}))
+	t.Cleanup(s.Close)
+	return s, &body
+}
+
+func jsonReply(status int, body string, header ...string) func(http.ResponseWriter, *http.Request) {
+	return func(w http.ResponseWriter, r *http.Request) {
+		for i := 0; i+1 < len(header); i += 2 {
+			w.Header().Set(header[i], header[i+1])
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		io.WriteString(w, body)
+	}
+}
+
+// chat asks for one answer.
+func chat(ctx context.Context, baseURL, key string) (string, error) {
+	c, err := openai.NewClient(baseURL, openai.WithAPIKeyAuth(key))
+	if err != nil {
+		return "", err
+	}
+	resp, err := c.CreateChatCompletion(ctx, openai.CreateChatCompletionRequest{
+		Model: openai.ModelIDsSharedGpt54Mini,
+		Messages: []openai.ChatCompletionRequestMessage{
+			openai.NewChatCompletionRequestMessage(openai.ChatCompletionRequestUserMessage{
+				Content: openai.NewChatCompletionRequestUserMessageContent("Say hello."),
+			}),
+		},
+		Temperature: openai.Some(0.2),
+	})
+	if err != nil {
+		return "", err // the server's message and request id are in its text
+	}
+	if content := resp.Choices[0].Message.Content; content != nil {
+		return *content, nil
+	}
+	return "", nil
+}
+
+func TestChat(t *testing.T) {
+	s, sent := server(t, jsonReply(200, `{"id":"c1","object":"chat.completion","created":1,"model":"gpt-5.4-mini",
+		"choices":[{"index":0,"finish_reason":"stop","logprobs":null,"message":{"role":"assistant","content":"Hello.","refusal":null}}]}`))
+	got, err := chat(t.Context(), s.URL, "sk-test")
+	if err != nil || got != "Hello." {
+		t.Fatalf("chat = %q, %v", got, err)
+	}
+	var req map[string]any
+	if err := json.Unmarshal([]byte(*sent), &req); err != nil {
+		t.Fatal(err)
+	}
+	msg := req["messages"].([]any)[0].(map[string]any)
+	if msg["role"] != "user" || msg["content"] != "Say hello." || req["temperature"] != 0.2 || req["model"] != "gpt-5.4-mini" {
+		t.Errorf("sent %s", *sent)
+	}
+}
+
+// chatStream prints the answer as it comes.
+func chatStream(ctx context.Context, w io.Writer, c *openai.Client) error {
+	stream, err := c.CreateChatCompletionStream(ctx, openai.CreateChatCompletionRequest{
+		Model: "gpt-5.4-mini",
+		Messages: []openai.ChatCompletionRequestMessage{
+			openai.NewChatCompletionRequestMessage(openai.ChatCompletionRequestUserMessage{
+				Content: openai.NewChatCompletionRequestUserMessageContent("Count to three."),
+			}),
+		},
+	}) // sends "stream": true
+	if err != nil {
+		return err
+	}
+	defer stream.Close()
+	for stream.Next() {
+		for _, choice := range stream.Current().Choices {
+			if text, ok := choice.Delta.Content.Get(); ok {
+				fmt.Fprint(w, text)
+			}
+		}
+	}
+	return stream.Err()
+}
+
+func TestChatStream(t *testing.T) {
+	s, sent := server(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		for _, word := range []string{"one ", "two ", "three"} {
+			fmt.Fprintf(w, "data: {\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\",\"choices\":[{\"index\":0,\"finish_reason\":null,\"delta\":{\"content\":%q}}]}\n\n", word)
+		}
+		io.WriteString(w, "data: [DONE]\n\n")
+	})
+	c, err := openai.NewClient(s.URL, openai.WithAPIKeyAuth("sk-test"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	if err := chatStream(t.Context(), &out, c); err != nil || out.String() != "one two three" {
+		t.Fatalf("streamed %q, %v", out.String(), err)
+	}
+	if !strings.Contains(*sent, `"stream":true`) {
+		t.Errorf("sent %s", *sent)
+	}
+}
+
+// openIssue files a bug with two labels.
+func openIssue(ctx context.Context, c *github.Client) (int64, error) {
+	issue, err := c.IssuesCreate(ctx, "octo", "hello", github.IssuesCreateRequest{
+		Title: github.NewIssuesCreateRequestTitle("Crash on start"),
+		Body:  github.Ptr("It crashes."),
+		Labels: []github.IssuesCreateRequestLabelsItem{
+			github.NewIssuesCreateRequestLabelsItem("bug"),
+			github.NewIssuesCreateRequestLabelsItem("p1"),
+		},
+	})
+	if err != nil {
+		return 0, err
+	}
+	return issue.Number, nil
+}
+
+func TestOpenIssue(t *testing.T) {
+	s, sent := server(t, jsonReply(201, `{"id":1,"node_id":"n","url":"u","repository_url":"r","labels_url":"l","comments_url":"c",
+		"events_url":"e","html_url":"h","number":42,"state":"open","title":"Crash on start","user":null,"labels":[],"assignee":null,
+		"milestone":null,"locked":false,"comments":0,"closed_at":null,"created_at":"2026-01-01T00:00:00Z","updated_at":"2026-01-01T00:00:00Z",
+		"author_association":"OWNER"}`))
+	c, err := github.NewClient(s.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := openIssue(t.Context(), c)
+	if err != nil || n != 42 {
+		t.Fatalf("issue %d, %v", n, err)
+	}
+	if want := `{"body":"It crashes.","labels":["bug","p1"],"title":"Crash on start"}`; *sent != want {
+		t.Errorf("sent %s, want %s", *sent, want)
+	}
+}
+
+// customerError reports why a customer could not be fetched.
+func customerError(ctx context.Context, c *stripe.Client) string {
+	_, err := c.GetCustomersCustomer(ctx, "cus_1", nil)
+	var apiErr *stripe.APIError
+	if errors.As(err, &apiErr) && apiErr.StatusCode == http.StatusNotFound {
+		return "no such customer"
+	}
+	return err.Error() // e.g. "GET …/v1/customers/cus_1: 400 Bad Request: No such customer: cus_1 (request id req_123)"
+}
+
+func TestCustomerError(t *testing.T) {
+	s, _ := server(t, jsonReply(400, `{"error":{"message":"No such customer: cus_1","type":"invalid_request_error"}}`, "Request-Id", "req_123"))
+	c, err := stripe.NewClient(s.URL, stripe.WithBasicAuth("sk_test", ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg := customerError(t.Context(), c)
+	if !strings.Contains(msg, "No such customer: cus_1") || !strings.Contains(msg, "req_123") || strings.Contains(msg, "attempt") {
+		t.Errorf("error text %q", msg)
+	}
+}
+
+// charges lists the first page of charges: no body argument, as the GET sends none.
+func charges(ctx context.Context, c *stripe.Client) ([]stripe.Charge, error) {
+	page, err := c.GetCharges(ctx, &stripe.GetChargesParams{Limit: stripe.Ptr(int64(10))})
+	if err != nil {
+		return nil, err
+	}
+	return page.Data, nil
+}
+
+func TestCharges(t *testing.T) {
+	var query string
+	s, sent := server(t, func(w http.ResponseWriter, r *http.Request) {
+		query = r.URL.RawQuery
+		jsonReply(200, `{"object":"list","url":"/v1/charges","has_more":false,"data":[]}`)(w, r)
+	})
+	c, err := stripe.NewClient(s.URL, stripe.WithBasicAuth("sk_test", ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := charges(t.Context(), c); err != nil {
+		t.Fatal(err)
+	}
+	if query != "limit=10" || *sent != "" {
+		t.Errorf("sent ?%s with body %q", query, *sent)
+	}
+}
