@@ -112,7 +112,7 @@ func TestPlanJSON(t *testing.T) {
 	if len(entries) != 10 {
 		t.Fatalf("%d entries, want 10", len(entries))
 	}
-	want := []string{"attemptTimeout", "connectionErrors", "idempotencyKey", "initialDelay", "jitter", "maxAttempts",
+	want := []string{"attemptTimeout", "connectionErrors", "goMethod", "idempotencyKey", "initialDelay", "jitter", "maxAttempts",
 		"maxDelay", "maxElapsed", "maxRetryAfter", "method", "multiplier", "operationId", "path", "reason", "retry",
 		"retryAfter", "serverSignals", "sources", "statusCodes"}
 	for _, e := range entries {
@@ -127,6 +127,7 @@ func TestPlanJSON(t *testing.T) {
 	}
 	var first struct {
 		OperationID string            `json:"operationId"`
+		GoMethod    string            `json:"goMethod"`
 		Retry       bool              `json:"retry"`
 		MaxAttempts int               `json:"maxAttempts"`
 		Sources     map[string]string `json:"sources"`
@@ -134,7 +135,7 @@ func TestPlanJSON(t *testing.T) {
 	if err := json.Unmarshal(mustJSON(t, entries[0]), &first); err != nil {
 		t.Fatal(err)
 	}
-	if first.OperationID != "getCart" || !first.Retry || first.MaxAttempts != 3 || first.Sources["jitter"] != "path" {
+	if first.OperationID != "getCart" || first.GoMethod != "GetCart" || !first.Retry || first.MaxAttempts != 3 || first.Sources["jitter"] != "path" {
 		t.Errorf("first entry: %+v", first)
 	}
 }
@@ -149,7 +150,7 @@ func mustJSON(t *testing.T, v any) []byte {
 
 func TestPlanTableAndMarkdown(t *testing.T) {
 	code, stdout, _ := runCmd(t, "plan", goodSpec)
-	if code != 0 || !strings.Contains(stdout, "GET /carts/{cartId} (getCart)") || !strings.Contains(stdout, "10 operations, 7 retried") {
+	if code != 0 || !regexp.MustCompile(`(?m)^GET /carts/\{cartId\} +yes .* GetCart$`).MatchString(stdout) || !strings.Contains(stdout, "10 operations, 7 retried") {
 		t.Errorf("table: exit %d:\n%s", code, stdout)
 	}
 	code, stdout, _ = runCmd(t, "plan", "-markdown", goodSpec)

@@ -23,8 +23,8 @@ import (
 )
 
 // WriteJSON writes the plan of api as an indented JSON array, one object per operation.
-// Its keys are a contract with scripts, listed in the README: operationId, method, path,
-// retry, reason, one key per x-retry field (policy.Fields, durations as Go duration
+// Its keys are a contract with scripts, listed in the README: operationId, goMethod (the
+// generated method, e.g. "ListPets"), method, path, retry, reason, one key per x-retry field (policy.Fields, durations as Go duration
 // strings), idempotencyKey ("" when none) and sources (field → "default", "document",
 // "path" or "operation").
 func WriteJSON(w io.Writer, api *model.API) error {
@@ -33,6 +33,7 @@ func WriteJSON(w io.Writer, api *model.API) error {
 		p := op.Policy
 		e := object{
 			{"operationId", op.OperationID},
+			{"goMethod", op.GoName},
 			{"method", op.Method},
 			{"path", op.Path},
 			{"retry", p.Retry},
@@ -141,6 +142,7 @@ var columns = []column{
 	{header: "STATUSES", narrow: true, fields: []string{"statusCodes"}, value: func(op *model.Operation) string {
 		return statusList(op.Policy.StatusCodes)
 	}},
+	{header: "METHOD", narrow: true, value: func(op *model.Operation) string { return op.GoName }},
 	{header: "CONN", fields: []string{"connectionErrors"}, value: func(op *model.Operation) string {
 		return yesNo(op.Policy.ConnectionErrors)
 	}},
@@ -171,8 +173,9 @@ var columns = []column{
 	{header: "WHY", value: func(op *model.Operation) string { return op.Policy.Reason }},
 }
 
-// maxOperationCell caps the OPERATION cell of the default table, so that it fits 100
-// columns; -wide shows it whole.
+// maxOperationCell caps the OPERATION cell of the default table, so that it stays near
+// 100 columns; -wide shows it whole. METHOD, the generated method's name, is never cut, so
+// no two rows read the same.
 const maxOperationCell = 36
 
 // WriteTable writes the plan of api, loaded from the file path, as an aligned text table
@@ -214,8 +217,12 @@ func renderPlan(w io.Writer, name, path string, api *model.API, wide bool, cell 
 			v := c.value(op)
 			if wide {
 				v += sourceMark(op.Policy, c.fields)
-			} else if c.header == "OPERATION" && utf8.RuneCountInString(v) > maxOperationCell {
-				v = string([]rune(v)[:maxOperationCell-1]) + "…"
+			} else if c.header == "OPERATION" {
+				// The operationId is the method's name again: the path says more.
+				v = op.Method + " " + op.Path
+				if utf8.RuneCountInString(v) > maxOperationCell {
+					v = string([]rune(v)[:maxOperationCell-1]) + "…"
+				}
 			}
 			row[i] = cell(v)
 		}
