@@ -45,31 +45,36 @@ func responseInfo() []jen.Code {
 func values() []jen.Code {
 	n := jen.Id("Nullable").Types(jen.Id("T"))
 	recv := jen.Id("n").Add(n.Clone())
-	wireN := jen.Qual(wirePath, "Nullable").Types(jen.Id("T"))
 	d := jen.Id("d").Id("Date")
 	wireD := jen.Qual(wirePath, "Date").Call(jen.Id("d"))
 	return []jen.Code{
 		declare("Ptr returns a pointer to v, for the optional fields of a request: Name: Ptr(\"Rex\").",
 			jen.Func().Id("Ptr").Types(jen.Id("T").Any()).Params(jen.Id("v").Id("T")).Op("*").Id("T").Block(jen.Return(jen.Op("&").Id("v")))),
 		declare("Nullable is an optional property that may also be null, so that a request can say each of three things: leave the property out (the zero value), send null (Null), or send a value (Some). Fields of this type are tagged `omitzero`, so that the zero value is left out; a merge-patch clears a property by sending Null. Decoding sets it the same way: an absent property leaves the zero value, null gives IsNull, anything else a value.",
-			jen.Type().Id("Nullable").Types(jen.Id("T").Any()).Struct(jen.Id("n").Add(wireN.Clone()))),
+			jen.Type().Id("Nullable").Types(jen.Id("T").Any()).Struct(
+				jen.Id("value").Id("T"),
+				jen.Id("state").Uint8().Comment("0 absent, 1 null, 2 a value"),
+			)),
 		declare("Some returns a Nullable that holds v: Temperature: Some(0.2).",
 			jen.Func().Id("Some").Types(jen.Id("T").Any()).Params(jen.Id("v").Id("T")).Add(n.Clone()).Block(
-				jen.Return(n.Clone().Values(jen.Qual(wirePath, "Value").Call(jen.Id("v")))))),
+				jen.Return(n.Clone().Values(jen.Dict{jen.Id("value"): jen.Id("v"), jen.Id("state"): jen.Lit(2)})))),
 		declare("Null returns a Nullable that is null: Temperature: Null[float64]().",
 			jen.Func().Id("Null").Types(jen.Id("T").Any()).Params().Add(n.Clone()).Block(
-				jen.Return(n.Clone().Values(jen.Qual(wirePath, "Null").Types(jen.Id("T")).Call())))),
+				jen.Return(n.Clone().Values(jen.Dict{jen.Id("state"): jen.Lit(1)})))),
 		method("Get returns the value and true, or the zero value and false when n is absent or null.",
-			recv.Clone(), "Get", nil, []jen.Code{jen.Id("T"), jen.Bool()}, jen.Return(jen.Id("n").Dot("n").Dot("Get").Call())),
+			recv.Clone(), "Get", nil, []jen.Code{jen.Id("T"), jen.Bool()}, jen.Return(jen.Id("n").Dot("value"), jen.Id("n").Dot("state").Op("==").Lit(2))),
 		method("IsNull reports whether n is null.", recv.Clone(), "IsNull", nil, []jen.Code{jen.Bool()},
-			jen.Return(jen.Id("n").Dot("n").Dot("IsNull").Call())),
+			jen.Return(jen.Id("n").Dot("state").Op("==").Lit(1))),
 		method("IsZero reports whether n is absent, which leaves an `omitzero` field out of JSON.", recv.Clone(), "IsZero", nil, []jen.Code{jen.Bool()},
-			jen.Return(jen.Id("n").Dot("n").Dot("IsZero").Call())),
+			jen.Return(jen.Id("n").Dot("state").Op("==").Lit(0))),
 		method("MarshalJSON writes the value, or null when n is null or absent.", recv.Clone(), "MarshalJSON", nil, []jen.Code{jen.Index().Byte(), jen.Error()},
-			jen.Return(jen.Id("n").Dot("n").Dot("MarshalJSON").Call())),
+			jen.Return(jen.Qual(wirePath, "MarshalNullable").Call(jen.Id("n").Dot("value"), jen.Id("n").Dot("state").Op("==").Lit(2)))),
 		method("UnmarshalJSON reads null as null and anything else as the value.", jen.Id("n").Op("*").Add(n.Clone()), "UnmarshalJSON",
 			[]jen.Code{jen.Id("data").Index().Byte()}, []jen.Code{jen.Error()},
-			jen.Return(jen.Id("n").Dot("n").Dot("UnmarshalJSON").Call(jen.Id("data")))),
+			jen.Op("*").Id("n").Op("=").Add(n.Clone()).Values(jen.Dict{jen.Id("state"): jen.Lit(1)}),
+			jen.List(jen.Id("set"), jen.Err()).Op(":=").Qual(wirePath, "UnmarshalNullable").Call(jen.Id("data"), jen.Op("&").Id("n").Dot("value")),
+			jen.If(jen.Id("set")).Block(jen.Id("n").Dot("state").Op("=").Lit(2)),
+			jen.Return(jen.Err())),
 
 		declare("Date is a civil date, a `format: date` value such as 2024-03-01, written as YYYY-MM-DD.",
 			jen.Type().Id("Date").Struct(jen.Id("Year").Int(), jen.Id("Month").Qual(timePath, "Month"), jen.Id("Day").Int())),

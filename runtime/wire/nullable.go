@@ -61,3 +61,21 @@ func (n *Nullable[T]) UnmarshalJSON(data []byte) error {
 	*n = Nullable[T]{value: v, state: present}
 	return nil
 }
+
+// MarshalNullable writes value when set, else null: the MarshalJSON of a generated
+// package's Nullable.
+func MarshalNullable(value any, set bool) ([]byte, error) {
+	if !set {
+		return []byte("null"), nil
+	}
+	return json.Marshal(value)
+}
+
+// UnmarshalNullable decodes data into *value and reports true, or reports false for
+// null, which leaves *value alone: the UnmarshalJSON of a generated package's Nullable.
+func UnmarshalNullable(data []byte, value any) (bool, error) {
+	if bytes.Equal(bytes.TrimSpace(data), []byte("null")) {
+		return false, nil
+	}
+	return true, json.Unmarshal(data, value)
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 )
 
 // A union without a discriminator is generated as a struct with one pointer field per
@@ -24,7 +25,9 @@ import (
 // MarshalUnion writes the variant of a union that is set: variants are the union's
 // fields, each a pointer (nil when unset). With none set it writes raw, the JSON the value
 // was read from, and with no raw either fails with ErrNoVariant; with more than one set it
-// fails with ErrManyVariants, as which one the API would receive cannot be told.
+// fails with ErrManyVariants, as which one the API would receive cannot be told. A value
+// read from JSON and sent back unchanged is written as read, members its variant does not
+// know included.
 func MarshalUnion(raw json.RawMessage, variants ...any) ([]byte, error) {
 	var set any
 	n := 0
@@ -38,19 +41,38 @@ func MarshalUnion(raw json.RawMessage, variants ...any) ([]byte, error) {
 	case 0:
 		return MarshalRaw(raw)
 	case 1:
-		return json.Marshal(set)
+		data, err := json.Marshal(set)
+		if err != nil || raw == nil {
+			return data, err
+		}
+		if unchanged(raw, set, data) {
+			return raw, nil
+		}
+		return data, nil
 	}
 	return nil, fmt.Errorf("%w: %d of %d", ErrManyVariants, n, len(variants))
 }
 
-// UnmarshalUnion keeps data in *raw and sets the first of fields (each a pointer to a
+// unchanged reports whether data, the JSON of variant (a *T), is what raw reads as into
+// a T: the variant still holds what was read from raw.
+func unchanged(raw json.RawMessage, variant any, data []byte) bool {
+	fresh := reflect.New(reflect.TypeOf(variant).Elem())
+	if json.Unmarshal(raw, fresh.Interface()) != nil {
+		return false
+	}
+	again, err := json.Marshal(fresh.Interface())
+	return err == nil && bytes.Equal(again, data)
+}
+
+// UnmarshalUnion keeps data in *raw and sets the one of fields (each a pointer to a
 // union's field for one variant, a **T) whose type takes data's JSON kind and decodes it:
 // a string for a string (or a type read from text, a date say), a number for a number
 // (an integer first when the number has no fraction or exponent), true or false for a
-// bool, an array for a slice, an object for a struct or map. An object goes to the first
-// struct whose fields name every property, else the first that decodes at all. The
-// other fields are left nil; with none that fits, all are, and Raw still holds the JSON.
-// null sets none. It never fails on a value that is JSON: a union of a response stays
+// bool, an array for a slice, an object for a struct or map. An object goes to the struct
+// whose fields name the most of its properties (a struct that names them all before a
+// map, a map before a struct that names only some), the first of equals. The other
+// fields are left nil; with none that fits, all are, and Raw still holds the JSON. null
+// sets none. It never fails on a value that is JSON: a union of a response stays
 // readable whatever the server sends.
 func UnmarshalUnion(data []byte, raw *json.RawMessage, fields ...any) error {
 	*raw = append(json.RawMessage(nil), data...)
@@ -72,16 +94,28 @@ func UnmarshalUnion(data []byte, raw *json.RawMessage, fields ...any) error {
 			fits = append(fits, t)
 		}
 	}
-	if integral {
+	switch {
+	case kind == '{':
+		keys := objectKeys(data)
+		// Highest score first: a struct that names every property, a map, then structs
+		// by how many properties they name.
+		score := func(t reflect.Type) int {
+			switch t.Kind() {
+			case reflect.Map:
+				return 2 * len(keys)
+			case reflect.Struct:
+				n := known(t, keys)
+				if n == len(keys) {
+					return 2*len(keys) + 1
+				}
+				return n
+			}
+			return 0
+		}
+		slices.SortStableFunc(fits, func(a, b reflect.Value) int { return score(b.Type().Elem()) - score(a.Type().Elem()) })
+	case integral:
 		// An integer before a float, whatever their order in the union.
 		slices.SortStableFunc(fits, func(a, b reflect.Value) int { return isInt(b.Type().Elem()) - isInt(a.Type().Elem()) })
-	}
-	if kind == '{' {
-		for _, t := range fits {
-			if decodeStrict(data, t) {
-				return nil
-			}
-		}
 	}
 	for _, t := range fits {
 		v := reflect.New(t.Type().Elem())
@@ -93,17 +127,44 @@ func UnmarshalUnion(data []byte, raw *json.RawMessage, fields ...any) error {
 	return nil
 }
 
-// decodeStrict sets t to data decoded as its element type when every property of data
-// names a field.
-func decodeStrict(data []byte, t reflect.Value) bool {
-	v := reflect.New(t.Type().Elem())
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if dec.Decode(v.Interface()) != nil {
-		return false
+// objectKeys returns the names of the members of the JSON object data.
+func objectKeys(data []byte) map[string]bool {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(data, &m) != nil {
+		return nil
 	}
-	t.Set(v)
-	return true
+	keys := make(map[string]bool, len(m))
+	for k := range m {
+		keys[k] = true
+	}
+	return keys
+}
+
+// known counts the keys that name a field of the struct type t by its json tag (or
+// name, as encoding/json matches them), embedded structs' fields included.
+func known(t reflect.Type, keys map[string]bool) int {
+	n := 0
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		if f.Anonymous && f.Type.Kind() == reflect.Struct {
+			n += known(f.Type, keys)
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		if keys[name] {
+			n++
+		}
+	}
+	return n
 }
 
 var textUnmarshaler = reflect.TypeFor[encoding.TextUnmarshaler]()

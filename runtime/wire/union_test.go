@@ -98,3 +98,23 @@ func TestMarshalUnion(t *testing.T) {
 		}
 	}
 }
+
+// A union read from JSON and sent back unchanged is written as read, members its variant
+// does not name included; changed, it is written as it now is.
+func TestUnionRoundTrip(t *testing.T) {
+	var u union
+	data := `{"name":"x","extra":[1,2]}`
+	u.decode(t, data)
+	if u.A == nil {
+		t.Fatalf("decoded %+v", u)
+	}
+	got, err := MarshalUnion(u.raw, u.Str, u.Num, u.Int, u.List, u.A, u.B, u.Time)
+	if err != nil || string(got) != data {
+		t.Errorf("unchanged: %s, %v; want %s", got, err, data)
+	}
+	u.A.Name = "y"
+	got, err = MarshalUnion(u.raw, u.Str, u.Num, u.Int, u.List, u.A, u.B, u.Time)
+	if err != nil || string(got) != `{"name":"y"}` {
+		t.Errorf("changed: %s, %v", got, err)
+	}
+}

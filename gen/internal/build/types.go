@@ -680,6 +680,9 @@ func (b *builder) structFields(d *model.Decl, props map[string]*openapi3.SchemaR
 		case f.Const != nil:
 			// Always sent with its value.
 		case !f.Required && f.Nullable:
+			if isStructOrUnion(t) {
+				t = model.PointerTo(t)
+			}
 			t = model.NullableOf(t)
 		case !t.Nilable():
 			if !f.Required || f.Nullable {
@@ -1048,6 +1051,23 @@ func breakNamedCycles(decls []*model.Decl) {
 			break
 		}
 	}
+}
+
+// isStructOrUnion reports a named struct or union (through aliases). A Nullable holds one
+// by pointer: the methods of Nullable are then compiled once for every such type (all
+// pointers share one shape) instead of once per type, a fifth of stripe.yaml's client.
+func isStructOrUnion(t *model.Type) bool {
+	for t.Kind == model.KindNamed {
+		switch t.Decl.Kind {
+		case model.StructDecl, model.UnionDecl:
+			return true
+		case model.AliasDecl:
+			t = t.Decl.Underlying
+			continue
+		}
+		return false
+	}
+	return false
 }
 
 // breakCycles makes a struct field a pointer where structs would otherwise contain

@@ -179,42 +179,51 @@ func Ptr[T any](v T) *T {
 // by sending Null. Decoding sets it the same way: an absent property leaves the zero value, null gives
 // IsNull, anything else a value.
 type Nullable[T any] struct {
-	n wire.Nullable[T]
+	value T
+	state uint8 // 0 absent, 1 null, 2 a value
 }
 
 // Some returns a Nullable that holds v: Temperature: Some(0.2).
 func Some[T any](v T) Nullable[T] {
-	return Nullable[T]{wire.Value(v)}
+	return Nullable[T]{
+		state: 2,
+		value: v,
+	}
 }
 
 // Null returns a Nullable that is null: Temperature: Null[float64]().
 func Null[T any]() Nullable[T] {
-	return Nullable[T]{wire.Null[T]()}
+	return Nullable[T]{state: 1}
 }
 
 // Get returns the value and true, or the zero value and false when n is absent or null.
 func (n Nullable[T]) Get() (T, bool) {
-	return n.n.Get()
+	return n.value, n.state == 2
 }
 
 // IsNull reports whether n is null.
 func (n Nullable[T]) IsNull() bool {
-	return n.n.IsNull()
+	return n.state == 1
 }
 
 // IsZero reports whether n is absent, which leaves an `omitzero` field out of JSON.
 func (n Nullable[T]) IsZero() bool {
-	return n.n.IsZero()
+	return n.state == 0
 }
 
 // MarshalJSON writes the value, or null when n is null or absent.
 func (n Nullable[T]) MarshalJSON() ([]byte, error) {
-	return n.n.MarshalJSON()
+	return wire.MarshalNullable(n.value, n.state == 2)
 }
 
 // UnmarshalJSON reads null as null and anything else as the value.
 func (n *Nullable[T]) UnmarshalJSON(data []byte) error {
-	return n.n.UnmarshalJSON(data)
+	*n = Nullable[T]{state: 1}
+	set, err := wire.UnmarshalNullable(data, &n.value)
+	if set {
+		n.state = 2
+	}
+	return err
 }
 
 // Date is a civil date, a `format: date` value such as 2024-03-01, written as YYYY-MM-DD.
