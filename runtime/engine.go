@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -9,13 +8,14 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
-	"net/http/httptrace"
 	"net/url"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/retrygen/retrygen/runtime/internal/membody"
 )
 
 // drainLimit bounds how much of a failed attempt's body is read before it is closed, so that
@@ -288,6 +288,10 @@ func (e *Engine) do(ctx context.Context, req *http.Request, p *Policy, cfg *call
 		prevBackoff time.Duration
 		nextBody    io.ReadCloser // the body of the next attempt, from GetBody
 		sent        int           // attempts made, net/http's own re-sends included
+		// decided is pol for the situations of failed attempts, which leak it to the
+		// heap through their error: a copy made at the first failure keeps pol itself,
+		// and a call that does not fail, on the stack.
+		decided *Policy
 	)
 	replay := req.Body != nil && req.Body != http.NoBody
 	if cfg.outcome != nil {
@@ -321,7 +325,12 @@ func (e *Engine) do(ctx context.Context, req *http.Request, p *Policy, cfg *call
 		} else {
 			if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
 				e.Budget.Succeeded(now) // an answer that funds retries of later failures
-				resp.Body = &attemptBody{ReadCloser: resp.Body, a: a}
+				// A body read whole has ended its attempt already; another one ends
+				// it when closed.
+				if resp.Body != &a.mem {
+					a.body = attemptBody{ReadCloser: resp.Body, a: a}
+					resp.Body = &a.body
+				}
 				return resp, nil
 			}
 			sig := pol.signal(resp.Header)
@@ -332,8 +341,12 @@ func (e *Engine) do(ctx context.Context, req *http.Request, p *Policy, cfg *call
 			last.retryAfter, _ = ParseRetryAfter(resp.Header, now)
 		}
 
+		if decided == nil {
+			decided = new(Policy)
+			*decided = pol
+		}
 		sit := situation{
-			pol:         &pol,
+			pol:         decided,
 			attempt:     sent,
 			maxAttempts: maxAttempts,
 			err:         last.err,
@@ -400,13 +413,9 @@ func (e *Engine) send(client *http.Client, r *http.Request, pol *Policy, now, el
 	if d, ok := attemptLimit(pol, now, elapsedEnd); ok && a.answerBound {
 		a.limitAnswer(d)
 	} else if ok {
-		var cancel context.CancelFunc
-		actx, cancel = context.WithTimeout(actx, d)
-		a.stops = append(a.stops, cancel)
+		actx, a.stopTimeout = context.WithTimeout(actx, d)
 	}
 	a.headerTimeout = e.responseHeaderTimeout()
-	a.trace.GetConn, a.trace.WroteRequest = a.getConn, a.wroteRequest
-	actx = httptrace.WithClientTrace(actx, &a.trace)
 	r = r.WithContext(actx)
 	a.watchBody(r)
 
@@ -424,7 +433,7 @@ func (e *Engine) send(client *http.Client, r *http.Request, pol *Policy, now, el
 		return nil, err
 	}
 	if pol.ReadBody && resp.StatusCode >= 200 && resp.StatusCode <= 299 {
-		resp, err = readBody(r, resp, e.maxBodySize())
+		resp, err = readBody(r, resp, e.maxBodySize(), &a.mem)
 		if err != nil {
 			if !errors.Is(err, ErrBodyTooLarge) {
 				if cause := a.cause(); cause != nil {
@@ -681,16 +690,12 @@ func (b *attemptBody) Close() error {
 }
 
 // readBody reads resp's whole body into memory, at most limit bytes (no limit when
-// negative), and closes it. A failed read is returned as the attempt's error, wrapped in
-// *url.Error like net/http's own, so that it is classified as a transport failure that may
-// have reached the server. A body over the limit is ErrBodyTooLarge; resp is then
-// returned too, its body closed, for its status and header.
-func readBody(req *http.Request, resp *http.Response, limit int64) (*http.Response, error) {
-	var src io.Reader = resp.Body
-	if limit >= 0 {
-		src = io.LimitReader(resp.Body, limit+1)
-	}
-	b, err := io.ReadAll(src)
+// negative), closes it and makes mem resp's body. A failed read is returned as the
+// attempt's error, wrapped in *url.Error like net/http's own, so that it is classified as
+// a transport failure that may have reached the server. A body over the limit is
+// ErrBodyTooLarge; resp is then returned too, its body closed, for its status and header.
+func readBody(req *http.Request, resp *http.Response, limit int64, mem *membody.Body) (*http.Response, error) {
+	b, err := readAtMost(resp.Body, limit, resp.ContentLength)
 	resp.Body.Close()
 	if err != nil {
 		return nil, &url.Error{Op: urlErrorOp(req.Method), URL: redactURL(req.URL), Err: fmt.Errorf("reading response body: %w", err)}
@@ -699,9 +704,44 @@ func readBody(req *http.Request, resp *http.Response, limit int64) (*http.Respon
 		resp.Body = http.NoBody
 		return resp, fmt.Errorf("%w: more than %d bytes (Engine.MaxBodySize)", ErrBodyTooLarge, limit)
 	}
-	resp.Body = io.NopCloser(bytes.NewReader(b))
+	mem.Set(b)
+	resp.Body = mem
 	resp.ContentLength = int64(len(b))
 	return resp, nil
+}
+
+// readAtMost reads r to its end, or until it has read more than limit bytes (no limit
+// when negative). size is the length r announces (a Content-Length), -1 if unknown: it
+// sizes the first buffer, up to 64 KiB, so that a body of known length is read into one
+// allocation; a body longer than announced is still read whole, and a shorter one costs
+// no more than its announced size.
+func readAtMost(r io.Reader, limit, size int64) ([]byte, error) {
+	first := int64(512)
+	if size >= 0 {
+		first = min(size+1, 64<<10) // +1: room to see the end without growing
+	}
+	if limit >= 0 {
+		first = min(first, limit+1)
+	}
+	b := make([]byte, 0, first)
+	for limit < 0 || int64(len(b)) <= limit {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)] // let append choose the growth
+		}
+		room := b[len(b):cap(b)]
+		if limit >= 0 && int64(len(room)) > limit+1-int64(len(b)) {
+			room = room[:limit+1-int64(len(b))]
+		}
+		n, err := r.Read(room)
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+	}
+	return b, nil
 }
 
 // Drain reads up to limit bytes of body, for DrainTimeout at most, closes it and returns
@@ -722,8 +762,11 @@ func Drain(body io.ReadCloser, limit int64) []byte {
 // drain is Drain for the body of attempt a (nil for none), which a drain out of time
 // aborts before it closes the body.
 func drain(body io.ReadCloser, limit int64, a *attempt) []byte {
-	if body == nil {
+	switch b := body.(type) {
+	case nil:
 		return nil
+	case *membody.Body: // nothing to wait for
+		return b.Next(limit)
 	}
 	cut := make(chan struct{})
 	t := time.AfterFunc(DrainTimeout, func() {
