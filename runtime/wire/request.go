@@ -13,8 +13,8 @@ import (
 type Request struct {
 	method      string
 	path        strings.Builder // percent-encoded
-	query       url.Values
-	header      http.Header
+	query       url.Values      // nil until a parameter is added
+	header      http.Header     // nil until a parameter is set
 	cookies     []string
 	body        io.Reader // nil: no body
 	contentType string
@@ -30,7 +30,7 @@ type Request struct {
 
 // NewRequest starts a request with the HTTP method, e.g. "GET".
 func NewRequest(method string) *Request {
-	return &Request{method: method, query: url.Values{}, header: http.Header{}}
+	return &Request{method: method}
 }
 
 func (r *Request) fail(err error) {
@@ -46,12 +46,29 @@ func (r *Request) Path(escaped string) { r.path.WriteString(escaped) }
 // so that it stays one path segment: "../admin" becomes "..%2Fadmin", ".." becomes
 // "%2E%2E". An unset or empty value fails the call.
 func (r *Request) PathParam(name string, style PathStyle, v any) {
+	if style != PathJSON {
+		if s, ok := scalar(v); ok {
+			r.pathParam(name, style, s, nil)
+			return
+		}
+	}
 	x, err := reduce(v, style == PathJSON)
 	if err != nil {
 		r.fail(fmt.Errorf("path parameter %q: %w", name, err))
 		return
 	}
-	if x == nil || x == "" {
+	switch x := x.(type) {
+	case string:
+		r.pathParam(name, style, x, nil)
+	default:
+		r.pathParam(name, style, "", x)
+	}
+}
+
+// pathParam is PathParam for a value reduced to the string s or, when x is not nil, to
+// the []any or []member x.
+func (r *Request) pathParam(name string, style PathStyle, s string, x any) {
+	if x == nil && s == "" {
 		r.fail(fmt.Errorf("path parameter %q is empty", name))
 		return
 	}
@@ -71,8 +88,8 @@ func (r *Request) PathParam(name string, style PathStyle, v any) {
 	}
 	r.path.WriteString(prefix)
 	switch x := x.(type) {
-	case string:
-		r.path.WriteString(pathEscape(x))
+	case nil:
+		r.path.WriteString(pathEscape(s))
 	case []any:
 		for i, item := range x {
 			if i > 0 {
@@ -112,6 +129,12 @@ func (r *Request) QueryParam(name string, style QueryStyle, v any) {
 	if err != nil {
 		r.fail(fmt.Errorf("query parameter %q: %w", name, err))
 		return
+	}
+	if x == nil {
+		return
+	}
+	if r.query == nil {
+		r.query = url.Values{}
 	}
 	addStyled(r.query, name, style, x)
 }
@@ -153,7 +176,12 @@ func addStyled(values url.Values, name string, style QueryStyle, x any) {
 
 // SetQuery sets a query pair that the spec writes into the path itself, as in
 // "/responses?beta=true".
-func (r *Request) SetQuery(name, value string) { r.query.Set(name, value) }
+func (r *Request) SetQuery(name, value string) {
+	if r.query == nil {
+		r.query = url.Values{}
+	}
+	r.query.Set(name, value)
+}
 
 // HeaderParam sets the header parameter name to v, written in style. An unset value (nil)
 // sets nothing; a value with a control character, CR and LF included, fails the call.
@@ -181,6 +209,9 @@ func (r *Request) HeaderParam(name string, style HeaderStyle, v any) {
 	if !validHeaderValue(s) {
 		r.fail(fmt.Errorf("header parameter %q: value contains a control character", name))
 		return
+	}
+	if r.header == nil {
+		r.header = http.Header{}
 	}
 	r.header.Set(name, s)
 }
