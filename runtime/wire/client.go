@@ -211,7 +211,7 @@ func (c *Client) do(ctx context.Context, r *Request, p *runtime.Policy, accept s
 		return nil, fmt.Errorf("%s %s: %w", r.method, r.path.String(), err)
 	}
 	u := *base
-	u.RawPath = base.RawPath + r.path.String()
+	u.RawPath = r.path.after(base.RawPath)
 	path, err := url.PathUnescape(u.RawPath)
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: %w", r.method, u.RawPath, err)

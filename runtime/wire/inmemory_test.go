@@ -96,3 +96,26 @@ func TestScalarIsPlain(t *testing.T) {
 		}
 	}
 }
+
+// A path keeps its pieces until the call joins them after the base URL's path, however
+// many there are.
+func TestPathTextJoinsItsPieces(t *testing.T) {
+	var p pathText
+	want := ""
+	for i := range 10 {
+		piece := fmt.Sprintf("/%d", i)
+		p.WriteString(piece)
+		p.WriteString("")
+		want += piece
+		if got := p.after("/v1"); got != "/v1"+want {
+			t.Fatalf("after %d pieces: %q; want %q", i+1, got, "/v1"+want)
+		}
+	}
+	if p.String() != want {
+		t.Errorf("String() = %q; want %q", p.String(), want)
+	}
+	var empty pathText
+	if empty.after("/v1") != "/v1" || empty.String() != "" {
+		t.Errorf("an empty path: %q, %q", empty.after("/v1"), empty.String())
+	}
+}

@@ -12,9 +12,9 @@ import (
 // problem, which Client.Do reports before anything is sent.
 type Request struct {
 	method      string
-	path        strings.Builder // percent-encoded
-	query       url.Values      // nil until a parameter is added
-	header      http.Header     // nil until a parameter is set
+	path        pathText    // percent-encoded
+	query       url.Values  // nil until a parameter is added
+	header      http.Header // nil until a parameter is set
 	cookies     []string
 	body        io.Reader // nil: no body
 	contentType string
@@ -87,31 +87,86 @@ func (r *Request) pathParam(name string, style PathStyle, s string, x any) {
 		sep, explode = prefix, true
 	}
 	r.path.WriteString(prefix)
-	switch x := x.(type) {
-	case nil:
+	if x == nil {
 		r.path.WriteString(pathEscape(s))
+		return
+	}
+	var b strings.Builder
+	switch x := x.(type) {
 	case []any:
 		for i, item := range x {
 			if i > 0 {
-				r.path.WriteString(sep)
+				b.WriteString(sep)
 			}
-			r.path.WriteString(pathEscape(plainString(item)))
+			b.WriteString(pathEscape(plainString(item)))
 		}
 	case []member:
 		for i, m := range x {
 			if i > 0 {
-				r.path.WriteString(sep)
+				b.WriteString(sep)
 			}
-			r.path.WriteString(pathEscape(m.name))
+			b.WriteString(pathEscape(m.name))
 			if explode {
-				r.path.WriteString("=")
+				b.WriteString("=")
 			} else {
-				r.path.WriteString(",")
+				b.WriteString(",")
 			}
-			r.path.WriteString(pathEscape(plainString(m.value)))
+			b.WriteString(pathEscape(plainString(m.value)))
 		}
 	}
+	r.path.WriteString(b.String())
 }
+
+// pathText is a request's percent-encoded path, kept as the pieces it is written in and
+// joined once, after the base URL's path, when the call is made: a Request on its
+// caller's stack holds the few pieces of most paths without an allocation, and the path
+// takes one, the join, whatever the base URL.
+type pathText struct {
+	pieces [6]string
+	n      int
+	more   []string // the pieces after the first len(pieces)
+}
+
+// WriteString appends s to the path.
+func (p *pathText) WriteString(s string) {
+	switch {
+	case s == "":
+	case p.n < len(p.pieces):
+		p.pieces[p.n] = s
+		p.n++
+	default:
+		p.more = append(p.more, s)
+	}
+}
+
+// after returns base followed by the path.
+func (p *pathText) after(base string) string {
+	if p.n == 0 {
+		return base
+	}
+	if p.n == 1 && base == "" {
+		return p.pieces[0]
+	}
+	size := len(base)
+	for _, s := range p.pieces[:p.n] {
+		size += len(s)
+	}
+	for _, s := range p.more {
+		size += len(s)
+	}
+	var b strings.Builder
+	b.Grow(size)
+	b.WriteString(base)
+	for _, s := range p.pieces[:p.n] {
+		b.WriteString(s)
+	}
+	for _, s := range p.more {
+		b.WriteString(s)
+	}
+	return b.String()
+}
+
+func (p *pathText) String() string { return p.after("") }
 
 // pathEscape escapes s as one path segment; a segment of dots only is escaped too, so
 // that it cannot mean the current or parent directory.
