@@ -25,6 +25,7 @@ type attempt struct {
 	keyHeader     string        // canonical name of the call's idempotency key header; "" for none
 	maxResends    int           // re-sends allowed within this attempt
 	headerTimeout time.Duration // the wait for a response header once a request is written; 0 for none
+	deadline      time.Time     // when a deadline ends the wait for the answer, if one does
 	noRedirects   bool          // a redirect is the answer, not followed (WithoutRedirects)
 	answerBound   bool          // the attempt's time limit ends with its answer (WithStreamedBody)
 
@@ -139,11 +140,18 @@ func (a *attempt) getConn(string) {
 
 // wroteRequest is the httptrace WroteRequest hook: it starts (or, for the next request of
 // a redirect chain, restarts) the wait for the response header. Counting from the end of
-// the write leaves a long upload alone.
+// the write leaves a long upload alone. A wait that a.deadline ends first needs no timer
+// of its own.
 func (a *attempt) wroteRequest(httptrace.WroteRequestInfo) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.answered || a.headerTimeout <= 0 {
+		return
+	}
+	if !a.deadline.IsZero() && !a.deadline.After(time.Now().Add(a.headerTimeout)) {
+		if a.timer != nil {
+			a.timer.Stop() // an earlier request's wait, of a redirect chain
+		}
 		return
 	}
 	if a.timer == nil {
@@ -158,6 +166,9 @@ func (a *attempt) headerTimedOut() { a.timedOut(errResponseHeaderTimeout) }
 // limitAnswer aborts the attempt with context.DeadlineExceeded, as a context deadline
 // would end it, unless its answer comes within d.
 func (a *attempt) limitAnswer(d time.Duration) {
+	if end := time.Now().Add(d); a.deadline.IsZero() || end.Before(a.deadline) {
+		a.deadline = end
+	}
 	a.limit = time.AfterFunc(d, func() { a.timedOut(context.DeadlineExceeded) })
 }
 

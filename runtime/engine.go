@@ -410,12 +410,15 @@ func (e *Engine) do(ctx context.Context, req *http.Request, p *Policy, cfg *call
 // attempt's context once its body is done with; on an error the context is freed already.
 func (e *Engine) send(client *http.Client, r *http.Request, pol *Policy, now, elapsedEnd time.Time, a *attempt) (*http.Response, error) {
 	actx := a.start(r.Context())
-	if d, ok := attemptLimit(pol, now, elapsedEnd); ok && a.answerBound {
-		a.limitAnswer(d)
-	} else if ok {
+	d, limited := attemptLimit(pol, now, elapsedEnd)
+	if limited && !a.answerBound {
 		actx, a.stopTimeout = context.WithTimeout(actx, d)
 	}
 	a.headerTimeout = e.responseHeaderTimeout()
+	a.deadline, _ = actx.Deadline()
+	if limited && a.answerBound {
+		a.limitAnswer(d)
+	}
 	r = r.WithContext(actx)
 	a.watchBody(r)
 
