@@ -321,7 +321,7 @@ func (e *Engine) do(ctx context.Context, req *http.Request, p *Policy, cfg *call
 				last = lastOutcome{status: resp.StatusCode, header: resp.Header}
 				return nil, e.newError(req, sent, &last, err)
 			}
-			last = lastOutcome{err: redactError(err)}
+			last = lastOutcome{err: err}
 		} else {
 			if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
 				e.Budget.Succeeded(now) // an answer that funds retries of later failures
@@ -484,7 +484,8 @@ func (e *Engine) maxBodySize() int64 {
 // lastOutcome is what the latest attempt left: a transport error, or a response whose body
 // is still open (resp, with its attempt) until the engine decides its fate.
 type lastOutcome struct {
-	err        error
+	err        error // as net/http returned it until shown; see shownErr
+	redacted   bool  // err is redacted
 	status     int
 	header     http.Header
 	signal     signal // what the response said of repeating it, as the policy reads it
@@ -493,6 +494,16 @@ type lastOutcome struct {
 
 	resp    *http.Response
 	attempt *attempt
+}
+
+// shownErr returns the attempt's error redacted (see redactError), as errors, events and
+// logs show it. It redacts it the first time only, so that the error of an attempt that
+// no one sees (a retry made it good) costs no redaction.
+func (l *lastOutcome) shownErr() error {
+	if !l.redacted {
+		l.err, l.redacted = redactError(l.err), true
+	}
+	return l.err
 }
 
 // finalError ends the call: it reads the last response's body into the error and closes it.
@@ -517,7 +528,7 @@ func (e *Engine) newError(req *http.Request, attempts int, last *lastOutcome, ca
 		Header:     last.header,
 		Body:       last.body,
 		RetryAfter: last.retryAfter,
-		Err:        last.err,
+		Err:        last.shownErr(),
 		Cause:      cause,
 	}
 }
@@ -611,13 +622,13 @@ func (e *Engine) observe(ctx context.Context, req *http.Request, attempt int, wa
 	}
 	u := redactURL(req.URL)
 	if e.OnRetry != nil {
-		e.OnRetry(RetryEvent{Method: req.Method, URL: u, Attempt: attempt, Wait: wait, StatusCode: last.status, Err: last.err,
+		e.OnRetry(RetryEvent{Method: req.Method, URL: u, Attempt: attempt, Wait: wait, StatusCode: last.status, Err: last.shownErr(),
 			ServerSaidRetry: last.signal == signalRetry})
 	}
 	if e.Logger != nil {
 		why := slog.Int("status", last.status)
-		if last.err != nil {
-			why = slog.String("error", last.err.Error())
+		if err := last.shownErr(); err != nil {
+			why = slog.String("error", err.Error())
 		}
 		attrs := []slog.Attr{slog.String("method", req.Method), slog.String("url", u),
 			slog.Int("attempt", attempt), slog.Duration("wait", wait), why}
