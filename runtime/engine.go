@@ -125,7 +125,7 @@ var zeroPolicy Policy
 // final response (its body read up to ErrorBodyLimit and closed), a transport failure, or a
 // retry loop that stopped early. The request is sent at least once unless ctx is already
 // done, the breaker is open or p is invalid (see Policy.Validate). req's context is
-// replaced by ctx; build req with ctx to spare a copy. A nil p means the zero Policy.
+// replaced by ctx. A nil p means the zero Policy.
 //
 // Do retries only what p allows: a status in p.StatusCodes or a transport error (with
 // p.ConnectionErrors) when p.Idempotent, and otherwise only a failure to open the
@@ -271,10 +271,7 @@ func (e *Engine) do(ctx context.Context, req *http.Request, p *Policy, cfg *call
 		pol.AttemptTimeout = cfg.attemptTimeout
 	}
 
-	if req.Context() != ctx {
-		req = req.WithContext(ctx)
-	}
-	req = e.withHeaders(req, &pol, cfg)
+	header := e.callHeader(req, &pol, cfg)
 
 	client := e.httpClient()
 	now := e.clock()
@@ -305,14 +302,11 @@ func (e *Engine) do(ctx context.Context, req *http.Request, p *Policy, cfg *call
 				return nil, e.newError(req, sent, &last, err)
 			}
 		}
-		r := req
-		if sent > 0 || e.AttemptHeader != "" {
-			r = e.attemptRequest(req, sent+1, nextBody)
-			nextBody = nil
-		}
+		out := outgoing{body: nextBody, header: e.attemptHeader(req, header, sent+1)}
+		nextBody = nil
 		a := &attempt{keyHeader: http.CanonicalHeaderKey(pol.IdempotencyKey), maxResends: maxAttempts - sent - 1,
 			noRedirects: cfg.noRedirects, answerBound: cfg.streamedBody}
-		resp, err := e.send(client, r, &pol, now, elapsedEnd, a)
+		resp, err := e.send(client, ctx, req, out, &pol, now, elapsedEnd, a)
 		sent += 1 + a.resent()
 		now = e.clock()
 
@@ -402,14 +396,23 @@ func (e *Engine) do(ctx context.Context, req *http.Request, p *Policy, cfg *call
 	}
 }
 
-// send makes one attempt: it sends r under the attempt's own context, bounded by the
-// policy's AttemptTimeout, what is left of MaxElapsed (up to the response header only
-// when a.answerBound) and the engine's response header timeout, and with pol.ReadBody
-// reads a 2xx body within the attempt. A request body whose reader failed makes the
-// attempt's error wrap ErrRequestBody. On a 2xx or a non-2xx response a.release frees the
-// attempt's context once its body is done with; on an error the context is freed already.
-func (e *Engine) send(client *http.Client, r *http.Request, pol *Policy, now, elapsedEnd time.Time, a *attempt) (*http.Response, error) {
-	actx := a.start(r.Context())
+// outgoing is what one attempt sends in place of the call's request's own: a body
+// replayed through GetBody, and a header map of the call's or of the attempt's own. nil
+// keeps the request's.
+type outgoing struct {
+	body   io.ReadCloser
+	header http.Header
+}
+
+// send makes one attempt: it sends a copy of req, with out, under the attempt's own
+// context, derived from ctx and bounded by the policy's AttemptTimeout, what is left of
+// MaxElapsed (up to the response header only when a.answerBound) and the engine's
+// response header timeout, and with pol.ReadBody reads a 2xx body within the attempt. A
+// request body whose reader failed makes the attempt's error wrap ErrRequestBody. On a
+// 2xx or a non-2xx response a.release frees the attempt's context once its body is done
+// with; on an error the context is freed already.
+func (e *Engine) send(client *http.Client, ctx context.Context, req *http.Request, out outgoing, pol *Policy, now, elapsedEnd time.Time, a *attempt) (*http.Response, error) {
+	actx := a.start(ctx)
 	d, limited := attemptLimit(pol, now, elapsedEnd)
 	if limited && !a.answerBound {
 		actx, a.stopTimeout = context.WithTimeout(actx, d)
@@ -419,7 +422,13 @@ func (e *Engine) send(client *http.Client, r *http.Request, pol *Policy, now, el
 	if limited && a.answerBound {
 		a.limitAnswer(d)
 	}
-	r = r.WithContext(actx)
+	r := req.WithContext(actx)
+	if out.body != nil {
+		r.Body = out.body
+	}
+	if out.header != nil {
+		r.Header = out.header
+	}
 	a.watchBody(r)
 
 	resp, err := client.Do(r)
@@ -533,13 +542,14 @@ func (e *Engine) newError(req *http.Request, attempts int, last *lastOutcome, ca
 	}
 }
 
-// withHeaders returns req, or a copy with its own header map when the call changes
-// headers: the idempotency key (unless req has one) and the WithHeader values. An empty
-// key counts as no key: an idempotency key header whose values are all empty, whether the
-// request or WithHeader set it, is not sent, and under a policy with an IdempotencyKey the
-// call gets a key of its own instead. (net/http treats a request that merely has an
-// Idempotency-Key or X-Idempotency-Key header, even empty, as safe to re-send.)
-func (e *Engine) withHeaders(req *http.Request, pol *Policy, cfg *callConfig) *http.Request {
+// callHeader returns the header map every attempt of the call sends, or nil for req's own
+// when the call changes no header: the call's map holds the idempotency key (unless req
+// has one) and the WithHeader values. An empty key counts as no key: an idempotency key
+// header whose values are all empty, whether the request or WithHeader set it, is not
+// sent, and under a policy with an IdempotencyKey the call gets a key of its own instead.
+// (net/http treats a request that merely has an Idempotency-Key or X-Idempotency-Key
+// header, even empty, as safe to re-send.)
+func (e *Engine) callHeader(req *http.Request, pol *Policy, cfg *callConfig) http.Header {
 	keyHeaders := [...]string{pol.IdempotencyKey, "Idempotency-Key", "X-Idempotency-Key"}
 	addKey := pol.IdempotencyKey != "" && !hasValue(req.Header.Values(pol.IdempotencyKey))
 	emptyKey := false
@@ -551,29 +561,28 @@ func (e *Engine) withHeaders(req *http.Request, pol *Policy, cfg *callConfig) *h
 		}
 	}
 	if !addKey && !emptyKey && len(cfg.header) == 0 {
-		return req
+		return nil
 	}
-	r := req.WithContext(req.Context())
-	r.Header = req.Header.Clone()
-	if r.Header == nil {
-		r.Header = make(http.Header)
+	h := req.Header.Clone()
+	if h == nil {
+		h = make(http.Header)
 	}
 	for _, kv := range cfg.header {
-		r.Header.Set(kv[0], kv[1])
+		h.Set(kv[0], kv[1])
 	}
 	for _, name := range keyHeaders {
-		if name != "" && !hasValue(r.Header.Values(name)) {
-			r.Header.Del(name)
+		if name != "" && !hasValue(h.Values(name)) {
+			h.Del(name)
 		}
 	}
-	if pol.IdempotencyKey != "" && r.Header.Values(pol.IdempotencyKey) == nil {
+	if pol.IdempotencyKey != "" && h.Values(pol.IdempotencyKey) == nil {
 		key := cfg.idempotencyKey
 		if strings.TrimSpace(key) == "" {
 			key = newUUID()
 		}
-		r.Header.Set(pol.IdempotencyKey, key)
+		h.Set(pol.IdempotencyKey, key)
 	}
-	return r
+	return h
 }
 
 // hasValue reports whether any of a header's values is more than blanks.
@@ -586,22 +595,23 @@ func hasValue(values []string) bool {
 	return false
 }
 
-// attemptRequest returns the request for one attempt: req with the replayed body and, when
-// e.AttemptHeader is set, a header map of its own carrying the attempt count. A fresh map
-// per attempt keeps it apart from a previous attempt the transport may still be writing.
-func (e *Engine) attemptRequest(req *http.Request, attempt int, body io.ReadCloser) *http.Request {
-	r := req.WithContext(req.Context())
-	if body != nil {
-		r.Body = body
+// attemptHeader returns the header map attempt sends: header (the call's, nil for req's
+// own) or, when e.AttemptHeader is set and the request lacks it, a map of the attempt's
+// own carrying the attempt count. A fresh map per attempt keeps it apart from a previous
+// attempt the transport may still be writing.
+func (e *Engine) attemptHeader(req *http.Request, header http.Header, attempt int) http.Header {
+	if header == nil {
+		header = req.Header
 	}
-	if e.AttemptHeader != "" && req.Header.Values(e.AttemptHeader) == nil {
-		r.Header = req.Header.Clone()
-		if r.Header == nil {
-			r.Header = make(http.Header)
-		}
-		r.Header.Set(e.AttemptHeader, strconv.Itoa(attempt-1))
+	if e.AttemptHeader == "" || header.Values(e.AttemptHeader) != nil {
+		return header
 	}
-	return r
+	h := header.Clone()
+	if h == nil {
+		h = make(http.Header)
+	}
+	h.Set(e.AttemptHeader, strconv.Itoa(attempt-1))
+	return h
 }
 
 // attemptLimit returns how long the next attempt may take, if it is bounded.
