@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http/httptrace"
 	"sync"
 	"time"
@@ -91,6 +92,8 @@ func (c *attemptContext) Value(key any) any {
 	}
 	return c.Context.Value(key)
 }
+
+func (c *attemptContext) String() string { return fmt.Sprint(c.Context) + ".WithValue(attempt)" }
 
 // abort ends the attempt: its request, or the reading of its body, fails with cause.
 func (a *attempt) abort(cause error) {

@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptrace"
 	"sync/atomic"
@@ -57,4 +58,14 @@ func TestCallerTraceComposesWithTheAttempts(t *testing.T) {
 			t.Errorf("the caller's hooks saw %d connections and %d writes; want 2 and 2", conns.Load(), writes.Load())
 		}
 	})
+}
+
+// An attempt's context reads, for debugging, as the contexts of the standard library do.
+func TestAttemptContextString(t *testing.T) {
+	a := &attempt{}
+	ctx := a.start(context.Background())
+	defer a.release()
+	if got, want := fmt.Sprint(ctx), "context.Background.WithCancel.WithValue(attempt)"; got != want {
+		t.Errorf("the attempt's context reads %q; want %q", got, want)
+	}
 }
