@@ -3,9 +3,12 @@ package runtime
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http/httptrace"
 	"sync"
 	"time"
+
+	"github.com/retrygen/retrygen/runtime/internal/membody"
 )
 
 // attempt is the state of one engine attempt that net/http's hooks reach through the
@@ -23,12 +26,18 @@ type attempt struct {
 	keyHeader     string        // canonical name of the call's idempotency key header; "" for none
 	maxResends    int           // re-sends allowed within this attempt
 	headerTimeout time.Duration // the wait for a response header once a request is written; 0 for none
+	deadline      time.Time     // when a deadline ends the wait for the answer, if one does
 	noRedirects   bool          // a redirect is the answer, not followed (WithoutRedirects)
 	answerBound   bool          // the attempt's time limit ends with its answer (WithStreamedBody)
 
-	trace  httptrace.ClientTrace
-	cancel context.CancelCauseFunc
-	stops  []context.CancelFunc // further cancel functions, run by release
+	// The attempt's context, trace and response bodies live in the attempt itself, so that
+	// an attempt takes one allocation of its own for all of them.
+	ctx         attemptContext
+	trace       httptrace.ClientTrace
+	cancel      context.CancelCauseFunc
+	stopTimeout context.CancelFunc // the attempt timeout's, run by release; nil for none
+	body        attemptBody        // the 2xx body Do returns, while it is the network's
+	mem         membody.Body       // the 2xx body read whole (Policy.ReadBody)
 
 	mu       sync.Mutex
 	hopConns int   // connections taken for the current request of a redirect chain
@@ -48,12 +57,43 @@ func attemptFrom(ctx context.Context) *attempt {
 	return a
 }
 
-// start returns the attempt's context, derived from parent.
+// start returns the attempt's context, derived from parent: it is canceled by abort and
+// release, and holds the attempt for attemptFrom and the attempt's trace hooks for
+// net/http. When parent carries a trace of its own, or traceKey is unknown,
+// httptrace.WithClientTrace adds the hooks, composed with parent's.
 func (a *attempt) start(parent context.Context) context.Context {
 	ctx, cancel := context.WithCancelCause(parent)
 	a.cancel = cancel
-	return context.WithValue(ctx, attemptKey{}, a)
+	a.ctx = attemptContext{Context: ctx, a: a}
+	a.trace.GetConn, a.trace.WroteRequest = a.getConn, a.wroteRequest
+	if traceKey == nil || httptrace.ContextClientTrace(parent) != nil {
+		// httptrace composes the attempt's hooks with the caller's own trace.
+		return httptrace.WithClientTrace(&a.ctx, &a.trace)
+	}
+	a.ctx.traced = true
+	return &a.ctx
 }
+
+// attemptContext is an attempt's context: a cancelable context that also answers for the
+// attempt (attemptKey) and, once its trace is set (traceKey), for the attempt's trace, so
+// that neither takes a context.WithValue layer.
+type attemptContext struct {
+	context.Context
+	a      *attempt
+	traced bool // Value answers traceKey with &a.trace
+}
+
+func (c *attemptContext) Value(key any) any {
+	switch {
+	case key == attemptKey{}:
+		return c.a
+	case c.traced && key == traceKey:
+		return &c.a.trace
+	}
+	return c.Context.Value(key)
+}
+
+func (c *attemptContext) String() string { return fmt.Sprint(c.Context) + ".WithValue(attempt)" }
 
 // abort ends the attempt: its request, or the reading of its body, fails with cause.
 func (a *attempt) abort(cause error) {
@@ -77,8 +117,8 @@ func (a *attempt) release() {
 	if a == nil {
 		return
 	}
-	for _, stop := range a.stops {
-		stop()
+	if a.stopTimeout != nil {
+		a.stopTimeout()
 	}
 	if a.cancel != nil {
 		a.cancel(nil)
@@ -103,11 +143,18 @@ func (a *attempt) getConn(string) {
 
 // wroteRequest is the httptrace WroteRequest hook: it starts (or, for the next request of
 // a redirect chain, restarts) the wait for the response header. Counting from the end of
-// the write leaves a long upload alone.
+// the write leaves a long upload alone. A wait that a.deadline ends first needs no timer
+// of its own.
 func (a *attempt) wroteRequest(httptrace.WroteRequestInfo) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.answered || a.headerTimeout <= 0 {
+		return
+	}
+	if !a.deadline.IsZero() && !a.deadline.After(time.Now().Add(a.headerTimeout)) {
+		if a.timer != nil {
+			a.timer.Stop() // an earlier request's wait, of a redirect chain
+		}
 		return
 	}
 	if a.timer == nil {
@@ -122,6 +169,9 @@ func (a *attempt) headerTimedOut() { a.timedOut(errResponseHeaderTimeout) }
 // limitAnswer aborts the attempt with context.DeadlineExceeded, as a context deadline
 // would end it, unless its answer comes within d.
 func (a *attempt) limitAnswer(d time.Duration) {
+	if end := time.Now().Add(d); a.deadline.IsZero() || end.Before(a.deadline) {
+		a.deadline = end
+	}
 	a.limit = time.AfterFunc(d, func() { a.timedOut(context.DeadlineExceeded) })
 }
 

@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -9,13 +8,14 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
-	"net/http/httptrace"
 	"net/url"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/retrygen/retrygen/runtime/internal/membody"
 )
 
 // drainLimit bounds how much of a failed attempt's body is read before it is closed, so that
@@ -125,7 +125,7 @@ var zeroPolicy Policy
 // final response (its body read up to ErrorBodyLimit and closed), a transport failure, or a
 // retry loop that stopped early. The request is sent at least once unless ctx is already
 // done, the breaker is open or p is invalid (see Policy.Validate). req's context is
-// replaced by ctx; build req with ctx to spare a copy. A nil p means the zero Policy.
+// replaced by ctx. A nil p means the zero Policy.
 //
 // Do retries only what p allows: a status in p.StatusCodes or a transport error (with
 // p.ConnectionErrors) when p.Idempotent, and otherwise only a failure to open the
@@ -271,10 +271,7 @@ func (e *Engine) do(ctx context.Context, req *http.Request, p *Policy, cfg *call
 		pol.AttemptTimeout = cfg.attemptTimeout
 	}
 
-	if req.Context() != ctx {
-		req = req.WithContext(ctx)
-	}
-	req = e.withHeaders(req, &pol, cfg)
+	header := e.callHeader(req, &pol, cfg)
 
 	client := e.httpClient()
 	now := e.clock()
@@ -288,6 +285,10 @@ func (e *Engine) do(ctx context.Context, req *http.Request, p *Policy, cfg *call
 		prevBackoff time.Duration
 		nextBody    io.ReadCloser // the body of the next attempt, from GetBody
 		sent        int           // attempts made, net/http's own re-sends included
+		// decided is pol for the situations of failed attempts, which leak it to the
+		// heap through their error: a copy made at the first failure keeps pol itself,
+		// and a call that does not fail, on the stack.
+		decided *Policy
 	)
 	replay := req.Body != nil && req.Body != http.NoBody
 	if cfg.outcome != nil {
@@ -301,14 +302,11 @@ func (e *Engine) do(ctx context.Context, req *http.Request, p *Policy, cfg *call
 				return nil, e.newError(req, sent, &last, err)
 			}
 		}
-		r := req
-		if sent > 0 || e.AttemptHeader != "" {
-			r = e.attemptRequest(req, sent+1, nextBody)
-			nextBody = nil
-		}
+		out := outgoing{body: nextBody, header: e.attemptHeader(req, header, sent+1)}
+		nextBody = nil
 		a := &attempt{keyHeader: http.CanonicalHeaderKey(pol.IdempotencyKey), maxResends: maxAttempts - sent - 1,
 			noRedirects: cfg.noRedirects, answerBound: cfg.streamedBody}
-		resp, err := e.send(client, r, &pol, now, elapsedEnd, a)
+		resp, err := e.send(client, ctx, req, out, &pol, now, elapsedEnd, a)
 		sent += 1 + a.resent()
 		now = e.clock()
 
@@ -317,11 +315,16 @@ func (e *Engine) do(ctx context.Context, req *http.Request, p *Policy, cfg *call
 				last = lastOutcome{status: resp.StatusCode, header: resp.Header}
 				return nil, e.newError(req, sent, &last, err)
 			}
-			last = lastOutcome{err: redactError(err)}
+			last = lastOutcome{err: err}
 		} else {
 			if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
 				e.Budget.Succeeded(now) // an answer that funds retries of later failures
-				resp.Body = &attemptBody{ReadCloser: resp.Body, a: a}
+				// A body read whole has ended its attempt already; another one ends
+				// it when closed.
+				if resp.Body != &a.mem {
+					a.body = attemptBody{ReadCloser: resp.Body, a: a}
+					resp.Body = &a.body
+				}
 				return resp, nil
 			}
 			sig := pol.signal(resp.StatusCode, resp.Header)
@@ -332,8 +335,12 @@ func (e *Engine) do(ctx context.Context, req *http.Request, p *Policy, cfg *call
 			last.retryAfter, _ = ParseRetryAfter(resp.Header, now)
 		}
 
+		if decided == nil {
+			decided = new(Policy)
+			*decided = pol
+		}
 		sit := situation{
-			pol:         &pol,
+			pol:         decided,
 			attempt:     sent,
 			maxAttempts: maxAttempts,
 			err:         last.err,
@@ -389,25 +396,39 @@ func (e *Engine) do(ctx context.Context, req *http.Request, p *Policy, cfg *call
 	}
 }
 
-// send makes one attempt: it sends r under the attempt's own context, bounded by the
-// policy's AttemptTimeout, what is left of MaxElapsed (up to the response header only
-// when a.answerBound) and the engine's response header timeout, and with pol.ReadBody
-// reads a 2xx body within the attempt. A request body whose reader failed makes the
-// attempt's error wrap ErrRequestBody. On a 2xx or a non-2xx response a.release frees the
-// attempt's context once its body is done with; on an error the context is freed already.
-func (e *Engine) send(client *http.Client, r *http.Request, pol *Policy, now, elapsedEnd time.Time, a *attempt) (*http.Response, error) {
-	actx := a.start(r.Context())
-	if d, ok := attemptLimit(pol, now, elapsedEnd); ok && a.answerBound {
-		a.limitAnswer(d)
-	} else if ok {
-		var cancel context.CancelFunc
-		actx, cancel = context.WithTimeout(actx, d)
-		a.stops = append(a.stops, cancel)
+// outgoing is what one attempt sends in place of the call's request's own: a body
+// replayed through GetBody, and a header map of the call's or of the attempt's own. nil
+// keeps the request's.
+type outgoing struct {
+	body   io.ReadCloser
+	header http.Header
+}
+
+// send makes one attempt: it sends a copy of req, with out, under the attempt's own
+// context, derived from ctx and bounded by the policy's AttemptTimeout, what is left of
+// MaxElapsed (up to the response header only when a.answerBound) and the engine's
+// response header timeout, and with pol.ReadBody reads a 2xx body within the attempt. A
+// request body whose reader failed makes the attempt's error wrap ErrRequestBody. On a
+// 2xx or a non-2xx response a.release frees the attempt's context once its body is done
+// with; on an error the context is freed already.
+func (e *Engine) send(client *http.Client, ctx context.Context, req *http.Request, out outgoing, pol *Policy, now, elapsedEnd time.Time, a *attempt) (*http.Response, error) {
+	actx := a.start(ctx)
+	d, limited := attemptLimit(pol, now, elapsedEnd)
+	if limited && !a.answerBound {
+		actx, a.stopTimeout = context.WithTimeout(actx, d)
 	}
 	a.headerTimeout = e.responseHeaderTimeout()
-	a.trace.GetConn, a.trace.WroteRequest = a.getConn, a.wroteRequest
-	actx = httptrace.WithClientTrace(actx, &a.trace)
-	r = r.WithContext(actx)
+	a.deadline, _ = actx.Deadline()
+	if limited && a.answerBound {
+		a.limitAnswer(d)
+	}
+	r := req.WithContext(actx)
+	if out.body != nil {
+		r.Body = out.body
+	}
+	if out.header != nil {
+		r.Header = out.header
+	}
 	a.watchBody(r)
 
 	resp, err := client.Do(r)
@@ -424,7 +445,7 @@ func (e *Engine) send(client *http.Client, r *http.Request, pol *Policy, now, el
 		return nil, err
 	}
 	if pol.ReadBody && resp.StatusCode >= 200 && resp.StatusCode <= 299 {
-		resp, err = readBody(r, resp, e.maxBodySize())
+		resp, err = readBody(r, resp, e.maxBodySize(), &a.mem)
 		if err != nil {
 			if !errors.Is(err, ErrBodyTooLarge) {
 				if cause := a.cause(); cause != nil {
@@ -472,7 +493,8 @@ func (e *Engine) maxBodySize() int64 {
 // lastOutcome is what the latest attempt left: a transport error, or a response whose body
 // is still open (resp, with its attempt) until the engine decides its fate.
 type lastOutcome struct {
-	err        error
+	err        error // as net/http returned it until shown; see shownErr
+	redacted   bool  // err is redacted
 	status     int
 	header     http.Header
 	signal     signal // what the response said of repeating it, as the policy reads it
@@ -481,6 +503,16 @@ type lastOutcome struct {
 
 	resp    *http.Response
 	attempt *attempt
+}
+
+// shownErr returns the attempt's error redacted (see redactError), as errors, events and
+// logs show it. It redacts it the first time only, so that the error of an attempt that
+// no one sees (a retry made it good) costs no redaction.
+func (l *lastOutcome) shownErr() error {
+	if !l.redacted {
+		l.err, l.redacted = redactError(l.err), true
+	}
+	return l.err
 }
 
 // finalError ends the call: it reads the last response's body into the error and closes it.
@@ -505,19 +537,20 @@ func (e *Engine) newError(req *http.Request, attempts int, last *lastOutcome, ca
 		Header:     last.header,
 		Body:       last.body,
 		RetryAfter: last.retryAfter,
-		Err:        last.err,
+		Err:        last.shownErr(),
 		Cause:      cause,
 		hide:       secrets(req, e.QueryCredentials),
 	}
 }
 
-// withHeaders returns req, or a copy with its own header map when the call changes
-// headers: the idempotency key (unless req has one) and the WithHeader values. An empty
-// key counts as no key: an idempotency key header whose values are all empty, whether the
-// request or WithHeader set it, is not sent, and under a policy with an IdempotencyKey the
-// call gets a key of its own instead. (net/http treats a request that merely has an
-// Idempotency-Key or X-Idempotency-Key header, even empty, as safe to re-send.)
-func (e *Engine) withHeaders(req *http.Request, pol *Policy, cfg *callConfig) *http.Request {
+// callHeader returns the header map every attempt of the call sends, or nil for req's own
+// when the call changes no header: the call's map holds the idempotency key (unless req
+// has one) and the WithHeader values. An empty key counts as no key: an idempotency key
+// header whose values are all empty, whether the request or WithHeader set it, is not
+// sent, and under a policy with an IdempotencyKey the call gets a key of its own instead.
+// (net/http treats a request that merely has an Idempotency-Key or X-Idempotency-Key
+// header, even empty, as safe to re-send.)
+func (e *Engine) callHeader(req *http.Request, pol *Policy, cfg *callConfig) http.Header {
 	keyHeaders := [...]string{pol.IdempotencyKey, "Idempotency-Key", "X-Idempotency-Key"}
 	addKey := pol.IdempotencyKey != "" && !hasValue(req.Header.Values(pol.IdempotencyKey))
 	emptyKey := false
@@ -529,29 +562,28 @@ func (e *Engine) withHeaders(req *http.Request, pol *Policy, cfg *callConfig) *h
 		}
 	}
 	if !addKey && !emptyKey && len(cfg.header) == 0 {
-		return req
+		return nil
 	}
-	r := req.WithContext(req.Context())
-	r.Header = req.Header.Clone()
-	if r.Header == nil {
-		r.Header = make(http.Header)
+	h := req.Header.Clone()
+	if h == nil {
+		h = make(http.Header)
 	}
 	for _, kv := range cfg.header {
-		r.Header.Set(kv[0], kv[1])
+		h.Set(kv[0], kv[1])
 	}
 	for _, name := range keyHeaders {
-		if name != "" && !hasValue(r.Header.Values(name)) {
-			r.Header.Del(name)
+		if name != "" && !hasValue(h.Values(name)) {
+			h.Del(name)
 		}
 	}
-	if pol.IdempotencyKey != "" && r.Header.Values(pol.IdempotencyKey) == nil {
+	if pol.IdempotencyKey != "" && h.Values(pol.IdempotencyKey) == nil {
 		key := cfg.idempotencyKey
 		if strings.TrimSpace(key) == "" {
 			key = newUUID()
 		}
-		r.Header.Set(pol.IdempotencyKey, key)
+		h.Set(pol.IdempotencyKey, key)
 	}
-	return r
+	return h
 }
 
 // hasValue reports whether any of a header's values is more than blanks.
@@ -564,22 +596,23 @@ func hasValue(values []string) bool {
 	return false
 }
 
-// attemptRequest returns the request for one attempt: req with the replayed body and, when
-// e.AttemptHeader is set, a header map of its own carrying the attempt count. A fresh map
-// per attempt keeps it apart from a previous attempt the transport may still be writing.
-func (e *Engine) attemptRequest(req *http.Request, attempt int, body io.ReadCloser) *http.Request {
-	r := req.WithContext(req.Context())
-	if body != nil {
-		r.Body = body
+// attemptHeader returns the header map attempt sends: header (the call's, nil for req's
+// own) or, when e.AttemptHeader is set and the request lacks it, a map of the attempt's
+// own carrying the attempt count. A fresh map per attempt keeps it apart from a previous
+// attempt the transport may still be writing.
+func (e *Engine) attemptHeader(req *http.Request, header http.Header, attempt int) http.Header {
+	if header == nil {
+		header = req.Header
 	}
-	if e.AttemptHeader != "" && req.Header.Values(e.AttemptHeader) == nil {
-		r.Header = req.Header.Clone()
-		if r.Header == nil {
-			r.Header = make(http.Header)
-		}
-		r.Header.Set(e.AttemptHeader, strconv.Itoa(attempt-1))
+	if e.AttemptHeader == "" || header.Values(e.AttemptHeader) != nil {
+		return header
 	}
-	return r
+	h := header.Clone()
+	if h == nil {
+		h = make(http.Header)
+	}
+	h.Set(e.AttemptHeader, strconv.Itoa(attempt-1))
+	return h
 }
 
 // attemptLimit returns how long the next attempt may take, if it is bounded.
@@ -600,13 +633,13 @@ func (e *Engine) observe(ctx context.Context, req *http.Request, attempt int, wa
 	}
 	u := redactURL(req.URL)
 	if e.OnRetry != nil {
-		e.OnRetry(RetryEvent{Method: req.Method, URL: u, Attempt: attempt, Wait: wait, StatusCode: last.status, Err: last.err,
+		e.OnRetry(RetryEvent{Method: req.Method, URL: u, Attempt: attempt, Wait: wait, StatusCode: last.status, Err: last.shownErr(),
 			ServerSaidRetry: last.signal == signalRetry})
 	}
 	if e.Logger != nil {
 		why := slog.Int("status", last.status)
-		if last.err != nil {
-			why = slog.String("error", last.err.Error())
+		if err := last.shownErr(); err != nil {
+			why = slog.String("error", err.Error())
 		}
 		attrs := []slog.Attr{slog.String("method", req.Method), slog.String("url", u),
 			slog.Int("attempt", attempt), slog.Duration("wait", wait), why}
@@ -682,16 +715,12 @@ func (b *attemptBody) Close() error {
 }
 
 // readBody reads resp's whole body into memory, at most limit bytes (no limit when
-// negative), and closes it. A failed read is returned as the attempt's error, wrapped in
-// *url.Error like net/http's own, so that it is classified as a transport failure that may
-// have reached the server. A body over the limit is ErrBodyTooLarge; resp is then
-// returned too, its body closed, for its status and header.
-func readBody(req *http.Request, resp *http.Response, limit int64) (*http.Response, error) {
-	var src io.Reader = resp.Body
-	if limit >= 0 {
-		src = io.LimitReader(resp.Body, limit+1)
-	}
-	b, err := io.ReadAll(src)
+// negative), closes it and makes mem resp's body. A failed read is returned as the
+// attempt's error, wrapped in *url.Error like net/http's own, so that it is classified as
+// a transport failure that may have reached the server. A body over the limit is
+// ErrBodyTooLarge; resp is then returned too, its body closed, for its status and header.
+func readBody(req *http.Request, resp *http.Response, limit int64, mem *membody.Body) (*http.Response, error) {
+	b, err := readAtMost(resp.Body, limit, resp.ContentLength)
 	resp.Body.Close()
 	if err != nil {
 		return nil, &url.Error{Op: urlErrorOp(req.Method), URL: redactURL(req.URL), Err: fmt.Errorf("reading response body: %w", err)}
@@ -700,9 +729,44 @@ func readBody(req *http.Request, resp *http.Response, limit int64) (*http.Respon
 		resp.Body = http.NoBody
 		return resp, fmt.Errorf("%w: more than %d bytes (Engine.MaxBodySize)", ErrBodyTooLarge, limit)
 	}
-	resp.Body = io.NopCloser(bytes.NewReader(b))
+	mem.Set(b)
+	resp.Body = mem
 	resp.ContentLength = int64(len(b))
 	return resp, nil
+}
+
+// readAtMost reads r to its end, or until it has read more than limit bytes (no limit
+// when negative). size is the length r announces (a Content-Length), -1 if unknown: it
+// sizes the first buffer, up to 64 KiB, so that a body of known length is read into one
+// allocation; a body longer than announced is still read whole, and a shorter one costs
+// no more than its announced size.
+func readAtMost(r io.Reader, limit, size int64) ([]byte, error) {
+	first := int64(512)
+	if size >= 0 {
+		first = min(size+1, 64<<10) // +1: room to see the end without growing
+	}
+	if limit >= 0 {
+		first = min(first, limit+1)
+	}
+	b := make([]byte, 0, first)
+	for limit < 0 || int64(len(b)) <= limit {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)] // let append choose the growth
+		}
+		room := b[len(b):cap(b)]
+		if limit >= 0 && int64(len(room)) > limit+1-int64(len(b)) {
+			room = room[:limit+1-int64(len(b))]
+		}
+		n, err := r.Read(room)
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+	}
+	return b, nil
 }
 
 // Drain reads up to limit bytes of body, for DrainTimeout at most, closes it and returns
@@ -723,8 +787,11 @@ func Drain(body io.ReadCloser, limit int64) []byte {
 // drain is Drain for the body of attempt a (nil for none), which a drain out of time
 // aborts before it closes the body.
 func drain(body io.ReadCloser, limit int64, a *attempt) []byte {
-	if body == nil {
+	switch b := body.(type) {
+	case nil:
 		return nil
+	case *membody.Body: // nothing to wait for
+		return b.Next(limit)
 	}
 	cut := make(chan struct{})
 	t := time.AfterFunc(DrainTimeout, func() {

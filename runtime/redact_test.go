@@ -118,3 +118,57 @@ func TestSecretsInURLsStayOut(t *testing.T) {
 		})
 	}
 }
+
+// An attempt's error is redacted when it is shown, in a retry's event or log record or in
+// the call's error, not before: the error of an attempt that a retry made good, with no
+// observer, is left as net/http returned it, and costs no redaction.
+func TestAttemptErrorRedactedWhenShown(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		observe  bool // an OnRetry hook sees the failed attempt
+		succeeds bool // the retry succeeds
+		want     bool // the attempt's error is redacted
+	}{
+		{"made good, unseen", false, true, false},
+		{"made good, seen", true, true, true},
+		{"final", false, false, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				var failed *url.Error // the first attempt's transport error, as the transport made it
+				tr := &stub{fn: func(n int, r *http.Request) (*http.Response, error) {
+					if n == 1 || !tc.succeeds {
+						failed = &url.Error{Op: "Get", URL: r.URL.String(), Err: errors.New("connection reset")}
+						return nil, failed
+					}
+					return &http.Response{StatusCode: 200, Body: http.NoBody}, nil
+				}}
+				e := &Engine{HTTPClient: &http.Client{Transport: tr}}
+				var events []RetryEvent
+				if tc.observe {
+					e.OnRetry = func(ev RetryEvent) { events = append(events, ev) }
+				}
+				p := idempotent()
+				p.MaxAttempts = 2
+				resp, err := e.Do(t.Context(), newRequest(t, t.Context(), "GET", "http://api.test/pets?api_key=s3cr3t", nil), p)
+				if tc.succeeds != (err == nil) {
+					t.Fatalf("Do: %v", err)
+				}
+				if resp != nil {
+					resp.Body.Close()
+				}
+				if redacted := !strings.Contains(failed.URL, "s3cr3t"); redacted != tc.want {
+					t.Errorf("the attempt's error %q redacted: %v; want %v", failed.URL, redacted, tc.want)
+				}
+				for _, ev := range events {
+					if strings.Contains(ev.Err.Error(), "s3cr3t") {
+						t.Errorf("the retry's event shows %q", ev.Err)
+					}
+				}
+				if err != nil && strings.Contains(err.Error(), "s3cr3t") {
+					t.Errorf("the call's error shows %q", err)
+				}
+			})
+		})
+	}
+}

@@ -1,10 +1,15 @@
 package runtime
 
 import (
+	"bytes"
+	"context"
 	"errors"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -98,6 +103,57 @@ func TestRequestBodyFailureIsTheCallers(t *testing.T) {
 					t.Fatalf("the next call: %v; the breaker counted the body's failure", err)
 				}
 				resp.Body.Close()
+			})
+		})
+	}
+}
+
+// writeCounter is a connection that counts the writes its requests take.
+type writeCounter struct {
+	net.Conn
+	writes *atomic.Int32
+}
+
+func (c writeCounter) Write(p []byte) (int, error) {
+	c.writes.Add(1)
+	return c.Conn.Write(p)
+}
+
+// An in-memory request body (bytes or a string, as http.NewRequest takes them, and the
+// bodies its GetBody makes for a retry) cannot fail, so the engine leaves it as it is and
+// net/http sends it in the same write as the headers, as it would without the engine,
+// rather than flushing the headers on their own first.
+func TestInMemoryRequestBodyGoesOutWithItsHeaders(t *testing.T) {
+	for _, body := range []func() io.Reader{
+		func() io.Reader { return bytes.NewReader([]byte(`{"name":"Rex"}`)) },
+		func() io.Reader { return bytes.NewBufferString(`{"name":"Rex"}`) },
+		func() io.Reader { return strings.NewReader(`{"name":"Rex"}`) },
+	} {
+		t.Run(fmt.Sprintf("%T", body()), func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				w := newWire(t, "api.test:80", func(w *wire, rw http.ResponseWriter, r *http.Request) {
+					io.Copy(io.Discard, r.Body)
+					if w.arrivals() == 1 {
+						rw.WriteHeader(503) // the retry's body comes from GetBody
+					}
+				})
+				var writes atomic.Int32
+				dial := w.tr.DialContext
+				w.tr.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+					c, err := dial(ctx, network, addr)
+					if err != nil {
+						return nil, err
+					}
+					return writeCounter{Conn: c, writes: &writes}, nil
+				}
+				resp, err := w.e.Do(t.Context(), newRequest(t, t.Context(), "PUT", "http://api.test/pets/1", body()), idempotent())
+				if err != nil {
+					t.Fatal(err)
+				}
+				resp.Body.Close()
+				if n := writes.Load(); n != 2 {
+					t.Errorf("2 attempts took %d writes; want one each, headers and body together", n)
+				}
 			})
 		})
 	}

@@ -78,13 +78,16 @@ func WithResponseInfo(info *ResponseInfo) CallOption {
 }
 
 func settings(opts []CallOption) callSettings {
-	var s callSettings
+	if len(opts) == 0 {
+		return callSettings{}
+	}
+	s := new(callSettings) // o may keep the pointer: a heap copy only for calls with options
 	for _, o := range opts {
 		if o != nil {
-			o(&s)
+			o(s)
 		}
 	}
-	return s
+	return *s
 }
 
 // fill records the outcome of one exchange of a call into info.

@@ -192,14 +192,13 @@ func (c *Client) send(ctx context.Context, r *Request, p *runtime.Policy, accept
 	if s.lastEventIDSet {
 		opts = append(slices.Clip(opts), runtime.WithHeader(lastEventIDHeader, s.lastEventID))
 	}
+	if s.info == nil {
+		return c.do(ctx, r, p, accept, extra, opts)
+	}
 	var o runtime.Outcome
-	if s.info != nil {
-		opts = append(slices.Clip(opts), runtime.WithOutcome(&o))
-	}
+	opts = append(slices.Clip(opts), runtime.WithOutcome(&o))
 	resp, err := c.do(ctx, r, p, accept, extra, opts)
-	if s.info != nil {
-		fill(s.info, o, resp, err)
-	}
+	fill(s.info, o, resp, err)
 	return resp, err
 }
 
@@ -207,7 +206,28 @@ func (c *Client) do(ctx context.Context, r *Request, p *runtime.Policy, accept s
 	if r.err != nil {
 		return nil, fmt.Errorf("%s %s: %w", r.method, r.path.String(), r.err)
 	}
-	header := make(http.Header, len(r.header)+len(extra)+2)
+	base, err := c.base(r)
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %w", r.method, r.path.String(), err)
+	}
+	u := *base
+	u.RawPath = r.path.after(base.RawPath)
+	path, err := url.PathUnescape(u.RawPath)
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %w", r.method, u.RawPath, err)
+	}
+	u.Path = path
+	body, err := r.bodyReader()
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: request body: %w", r.method, r.path.String(), err)
+	}
+	// The empty URL parses to a URL of the request's own, which takes u's value once the
+	// credentials are in the query; the header is the request's own too.
+	req, err := http.NewRequestWithContext(ctx, r.method, "", body)
+	if err != nil {
+		return nil, err
+	}
+	header := req.Header
 	for k, v := range r.header {
 		header[k] = v
 	}
@@ -219,7 +239,7 @@ func (c *Client) do(ctx context.Context, r *Request, p *runtime.Policy, accept s
 		}
 	}
 	query, cookies := r.query, r.cookies
-	if len(r.security) > 0 {
+	if len(r.security) > 0 && len(c.creds) > 0 {
 		// Credentials go on copies: a Request may be sent again (a stream reconnecting).
 		r.query = cloneValues(query)
 		r.cookies = append([]string(nil), cookies...)
@@ -231,43 +251,23 @@ func (c *Client) do(ctx context.Context, r *Request, p *runtime.Policy, accept s
 		}
 		query, cookies = q, ck
 	}
-	base, err := c.base(r)
-	if err != nil {
-		return nil, fmt.Errorf("%s %s: %w", r.method, r.path.String(), err)
-	}
-	u := *base
-	u.RawPath = base.RawPath + r.path.String()
-	path, err := url.PathUnescape(u.RawPath)
-	if err != nil {
-		return nil, fmt.Errorf("%s %s: %w", r.method, u.RawPath, err)
-	}
-	u.Path = path
 	u.RawQuery = query.Encode()
-	body, err := r.bodyReader()
-	if err != nil {
-		return nil, fmt.Errorf("%s %s: request body: %w", r.method, r.path.String(), err)
-	}
-	req, err := http.NewRequestWithContext(ctx, r.method, "", body)
-	if err != nil {
-		return nil, err
-	}
-	req.URL, req.Host = &u, u.Host
+	*req.URL, req.Host = u, u.Host
 	if err := replayable(req, body); err != nil {
 		// The path only: query values may be secrets.
 		return nil, fmt.Errorf("%s %s: request body: %w", r.method, r.path.String(), err)
 	}
-	req.Header = header
 	if r.contentType != "" {
-		req.Header.Set("Content-Type", r.contentType)
+		header.Set("Content-Type", r.contentType)
 	}
 	if accept != "" {
-		req.Header.Set("Accept", accept)
+		header.Set("Accept", accept)
 	}
 	if len(cookies) > 0 {
-		req.Header.Set("Cookie", strings.Join(cookies, "; "))
+		header.Set("Cookie", strings.Join(cookies, "; "))
 	}
 	if c.userAgent != "" {
-		req.Header.Set("User-Agent", c.userAgent)
+		header.Set("User-Agent", c.userAgent)
 	}
 	for _, edit := range c.editors {
 		if err := edit(ctx, req); err != nil {

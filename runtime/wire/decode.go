@@ -1,15 +1,18 @@
 package wire
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"slices"
 	"strings"
 
 	"github.com/retrygen/retrygen/runtime"
+	"github.com/retrygen/retrygen/runtime/internal/membody"
 )
 
 // ErrContentType is the cause of the error a call returns when a response's
@@ -42,21 +45,48 @@ func DecodeJSON(resp *http.Response, v any) error {
 	if ct := resp.Header.Get("Content-Type"); !isJSON(ct) {
 		return fmt.Errorf("decode %d response: %w: %s, not JSON", resp.StatusCode, ErrContentType, quoteMedia(ct))
 	}
-	if err := json.NewDecoder(resp.Body).Decode(v); err != nil && err != io.EOF {
+	if err := decodeFirst(resp.Body, v); err != nil && err != io.EOF {
 		return fmt.Errorf("decode %d response: %w", resp.StatusCode, err)
 	}
 	return nil
 }
 
+// decodeFirst decodes the first JSON value of body into v, as a json.Decoder does: text
+// after it is ignored, and a body with no value is io.EOF. A body the engine read whole is
+// decoded where it lies, by json.Unmarshal, when it is one JSON value alone; any other
+// (empty, or with text after the value), which Unmarshal rejects before it decodes
+// anything, goes through a Decoder.
+func decodeFirst(body io.Reader, v any) error {
+	mem, ok := body.(*membody.Body)
+	if !ok {
+		return json.NewDecoder(body).Decode(v)
+	}
+	data := mem.Unread()
+	err := json.Unmarshal(data, v)
+	if _, syntax := err.(*json.SyntaxError); syntax && !json.Valid(data) {
+		return json.NewDecoder(bytes.NewReader(data)).Decode(v)
+	}
+	return err
+}
+
 // ReadBody reads resp's whole body into *out and closes it.
 func ReadBody(resp *http.Response, out *[]byte) error {
 	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
+	data, err := readWhole(resp.Body)
 	if err != nil {
 		return fmt.Errorf("read %d response: %w", resp.StatusCode, err)
 	}
 	*out = data
 	return nil
+}
+
+// readWhole reads body to its end, as io.ReadAll does; the bytes of a body the engine read
+// whole are returned where they lie.
+func readWhole(body io.Reader) ([]byte, error) {
+	if mem, ok := body.(*membody.Body); ok {
+		return mem.Next(math.MaxInt64), nil
+	}
+	return io.ReadAll(body)
 }
 
 // Discard closes a response whose body the operation does not declare, after draining a

@@ -34,6 +34,25 @@ func reduce(v any, asJSON bool) (any, error) {
 	return string(data), nil
 }
 
+// scalar returns plain's string for v when v is a string, an int, int32 or int64 or a
+// bool, the common parameter types, without boxing it into an interface as plain does; ok
+// is false for any other type (a named type included), which plain reduces.
+func scalar(v any) (s string, ok bool) {
+	switch x := v.(type) {
+	case string:
+		return x, true
+	case int64:
+		return strconv.FormatInt(x, 10), true
+	case int:
+		return strconv.Itoa(x), true
+	case int32:
+		return strconv.FormatInt(int64(x), 10), true
+	case bool:
+		return strconv.FormatBool(x), true
+	}
+	return "", false
+}
+
 // plain reduces a parameter value to a string, a []any of plain values, or an object
 // ([]member, sorted by name); nil means unset. Objects and other values with a JSON form
 // are reduced through their JSON.

@@ -12,9 +12,9 @@ import (
 // problem, which Client.Do reports before anything is sent.
 type Request struct {
 	method      string
-	path        strings.Builder // percent-encoded
-	query       url.Values
-	header      http.Header
+	path        pathText    // percent-encoded
+	query       url.Values  // nil until a parameter is added
+	header      http.Header // nil until a parameter is set
 	cookies     []string
 	body        io.Reader // nil: no body
 	contentType string
@@ -30,7 +30,7 @@ type Request struct {
 
 // NewRequest starts a request with the HTTP method, e.g. "GET".
 func NewRequest(method string) *Request {
-	return &Request{method: method, query: url.Values{}, header: http.Header{}}
+	return &Request{method: method}
 }
 
 func (r *Request) fail(err error) {
@@ -46,12 +46,29 @@ func (r *Request) Path(escaped string) { r.path.WriteString(escaped) }
 // so that it stays one path segment: "../admin" becomes "..%2Fadmin", ".." becomes
 // "%2E%2E". An unset or empty value fails the call.
 func (r *Request) PathParam(name string, style PathStyle, v any) {
+	if style != PathJSON {
+		if s, ok := scalar(v); ok {
+			r.pathParam(name, style, s, nil)
+			return
+		}
+	}
 	x, err := reduce(v, style == PathJSON)
 	if err != nil {
 		r.fail(fmt.Errorf("path parameter %q: %w", name, err))
 		return
 	}
-	if x == nil || x == "" {
+	switch x := x.(type) {
+	case string:
+		r.pathParam(name, style, x, nil)
+	default:
+		r.pathParam(name, style, "", x)
+	}
+}
+
+// pathParam is PathParam for a value reduced to the string s or, when x is not nil, to
+// the []any or []member x.
+func (r *Request) pathParam(name string, style PathStyle, s string, x any) {
+	if x == nil && s == "" {
 		r.fail(fmt.Errorf("path parameter %q is empty", name))
 		return
 	}
@@ -70,31 +87,86 @@ func (r *Request) PathParam(name string, style PathStyle, v any) {
 		sep, explode = prefix, true
 	}
 	r.path.WriteString(prefix)
+	if x == nil {
+		r.path.WriteString(pathEscape(s))
+		return
+	}
+	var b strings.Builder
 	switch x := x.(type) {
-	case string:
-		r.path.WriteString(pathEscape(x))
 	case []any:
 		for i, item := range x {
 			if i > 0 {
-				r.path.WriteString(sep)
+				b.WriteString(sep)
 			}
-			r.path.WriteString(pathEscape(plainString(item)))
+			b.WriteString(pathEscape(plainString(item)))
 		}
 	case []member:
 		for i, m := range x {
 			if i > 0 {
-				r.path.WriteString(sep)
+				b.WriteString(sep)
 			}
-			r.path.WriteString(pathEscape(m.name))
+			b.WriteString(pathEscape(m.name))
 			if explode {
-				r.path.WriteString("=")
+				b.WriteString("=")
 			} else {
-				r.path.WriteString(",")
+				b.WriteString(",")
 			}
-			r.path.WriteString(pathEscape(plainString(m.value)))
+			b.WriteString(pathEscape(plainString(m.value)))
 		}
 	}
+	r.path.WriteString(b.String())
 }
+
+// pathText is a request's percent-encoded path, kept as the pieces it is written in and
+// joined once, after the base URL's path, when the call is made: a Request on its
+// caller's stack holds the few pieces of most paths without an allocation, and the path
+// takes one, the join, whatever the base URL.
+type pathText struct {
+	pieces [6]string
+	n      int
+	more   []string // the pieces after the first len(pieces)
+}
+
+// WriteString appends s to the path.
+func (p *pathText) WriteString(s string) {
+	switch {
+	case s == "":
+	case p.n < len(p.pieces):
+		p.pieces[p.n] = s
+		p.n++
+	default:
+		p.more = append(p.more, s)
+	}
+}
+
+// after returns base followed by the path.
+func (p *pathText) after(base string) string {
+	if p.n == 0 {
+		return base
+	}
+	if p.n == 1 && base == "" {
+		return p.pieces[0]
+	}
+	size := len(base)
+	for _, s := range p.pieces[:p.n] {
+		size += len(s)
+	}
+	for _, s := range p.more {
+		size += len(s)
+	}
+	var b strings.Builder
+	b.Grow(size)
+	b.WriteString(base)
+	for _, s := range p.pieces[:p.n] {
+		b.WriteString(s)
+	}
+	for _, s := range p.more {
+		b.WriteString(s)
+	}
+	return b.String()
+}
+
+func (p *pathText) String() string { return p.after("") }
 
 // pathEscape escapes s as one path segment; a segment of dots only is escaped too, so
 // that it cannot mean the current or parent directory.
@@ -112,6 +184,12 @@ func (r *Request) QueryParam(name string, style QueryStyle, v any) {
 	if err != nil {
 		r.fail(fmt.Errorf("query parameter %q: %w", name, err))
 		return
+	}
+	if x == nil {
+		return
+	}
+	if r.query == nil {
+		r.query = url.Values{}
 	}
 	addStyled(r.query, name, style, x)
 }
@@ -153,7 +231,12 @@ func addStyled(values url.Values, name string, style QueryStyle, x any) {
 
 // SetQuery sets a query pair that the spec writes into the path itself, as in
 // "/responses?beta=true".
-func (r *Request) SetQuery(name, value string) { r.query.Set(name, value) }
+func (r *Request) SetQuery(name, value string) {
+	if r.query == nil {
+		r.query = url.Values{}
+	}
+	r.query.Set(name, value)
+}
 
 // HeaderParam sets the header parameter name to v, written in style. An unset value (nil)
 // sets nothing; a value with a control character, CR and LF included, fails the call.
@@ -181,6 +264,9 @@ func (r *Request) HeaderParam(name string, style HeaderStyle, v any) {
 	if !validHeaderValue(s) {
 		r.fail(fmt.Errorf("header parameter %q: value contains a control character", name))
 		return
+	}
+	if r.header == nil {
+		r.header = http.Header{}
 	}
 	r.header.Set(name, s)
 }

@@ -3,7 +3,6 @@ package wire
 import (
 	"errors"
 	"fmt"
-	"io"
 	"mime"
 	"net/http"
 	"strings"
@@ -23,7 +22,7 @@ func DecodeText(resp *http.Response, out *string, types ...string) error {
 	if ct := resp.Header.Get("Content-Type"); ct != "" && len(types) > 0 && !matchesMedia(ct, types) {
 		return fmt.Errorf("decode %d response: %w: %s, not %s", resp.StatusCode, ErrContentType, quoteMedia(ct), strings.Join(types, " or "))
 	}
-	data, err := io.ReadAll(resp.Body)
+	data, err := readWhole(resp.Body)
 	if err != nil {
 		return fmt.Errorf("read %d response: %w", resp.StatusCode, err)
 	}
@@ -54,6 +53,9 @@ func matchesMedia(ct string, types []string) bool {
 // parameter that does not parse ("application/json; charset", "text/plain;;") leaves
 // the type as it is: the type is what the decoder goes by.
 func mediaType(ct string) string {
+	if simpleMediaType(ct) {
+		return ct // what mime.ParseMediaType would make of it, without its parameter map
+	}
 	mt, _, err := mime.ParseMediaType(ct)
 	if err != nil && !errors.Is(err, mime.ErrInvalidMediaParameter) {
 		return ""
@@ -80,4 +82,23 @@ func DecodeJSONStrict(resp *http.Response, v any) error {
 		return fmt.Errorf("decode %d response: %w: %s, not JSON", resp.StatusCode, ErrContentType, quoteMedia(ct))
 	}
 	return DecodeJSON(resp, v)
+}
+
+// simpleMediaType reports whether ct is a bare type/subtype of lower-case letters,
+// digits and ".+-_", such as "application/json" or "application/problem+json": a media
+// type that mime.ParseMediaType returns unchanged.
+func simpleMediaType(ct string) bool {
+	slash := strings.IndexByte(ct, '/')
+	if slash <= 0 || slash == len(ct)-1 {
+		return false
+	}
+	for i := 0; i < len(ct); i++ {
+		switch c := ct[i]; {
+		case i == slash:
+		case 'a' <= c && c <= 'z', '0' <= c && c <= '9', c == '.', c == '+', c == '-', c == '_':
+		default:
+			return false
+		}
+	}
+	return true
 }
