@@ -482,29 +482,23 @@ func WithOauth(fn func(ctx context.Context) (string, error)) Option {
 	return Option{wire.WithCredential("oauth", wire.BearerFunc(fn))}
 }
 
-// policyGetAlternatives is the retry policy of GetAlternatives, GetWithCookie, ExportItems, GetFile,
+// policyIdempotent is the retry policy of GetAlternatives, GetWithCookie, ExportItems, GetFile,
 // ListItems, GetItemArchive, GetWithOAuth and 3 other methods.
-var policyGetAlternatives = runtime.Policy{
+var policyIdempotent = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
 	MaxDelay:         10 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
 	ConnectionErrors: true,
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
 	Idempotent:       true,
 }
 
-// policyChat is the retry policy of Chat, ChatStream, ChatForm and ChatText.
-var policyChat = runtime.Policy{
+// policyNotIdempotent is the retry policy of Chat, ChatStream, ChatForm and ChatText.
+var policyNotIdempotent = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
 	MaxDelay:         10 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
 	ConnectionErrors: true,
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
@@ -520,7 +514,7 @@ func (c *Client) GetAlternatives(ctx context.Context, opts ...CallOption) (*Item
 	r := wire.NewRequest("GET")
 	r.Security([]string{"apiKeyHeader", "apiKeyQuery"}, []string{"basicAuth"})
 	r.Path("/alternatives")
-	resp, err := c.wire.Fetch(ctx, r, &policyGetAlternatives, "application/json", callOptions(opts))
+	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "application/json", callOptions(opts))
 	if err != nil {
 		return nil, err
 	}
@@ -549,7 +543,7 @@ func (c *Client) Chat(ctx context.Context, body ChatRequest, opts ...CallOption)
 	r.Path("/chat")
 	body.Stream = nil
 	r.JSONBody("application/json", body)
-	resp, err := c.wire.Fetch(ctx, r, &policyChat, "application/json", callOptions(opts))
+	resp, err := c.wire.Fetch(ctx, r, &policyNotIdempotent, "application/json", callOptions(opts))
 	if err != nil {
 		return nil, wire.DecodeError(err, errorsProblem)
 	}
@@ -581,7 +575,7 @@ func (c *Client) ChatStream(ctx context.Context, body ChatRequest, opts ...CallO
 	r.Path("/chat")
 	body.Stream = Ptr(true)
 	r.JSONBody("application/json", body)
-	stream, err := wire.OpenStream[ChatChunk](ctx, c.wire, r, &policyChat, wire.StreamConfig{
+	stream, err := wire.OpenStream[ChatChunk](ctx, c.wire, r, &policyNotIdempotent, wire.StreamConfig{
 		Accept:      "text/event-stream",
 		DecodeError: errorsProblem,
 		Sentinel:    "[END]",
@@ -608,7 +602,7 @@ func (c *Client) ChatForm(ctx context.Context, body ChatRequest, opts ...CallOpt
 	r.Security([]string{"bearerAuth"})
 	r.Path("/chat")
 	r.FormBody("application/x-www-form-urlencoded", body)
-	resp, err := c.wire.Fetch(ctx, r, &policyChat, "application/json", callOptions(opts))
+	resp, err := c.wire.Fetch(ctx, r, &policyNotIdempotent, "application/json", callOptions(opts))
 	if err != nil {
 		return nil, wire.DecodeError(err, errorsProblem)
 	}
@@ -635,7 +629,7 @@ func (c *Client) ChatText(ctx context.Context, body io.Reader, opts ...CallOptio
 	r.Security([]string{"bearerAuth"})
 	r.Path("/chat")
 	r.RawBody("text/plain", body)
-	resp, err := c.wire.Fetch(ctx, r, &policyChat, "application/json", callOptions(opts))
+	resp, err := c.wire.Fetch(ctx, r, &policyNotIdempotent, "application/json", callOptions(opts))
 	if err != nil {
 		return nil, wire.DecodeError(err, errorsProblem)
 	}
@@ -655,7 +649,7 @@ func (c *Client) GetWithCookie(ctx context.Context, opts ...CallOption) (*Item, 
 	r := wire.NewRequest("GET")
 	r.Security([]string{"apiKeyCookie"})
 	r.Path("/cookie")
-	resp, err := c.wire.Fetch(ctx, r, &policyGetAlternatives, "application/json", callOptions(opts))
+	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "application/json", callOptions(opts))
 	if err != nil {
 		return nil, err
 	}
@@ -678,7 +672,7 @@ func (c *Client) ExportItems(ctx context.Context, opts ...CallOption) (io.ReadCl
 	r := wire.NewRequest("GET")
 	r.Security([]string{"bearerAuth"})
 	r.Path("/export")
-	resp, err := c.wire.Call(ctx, r, &policyGetAlternatives, "application/pdf, text/csv", callOptions(opts))
+	resp, err := c.wire.Call(ctx, r, &policyIdempotent, "application/pdf, text/csv", callOptions(opts))
 	if err != nil {
 		return nil, err
 	}
@@ -699,7 +693,7 @@ func (c *Client) GetFile(ctx context.Context, name string, opts ...CallOption) (
 	r.Server("http://127.0.0.1:8083")
 	r.Path("/files/")
 	r.PathParam("name", wire.PathSimple, name)
-	resp, err := c.wire.Fetch(ctx, r, &policyGetAlternatives, "application/json", callOptions(opts))
+	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "application/json", callOptions(opts))
 	if err != nil {
 		return nil, err
 	}
@@ -721,7 +715,7 @@ func (c *Client) ListItems(ctx context.Context, opts ...CallOption) ([]Item, err
 	r := wire.NewRequest("GET")
 	r.Security([]string{"bearerAuth"})
 	r.Path("/items")
-	resp, err := c.wire.Fetch(ctx, r, &policyGetAlternatives, "application/json", callOptions(opts))
+	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "application/json", callOptions(opts))
 	if err != nil {
 		return nil, err
 	}
@@ -749,7 +743,7 @@ func (c *Client) GetItemArchive(ctx context.Context, id int64, opts ...CallOptio
 	r.PathParam("id", wire.PathSimple, id)
 	r.Path("/archive")
 	r.StopAtRedirect()
-	resp, err := c.wire.Call(ctx, r, &policyGetAlternatives, "", callOptions(opts))
+	resp, err := c.wire.Call(ctx, r, &policyIdempotent, "", callOptions(opts))
 	return wire.Location(resp, err, errorsProblem2)
 }
 
@@ -762,7 +756,7 @@ func (c *Client) GetWithOAuth(ctx context.Context, opts ...CallOption) (*Item, e
 	r := wire.NewRequest("GET")
 	r.Security([]string{"oauth"}, []string{})
 	r.Path("/oauth")
-	resp, err := c.wire.Fetch(ctx, r, &policyGetAlternatives, "application/json", callOptions(opts))
+	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "application/json", callOptions(opts))
 	if err != nil {
 		return nil, err
 	}
@@ -781,7 +775,7 @@ func (c *Client) GetWithOAuth(ctx context.Context, opts ...CallOption) (*Item, e
 func (c *Client) GetPublic(ctx context.Context, opts ...CallOption) (*Item, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/public")
-	resp, err := c.wire.Fetch(ctx, r, &policyGetAlternatives, "application/json", callOptions(opts))
+	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "application/json", callOptions(opts))
 	if err != nil {
 		return nil, err
 	}
@@ -801,7 +795,7 @@ func (c *Client) GetWithQueryKey(ctx context.Context, opts ...CallOption) (*Item
 	r := wire.NewRequest("GET")
 	r.Security([]string{"apiKeyQuery"})
 	r.Path("/query")
-	resp, err := c.wire.Fetch(ctx, r, &policyGetAlternatives, "application/json", callOptions(opts))
+	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "application/json", callOptions(opts))
 	if err != nil {
 		return nil, err
 	}
@@ -826,7 +820,7 @@ func (c *Client) WatchTicks(ctx context.Context, opts ...CallOption) (*EventStre
 	r := wire.NewRequest("GET")
 	r.Security([]string{"bearerAuth"})
 	r.Path("/ticks")
-	stream, err := wire.OpenStream[Tick](ctx, c.wire, r, &policyGetAlternatives, wire.StreamConfig{
+	stream, err := wire.OpenStream[Tick](ctx, c.wire, r, &policyIdempotent, wire.StreamConfig{
 		Accept:   "text/event-stream",
 		Sentinel: "[DONE]",
 	}, callOptions(opts))

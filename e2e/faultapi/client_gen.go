@@ -391,28 +391,22 @@ var (
 	ErrManyVariants        = runtime.ErrManyVariants
 )
 
-// policyUploadFile is the retry policy of UploadFile, GetItem and GetDailyReport.
-var policyUploadFile = runtime.Policy{
+// policyIdempotent is the retry policy of UploadFile, GetItem and GetDailyReport.
+var policyIdempotent = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
 	MaxDelay:         10 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
 	ConnectionErrors: true,
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
 	Idempotent:       true,
 }
 
-// policyPatchItem is the retry policy of PatchItem.
-var policyPatchItem = runtime.Policy{
+// policyNotIdempotent is the retry policy of PatchItem.
+var policyNotIdempotent = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
 	MaxDelay:         10 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
 	ConnectionErrors: true,
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
@@ -424,9 +418,6 @@ var policyPatchProfile = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
 	MaxDelay:         10 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
 	ConnectionErrors: true,
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
@@ -439,9 +430,6 @@ var policyGetAuditReport = runtime.Policy{
 	MaxAttempts:         4,
 	InitialDelay:        500 * time.Millisecond,
 	MaxDelay:            10 * time.Second,
-	Multiplier:          2.0,
-	Jitter:              runtime.JitterFull,
-	StatusCodes:         []runtime.StatusCode{408, 429, 500, 502, 503, 504},
 	ConnectionErrors:    true,
 	RetryAfter:          true,
 	MaxRetryAfter:       time.Minute,
@@ -454,9 +442,6 @@ var policyGetHourlyReport = runtime.Policy{
 	MaxAttempts:      5,
 	InitialDelay:     500 * time.Millisecond,
 	MaxDelay:         10 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
 	ConnectionErrors: true,
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
@@ -468,9 +453,6 @@ var policyGetLiveReport = runtime.Policy{
 	MaxAttempts:      1,
 	InitialDelay:     500 * time.Millisecond,
 	MaxDelay:         10 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
 	ConnectionErrors: true,
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
@@ -489,7 +471,7 @@ func (c *Client) UploadFile(ctx context.Context, name string, body io.Reader, op
 	r.Path("/files/")
 	r.PathParam("name", wire.PathSimple, name)
 	r.RawBody("application/octet-stream", body)
-	resp, err := c.wire.Call(ctx, r, &policyUploadFile, "", callOptions(opts))
+	resp, err := c.wire.Call(ctx, r, &policyIdempotent, "", callOptions(opts))
 	if err != nil {
 		return err
 	}
@@ -512,7 +494,7 @@ func (c *Client) GetItem(ctx context.Context, name string, params *GetItemParams
 	r.PathParam("name", wire.PathSimple, name)
 	r.QueryParam("q", wire.QueryForm, params.Q)
 	r.HeaderParam("X-Note", wire.HeaderSimple, params.XNote)
-	resp, err := c.wire.Fetch(ctx, r, &policyUploadFile, "application/json", callOptions(opts))
+	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "application/json", callOptions(opts))
 	if err != nil {
 		return nil, err
 	}
@@ -535,7 +517,7 @@ func (c *Client) PatchItem(ctx context.Context, name string, body Item, opts ...
 	r.Path("/items/")
 	r.PathParam("name", wire.PathSimple, name)
 	r.JSONBody("application/json", body)
-	resp, err := c.wire.Fetch(ctx, r, &policyPatchItem, "application/json", callOptions(opts))
+	resp, err := c.wire.Fetch(ctx, r, &policyNotIdempotent, "application/json", callOptions(opts))
 	if err != nil {
 		return nil, err
 	}
@@ -600,7 +582,7 @@ func (c *Client) GetAuditReport(ctx context.Context, opts ...CallOption) (*Item,
 func (c *Client) GetDailyReport(ctx context.Context, opts ...CallOption) (*Item, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/reports/daily")
-	resp, err := c.wire.Fetch(ctx, r, &policyUploadFile, "application/json", callOptions(opts))
+	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "application/json", callOptions(opts))
 	if err != nil {
 		return nil, err
 	}

@@ -38,10 +38,10 @@ paths:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(src), "&policyChat, wire.StreamConfig{") {
-		t.Fatalf("ChatStream does not use policyChat:\n%s", src)
+	if !strings.Contains(string(src), "&policyIdempotent, wire.StreamConfig{") {
+		t.Fatalf("ChatStream does not use policyIdempotent:\n%s", src)
 	}
-	if want := "// policyChat is the retry policy of Chat and ChatStream.\n"; !strings.Contains(string(src), want) {
+	if want := "// policyIdempotent is the retry policy of Chat and ChatStream.\n"; !strings.Contains(string(src), want) {
 		t.Errorf("want %q in:\n%s", want, src)
 	}
 }
@@ -65,7 +65,7 @@ func TestItemsPolicyUsersCounted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "// policyOp00 is the retry policy of Op00, Op01, Op10, Op11, Op02, Op03, Op04 and 5 other methods.\n"
+	want := "// policyIdempotent is the retry policy of Op00, Op01, Op10, Op11, Op02, Op03, Op04 and 5 other\n// methods.\n"
 	if !strings.Contains(string(src), want) {
 		t.Errorf("want %q in:\n%s", want, src)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 	"github.com/retrygen/retrygen/gen/model"
+	"github.com/retrygen/retrygen/runtime"
 )
 
 // maxPolicyUsers is how many methods a policy's doc names; more are counted.
@@ -32,19 +33,23 @@ func (e *emitter) policy(op *model.Operation, users []string) *jen.Statement {
 		name  string
 		value jen.Code
 	}
+	// Fields whose zero value is the runtime's default are left out when they hold it;
+	// the others are always spelled, to be read.
 	fields := []kv{
 		{"MaxAttempts", jen.Lit(p.MaxAttempts)},
 		{"InitialDelay", duration(p.InitialDelay)},
 		{"MaxDelay", duration(p.MaxDelay)},
-		{"Multiplier", jen.Lit(p.Multiplier)},
 	}
-	if j := jitterConst(p.Jitter); j != "" {
+	if p.Multiplier != runtime.DefaultMultiplier {
+		fields = append(fields, kv{"Multiplier", jen.Lit(p.Multiplier)})
+	}
+	if j := jitterConst(p.Jitter); j != "" && runtime.Jitter(p.Jitter) != runtime.JitterFull {
 		fields = append(fields, kv{"Jitter", jen.Qual(runtimePath, j)})
 	}
-	fields = append(fields,
-		kv{"StatusCodes", statusCodes(p.StatusCodes)},
-		kv{"ConnectionErrors", jen.Lit(p.ConnectionErrors)},
-	)
+	if !slices.Equal(p.StatusCodes, defaultStatusCodes()) {
+		fields = append(fields, kv{"StatusCodes", statusCodes(p.StatusCodes)})
+	}
+	fields = append(fields, kv{"ConnectionErrors", jen.Lit(p.ConnectionErrors)})
 	if p.AttemptTimeout != 0 {
 		fields = append(fields, kv{"AttemptTimeout", duration(p.AttemptTimeout)})
 	}
@@ -68,6 +73,16 @@ func (e *emitter) policy(op *model.Operation, users []string) *jen.Statement {
 	}
 	values = append(values, jen.Line())
 	return d.code().Var().Id(op.PolicyVar).Op("=").Qual(runtimePath, "Policy").Values(values...)
+}
+
+// defaultStatusCodes are the statuses a Policy without StatusCodes retries, as x-retry
+// writes them.
+func defaultStatusCodes() []string {
+	var out []string
+	for _, c := range runtime.DefaultStatusCodes() {
+		out = append(out, strconv.Itoa(int(c)))
+	}
+	return out
 }
 
 func jitterConst(j string) string {

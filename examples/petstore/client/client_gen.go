@@ -407,14 +407,11 @@ func WithBearerAuthFunc(fn func(ctx context.Context) (string, error)) Option {
 	return Option{wire.WithCredential("bearerAuth", wire.BearerFunc(fn))}
 }
 
-// policyListPets is the retry policy of ListPets, SearchPets, GetPet, DeletePet and WatchPet.
-var policyListPets = runtime.Policy{
+// policyIdempotent is the retry policy of ListPets, SearchPets, GetPet, DeletePet and WatchPet.
+var policyIdempotent = runtime.Policy{
 	MaxAttempts:      3,
 	InitialDelay:     100 * time.Millisecond,
 	MaxDelay:         time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
 	ConnectionErrors: true,
 	RetryAfter:       true,
 	MaxRetryAfter:    5 * time.Second,
@@ -426,8 +423,6 @@ var policyCreatePet = runtime.Policy{
 	MaxAttempts:      3,
 	InitialDelay:     100 * time.Millisecond,
 	MaxDelay:         time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
 	StatusCodes:      []runtime.StatusCode{408, 409, 429, 500, 502, 503, 504},
 	ConnectionErrors: true,
 	RetryAfter:       true,
@@ -441,8 +436,6 @@ var policyUpdatePet = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     100 * time.Millisecond,
 	MaxDelay:         time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
 	StatusCodes:      []runtime.StatusCode{429, 503},
 	ConnectionErrors: true,
 	AttemptTimeout:   300 * time.Millisecond,
@@ -451,26 +444,22 @@ var policyUpdatePet = runtime.Policy{
 	Idempotent:       true,
 }
 
-// policyFeedPet is the retry policy of FeedPet.
-var policyFeedPet = runtime.Policy{
+// policyNotIdempotent is the retry policy of FeedPet.
+var policyNotIdempotent = runtime.Policy{
 	MaxAttempts:      3,
 	InitialDelay:     100 * time.Millisecond,
 	MaxDelay:         time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
 	ConnectionErrors: true,
 	RetryAfter:       true,
 	MaxRetryAfter:    5 * time.Second,
 	Idempotent:       false,
 }
 
-// policyGetInventory is the retry policy of GetInventory.
-var policyGetInventory = runtime.Policy{
+// policyPathStoreInventoryIdempotent is the retry policy of GetInventory.
+var policyPathStoreInventoryIdempotent = runtime.Policy{
 	MaxAttempts:      2,
 	InitialDelay:     100 * time.Millisecond,
 	MaxDelay:         time.Second,
-	Multiplier:       2.0,
 	Jitter:           runtime.JitterEqual,
 	StatusCodes:      []runtime.StatusCode{runtime.Class5XX},
 	ConnectionErrors: true,
@@ -484,9 +473,6 @@ var policyPlaceOrder = runtime.Policy{
 	MaxAttempts:      3,
 	InitialDelay:     100 * time.Millisecond,
 	MaxDelay:         time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
 	ConnectionErrors: true,
 	RetryAfter:       true,
 	MaxRetryAfter:    5 * time.Second,
@@ -513,7 +499,7 @@ func (c *Client) ListPets(ctx context.Context, params *ListPetsParams, opts ...C
 	r.Path("/pets")
 	r.QueryParam("limit", wire.QueryForm, params.Limit)
 	r.QueryParam("species", wire.QueryForm, params.Species)
-	resp, err := c.wire.Fetch(ctx, r, &policyListPets, "application/json", callOptions(opts))
+	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "application/json", callOptions(opts))
 	if err != nil {
 		return nil, wire.DecodeError(err, wire.Model[Problem])
 	}
@@ -568,7 +554,7 @@ func (c *Client) SearchPets(ctx context.Context, body PetQuery, opts ...CallOpti
 	r := wire.NewRequest("POST")
 	r.Path("/pets/search")
 	r.JSONBody("application/json", body)
-	resp, err := c.wire.Fetch(ctx, r, &policyListPets, "application/json", callOptions(opts))
+	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "application/json", callOptions(opts))
 	if err != nil {
 		return nil, wire.DecodeError(err, wire.Model[Problem])
 	}
@@ -592,7 +578,7 @@ func (c *Client) GetPet(ctx context.Context, petID int64, opts ...CallOption) (*
 	r := wire.NewRequest("GET")
 	r.Path("/pets/")
 	r.PathParam("petId", wire.PathSimple, petID)
-	resp, err := c.wire.Fetch(ctx, r, &policyListPets, "application/json", callOptions(opts))
+	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "application/json", callOptions(opts))
 	if err != nil {
 		return nil, wire.DecodeError(err, wire.Model[Problem])
 	}
@@ -645,7 +631,7 @@ func (c *Client) DeletePet(ctx context.Context, petID int64, opts ...CallOption)
 	r := wire.NewRequest("DELETE")
 	r.Path("/pets/")
 	r.PathParam("petId", wire.PathSimple, petID)
-	resp, err := c.wire.Call(ctx, r, &policyListPets, "", callOptions(opts))
+	resp, err := c.wire.Call(ctx, r, &policyIdempotent, "", callOptions(opts))
 	if err != nil {
 		return wire.DecodeError(err, wire.Model[Problem])
 	}
@@ -674,7 +660,7 @@ func (c *Client) WatchPet(ctx context.Context, petID int64, opts ...CallOption) 
 	r.Path("/pets/")
 	r.PathParam("petId", wire.PathSimple, petID)
 	r.Path("/events")
-	stream, err := wire.OpenStream[PetEvent](ctx, c.wire, r, &policyListPets, wire.StreamConfig{
+	stream, err := wire.OpenStream[PetEvent](ctx, c.wire, r, &policyIdempotent, wire.StreamConfig{
 		Accept:      "text/event-stream",
 		DecodeError: wire.Model[Problem],
 		Sentinel:    "[DONE]",
@@ -703,7 +689,7 @@ func (c *Client) FeedPet(ctx context.Context, petID int64, body Meal, opts ...Ca
 	r.PathParam("petId", wire.PathSimple, petID)
 	r.Path("/feed")
 	r.JSONBody("application/json", body)
-	resp, err := c.wire.Fetch(ctx, r, &policyFeedPet, "application/json", callOptions(opts))
+	resp, err := c.wire.Fetch(ctx, r, &policyNotIdempotent, "application/json", callOptions(opts))
 	if err != nil {
 		return nil, wire.DecodeError(err, wire.Model[Problem])
 	}
@@ -726,7 +712,7 @@ func (c *Client) FeedPet(ctx context.Context, petID int64, body Meal, opts ...Ca
 func (c *Client) GetInventory(ctx context.Context, opts ...CallOption) (map[string]int32, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/store/inventory")
-	resp, err := c.wire.Fetch(ctx, r, &policyGetInventory, "application/json", callOptions(opts))
+	resp, err := c.wire.Fetch(ctx, r, &policyPathStoreInventoryIdempotent, "application/json", callOptions(opts))
 	if err != nil {
 		return nil, wire.DecodeError(err, wire.Model[Problem])
 	}

@@ -3,6 +3,7 @@ package build
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
 	"slices"
@@ -291,29 +292,71 @@ func (b *builder) warnEmptyBodies() {
 	b.spec.Warnings.Add(w)
 }
 
-// policyVars names the policy variable of each method. Methods whose policies are the
-// same literal share one, named after the first of them.
+// policyVars names the policy variable of each method. A variable is named after where
+// its policy comes from, and shared by the methods whose policy comes from the same place
+// and is the same literal, so that adding or removing an operation renames no other's:
+// policyGetPet for an operation's own x-retry, policyPathPetsIdempotent for a path
+// item's, policyIdempotent (or policyNotIdempotent, policyKey<Header>) for the document's
+// and the defaults.
 func (b *builder) policyVars(ops []*model.Operation) {
-	vars := map[string]string{}
+	type group struct{ base, key string }
+	groups := map[group][]*model.Operation{}
 	for _, op := range ops {
 		for _, m := range op.Methods() {
-			m.PolicyVar = b.policyVar(vars, m)
+			g := group{policyVarBase(op.GoName, m), policyKey(m.Policy)}
+			groups[g] = append(groups[g], m)
+		}
+	}
+	all := slices.SortedFunc(maps.Keys(groups), func(a, b group) int {
+		return cmp.Or(cmp.Compare(a.base, b.base), cmp.Compare(a.key, b.key))
+	})
+	for _, g := range all {
+		name := b.pkg.Unique(g.base)
+		for _, m := range groups[g] {
+			m.PolicyVar = name
 		}
 	}
 }
 
-// policyVar returns the variable of op's policy literal, declaring it when vars, keyed
-// by every field the literal sets, has none.
-func (b *builder) policyVar(vars map[string]string, op *model.Operation) string {
-	p := op.Policy
-	key := fmt.Sprint(p.MaxAttempts, p.InitialDelay, p.MaxDelay, p.Multiplier, p.Jitter, p.StatusCodes,
+// policyKey is the literal of p, as a key: every field it sets.
+func policyKey(p model.Policy) string {
+	return fmt.Sprint(p.MaxAttempts, p.InitialDelay, p.MaxDelay, p.Multiplier, p.Jitter, p.StatusCodes,
 		p.ConnectionErrors, p.AttemptTimeout, p.MaxElapsed, p.RetryAfter, p.MaxRetryAfter, p.ServerSignals,
 		p.Idempotent, strconv.Quote(p.IdempotencyKey))
-	if v, ok := vars[key]; ok {
-		return v
+}
+
+// policyVarBase names the variable of the policy of m, a method of the operation named
+// op, after the deepest level a value of it comes from: the operation, its path item,
+// else what the document and the defaults make of the method.
+func policyVarBase(op string, m *model.Operation) string {
+	p := m.Policy
+	kind := "NotIdempotent"
+	switch {
+	case p.IdempotencyKey != "":
+		kind = "Key" + names.GoName(p.IdempotencyKey)
+	case p.Idempotent:
+		kind = "Idempotent"
 	}
-	vars[key] = b.pkg.Unique("policy" + op.GoName)
-	return vars[key]
+	switch deepestSource(p) {
+	case model.FromOperation:
+		return "policy" + op
+	case model.FromPath:
+		return "policyPath" + names.GoName(m.Path) + kind
+	}
+	return "policy" + kind
+}
+
+// deepestSource is the deepest level that set a value of p: FromOperation, FromPath,
+// FromDocument or FromDefault.
+func deepestSource(p model.Policy) model.Source {
+	rank := map[model.Source]int{model.FromDefault: 0, model.FromDocument: 1, model.FromPath: 2, model.FromOperation: 3}
+	deepest := model.FromDefault
+	for _, s := range p.Sources {
+		if rank[s] > rank[deepest] {
+			deepest = s
+		}
+	}
+	return deepest
 }
 
 // located returns an error about op placed at obj's origin.

@@ -258,8 +258,8 @@ func TestPolicyVarsAreSharedByEqualLiterals(t *testing.T) {
 	for _, op := range api.Operations {
 		vars[op.GoName] = op.PolicyVar
 	}
-	if vars["A"] != "policyA" || vars["B"] != "policyA" || vars["File"] != "policyA" {
-		t.Errorf("A, B and File use %q, %q and %q, want policyA for all", vars["A"], vars["B"], vars["File"])
+	if vars["A"] != "policyIdempotent" || vars["B"] != "policyIdempotent" || vars["File"] != "policyIdempotent" {
+		t.Errorf("A, B and File use %q, %q and %q, want policyIdempotent for all", vars["A"], vars["B"], vars["File"])
 	}
 	seen := map[string]string{}
 	for name, v := range vars {
@@ -361,6 +361,38 @@ components:
 	for _, d := range api.Decls {
 		if d.GoName == "Empty" && (d.Kind != model.AliasDecl || d.ErrorModel) {
 			t.Errorf("Empty became kind %v, error model %v", d.Kind, d.ErrorModel)
+		}
+	}
+}
+
+// A policy variable is named after where its policy comes from: an operation's own
+// x-retry, a path item's, else what the document and the defaults make of the method;
+// so adding an operation renames no other's.
+func TestPolicyVarNamesFollowOrigin(t *testing.T) {
+	ok := "\n      responses:\n        \"200\": {description: ok}\n"
+	spec := func(extra string) string {
+		return "openapi: 3.0.3\ninfo: {title: t, version: \"1\"}\npaths:\n" + extra +
+			"  /pets:\n    get:\n      operationId: listPets" + ok +
+			"    post:\n      operationId: createPet" + ok +
+			"  /pets/{id}:\n    x-retry: {maxAttempts: 2}\n    parameters: [{name: id, in: path, required: true, schema: {type: string}}]\n" +
+			"    get:\n      operationId: getPet" + ok +
+			"    patch:\n      operationId: patchPet" + ok +
+			"  /orders:\n    post:\n      operationId: placeOrder\n      x-idempotency-key: true\n      x-retry: {maxAttempts: 5}" + ok
+	}
+	want := map[string]string{
+		"ListPets": "policyIdempotent", "CreatePet": "policyNotIdempotent",
+		"GetPet": "policyPathPetsIDIdempotent", "PatchPet": "policyPathPetsIDNotIdempotent",
+		"PlaceOrder": "policyPlaceOrder",
+	}
+	for _, extra := range []string{"", "  /aaa:\n    get:\n      operationId: first\n      x-retry: {maxAttempts: 2}" + ok} {
+		api, err := buildSpec(t, spec(extra))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, op := range api.Operations {
+			if w, ok := want[op.GoName]; ok && op.PolicyVar != w {
+				t.Errorf("with %d operations, %s uses %s, want %s", len(api.Operations), op.GoName, op.PolicyVar, w)
+			}
 		}
 	}
 }

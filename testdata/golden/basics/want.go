@@ -397,14 +397,11 @@ var (
 // Production
 const ServerURL = "https://api.example.com/v1"
 
-// policyGetHealth is the retry policy of GetHealth, ListPets and ReplacePet.
-var policyGetHealth = runtime.Policy{
+// policyIdempotent is the retry policy of GetHealth, ListPets and ReplacePet.
+var policyIdempotent = runtime.Policy{
 	MaxAttempts:      3,
 	InitialDelay:     100 * time.Millisecond,
 	MaxDelay:         2 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
 	ConnectionErrors: true,
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
@@ -416,9 +413,6 @@ var policyCreatePet = runtime.Policy{
 	MaxAttempts:      3,
 	InitialDelay:     100 * time.Millisecond,
 	MaxDelay:         2 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
 	ConnectionErrors: true,
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
@@ -431,8 +425,6 @@ var policyGetPet = runtime.Policy{
 	MaxAttempts:      5,
 	InitialDelay:     100 * time.Millisecond,
 	MaxDelay:         2 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
 	StatusCodes:      []runtime.StatusCode{429, runtime.Class5XX},
 	ConnectionErrors: true,
 	AttemptTimeout:   3 * time.Second,
@@ -446,9 +438,6 @@ var policyDeletePet = runtime.Policy{
 	MaxAttempts:         3,
 	InitialDelay:        100 * time.Millisecond,
 	MaxDelay:            2 * time.Second,
-	Multiplier:          2.0,
-	Jitter:              runtime.JitterFull,
-	StatusCodes:         []runtime.StatusCode{408, 429, 500, 502, 503, 504},
 	ConnectionErrors:    true,
 	RetryAfter:          true,
 	MaxRetryAfter:       time.Minute,
@@ -468,7 +457,7 @@ var policyDeletePet = runtime.Policy{
 func (c *Client) GetHealth(ctx context.Context, opts ...CallOption) (string, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/health")
-	resp, err := c.wire.Fetch(ctx, r, &policyGetHealth, "text/plain", callOptions(opts))
+	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "text/plain", callOptions(opts))
 	if err != nil {
 		return "", err
 	}
@@ -505,7 +494,7 @@ func (c *Client) ListPets(ctx context.Context, tags []string, params *ListPetsPa
 	r.QueryParam("status", wire.QueryForm, params.Status)
 	r.Require("query", "tags", tags)
 	r.QueryParam("tags", wire.QueryForm, tags)
-	resp, err := c.wire.Fetch(ctx, r, &policyGetHealth, "application/json", callOptions(opts))
+	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "application/json", callOptions(opts))
 	if err != nil {
 		return nil, wire.DecodeError(err, wire.Model[Problem])
 	}
@@ -577,7 +566,7 @@ func (c *Client) ReplacePet(ctx context.Context, petID int64, body NewPet, opts 
 	r.Path("/pets/")
 	r.PathParam("petId", wire.PathSimple, petID)
 	r.JSONBody("application/json", body)
-	resp, err := c.wire.Fetch(ctx, r, &policyGetHealth, "application/json", callOptions(opts))
+	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "application/json", callOptions(opts))
 	if err != nil {
 		return nil, err
 	}

@@ -405,29 +405,23 @@ var (
 // */ func init() {} /*
 const ServerURL = "https://x\"+os.Exit(1)+\"/"
 
-// policyGetUser is the retry policy of GetUser, GetUser2, GetMoved, XFuncInit, Quoted, Type, Go and 2
-// other methods.
-var policyGetUser = runtime.Policy{
+// policyIdempotent is the retry policy of GetUser, GetUser2, GetMoved, XFuncInit, Quoted, Type, Go and
+// 2 other methods.
+var policyIdempotent = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
 	MaxDelay:         10 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
 	ConnectionErrors: true,
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
 	Idempotent:       true,
 }
 
-// policyFunc is the retry policy of Func.
-var policyFunc = runtime.Policy{
+// policyNotIdempotent is the retry policy of Func.
+var policyNotIdempotent = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
 	MaxDelay:         10 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
 	ConnectionErrors: true,
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
@@ -442,7 +436,7 @@ var policyFunc = runtime.Policy{
 func (c *Client) GetUser(ctx context.Context, opts ...CallOption) error {
 	r := wire.NewRequest("GET")
 	r.Path("/get-user")
-	resp, err := c.wire.Call(ctx, r, &policyGetUser, "", callOptions(opts))
+	resp, err := c.wire.Call(ctx, r, &policyIdempotent, "", callOptions(opts))
 	if err != nil {
 		return err
 	}
@@ -457,7 +451,7 @@ func (c *Client) GetUser(ctx context.Context, opts ...CallOption) error {
 func (c *Client) GetUser2(ctx context.Context, opts ...CallOption) error {
 	r := wire.NewRequest("GET")
 	r.Path("/get_user")
-	resp, err := c.wire.Call(ctx, r, &policyGetUser, "", callOptions(opts))
+	resp, err := c.wire.Call(ctx, r, &policyIdempotent, "", callOptions(opts))
 	if err != nil {
 		return err
 	}
@@ -477,7 +471,7 @@ func (c *Client) GetMoved(ctx context.Context, url string, opts ...CallOption) (
 	r.Path("/moved/")
 	r.PathParam("url", wire.PathSimple, url)
 	r.StopAtRedirect()
-	resp, err := c.wire.Call(ctx, r, &policyGetUser, "", callOptions(opts))
+	resp, err := c.wire.Call(ctx, r, &policyIdempotent, "", callOptions(opts))
 	return wire.Location(resp, err, nil)
 }
 
@@ -491,7 +485,7 @@ func (c *Client) XFuncInit(ctx context.Context, petID string, opts ...CallOption
 	r.Path("/pet/")
 	r.PathParam("petId", wire.PathSimple, petID)
 	r.Path("/x%22+os.Exit%281%29+%22")
-	resp, err := c.wire.Call(ctx, r, &policyGetUser, "", callOptions(opts))
+	resp, err := c.wire.Call(ctx, r, &policyIdempotent, "", callOptions(opts))
 	if err != nil {
 		return err
 	}
@@ -508,7 +502,7 @@ func (c *Client) Quoted(ctx context.Context, id string, opts ...CallOption) erro
 	r.Path("/q/%27+str%28exec%281%29%29+%27/%60")
 	r.PathParam("id", wire.PathSimple, id)
 	r.Path("%60")
-	resp, err := c.wire.Call(ctx, r, &policyGetUser, "", callOptions(opts))
+	resp, err := c.wire.Call(ctx, r, &policyIdempotent, "", callOptions(opts))
 	if err != nil {
 		return err
 	}
@@ -523,7 +517,7 @@ func (c *Client) Quoted(ctx context.Context, id string, opts ...CallOption) erro
 func (c *Client) Type(ctx context.Context, opts ...CallOption) error {
 	r := wire.NewRequest("GET")
 	r.Path("/type")
-	resp, err := c.wire.Call(ctx, r, &policyGetUser, "", callOptions(opts))
+	resp, err := c.wire.Call(ctx, r, &policyIdempotent, "", callOptions(opts))
 	if err != nil {
 		return err
 	}
@@ -538,7 +532,7 @@ func (c *Client) Type(ctx context.Context, opts ...CallOption) error {
 func (c *Client) Go(ctx context.Context, opts ...CallOption) error {
 	r := wire.NewRequest("PUT")
 	r.Path("/type")
-	resp, err := c.wire.Call(ctx, r, &policyGetUser, "", callOptions(opts))
+	resp, err := c.wire.Call(ctx, r, &policyIdempotent, "", callOptions(opts))
 	if err != nil {
 		return err
 	}
@@ -553,7 +547,7 @@ func (c *Client) Go(ctx context.Context, opts ...CallOption) error {
 func (c *Client) Func(ctx context.Context, opts ...CallOption) error {
 	r := wire.NewRequest("POST")
 	r.Path("/type")
-	resp, err := c.wire.Call(ctx, r, &policyFunc, "", callOptions(opts))
+	resp, err := c.wire.Call(ctx, r, &policyNotIdempotent, "", callOptions(opts))
 	if err != nil {
 		return err
 	}
@@ -568,7 +562,7 @@ func (c *Client) Func(ctx context.Context, opts ...CallOption) error {
 func (c *Client) String(ctx context.Context, opts ...CallOption) error {
 	r := wire.NewRequest("DELETE")
 	r.Path("/type")
-	resp, err := c.wire.Call(ctx, r, &policyGetUser, "", callOptions(opts))
+	resp, err := c.wire.Call(ctx, r, &policyIdempotent, "", callOptions(opts))
 	if err != nil {
 		return err
 	}
@@ -602,7 +596,7 @@ func (c *Client) GetURL(ctx context.Context, url string, ctx2 string, newRequest
 	r.QueryParam("a&b=c#d", wire.QueryForm, params.ABCD)
 	r.HeaderParam("X-Y", wire.HeaderSimple, params.XY)
 	r.CookieParam("x-y", wire.CookieForm, params.XY2)
-	resp, err := c.wire.Fetch(ctx, r, &policyGetUser, "application/json", callOptions(opts))
+	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "application/json", callOptions(opts))
 	if err != nil {
 		return nil, err
 	}

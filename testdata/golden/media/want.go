@@ -397,15 +397,12 @@ var (
 // ServerURL is a server of the API, from the spec's servers list.
 const ServerURL = "https://api.example.com"
 
-// policyDownloadArchive is the retry policy of DownloadArchive, GetFeed, ListItems, ListItemsText2,
+// policyIdempotent is the retry policy of DownloadArchive, GetFeed, ListItems, ListItemsText2,
 // ListItemsText, GetItem, GetItemText and 3 other methods.
-var policyDownloadArchive = runtime.Policy{
+var policyIdempotent = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
 	MaxDelay:         10 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
 	ConnectionErrors: true,
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
@@ -423,7 +420,7 @@ var policyDownloadArchive = runtime.Policy{
 func (c *Client) DownloadArchive(ctx context.Context, opts ...CallOption) (io.ReadCloser, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/archive")
-	resp, err := c.wire.Call(ctx, r, &policyDownloadArchive, "application/octet-stream, image/png", callOptions(opts))
+	resp, err := c.wire.Call(ctx, r, &policyIdempotent, "application/octet-stream, image/png", callOptions(opts))
 	if err != nil {
 		return nil, err
 	}
@@ -445,7 +442,7 @@ func (c *Client) DownloadArchive(ctx context.Context, opts ...CallOption) (io.Re
 func (c *Client) GetFeed(ctx context.Context, opts ...CallOption) (string, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/feed")
-	resp, err := c.wire.Fetch(ctx, r, &policyDownloadArchive, "application/atom+xml", callOptions(opts))
+	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "application/atom+xml", callOptions(opts))
 	if err != nil {
 		return "", err
 	}
@@ -469,7 +466,7 @@ func (c *Client) GetFeed(ctx context.Context, opts ...CallOption) (string, error
 func (c *Client) ListItems(ctx context.Context, opts ...CallOption) ([]Item, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/items")
-	resp, err := c.wire.Fetch(ctx, r, &policyDownloadArchive, "application/json, application/vnd.items+json", callOptions(opts))
+	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "application/json, application/vnd.items+json", callOptions(opts))
 	if err != nil {
 		return nil, wire.DecodeError(err, wire.Model[Problem])
 	}
@@ -494,7 +491,7 @@ func (c *Client) ListItems(ctx context.Context, opts ...CallOption) ([]Item, err
 func (c *Client) ListItemsText2(ctx context.Context, opts ...CallOption) (string, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/items")
-	resp, err := c.wire.Fetch(ctx, r, &policyDownloadArchive, "text/csv", callOptions(opts))
+	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "text/csv", callOptions(opts))
 	if err != nil {
 		return "", wire.DecodeError(err, wire.Model[Problem])
 	}
@@ -520,7 +517,7 @@ func (c *Client) ListItemsText2(ctx context.Context, opts ...CallOption) (string
 func (c *Client) ListItemsText(ctx context.Context, opts ...CallOption) (string, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/items/text")
-	resp, err := c.wire.Fetch(ctx, r, &policyDownloadArchive, "text/plain", callOptions(opts))
+	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "text/plain", callOptions(opts))
 	if err != nil {
 		return "", err
 	}
@@ -543,7 +540,7 @@ func (c *Client) GetItem(ctx context.Context, id string, opts ...CallOption) (*I
 	r := wire.NewRequest("GET")
 	r.Path("/items/")
 	r.PathParam("id", wire.PathSimple, id)
-	resp, err := c.wire.Fetch(ctx, r, &policyDownloadArchive, "application/json", callOptions(opts))
+	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "application/json", callOptions(opts))
 	if err != nil {
 		return nil, err
 	}
@@ -570,7 +567,7 @@ func (c *Client) GetItemText(ctx context.Context, id string, opts ...CallOption)
 	r := wire.NewRequest("GET")
 	r.Path("/items/")
 	r.PathParam("id", wire.PathSimple, id)
-	resp, err := c.wire.Fetch(ctx, r, &policyDownloadArchive, "text/plain", callOptions(opts))
+	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "text/plain", callOptions(opts))
 	if err != nil {
 		return "", err
 	}
@@ -596,7 +593,7 @@ func (c *Client) PutItem(ctx context.Context, id string, body Item, opts ...Call
 	r.Path("/items/")
 	r.PathParam("id", wire.PathSimple, id)
 	r.JSONBody("application/json", body)
-	resp, err := c.wire.Fetch(ctx, r, &policyDownloadArchive, "application/json, text/plain", callOptions(opts))
+	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "application/json, text/plain", callOptions(opts))
 	if err != nil {
 		return nil, err
 	}
@@ -627,7 +624,7 @@ func (c *Client) PutItem(ctx context.Context, id string, body Item, opts ...Call
 func (c *Client) GetReport(ctx context.Context, opts ...CallOption) (string, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/report")
-	resp, err := c.wire.Fetch(ctx, r, &policyDownloadArchive, "text/markdown, text/plain", callOptions(opts))
+	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "text/markdown, text/plain", callOptions(opts))
 	if err != nil {
 		return "", err
 	}
@@ -653,7 +650,7 @@ func (c *Client) GetReport(ctx context.Context, opts ...CallOption) (string, err
 func (c *Client) ExportRows(ctx context.Context, opts ...CallOption) (string, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/rows")
-	resp, err := c.wire.Fetch(ctx, r, &policyDownloadArchive, "text/csv", callOptions(opts))
+	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "text/csv", callOptions(opts))
 	if err != nil {
 		return "", err
 	}

@@ -391,14 +391,11 @@ var (
 	ErrManyVariants        = runtime.ErrManyVariants
 )
 
-// policyGetThing is the retry policy of GetThing.
-var policyGetThing = runtime.Policy{
+// policyIdempotent is the retry policy of GetThing.
+var policyIdempotent = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
 	MaxDelay:         10 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
 	ConnectionErrors: true,
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
@@ -414,7 +411,7 @@ func (c *Client) GetThing(ctx context.Context, id string, opts ...CallOption) (*
 	r := wire.NewRequest("GET")
 	r.Path("/things/")
 	r.PathParam("id", wire.PathSimple, id)
-	resp, err := c.wire.Fetch(ctx, r, &policyGetThing, "application/json", callOptions(opts))
+	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "application/json", callOptions(opts))
 	if err != nil {
 		return nil, err
 	}

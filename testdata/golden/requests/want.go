@@ -391,28 +391,22 @@ var (
 	ErrManyVariants        = runtime.ErrManyVariants
 )
 
-// policyBeta is the retry policy of Beta.
-var policyBeta = runtime.Policy{
+// policyNotIdempotent is the retry policy of Beta.
+var policyNotIdempotent = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
 	MaxDelay:         10 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
 	ConnectionErrors: true,
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
 	Idempotent:       false,
 }
 
-// policyGetFile is the retry policy of GetFile, UploadFile, SubmitForm, Search and Styled.
-var policyGetFile = runtime.Policy{
+// policyIdempotent is the retry policy of GetFile, UploadFile, SubmitForm, Search and Styled.
+var policyIdempotent = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
 	MaxDelay:         10 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
 	ConnectionErrors: true,
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
@@ -424,9 +418,6 @@ var policyUpload = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
 	MaxDelay:         10 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
 	ConnectionErrors: true,
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
@@ -446,7 +437,7 @@ func (c *Client) Beta(ctx context.Context, body *BetaRequest, opts ...CallOption
 	if body != nil {
 		r.JSONBody("application/json", body)
 	}
-	resp, err := c.wire.Fetch(ctx, r, &policyBeta, "application/json", callOptions(opts))
+	resp, err := c.wire.Fetch(ctx, r, &policyNotIdempotent, "application/json", callOptions(opts))
 	if err != nil {
 		return nil, err
 	}
@@ -466,7 +457,7 @@ func (c *Client) GetFile(ctx context.Context, name string, opts ...CallOption) (
 	r := wire.NewRequest("GET")
 	r.Path("/files/")
 	r.PathParam("name", wire.PathSimple, name)
-	resp, err := c.wire.Fetch(ctx, r, &policyGetFile, "application/json", callOptions(opts))
+	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "application/json", callOptions(opts))
 	if err != nil {
 		return nil, err
 	}
@@ -487,7 +478,7 @@ func (c *Client) UploadFile(ctx context.Context, name string, body io.Reader, op
 	r.Path("/files/")
 	r.PathParam("name", wire.PathSimple, name)
 	r.RawBody("application/octet-stream", body)
-	resp, err := c.wire.Fetch(ctx, r, &policyGetFile, "application/json", callOptions(opts))
+	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "application/json", callOptions(opts))
 	if err != nil {
 		return nil, err
 	}
@@ -510,7 +501,7 @@ func (c *Client) SubmitForm(ctx context.Context, body SubmitFormRequest, opts ..
 		Name:  "metadata",
 		Style: wire.QueryDeepObject,
 	})
-	resp, err := c.wire.Fetch(ctx, r, &policyGetFile, "application/json", callOptions(opts))
+	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "application/json", callOptions(opts))
 	if err != nil {
 		return nil, err
 	}
@@ -543,7 +534,7 @@ func (c *Client) Search(ctx context.Context, q string, params *SearchParams, opt
 	r.QueryParam("json", wire.QueryJSON, params.JSON)
 	r.HeaderParam("X-Trace", wire.HeaderSimple, params.XTrace)
 	r.CookieParam("session", wire.CookieForm, params.Session)
-	resp, err := c.wire.Fetch(ctx, r, &policyGetFile, "application/json", callOptions(opts))
+	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "application/json", callOptions(opts))
 	if err != nil {
 		return nil, err
 	}
@@ -565,7 +556,7 @@ func (c *Client) Styled(ctx context.Context, label []string, matrix string, opts
 	r.PathParam("label", wire.PathLabel, label)
 	r.Path("/")
 	r.PathParam("matrix", wire.PathMatrix, matrix)
-	resp, err := c.wire.Fetch(ctx, r, &policyGetFile, "application/json", callOptions(opts))
+	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "application/json", callOptions(opts))
 	if err != nil {
 		return nil, err
 	}

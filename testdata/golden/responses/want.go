@@ -391,14 +391,11 @@ var (
 	ErrManyVariants        = runtime.ErrManyVariants
 )
 
-// policyStartJob is the retry policy of StartJob, CancelJob, DownloadOutput and JobStatus.
-var policyStartJob = runtime.Policy{
+// policyIdempotent is the retry policy of StartJob, CancelJob, DownloadOutput and JobStatus.
+var policyIdempotent = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
 	MaxDelay:         10 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
 	ConnectionErrors: true,
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
@@ -419,7 +416,7 @@ var policyStartJob = runtime.Policy{
 func (c *Client) StartJob(ctx context.Context, opts ...CallOption) (*StartJobResponses, error) {
 	r := wire.NewRequest("POST")
 	r.Path("/jobs")
-	resp, err := c.wire.Fetch(ctx, r, &policyStartJob, "application/json", callOptions(opts))
+	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "application/json", callOptions(opts))
 	if err != nil {
 		return nil, wire.DecodeError(err, errorsStartJob)
 	}
@@ -451,7 +448,7 @@ func (c *Client) CancelJob(ctx context.Context, id string, opts ...CallOption) e
 	r := wire.NewRequest("DELETE")
 	r.Path("/jobs/")
 	r.PathParam("id", wire.PathSimple, id)
-	resp, err := c.wire.Call(ctx, r, &policyStartJob, "", callOptions(opts))
+	resp, err := c.wire.Call(ctx, r, &policyIdempotent, "", callOptions(opts))
 	if err != nil {
 		return wire.DecodeError(err, wire.Model[Envelope])
 	}
@@ -471,7 +468,7 @@ func (c *Client) DownloadOutput(ctx context.Context, id string, opts ...CallOpti
 	r.Path("/jobs/")
 	r.PathParam("id", wire.PathSimple, id)
 	r.Path("/output")
-	resp, err := c.wire.Call(ctx, r, &policyStartJob, "application/octet-stream", callOptions(opts))
+	resp, err := c.wire.Call(ctx, r, &policyIdempotent, "application/octet-stream", callOptions(opts))
 	if err != nil {
 		return nil, err
 	}
@@ -491,7 +488,7 @@ func (c *Client) JobStatus(ctx context.Context, id string, opts ...CallOption) (
 	r.Path("/jobs/")
 	r.PathParam("id", wire.PathSimple, id)
 	r.Path("/status")
-	resp, err := c.wire.Fetch(ctx, r, &policyStartJob, "application/json", callOptions(opts))
+	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "application/json", callOptions(opts))
 	if err != nil {
 		return nil, err
 	}

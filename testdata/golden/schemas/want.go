@@ -394,28 +394,22 @@ var (
 	ErrManyVariants        = runtime.ErrManyVariants
 )
 
-// policyPutShapes is the retry policy of PutShapes.
-var policyPutShapes = runtime.Policy{
+// policyNotIdempotent is the retry policy of PutShapes.
+var policyNotIdempotent = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
 	MaxDelay:         10 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
 	ConnectionErrors: true,
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
 	Idempotent:       false,
 }
 
-// policyGetTree is the retry policy of GetTree.
-var policyGetTree = runtime.Policy{
+// policyIdempotent is the retry policy of GetTree.
+var policyIdempotent = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
 	MaxDelay:         10 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
 	ConnectionErrors: true,
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
@@ -431,7 +425,7 @@ func (c *Client) PutShapes(ctx context.Context, body Everything, opts ...CallOpt
 	r := wire.NewRequest("POST")
 	r.Path("/shapes")
 	r.JSONBody("application/json", body)
-	resp, err := c.wire.Fetch(ctx, r, &policyPutShapes, "application/json", callOptions(opts))
+	resp, err := c.wire.Fetch(ctx, r, &policyNotIdempotent, "application/json", callOptions(opts))
 	if err != nil {
 		return nil, err
 	}
@@ -450,7 +444,7 @@ func (c *Client) PutShapes(ctx context.Context, body Everything, opts ...CallOpt
 func (c *Client) GetTree(ctx context.Context, opts ...CallOption) (*Node, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/tree")
-	resp, err := c.wire.Fetch(ctx, r, &policyGetTree, "application/json", callOptions(opts))
+	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "application/json", callOptions(opts))
 	if err != nil {
 		return nil, err
 	}

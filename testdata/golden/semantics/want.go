@@ -392,28 +392,22 @@ var (
 	ErrManyVariants        = runtime.ErrManyVariants
 )
 
-// policyCreatePet is the retry policy of CreatePet, UploadPhoto and PatchRecord.
-var policyCreatePet = runtime.Policy{
+// policyNotIdempotent is the retry policy of CreatePet, UploadPhoto and PatchRecord.
+var policyNotIdempotent = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
 	MaxDelay:         10 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
 	ConnectionErrors: true,
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
 	Idempotent:       false,
 }
 
-// policyGetRecord is the retry policy of GetRecord, PutRecord and Search.
-var policyGetRecord = runtime.Policy{
+// policyIdempotent is the retry policy of GetRecord, PutRecord and Search.
+var policyIdempotent = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
 	MaxDelay:         10 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
 	ConnectionErrors: true,
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
@@ -429,7 +423,7 @@ func (c *Client) CreatePet(ctx context.Context, body PetDisc, opts ...CallOption
 	r := wire.NewRequest("POST")
 	r.Path("/pets")
 	r.JSONBody("application/json", body)
-	resp, err := c.wire.Fetch(ctx, r, &policyCreatePet, "application/json", callOptions(opts))
+	resp, err := c.wire.Fetch(ctx, r, &policyNotIdempotent, "application/json", callOptions(opts))
 	if err != nil {
 		return nil, err
 	}
@@ -452,7 +446,7 @@ func (c *Client) UploadPhoto(ctx context.Context, body UploadPhotoRequest, opts 
 	w.FieldAs("caption", "text/plain", body.Caption)
 	w.RequiredFile("file", "image/png", (*wire.File)(&body.File))
 	r.MultipartBody(w)
-	resp, err := c.wire.Call(ctx, r, &policyCreatePet, "", callOptions(opts))
+	resp, err := c.wire.Call(ctx, r, &policyNotIdempotent, "", callOptions(opts))
 	if err != nil {
 		return err
 	}
@@ -470,7 +464,7 @@ func (c *Client) GetRecord(ctx context.Context, id string, opts ...CallOption) (
 	r := wire.NewRequest("GET")
 	r.Path("/records/")
 	r.PathParam("id", wire.PathSimple, id)
-	resp, err := c.wire.Fetch(ctx, r, &policyGetRecord, "application/json", callOptions(opts))
+	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "application/json", callOptions(opts))
 	if err != nil {
 		return nil, wire.DecodeError(err, wire.Model[Problem])
 	}
@@ -491,7 +485,7 @@ func (c *Client) PutRecord(ctx context.Context, id string, body Record, opts ...
 	r.Path("/records/")
 	r.PathParam("id", wire.PathSimple, id)
 	r.JSONBody("application/json", body)
-	resp, err := c.wire.Call(ctx, r, &policyGetRecord, "", callOptions(opts))
+	resp, err := c.wire.Call(ctx, r, &policyIdempotent, "", callOptions(opts))
 	if err != nil {
 		return err
 	}
@@ -508,7 +502,7 @@ func (c *Client) PatchRecord(ctx context.Context, id string, body RecordPatch, o
 	r.Path("/records/")
 	r.PathParam("id", wire.PathSimple, id)
 	r.JSONBody("application/merge-patch+json", body)
-	resp, err := c.wire.Call(ctx, r, &policyCreatePet, "", callOptions(opts))
+	resp, err := c.wire.Call(ctx, r, &policyNotIdempotent, "", callOptions(opts))
 	if err != nil {
 		return err
 	}
@@ -536,7 +530,7 @@ func (c *Client) Search(ctx context.Context, reqInt int64, xReq string, session 
 	r.HeaderParam("X-Req", wire.HeaderSimple, xReq)
 	r.CookieParam("session", wire.CookieForm, session)
 	r.QueryParam("page", wire.QueryForm, params.Page)
-	resp, err := c.wire.Call(ctx, r, &policyGetRecord, "", callOptions(opts))
+	resp, err := c.wire.Call(ctx, r, &policyIdempotent, "", callOptions(opts))
 	if err != nil {
 		return err
 	}

@@ -394,28 +394,22 @@ var (
 // ServerURL is a server of the API, from the spec's servers list.
 const ServerURL = "https://api.example.com/v2"
 
-// policyLogin is the retry policy of Login, CreateUser and TagUsers.
-var policyLogin = runtime.Policy{
+// policyNotIdempotent is the retry policy of Login, CreateUser and TagUsers.
+var policyNotIdempotent = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
 	MaxDelay:         10 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
 	ConnectionErrors: true,
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
 	Idempotent:       false,
 }
 
-// policyListUsers is the retry policy of ListUsers.
-var policyListUsers = runtime.Policy{
+// policyIdempotent is the retry policy of ListUsers.
+var policyIdempotent = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
 	MaxDelay:         10 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
 	ConnectionErrors: true,
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
@@ -431,7 +425,7 @@ func (c *Client) Login(ctx context.Context, body LoginRequest, opts ...CallOptio
 	r := wire.NewRequest("POST")
 	r.Path("/login")
 	r.FormBody("application/x-www-form-urlencoded", body)
-	resp, err := c.wire.Call(ctx, r, &policyLogin, "", callOptions(opts))
+	resp, err := c.wire.Call(ctx, r, &policyNotIdempotent, "", callOptions(opts))
 	if err != nil {
 		return err
 	}
@@ -452,7 +446,7 @@ func (c *Client) ListUsers(ctx context.Context, params *ListUsersParams, opts ..
 	r := wire.NewRequest("GET")
 	r.Path("/users")
 	r.QueryParam("page", wire.QueryForm, params.Page)
-	resp, err := c.wire.Fetch(ctx, r, &policyListUsers, "application/json", callOptions(opts))
+	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "application/json", callOptions(opts))
 	if err != nil {
 		return nil, wire.DecodeError(err, wire.Model[Error])
 	}
@@ -472,7 +466,7 @@ func (c *Client) CreateUser(ctx context.Context, body User, opts ...CallOption) 
 	r := wire.NewRequest("POST")
 	r.Path("/users")
 	r.JSONBody("application/json", body)
-	resp, err := c.wire.Fetch(ctx, r, &policyLogin, "application/json", callOptions(opts))
+	resp, err := c.wire.Fetch(ctx, r, &policyNotIdempotent, "application/json", callOptions(opts))
 	if err != nil {
 		return nil, err
 	}
@@ -500,7 +494,7 @@ func (c *Client) TagUsers(ctx context.Context, body *TagUsersRequest, opts ...Ca
 			Style: wire.QueryPipeDelimited,
 		})
 	}
-	resp, err := c.wire.Call(ctx, r, &policyLogin, "", callOptions(opts))
+	resp, err := c.wire.Call(ctx, r, &policyNotIdempotent, "", callOptions(opts))
 	if err != nil {
 		return err
 	}

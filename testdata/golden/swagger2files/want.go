@@ -393,14 +393,11 @@ var (
 // ServerURL is a server of the API, from the spec's servers list.
 const ServerURL = "https://api.example.com/v2"
 
-// policyExportAll is the retry policy of ExportAll and GetFile.
-var policyExportAll = runtime.Policy{
+// policyIdempotent is the retry policy of ExportAll and GetFile.
+var policyIdempotent = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
 	MaxDelay:         10 * time.Second,
-	Multiplier:       2.0,
-	Jitter:           runtime.JitterFull,
-	StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
 	ConnectionErrors: true,
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
@@ -417,7 +414,7 @@ var policyExportAll = runtime.Policy{
 func (c *Client) ExportAll(ctx context.Context, opts ...CallOption) (io.ReadCloser, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/export")
-	resp, err := c.wire.Call(ctx, r, &policyExportAll, "application/json", callOptions(opts))
+	resp, err := c.wire.Call(ctx, r, &policyIdempotent, "application/json", callOptions(opts))
 	if err != nil {
 		return nil, err
 	}
@@ -439,7 +436,7 @@ func (c *Client) GetFile(ctx context.Context, name string, opts ...CallOption) (
 	r := wire.NewRequest("GET")
 	r.Path("/files/")
 	r.PathParam("name", wire.PathSimple, name)
-	resp, err := c.wire.Call(ctx, r, &policyExportAll, "application/octet-stream", callOptions(opts))
+	resp, err := c.wire.Call(ctx, r, &policyIdempotent, "application/octet-stream", callOptions(opts))
 	if err != nil {
 		return nil, err
 	}
