@@ -105,7 +105,7 @@ func hasSwaggerLine(data []byte) bool {
 }
 
 // parseJSON returns the node tree the YAML parser builds for a JSON document, with the
-// kinds, values, lines and columns the guard reads, at a fraction of its cost (github.json:
+// kinds, tags, values, lines and columns the guard and the overlay step read, at a fraction of its cost (github.json:
 // a quarter of the time). Columns count characters, as the YAML parser's do, and are the
 // file's own (no documentStart shift). It reports false for data encoding/json refuses,
 // which the YAML parser reads instead.
@@ -117,6 +117,20 @@ func parseJSON(data []byte) (*yaml.Node, bool) {
 	p := &jsonParser{data: data, i: len(data) - len(body), line: 1, col: 1}
 	p.space()
 	return p.value(), true
+}
+
+// jsonTag is the tag the YAML parser resolves a JSON number, true, false or null to.
+func jsonTag(v string) string {
+	switch v {
+	case "true", "false":
+		return "!!bool"
+	case "null":
+		return "!!null"
+	}
+	if strings.ContainsAny(v, ".eE") {
+		return "!!float"
+	}
+	return "!!int"
 }
 
 // jsonParser reads a document json.Valid accepted, so it checks nothing; its recursion
@@ -172,6 +186,10 @@ func (p *jsonParser) value() *yaml.Node {
 			kind, end = yaml.SequenceNode, ']'
 		}
 		n := p.node(kind)
+		n.Tag, n.Style = "!!map", yaml.FlowStyle
+		if kind == yaml.SequenceNode {
+			n.Tag = "!!seq"
+		}
 		from := len(p.refs)
 		p.i, p.col = p.i+1, p.col+1
 		p.space()
@@ -194,6 +212,7 @@ func (p *jsonParser) value() *yaml.Node {
 		return n
 	case '"':
 		n := p.node(yaml.ScalarNode)
+		n.Tag, n.Style = "!!str", yaml.DoubleQuotedStyle
 		start, escaped := p.i, false
 		for p.i++; p.data[p.i] != '"'; p.i++ {
 			switch b := p.data[p.i]; {
@@ -220,6 +239,7 @@ func (p *jsonParser) value() *yaml.Node {
 			p.i++
 		}
 		n.Value = string(p.data[start:p.i])
+		n.Tag = jsonTag(n.Value)
 		p.col += p.i - start
 		return n
 	}
