@@ -17,7 +17,7 @@ import (
 )
 
 // sameTree returns where two trees first differ in what the guard reads of a node
-// (kind, tag, scalar value, position, children), or "" if they do not. cmp.Diff would
+// (kind, scalar value, position, children), or "" if they do not. cmp.Diff would
 // take seconds on a large description.
 func sameTree(want, got *yaml.Node, at string) string {
 	if want.Kind != got.Kind || want.Line != got.Line || want.Column != got.Column || want.Tag != got.Tag ||
@@ -46,7 +46,7 @@ func yamlTree(t testing.TB, data []byte) (*yaml.Node, bool) {
 	}
 	var fileColumns func(n *yaml.Node)
 	fileColumns = func(n *yaml.Node) {
-		n.Column = s.rootColumn(n.Line, n.Column)
+		n.Column = s.Files.LoaderColumn(n.Line, n.Column)
 		for _, c := range n.Content {
 			fileColumns(c)
 		}
