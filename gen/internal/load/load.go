@@ -93,6 +93,7 @@ func Load(path string, opts Options) (*Spec, error) {
 		opts.MaxDepth = DefaultMaxDepth
 	}
 	s := &Spec{Path: path, Files: source.NewFiles(path)}
+	defer func() { s.doc = nil }() // the overlaid tree is needed while loading only
 	budget := opts.MaxBytes
 	data, err := readCapped(path, &budget)
 	if err != nil {

@@ -10,8 +10,10 @@ import (
 // Apply applies the overlay's actions to the document in order. It reports a target that
 // selects nothing in warns, and stops at the first action it cannot apply (an update of
 // the wrong kind, a removal of the root, a document grown past its limit), reporting it in
-// errs: the document is then left as the actions before it made it.
+// errs: the document is then left as the actions before it made it. The copy of the tree
+// its queries read is let go when it returns.
 func (d *Document) Apply(o *Overlay, errs, warns *source.ErrorList) {
+	defer d.dropMirror() // rebuilt by the next overlay's first query, if any
 	for _, a := range o.Actions {
 		if e := d.apply(o, a, warns); e != nil {
 			errs.Add(e)

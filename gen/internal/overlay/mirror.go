@@ -22,6 +22,9 @@ func (d *Document) mirrored() {
 	d.root = d.build(d.Root, nil, 0)
 }
 
+// dropMirror lets the mirror go.
+func (d *Document) dropMirror() { d.values, d.parents, d.root = nil, nil, nil }
+
 // build returns the mirror of n, a child of parent, and records it.
 func (d *Document) build(n, parent *yaml.Node, depth int) any {
 	if n.Kind == yaml.ScalarNode || depth > maxDepth {
