@@ -1,6 +1,7 @@
 package overlay
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/retrygen/retrygen/gen/internal/source"
@@ -30,7 +31,11 @@ func (d *Document) apply(o *Overlay, a *Action, warns *source.ErrorList) *source
 	}
 	matches, err := d.selectNodes(a.target)
 	if err != nil {
-		return fail(a.at, "select fewer nodes, by their path from the root", "target %q: %v", a.Target, err)
+		fix := "select fewer nodes, by their path from the root"
+		if errors.Is(err, errTotalWork) {
+			fix = "search the whole document (with ..) in fewer actions: one target may select many nodes"
+		}
+		return fail(a.at, fix, "target %q: %v", a.Target, err)
 	}
 	if len(matches) == 0 {
 		warns.Add(&source.Error{Pos: at(a.at),

@@ -21,6 +21,7 @@ type Document struct {
 	files map[*yaml.Node]string // the overlay each added node was written in
 	nodes int                   // nodes in the tree
 	limit int                   // the most nodes it may grow to
+	work  int                   // what remains of MaxTotalWork
 
 	// The tree as plain values, for the JSONPath selectors: a map[string]any for each
 	// mapping, a []any for each sequence, built when first needed and kept in step with
@@ -34,7 +35,7 @@ type Document struct {
 // at path (as the user named it), aliases written out. The tree may grow to limit nodes,
 // aliases and what overlays add counted.
 func NewDocument(path string, root *yaml.Node, limit int) *Document {
-	d := &Document{path: path, files: map[*yaml.Node]string{}, limit: limit}
+	d := &Document{path: path, files: map[*yaml.Node]string{}, limit: limit, work: MaxTotalWork}
 	d.Root = d.expand(resolve(root), 0)
 	return d
 }

@@ -20,6 +20,7 @@ func (d *Document) mirrored() {
 	d.values = map[*yaml.Node]any{}
 	d.parents = map[*yaml.Node]*yaml.Node{}
 	d.root = d.build(d.Root, nil, 0)
+	d.work -= d.nodes // building it is work of the queries too
 }
 
 // dropMirror lets the mirror go.

@@ -332,3 +332,25 @@ func TestFilterSearches(t *testing.T) {
 		}
 	}
 }
+
+// Many actions cannot together do what one may not: the work of every query counts
+// against one budget.
+func TestTotalWork(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("a:\n")
+	for i := range 3000 {
+		fmt.Fprintf(&b, "  k%d: {b: [1, 2, 3]}\n", i)
+	}
+	d := NewDocument("api.yaml", tree(t, b.String()), 1_000_000)
+	actions := strings.Repeat("  - {target: '$..b', update: 4}\n", 1000)
+	o, errs := Parse("o.yaml", tree(t, overlayOf("1.0.0", actions)))
+	if errs != nil {
+		t.Fatal(errs)
+	}
+	var warns source.ErrorList
+	d.Apply(o, &errs, &warns)
+	if len(errs) != 1 || !strings.Contains(errs[0].Msg, "the overlays' queries together take more than") {
+		t.Fatalf("got %v", errs)
+	}
+	t.Log(errs[0])
+}

@@ -10,13 +10,16 @@ import (
 	"go.yaml.in/yaml/v4"
 )
 
-// Limits on the work of one query.
+// Limits on the work of queries.
 const (
 	// MaxQueryWork caps the nodes a query's descendant segments walk plus the nodes its
 	// selectors return, each segment's selection counted once per node. A query over a
 	// large description (stripe.yaml has 174,000 nodes) with a few segments stays far
 	// below it; `$..*..*..*` stays below it too, as a segment selects each node once.
-	MaxQueryWork = 10_000_000
+	MaxQueryWork = 5_000_000
+	// MaxTotalWork caps the same for every query of every overlay applied to one
+	// document, so that many actions cannot add up to what one may not do.
+	MaxTotalWork = 20_000_000
 	// MaxFilterWork caps what the searches inside a query's filters may cost: each
 	// search (see filterSearches) at most the nodes below each node it is evaluated on,
 	// so the document's nodes times their depth, summed. stripe.yaml comes to 2.2
@@ -24,8 +27,12 @@ const (
 	MaxFilterWork = 5_000_000
 )
 
-// errTooMuchWork is returned by selectNodes past MaxQueryWork.
-var errTooMuchWork = fmt.Errorf("limit exceeded: selecting its nodes takes more than %d steps", MaxQueryWork)
+// errTooMuchWork is returned by selectNodes past MaxQueryWork, errTotalWork past
+// MaxTotalWork.
+var (
+	errTooMuchWork = fmt.Errorf("limit exceeded: selecting its nodes takes more than %d steps", MaxQueryWork)
+	errTotalWork   = fmt.Errorf("limit exceeded: the overlays' queries together take more than %d steps by here", MaxTotalWork)
+)
 
 // match is one node a query selected, and the mapping or sequence holding it (nil for the
 // root).
@@ -43,11 +50,16 @@ func (d *Document) selectNodes(p *jsonpath.Path) ([]match, error) {
 		}
 	}
 	d.mirrored()
-	q := &query{d: d, work: MaxQueryWork}
+	budget := min(MaxQueryWork, d.work)
+	q := &query{d: d, work: budget}
+	defer func() { d.work -= budget - q.work }()
 	cur := []match{{node: d.Root}}
 	for _, seg := range p.Query().Segments() {
 		next := q.segment(seg, cur)
 		if q.work < 0 {
+			if budget < MaxQueryWork {
+				return nil, errTotalWork
+			}
 			return nil, errTooMuchWork
 		}
 		cur = next
@@ -102,24 +114,27 @@ func (q *query) segment(seg *spec.Segment, in []match) []match {
 	}
 	walked := map[*yaml.Node]bool{}
 	for _, m := range in {
-		// Depth first, in document order; a node walked from an earlier input is not
-		// walked again, nor what is below it.
+		// Depth first, in document order, through mappings and sequences (a scalar has
+		// nothing below it); a node walked from an earlier input is not walked again,
+		// nor what is below it. Each node walked costs its children.
 		stack := []*yaml.Node{m.node}
 		for len(stack) > 0 && q.work >= 0 {
 			n := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
-			if walked[n] || n.Kind == yaml.ScalarNode {
+			if n.Kind == yaml.ScalarNode || walked[n] {
 				continue
 			}
 			walked[n] = true
-			q.work--
+			q.work -= 1 + len(n.Content)
 			q.children(n, sels, add)
 			step := 1
 			if n.Kind == yaml.MappingNode {
 				step = 2
 			}
 			for i := len(n.Content) - 1; i >= 0; i -= step {
-				stack = append(stack, n.Content[i])
+				if c := n.Content[i]; c.Kind != yaml.ScalarNode {
+					stack = append(stack, c)
+				}
 			}
 		}
 	}
