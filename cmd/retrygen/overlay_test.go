@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/retrygen/retrygen/internal/corpus"
 )
 
 // keysOverlay gives every POST of a spec an idempotency key.
@@ -115,5 +117,21 @@ func TestOverlayErrors(t *testing.T) {
 	}
 	if code, _, stderr := runCmd(t, "plan", "-overlay", "", goodSpec); code != 2 || !strings.Contains(stderr, "-overlay must name a file") {
 		t.Errorf("-overlay \"\": exit %d, stderr %q", code, stderr)
+	}
+}
+
+// retrygen -v on a spec whose document-level x-speakeasy-retries reaches POSTs warns,
+// once, at the extension; -strict refuses.
+func TestSpeakeasyRetriesWarning(t *testing.T) {
+	spec := corpus.Path(t, "openrouter-31.yaml")
+	out := filepath.Join(t.TempDir(), "client_gen.go")
+	code, _, stderr := runCmd(t, "-v", "-package", "openrouter", "-o", out, spec)
+	want := spec + ":39285:1: #/x-speakeasy-retries: x-speakeasy-retries asks to retry 36 operations that retrygen does not retry"
+	if code != 0 || strings.Count(stderr, "x-speakeasy-retries asks") != 1 || !strings.Contains(stderr, "warning: "+want) {
+		t.Errorf("exit %d, stderr:\n%s\nwant one warning %q", code, stderr, want)
+	}
+	code, _, stderr = runCmd(t, "-strict", "-package", "openrouter", "-o", out, spec)
+	if code != 1 || !strings.Contains(stderr, want) {
+		t.Errorf("-strict: exit %d, stderr:\n%s", code, stderr)
 	}
 }
