@@ -228,9 +228,7 @@ func (p *parser) action(o *Overlay, n int, a *yaml.Node) *Action {
 			act.Remove = r.Value == "true" || r.Value == "True" || r.Value == "TRUE"
 		}
 	}
-	if u := mappingKey(a, "update"); u != nil {
-		act.Update = value(a, "update")
-	}
+	act.Update = value(a, "update")
 	if c := value(a, "copy"); c != nil {
 		switch {
 		case !o.minor11():
@@ -471,7 +469,7 @@ func isString(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.Tag == 
 // kindName names the kind of a node as JSON would: "an object", "an array", "a string".
 func kindName(n *yaml.Node) string {
 	n = resolve(n)
-	if n == nil {
+	if n == nil || n.Kind == 0 || n.Kind == yaml.DocumentNode {
 		return "nothing"
 	}
 	switch n.Kind {

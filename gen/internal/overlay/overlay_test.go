@@ -17,6 +17,9 @@ func tree(t testing.TB, text string) *yaml.Node {
 	if err := yaml.Unmarshal([]byte(text), &doc); err != nil {
 		t.Fatal(err)
 	}
+	if len(doc.Content) == 0 {
+		return &doc
+	}
 	return doc.Content[0]
 }
 
@@ -200,6 +203,7 @@ func TestParseErrors(t *testing.T) {
 	for _, tt := range []struct{ text, want string }{
 		{"openapi: 3.0.0\npaths: {}\n", "o.yaml:1:1: not an overlay: it is an OpenAPI description, not an overlay of one"},
 		{"[1, 2]\n", "o.yaml:1:1: not an overlay: the file holds an array, not an object with overlay, info and actions"},
+		{"# nothing\n", "o.yaml: not an overlay: the file holds nothing, not an object with overlay, info and actions"},
 		{"overlay: 2.0.0\n", `o.yaml:1:10: unsupported overlay version a string "2.0.0": retrygen applies Overlay 1.0 and 1.1`},
 		{"overlay: 1.0.0\ninfo: {title: t, version: '1'}\nactions: []\n", "o.yaml:3:10: actions must be a non-empty list, got an array"},
 		{overlayOf("1.0.0", "  - {target: '$.paths'}\n"), "o.yaml:4:5: action 1 does nothing: it has no update, copy or remove: true"},
