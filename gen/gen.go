@@ -3,7 +3,8 @@
 //
 // It works in stages with dependencies that point one way:
 //
-//	load    read the file, confine $refs, convert Swagger 2.0, validate (internal/load)
+//	load    read the file, apply overlays (internal/overlay), confine $refs, convert
+//	        Swagger 2.0, validate (internal/load)
 //	build   kin-openapi document → model: names, types, and each operation's policy,
 //	        derived once (internal/build, internal/policy, internal/names)
 //	emit    model → Go source (emit)
