@@ -114,7 +114,7 @@ func Load(path string, opts Options) (*Spec, error) {
 	if e != nil {
 		return nil, source.ErrorList{e}
 	}
-	if len(opts.Overlays) > 0 && root != nil {
+	if len(opts.Overlays) > 0 && root != nil && root.Kind == yaml.MappingNode {
 		var errs source.ErrorList
 		if text, errs = s.applyOverlays(root, opts.Overlays, &budget); errs != nil {
 			errs.Sort()
@@ -585,11 +585,11 @@ func (s *Spec) loadError(err error) *source.Error {
 		e.Msg = re.Error()
 		e.Fix = "keep referenced files in the spec's folder or below it"
 	case errors.As(err, &le):
-		e.Msg = "malformed document: " + le.Message
+		e.Msg = "malformed document: " + s.placesInMessage(le.Message)
 		e.Pos = s.Files.LoaderPos(le.Mark.Line, le.Mark.Column)
 	case errors.As(err, &les) && len(les.Errors) > 0:
 		first := les.Errors[0]
-		e.Msg = "malformed document: " + first.Message
+		e.Msg = "malformed document: " + s.placesInMessage(first.Message)
 		e.Pos = s.Files.LoaderPos(first.Mark.Line, first.Mark.Column)
 	default:
 		msg := err.Error()

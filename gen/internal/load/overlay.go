@@ -121,7 +121,8 @@ func (s *Spec) textWithoutRefs(data []byte, errs source.ErrorList) []byte {
 var lineRef = regexp.MustCompile(`\bline (\d+)\b`)
 
 // placesInMessage rewrites the lines of the root text that a parser's message names
-// ("already defined at line 12") as the places in the files they were written from.
+// ("already defined at line 12") as the lines of the description they were written
+// from, or as places in an overlay ("at keys.yaml:9:7").
 func (s *Spec) placesInMessage(msg string) string {
 	if s.doc == nil {
 		return msg
@@ -129,6 +130,10 @@ func (s *Spec) placesInMessage(msg string) string {
 	return lineRef.ReplaceAllStringFunc(msg, func(m string) string {
 		var line int
 		fmt.Sscanf(m, "line %d", &line)
-		return s.Files.LoaderPos(line, 1).String()
+		pos := s.Files.LoaderPos(line, 1)
+		if pos.File == s.Path {
+			return fmt.Sprintf("line %d", pos.Line)
+		}
+		return pos.String()
 	})
 }
