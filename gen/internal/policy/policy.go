@@ -184,7 +184,9 @@ type Settings struct {
 	overlay map[string]string
 	// speakeasy gathers the operations this level's x-speakeasy-retries asks to retry
 	// and retrygen does not; nil when the level has none that asks for retries.
-	speakeasy *speakeasyGroup
+	// speakeasySet says the level has an x-speakeasy-retries at all.
+	speakeasy    *speakeasyGroup
+	speakeasySet bool
 }
 
 // fromOverlay records where the value named field came from, when Locate finds the
@@ -237,12 +239,12 @@ func Read(l Level, op string, errs, warns *source.ErrorList) Settings {
 		s.off = true
 		setField(field("maxAttempts"), 1, at...)
 	}
-	speakeasyRead := false
+	speakeasyAsks := false // x-speakeasy-retries is well formed and not strategy: none
 	if v, ok := l.Ext[ExtSpeakeasy]; ok {
-		s.seen = true
+		s.seen, s.speakeasySet = true, true
 		before := len(*errs)
 		r.speakeasy(v, setField, turnOff)
-		speakeasyRead = len(*errs) == before
+		speakeasyAsks = len(*errs) == before && !s.off
 	}
 	if v, ok := l.Ext[ExtRetry]; ok {
 		s.seen = true
@@ -277,7 +279,7 @@ func Read(l Level, op string, errs, warns *source.ErrorList) Settings {
 				"x-retry must be a mapping or false, got %s", source.Describe(v))
 		}
 	}
-	if speakeasyRead && !s.off {
+	if speakeasyAsks && !s.off {
 		s.speakeasy = &speakeasyGroup{level: l, op: op, warns: warns}
 	}
 	s.key, s.keySet = r.idempotencyKey()

@@ -512,8 +512,9 @@ func TestDefaultPolicy(t *testing.T) {
 
 // x-speakeasy-retries never makes an operation that may not be retried retried: each
 // level that asks for it gets one located warning that counts and names the operations
-// concerned and says how to fix them; -strict refuses. A more specific level that turns
-// retries off is not counted.
+// concerned and says how to fix them; -strict refuses. An operation below a more
+// specific level that turns retries off, or whose own x-speakeasy-retries says strategy:
+// none, is not counted.
 func TestSpeakeasyRetriesThatDoNotApplyAreWarned(t *testing.T) {
 	text := spec("x-speakeasy-retries: {strategy: backoff, statusCodes: [5XX]}\n",
 		"  /a:\n"+op("get")+op("post", "operationId: createA")+
@@ -521,6 +522,7 @@ func TestSpeakeasyRetriesThatDoNotApplyAreWarned(t *testing.T) {
 			"  /c:\n"+op("post", "operationId: createC")+
 			"  /d:\n    x-retry: false\n"+op("post", "operationId: createD")+
 			"  /e:\n"+op("post", "operationId: createE", "x-idempotency-key: true")+
+			"  /g:\n    x-speakeasy-retries: {strategy: none}\n    x-retry: {maxAttempts: 2}\n"+op("post", "operationId: createG")+
 			"  /f:\n"+op("post", "operationId: createF", "x-speakeasy-retries: {strategy: backoff}"))
 	path := spectest.Write(t, "api.yaml", text)
 	s, err := gen.Load(path, gen.LoadOptions{})
@@ -538,7 +540,7 @@ func TestSpeakeasyRetriesThatDoNotApplyAreWarned(t *testing.T) {
 			"as they are neither idempotent nor sent with an idempotency key: POST /a (createA), POST /b (createB), PATCH /b (updateB) and 1 more\n\tfix: " +
 			"where the API recognises a repeated request by a header such as Idempotency-Key, give the operations x-idempotency-key; " +
 			"where repeating them is harmless, x-idempotent: true; in a spec you do not own, add them with an overlay (-overlay, see the README's \"Overlays\")",
-		"api.yaml:35:7: POST /f (createF): x-speakeasy-retries asks to retry the operation, which retrygen does not retry: " +
+		"api.yaml:41:7: POST /f (createF): x-speakeasy-retries asks to retry the operation, which retrygen does not retry: " +
 			"POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2)",
 	}
 	if len(got) != 2 || got[0] != want[0] || !strings.HasPrefix(got[1], want[1]) {

@@ -31,15 +31,18 @@ const speakeasyFix = "where the API recognises a repeated request by a header su
 	"add them with an overlay (-overlay, see the README's \"Overlays\")"
 
 // speakeasyAsks counts the operation, which may not be retried (for reason), in the
-// group of the most specific level whose x-speakeasy-retries applies to it: none when a
-// more specific level turns retries off.
+// group of the most specific level with an x-speakeasy-retries, when that one asks for
+// retries: not when it says strategy: none, nor when a more specific level turns
+// retries off.
 func speakeasyAsks(op Operation, reason string, levels ...Settings) {
 	for _, s := range levels {
 		if s.off {
 			return
 		}
-		if s.speakeasy != nil {
-			s.speakeasy.add(op.Name, reason)
+		if s.speakeasySet {
+			if s.speakeasy != nil {
+				s.speakeasy.add(op.Name, reason)
+			}
 			return
 		}
 	}
