@@ -3,7 +3,8 @@
 //
 // It works in stages with dependencies that point one way:
 //
-//	load    read the file, confine $refs, convert Swagger 2.0, validate (internal/load)
+//	load    read the file, apply overlays (internal/overlay), confine $refs, convert
+//	        Swagger 2.0, validate (internal/load)
 //	build   kin-openapi document → model: names, types, and each operation's policy,
 //	        derived once (internal/build, internal/policy, internal/names)
 //	emit    model → Go source (emit)
@@ -58,8 +59,14 @@ type LoadOptions struct {
 	// 0 means 64.
 	MaxDepth int
 	// Strict makes every warning an error: a misspelled field, an extension that looks
-	// like a retry setting but is not read, an invalid example.
+	// like a retry setting but is not read, an invalid example, an overlay action whose
+	// target selects nothing.
 	Strict bool
+	// Overlays are OpenAPI Overlay files (Overlay Specification 1.0 or 1.1), applied in
+	// order to the description before it is read: the way to add x-retry,
+	// x-idempotency-key or x-idempotent to a spec one does not own. What an overlay
+	// adds is located in the overlay file, in errors and in Plan's JSON.
+	Overlays []string
 }
 
 // Spec is a loaded, validated OpenAPI description, built into the model that Generate
@@ -83,6 +90,7 @@ func Load(path string, opts LoadOptions) (*Spec, error) {
 		AllowExternalRefs: opts.AllowExternalRefs,
 		MaxBytes:          opts.MaxBytes,
 		MaxDepth:          opts.MaxDepth,
+		Overlays:          opts.Overlays,
 	})
 	if ls == nil {
 		return nil, err

@@ -3,9 +3,9 @@
 //
 // Usage:
 //
-//	retrygen [-package P] [-o FILE] [-check] [-allow-external-refs] [-v] [-strict] SPEC
-//	retrygen plan [-json | -markdown] [-wide] [-allow-external-refs] [-v] [-strict] SPEC
-//	retrygen diff [-json | -markdown] [-allow=breaking,loosened] [-allow-external-refs] OLD NEW
+//	retrygen [-package P] [-o FILE] [-overlay FILE]... [-check] [-allow-external-refs] [-v] [-strict] SPEC
+//	retrygen plan [-json | -markdown] [-wide] [-overlay FILE]... [-allow-external-refs] [-v] [-strict] SPEC
+//	retrygen diff [-json | -markdown] [-allow=breaking,loosened] [-overlay FILE]... [-allow-external-refs] OLD NEW
 //	retrygen herd [flags]
 //	retrygen help | version
 //
@@ -15,6 +15,10 @@
 // nothing is written at all: retrygen exits 1 with a short diff when FILE is stale.
 // -allow-external-refs follows $refs to files inside the spec's own folder (never URLs);
 // -v also prints the spec's warnings, validation findings that do not stop generation.
+// -overlay applies an OpenAPI Overlay (1.0 or 1.1) to the spec before it is read; given
+// several times, the overlays apply in order. It is the way to add x-retry,
+// x-idempotency-key or x-idempotent to a spec you do not own; plan and diff take it too
+// (diff applies it to both versions).
 //
 // "retrygen plan" prints each operation's retry policy and where each value came from
 // (retrygen's default, the document, the path item or the operation): as a table, as
@@ -137,9 +141,9 @@ func newLogger(stderr io.Writer) *log.Logger {
 	return log.New(stderr, "retrygen: ", 0)
 }
 
-const generateUsage = `usage: retrygen [-package P] [-o FILE] [-check] [-allow-external-refs] [-v] [-strict] SPEC
-       retrygen plan [-json | -markdown] [-wide] [-allow-external-refs] [-v] [-strict] SPEC
-       retrygen diff [-json | -markdown] [-allow=breaking,loosened] [-allow-external-refs] OLD NEW
+const generateUsage = `usage: retrygen [-package P] [-o FILE] [-overlay FILE]... [-check] [-allow-external-refs] [-v] [-strict] SPEC
+       retrygen plan [-json | -markdown] [-wide] [-overlay FILE]... [-allow-external-refs] [-v] [-strict] SPEC
+       retrygen diff [-json | -markdown] [-allow=breaking,loosened] [-overlay FILE]... [-allow-external-refs] OLD NEW
        retrygen herd [flags]
        retrygen help | version
 `
@@ -156,6 +160,8 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 	out := fs.String("o", "client_gen.go", "output file")
 	check := fs.Bool("check", false, "write nothing; exit 1 with a diff if the output file is stale")
 	allowExt := fs.Bool("allow-external-refs", false, "follow $refs to files inside the spec's folder")
+	var overlays overlayFlag
+	fs.Var(&overlays, "overlay", "apply the OpenAPI Overlay `FILE` to the spec first (repeatable, applied in order)")
 	version := fs.Bool("version", false, "print the version and exit")
 	verbose := fs.Bool("v", false, "also print the spec's warnings: findings that do not stop generation")
 	strict := fs.Bool("strict", false, "treat the spec's warnings as errors")
@@ -189,13 +195,14 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 	}
 	return generate(generateArgs{
 		spec:     fs.Arg(0),
+		overlays: overlays,
 		pkg:      *pkg,
 		out:      *out,
 		check:    *check,
 		allowExt: *allowExt,
 		strict:   *strict,
 		verbose:  *verbose,
-		command:  headerSource(fs.Arg(0)),
+		command:  headerSource(fs.Arg(0), overlays),
 		stderr:   stderr,
 		logger:   logger,
 	})
@@ -225,6 +232,7 @@ func parseFlags(fs *flag.FlagSet, args []string, logger *log.Logger) (code int, 
 
 type generateArgs struct {
 	spec, pkg, out, command  string
+	overlays                 []string
 	check, allowExt, verbose bool
 	strict                   bool
 	stderr                   io.Writer
@@ -234,7 +242,7 @@ type generateArgs struct {
 // generate loads the spec, generates the client and writes it (or, with -check, compares
 // it with the file on disk). Nothing is written when anything fails.
 func generate(a generateArgs) int {
-	spec, err := gen.Load(a.spec, gen.LoadOptions{AllowExternalRefs: a.allowExt, Strict: a.strict})
+	spec, err := gen.Load(a.spec, gen.LoadOptions{AllowExternalRefs: a.allowExt, Strict: a.strict, Overlays: a.overlays})
 	if err != nil {
 		return reportSpecError(a.stderr, a.logger, err)
 	}
@@ -259,16 +267,40 @@ func generate(a generateArgs) int {
 	return exitOK
 }
 
-// headerSource is what the generated header records, "from api.yaml": the spec's file
-// name alone, which determines the output wherever retrygen runs from and whatever flags
-// it was given (the package name is in the package clause). A name with spaces, quotes or
-// characters that are not printable is quoted, so that it cannot end the comment line.
-func headerSource(spec string) string {
-	name := filepath.Base(spec)
+// headerSource is what the generated header records, "from api.yaml", or with overlays
+// "from api.yaml -overlay keys.yaml -overlay retries.yaml": the file names alone, the
+// overlays in the order they apply, which determine the output wherever retrygen runs
+// from and whatever other flags it was given (the package name is in the package
+// clause). A name with spaces, quotes or characters that are not printable is quoted, so
+// that it cannot end the comment line.
+func headerSource(spec string, overlays []string) string {
+	s := "from " + headerName(spec)
+	for _, o := range overlays {
+		s += " -overlay " + headerName(o)
+	}
+	return s
+}
+
+// headerName is a file's name as the header writes it.
+func headerName(path string) string {
+	name := filepath.Base(path)
 	if strings.ContainsFunc(name, func(r rune) bool { return !unicode.IsPrint(r) || unicode.IsSpace(r) || r == '"' || r == '\\' }) {
 		name = strconv.Quote(name)
 	}
-	return "from " + name
+	return name
+}
+
+// overlayFlag collects the values of a repeated -overlay, in order.
+type overlayFlag []string
+
+func (o *overlayFlag) String() string { return strings.Join(*o, ",") }
+
+func (o *overlayFlag) Set(path string) error {
+	if path == "" {
+		return errors.New("-overlay must name a file")
+	}
+	*o = append(*o, path)
+	return nil
 }
 
 // packageOf returns the package name of the Go file at path, or "" when there is no
@@ -288,7 +320,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 	logger := newLogger(stderr)
 	fs := flag.NewFlagSet("retrygen plan", flag.ContinueOnError)
 	fs.Usage = func() {
-		fmt.Fprint(stderr, "usage: retrygen plan [-json | -markdown] [-wide] [-allow-external-refs] [-v] [-strict] SPEC\n\nFlags:\n")
+		fmt.Fprint(stderr, "usage: retrygen plan [-json | -markdown] [-wide] [-overlay FILE]... [-allow-external-refs] [-v] [-strict] SPEC\n\nFlags:\n")
 		fs.SetOutput(stderr)
 		fs.PrintDefaults()
 	}
@@ -296,6 +328,8 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 	asMarkdown := fs.Bool("markdown", false, "print a Markdown table")
 	wide := fs.Bool("wide", false, "show every field in the table, and where each value came from")
 	allowExt := fs.Bool("allow-external-refs", false, "follow $refs to files inside the spec's folder")
+	var overlays overlayFlag
+	fs.Var(&overlays, "overlay", "apply the OpenAPI Overlay `FILE` to the spec first (repeatable, applied in order)")
 	verbose := fs.Bool("v", false, "also print the spec's warnings: findings that do not stop planning")
 	strict := fs.Bool("strict", false, "treat the spec's warnings as errors")
 	if code, ok := parseFlags(fs, args, logger); !ok {
@@ -310,7 +344,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 		logger.Print("-json and -markdown exclude each other")
 		return exitUsage
 	}
-	spec, err := gen.Load(fs.Arg(0), gen.LoadOptions{AllowExternalRefs: *allowExt, Strict: *strict})
+	spec, err := gen.Load(fs.Arg(0), gen.LoadOptions{AllowExternalRefs: *allowExt, Strict: *strict, Overlays: overlays})
 	if err != nil {
 		return reportSpecError(stderr, logger, err)
 	}
@@ -332,7 +366,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-const diffUsage = "usage: retrygen diff [-json | -markdown] [-allow=breaking,loosened] [-allow-external-refs] OLD NEW\n"
+const diffUsage = "usage: retrygen diff [-json | -markdown] [-allow=breaking,loosened] [-overlay FILE]... [-allow-external-refs] OLD NEW\n"
 
 // runDiff compares two versions of a spec. It exits 1 when it finds a breaking change or
 // a loosened retry rule that -allow does not allow.
@@ -348,6 +382,8 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 	asMarkdown := fs.Bool("markdown", false, "print Markdown for a pull request comment")
 	allow := fs.String("allow", "", "comma-separated `kinds` that do not fail the run: breaking, loosened")
 	allowExt := fs.Bool("allow-external-refs", false, "follow $refs to files inside each spec's folder")
+	var overlays overlayFlag
+	fs.Var(&overlays, "overlay", "apply the OpenAPI Overlay `FILE` to both specs first (repeatable, applied in order)")
 	if code, ok := parseFlags(fs, args, logger); !ok {
 		return code
 	}
@@ -378,9 +414,9 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		specs[1], errs[1] = gen.Load(fs.Arg(1), gen.LoadOptions{AllowExternalRefs: *allowExt})
+		specs[1], errs[1] = gen.Load(fs.Arg(1), gen.LoadOptions{AllowExternalRefs: *allowExt, Overlays: overlays})
 	}()
-	specs[0], errs[0] = gen.Load(fs.Arg(0), gen.LoadOptions{AllowExternalRefs: *allowExt})
+	specs[0], errs[0] = gen.Load(fs.Arg(0), gen.LoadOptions{AllowExternalRefs: *allowExt, Overlays: overlays})
 	<-done
 	failed := false
 	for _, err := range errs {

@@ -113,7 +113,7 @@ func TestPlanJSON(t *testing.T) {
 		t.Fatalf("%d entries, want 10", len(entries))
 	}
 	want := []string{"attemptTimeout", "connectionErrors", "goMethod", "idempotencyKey", "initialDelay", "jitter", "maxAttempts",
-		"maxDelay", "maxElapsed", "maxRetryAfter", "method", "multiplier", "operationId", "path", "reason", "retry",
+		"maxDelay", "maxElapsed", "maxRetryAfter", "method", "multiplier", "operationId", "overlays", "path", "reason", "retry",
 		"retryAfter", "serverSignals", "sources", "statusCodes"}
 	for _, e := range entries {
 		var keys []string
@@ -237,17 +237,24 @@ func TestGeneratePackageFromEnvironment(t *testing.T) {
 	}
 }
 
-// The header records the spec's file name alone, quoted when it is not plain text.
+// The header records the spec's file name alone and each overlay's, in order, quoted
+// when it is not plain text.
 func TestHeaderSource(t *testing.T) {
-	for _, tt := range []struct{ spec, want string }{
-		{"api.yaml", "from api.yaml"},
-		{"../specs/api.yaml", "from api.yaml"},
-		{"my api.yaml", `from "my api.yaml"`},
-		{"a\nfunc init() {}.yaml", `from "a\nfunc init() {}.yaml"`},
-		{"\u202eevil.yaml", `from "\u202eevil.yaml"`},
+	for _, tt := range []struct {
+		spec     string
+		overlays []string
+		want     string
+	}{
+		{"api.yaml", nil, "from api.yaml"},
+		{"../specs/api.yaml", nil, "from api.yaml"},
+		{"my api.yaml", nil, `from "my api.yaml"`},
+		{"a\nfunc init() {}.yaml", nil, `from "a\nfunc init() {}.yaml"`},
+		{"\u202eevil.yaml", nil, `from "\u202eevil.yaml"`},
+		{"api.yaml", []string{"../overlays/keys.yaml", "retries.yaml"}, "from api.yaml -overlay keys.yaml -overlay retries.yaml"},
+		{"api.yaml", []string{"my keys.yaml"}, `from api.yaml -overlay "my keys.yaml"`},
 	} {
-		if got := headerSource(tt.spec); got != tt.want {
-			t.Errorf("headerSource(%q) = %q, want %q", tt.spec, got, tt.want)
+		if got := headerSource(tt.spec, tt.overlays); got != tt.want {
+			t.Errorf("headerSource(%q, %q) = %q, want %q", tt.spec, tt.overlays, got, tt.want)
 		}
 	}
 }

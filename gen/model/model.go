@@ -139,4 +139,8 @@ type Policy struct {
 	// Sources maps each field name above, as spelled in x-retry ("maxAttempts"), to where
 	// its value came from.
 	Sources map[string]Source
+	// Overlays maps the fields whose value an overlay put in the spec (names as in
+	// Sources, and "idempotent" for x-idempotent) to the place in the overlay, e.g.
+	// {"idempotencyKey": "overlays/keys.yaml:9:7"}.
+	Overlays map[string]string
 }

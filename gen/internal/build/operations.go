@@ -92,13 +92,14 @@ func Operations(spec *load.Spec) ([]*model.Operation, error) {
 // locate them: by the origin kin-openapi recorded, else by JSON pointer.
 func level(spec *load.Spec, src model.Source, ext map[string]any, origin *openapi3.Origin, pointer string) policy.Level {
 	return policy.Level{
-		Source:  src,
-		Ext:     ext,
-		Pointer: pointer,
+		Source:   src,
+		Ext:      ext,
+		Pointer:  pointer,
+		Overlays: spec.Overlays,
 		Locate: func(name string, inside ...string) source.Pos {
 			if origin != nil {
 				if loc, ok := origin.Fields.Lookup(name); ok {
-					return spec.Files.Within(spec.Files.PosOfLocation(loc), inside...)
+					return spec.Files.WithinLocation(loc, inside...)
 				}
 			}
 			ptr := pointer + "/" + source.EscapePointer(name)

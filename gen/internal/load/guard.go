@@ -41,17 +41,33 @@ const (
 // the checks that follow; nil for a file the YAML parser refuses, which is left to
 // kin-openapi to report.
 func (s *Spec) preflight(data []byte) (*yaml.Node, *source.Error) {
-	if e := s.checkSingleDocument(data); e != nil {
-		return nil, e
-	}
-	if e := s.checkIndicators(data); e != nil {
+	if e := checkDocuments(s.Path, data); e != nil {
 		return nil, e
 	}
 	root := s.parse(data)
 	if root == nil {
 		return nil, nil
 	}
-	g := &guard{s: s, sizes: map[*yaml.Node][2]int{}}
+	return root, newGuard(s.nodePos).check(root)
+}
+
+// checkDocuments refuses, located, the text of a file (the root file, or an overlay) that
+// holds several YAML documents, or could hold so many nodes that parsing it would cost
+// too much.
+func checkDocuments(path string, data []byte) *source.Error {
+	if e := checkSingleDocument(path, data); e != nil {
+		return e
+	}
+	return checkIndicators(path, data)
+}
+
+// newGuard returns a guard that locates the nodes of a tree with pos.
+func newGuard(pos func(*yaml.Node) source.Pos) *guard {
+	return &guard{pos: pos, sizes: map[*yaml.Node][2]int{}}
+}
+
+// check runs every check of the guard on the tree at root.
+func (g *guard) check(root *yaml.Node) *source.Error {
 	for _, check := range []func() *source.Error{
 		func() *source.Error { return g.walk(root, nil, 0) },
 		func() *source.Error { return g.countOperations(root) },
@@ -60,10 +76,10 @@ func (s *Spec) preflight(data []byte) (*yaml.Node, *source.Error) {
 		func() *source.Error { return g.checkRefChains(root) },
 	} {
 		if e := check(); e != nil {
-			return nil, e
+			return e
 		}
 	}
-	return root, nil
+	return nil
 }
 
 // MaxIndicators caps the characters that may start a node (see checkIndicators).
@@ -74,7 +90,7 @@ const MaxIndicators = 2 * MaxNodes
 // one of the characters ",:-[{?" or a line break, and one starts at most two (a
 // mapping and its first key), so a file has at most twice as many nodes as those
 // characters, plus its root. stripe.yaml has 231,000 of them.
-func (s *Spec) checkIndicators(data []byte) *source.Error {
+func checkIndicators(path string, data []byte) *source.Error {
 	if len(data) <= MaxIndicators {
 		return nil
 	}
@@ -86,7 +102,7 @@ func (s *Spec) checkIndicators(data []byte) *source.Error {
 			if n > MaxIndicators {
 				line := bytes.Count(data[:i], []byte("\n")) + 1
 				col := i - (bytes.LastIndexByte(data[:i], '\n') + 1) + 1
-				return &source.Error{Pos: source.Pos{File: s.Path, Line: line, Col: col},
+				return &source.Error{Pos: source.Pos{File: path, Line: line, Col: col},
 					Msg: fmt.Sprintf("limit exceeded: more than %d of the characters that start YAML nodes (,:-[{? and line breaks) by here: the document may hold more than %d nodes", MaxIndicators, MaxNodes),
 					Fix: "split the description into several, one client each"}
 			}
@@ -97,7 +113,7 @@ func (s *Spec) checkIndicators(data []byte) *source.Error {
 
 // checkSingleDocument refuses a second YAML document in the file: kin-openapi would
 // read the first and ignore the rest.
-func (s *Spec) checkSingleDocument(data []byte) *source.Error {
+func checkSingleDocument(path string, data []byte) *source.Error {
 	content := false // whether a document has begun
 	for off := 0; off < len(data); {
 		end := bytes.IndexByte(data[off:], '\n')
@@ -117,24 +133,24 @@ func (s *Spec) checkSingleDocument(data []byte) *source.Error {
 		}
 		if line[0] == '-' {
 			if content {
-				return s.secondDocument(data, start)
+				return secondDocument(path, data, start)
 			}
 			content = true // the document begins here
 			continue
 		}
 		// The end of a document: anything after it is another.
 		if next := firstContent(data[min(off, len(data)):]); next >= 0 {
-			return s.secondDocument(data, off+next)
+			return secondDocument(path, data, off+next)
 		}
 		return nil
 	}
 	return nil
 }
 
-func (s *Spec) secondDocument(data []byte, at int) *source.Error {
+func secondDocument(path string, data []byte, at int) *source.Error {
 	line := bytes.Count(data[:at], []byte("\n")) + 1
 	col := at - (bytes.LastIndexByte(data[:at], '\n') + 1) + 1
-	return &source.Error{Pos: source.Pos{File: s.Path, Line: line, Col: col},
+	return &source.Error{Pos: source.Pos{File: path, Line: line, Col: col},
 		Msg: "malformed document: a second YAML document starts here; a spec is one document",
 		Fix: "remove the document markers (--- or ...) and what follows them, or split the file"}
 }
@@ -156,12 +172,13 @@ func firstContent(text []byte) int {
 	return -1
 }
 
-// guard walks the root file's node tree.
+// guard walks a node tree: the root file's, an overlay's, or the description's with
+// overlays applied.
 type guard struct {
-	s     *Spec
-	sizes map[*yaml.Node][2]int // nodes and scalar bytes under an anchored node, aliases expanded
-	nodes int                   // nodes so far, aliases expanded
-	text  int                   // bytes of scalars so far, aliases expanded
+	pos   func(*yaml.Node) source.Pos // where a node was written
+	sizes map[*yaml.Node][2]int       // nodes and scalar bytes under an anchored node, aliases expanded
+	nodes int                         // nodes so far, aliases expanded
+	text  int                         // bytes of scalars so far, aliases expanded
 	// keyPairs is the sum over the mappings so far of their keys squared; widest is the
 	// most keys of one, held by the key (or node) widestAt.
 	keyPairs, widest int
@@ -286,10 +303,6 @@ func (g *guard) expanded(n *yaml.Node, depth int) [2]int {
 	}
 	g.sizes[n] = size
 	return size
-}
-
-func (g *guard) pos(n *yaml.Node) source.Pos {
-	return source.Pos{File: g.s.Path, Line: n.Line, Col: n.Column}
 }
 
 // httpMethods are the keys of a path item that kin-openapi reads as operations.

@@ -24,6 +24,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi2"
 	"github.com/getkin/kin-openapi/openapi2conv"
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/retrygen/retrygen/gen/internal/overlay"
 	"github.com/retrygen/retrygen/gen/internal/source"
 	"go.yaml.in/yaml/v4"
 )
@@ -52,6 +53,9 @@ type Options struct {
 	MaxBytes int64
 	// MaxDepth caps inline schema nesting; 0 means DefaultMaxDepth.
 	MaxDepth int
+	// Overlays are OpenAPI Overlay files, applied in order to the description before it
+	// is read (see applyOverlays); their bytes count in MaxBytes.
+	Overlays []string
 }
 
 // Spec is a loaded, validated OpenAPI description.
@@ -69,10 +73,12 @@ type Spec struct {
 	// of another OpenAPI version, repeated names in required, path parameters the path
 	// template does not use.
 	Warnings source.ErrorList
+	// Overlays are the overlay files applied to the description, in order, as the user
+	// named them.
+	Overlays []string
 
-	// The YAML parser reads the root file with documentStart put before line
-	// shiftLine, which moves that line's columns right by shift.
-	shift, shiftLine int
+	// doc is the description as the overlays left it; nil without overlays.
+	doc *overlay.Document
 }
 
 // Load reads, resolves and validates the OpenAPI description at path. It reports every
@@ -87,6 +93,7 @@ func Load(path string, opts Options) (*Spec, error) {
 		opts.MaxDepth = DefaultMaxDepth
 	}
 	s := &Spec{Path: path, Files: source.NewFiles(path)}
+	defer func() { s.doc = nil }() // the overlaid tree is needed while loading only
 	budget := opts.MaxBytes
 	data, err := readCapped(path, &budget)
 	if err != nil {
@@ -106,6 +113,14 @@ func Load(path string, opts Options) (*Spec, error) {
 	root, e := s.preflight(data)
 	if e != nil {
 		return nil, source.ErrorList{e}
+	}
+	if len(opts.Overlays) > 0 && root != nil && root.Kind == yaml.MappingNode {
+		var errs source.ErrorList
+		if text, errs = s.applyOverlays(root, opts.Overlays, &budget); errs != nil {
+			errs.Sort()
+			return nil, errs
+		}
+		root = s.doc.Root
 	}
 
 	if e := s.checkVersionFields(root); e != nil {
@@ -133,7 +148,7 @@ func Load(path string, opts Options) (*Spec, error) {
 		addElsewhere(&errs, e)
 		// The rest of the document is read with those $refs left out, so that its
 		// other problems (the retry extensions') are reported along.
-		text, _ = yamlSafeJSON(withoutRefs(data, dangling))
+		text = s.textWithoutRefs(data, dangling)
 		if doc, err = s.decode(text, swagger2, opts, &budget); err != nil {
 			addElsewhere(&errs, s.loadError(err))
 			return nil, errs.Err()
@@ -609,12 +624,12 @@ func (s *Spec) loadError(err error) *source.Error {
 		e.Msg = re.Error()
 		e.Fix = "keep referenced files in the spec's folder or below it"
 	case errors.As(err, &le):
-		e.Msg = "malformed document: " + le.Message
-		e.Pos.Line, e.Pos.Col = le.Mark.Line, s.rootColumn(le.Mark.Line, le.Mark.Column)
+		e.Msg = "malformed document: " + s.placesInMessage(le.Message)
+		e.Pos = s.Files.LoaderPos(le.Mark.Line, le.Mark.Column)
 	case errors.As(err, &les) && len(les.Errors) > 0:
 		first := les.Errors[0]
-		e.Msg = "malformed document: " + first.Message
-		e.Pos.Line, e.Pos.Col = first.Mark.Line, s.rootColumn(first.Mark.Line, first.Mark.Column)
+		e.Msg = "malformed document: " + s.placesInMessage(first.Message)
+		e.Pos = s.Files.LoaderPos(first.Mark.Line, first.Mark.Column)
 	default:
 		msg := err.Error()
 		msg = strings.TrimPrefix(msg, "failed to unmarshal data: ")
@@ -622,8 +637,9 @@ func (s *Spec) loadError(err error) *source.Error {
 			msg = msg[i+len("yaml error: "):]
 		}
 		if m := yamlLineMsg.FindStringSubmatch(msg); m != nil {
-			e.Pos.Line, _ = strconv.Atoi(m[1])
-			msg = "malformed document: " + msg[len(m[0]):]
+			line, _ := strconv.Atoi(m[1])
+			e.Pos = s.Files.LoaderPos(line, 0)
+			msg = "malformed document: " + s.placesInMessage(msg[len(m[0]):])
 		} else if m := jsonFieldMsg.FindStringSubmatch(msg); m != nil {
 			// Swagger 2.0 documents are decoded as JSON, without positions: the field's
 			// place, by its pointer, or the document's.

@@ -3,6 +3,8 @@ package load
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v4"
@@ -15,66 +17,116 @@ import (
 // cannot start, and tokens are consumed as they come. It also keeps kin-openapi from
 // reading the document again as JSON when the YAML parser refuses it, as JSON lets a
 // repeated key silently replace the first. The document means the same; the columns
-// of the line the marker is put on move right by len(documentStart), which rootColumn
-// undoes.
+// of the line the marker is put on move right by len(documentStart), which
+// source.Files.LoaderPos undoes.
 const documentStart = "--- "
 
 // forParser returns the root file's bytes as given to the YAML parser, and records the
 // shift.
 func (s *Spec) forParser(data []byte) []byte {
+	out, line, shift := withDocumentStart(data)
+	if shift > 0 {
+		s.Files.MarkStart(line, shift)
+	}
+	return out
+}
+
+// withDocumentStart returns data with documentStart put before its first node when that
+// is a "{", and the line it was put on and the columns it moved that line right by (0
+// when data is returned as it is).
+func withDocumentStart(data []byte) (out []byte, line, shift int) {
 	start := 0
 	if bytes.HasPrefix(data, []byte("\uFEFF")) {
 		start = 3
 	}
 	at := start + len(data[start:]) - len(bytes.TrimLeft(data[start:], " \t\r\n"))
 	if at >= len(data) || data[at] != '{' {
-		return data
+		return data, 0, 0
 	}
 	lineStart := bytes.LastIndexByte(data[:at], '\n') + 1
 	if lineStart != at || lineStart < start {
 		at = start // an indented "{": the marker goes on the first line
 	}
-	s.shift = len(documentStart)
-	s.shiftLine = bytes.Count(data[:at], []byte("\n")) + 1
-	s.Files.MarkStart(s.shiftLine, s.shift)
-	out := make([]byte, 0, len(data)+len(documentStart))
+	line = bytes.Count(data[:at], []byte("\n")) + 1
+	out = make([]byte, 0, len(data)+len(documentStart))
 	out = append(out, data[:at]...)
 	out = append(out, documentStart...)
-	return append(out, data[at:]...)
+	return append(out, data[at:]...), line, len(documentStart)
 }
 
-// rootColumn turns a column the parser reported for the root file into the file's own.
-func (s *Spec) rootColumn(line, col int) int { return s.Files.LoaderColumn(line, col) }
-
-// unshift moves the nodes on the shifted line back to the file's columns.
-func (s *Spec) unshift(n *yaml.Node) {
-	if s.shift == 0 || n == nil || n.Line > s.shiftLine {
+// unshift moves the nodes on line, which the parser read shifted right by shift columns,
+// back to the file's columns.
+func unshift(n *yaml.Node, line, shift int) {
+	if shift == 0 || n == nil || n.Line > line {
 		return
 	}
-	if n.Line == s.shiftLine {
-		n.Column = s.rootColumn(n.Line, n.Column)
+	if n.Line == line {
+		n.Column = max(n.Column-shift, 1)
 	}
 	for _, c := range n.Content {
-		s.unshift(c)
+		unshift(c, line, shift)
 	}
 }
 
 // parse returns the root file's node tree with the file's own columns, or nil when the
-// YAML parser refuses the file. A JSON document is read by parseJSON.
+// YAML parser refuses the file.
 func (s *Spec) parse(data []byte) *yaml.Node {
+	root, _ := parseTree(data)
+	return root
+}
+
+// parseTree returns the node tree of a file's data with the file's own columns, or the
+// YAML parser's error, its columns the file's too. A JSON document is read by parseJSON.
+func parseTree(data []byte) (*yaml.Node, error) {
 	if root, ok := parseJSON(data); ok {
-		return root
+		return root, nil
 	}
+	text, line, shift := withDocumentStart(data)
 	var doc yaml.Node
-	if yaml.Unmarshal(s.forParser(data), &doc) != nil {
-		return nil
+	if err := yaml.Unmarshal(text, &doc); err != nil {
+		return nil, &shiftedError{err: err, line: line, shift: shift}
 	}
 	root := &doc
 	if root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
 		root = root.Content[0]
 	}
-	s.unshift(root)
-	return root
+	unshift(root, line, shift)
+	return root, nil
+}
+
+// shiftedError is a YAML parser's error for text that withDocumentStart shifted.
+type shiftedError struct {
+	err         error
+	line, shift int
+}
+
+func (e *shiftedError) Error() string { return e.err.Error() }
+func (e *shiftedError) Unwrap() error { return e.err }
+
+// yamlErrorAt returns the message of a YAML parser's error and the line and column (the
+// file's own) it names, 0 when it names none.
+func yamlErrorAt(err error) (msg string, line, col int) {
+	var (
+		le  *yaml.LoadError
+		les *yaml.LoadErrors
+		se  *shiftedError
+	)
+	switch {
+	case errors.As(err, &le):
+		msg, line, col = le.Message, le.Mark.Line, le.Mark.Column
+	case errors.As(err, &les) && len(les.Errors) > 0:
+		msg, line, col = les.Errors[0].Message, les.Errors[0].Mark.Line, les.Errors[0].Mark.Column
+	default:
+		msg = strings.TrimPrefix(err.Error(), "yaml: ")
+		if m := yamlLineMsg.FindStringSubmatch(msg); m != nil {
+			line, _ = strconv.Atoi(m[1])
+			msg = msg[len(m[0]):]
+		}
+	}
+	if errors.As(err, &se) && se.shift > 0 && line == se.line && col > se.shift {
+		col -= se.shift
+	}
+	return msg, line, col
 }
 
 // hasSwaggerLine reports whether a line of data starts with the key swagger, maybe
@@ -105,7 +157,7 @@ func hasSwaggerLine(data []byte) bool {
 }
 
 // parseJSON returns the node tree the YAML parser builds for a JSON document, with the
-// kinds, values, lines and columns the guard reads, at a fraction of its cost (github.json:
+// kinds, tags, values, lines and columns the guard and the overlay step read, at a fraction of its cost (github.json:
 // a quarter of the time). Columns count characters, as the YAML parser's do, and are the
 // file's own (no documentStart shift). It reports false for data encoding/json refuses,
 // which the YAML parser reads instead.
@@ -117,6 +169,20 @@ func parseJSON(data []byte) (*yaml.Node, bool) {
 	p := &jsonParser{data: data, i: len(data) - len(body), line: 1, col: 1}
 	p.space()
 	return p.value(), true
+}
+
+// jsonTag is the tag the YAML parser resolves a JSON number, true, false or null to.
+func jsonTag(v string) string {
+	switch v {
+	case "true", "false":
+		return "!!bool"
+	case "null":
+		return "!!null"
+	}
+	if strings.ContainsAny(v, ".eE") {
+		return "!!float"
+	}
+	return "!!int"
 }
 
 // jsonParser reads a document json.Valid accepted, so it checks nothing; its recursion
@@ -172,6 +238,10 @@ func (p *jsonParser) value() *yaml.Node {
 			kind, end = yaml.SequenceNode, ']'
 		}
 		n := p.node(kind)
+		n.Tag, n.Style = "!!map", yaml.FlowStyle
+		if kind == yaml.SequenceNode {
+			n.Tag = "!!seq"
+		}
 		from := len(p.refs)
 		p.i, p.col = p.i+1, p.col+1
 		p.space()
@@ -194,6 +264,7 @@ func (p *jsonParser) value() *yaml.Node {
 		return n
 	case '"':
 		n := p.node(yaml.ScalarNode)
+		n.Tag, n.Style = "!!str", yaml.DoubleQuotedStyle
 		start, escaped := p.i, false
 		for p.i++; p.data[p.i] != '"'; p.i++ {
 			switch b := p.data[p.i]; {
@@ -220,6 +291,7 @@ func (p *jsonParser) value() *yaml.Node {
 			p.i++
 		}
 		n.Value = string(p.data[start:p.i])
+		n.Tag = jsonTag(n.Value)
 		p.col += p.i - start
 		return n
 	}

@@ -20,11 +20,11 @@ import (
 // (kind, scalar value, position, children), or "" if they do not. cmp.Diff would
 // take seconds on a large description.
 func sameTree(want, got *yaml.Node, at string) string {
-	if want.Kind != got.Kind || want.Line != got.Line || want.Column != got.Column ||
+	if want.Kind != got.Kind || want.Line != got.Line || want.Column != got.Column || want.Tag != got.Tag ||
 		(want.Kind == yaml.ScalarNode && want.Value != got.Value) || len(want.Content) != len(got.Content) {
-		return fmt.Sprintf("%s: YAML reads kind %v %q at %d:%d with %d children; parseJSON kind %v %q at %d:%d with %d",
-			at, want.Kind, want.Value, want.Line, want.Column, len(want.Content),
-			got.Kind, got.Value, got.Line, got.Column, len(got.Content))
+		return fmt.Sprintf("%s: YAML reads kind %v %s %q at %d:%d with %d children; parseJSON kind %v %s %q at %d:%d with %d",
+			at, want.Kind, want.Tag, want.Value, want.Line, want.Column, len(want.Content),
+			got.Kind, got.Tag, got.Value, got.Line, got.Column, len(got.Content))
 	}
 	for i := range want.Content {
 		if d := sameTree(want.Content[i], got.Content[i], fmt.Sprintf("%s/%d", at, i)); d != "" {
@@ -46,7 +46,7 @@ func yamlTree(t testing.TB, data []byte) (*yaml.Node, bool) {
 	}
 	var fileColumns func(n *yaml.Node)
 	fileColumns = func(n *yaml.Node) {
-		n.Column = s.rootColumn(n.Line, n.Column)
+		n.Column = s.Files.LoaderColumn(n.Line, n.Column)
 		for _, c := range n.Content {
 			fileColumns(c)
 		}

@@ -36,7 +36,7 @@ func (s *Spec) checkDuplicateKeys(n *yaml.Node, depth int) *source.Error {
 				continue
 			}
 			if first, ok := seen[k.Value]; ok {
-				return &source.Error{Pos: source.Pos{File: s.Path, Line: k.Line, Col: k.Column},
+				return &source.Error{Pos: s.nodePos(k),
 					Msg: fmt.Sprintf("malformed document: mapping key %q already defined at line %d", k.Value, first.Line)}
 			}
 			seen[k.Value] = k
@@ -106,7 +106,7 @@ func (s *Spec) checkKeyCase(n *yaml.Node, t reflect.Type, depth int) *source.Err
 			}
 			for name := range fields {
 				if strings.EqualFold(name, k.Value) {
-					return &source.Error{Pos: source.Pos{File: s.Path, Line: k.Line, Col: k.Column},
+					return &source.Error{Pos: s.nodePos(k),
 						Msg: fmt.Sprintf("unknown field %q: field names are case-sensitive (did you mean %q?)", k.Value, name),
 						Fix: fmt.Sprintf("write it as %s", name)}
 				}

@@ -73,6 +73,7 @@ func Default() model.Policy {
 		MaxRetryAfter:    rp.MaxRetryAfter,
 		ServerSignals:    !rp.IgnoreServerSignals,
 		Sources:          map[string]model.Source{},
+		Overlays:         map[string]string{},
 	}
 	for _, f := range Fields {
 		p.Sources[f.Name] = model.FromDefault
@@ -83,6 +84,9 @@ func Default() model.Policy {
 
 // KeyField is the name the idempotency key's source has in model.Policy.Sources.
 const KeyField = "idempotencyKey"
+
+// IdempotentField is the name x-idempotent has in model.Policy.Overlays.
+const IdempotentField = "idempotent"
 
 // Field is one field of x-retry: how it is parsed, merged and shown.
 type Field struct {
@@ -157,6 +161,9 @@ type Level struct {
 	// Locate returns the position of the extension ext of the object, or of the place
 	// the keys and list indexes of inside lead to within its value.
 	Locate func(ext string, inside ...string) source.Pos
+	// Overlays are the overlay files applied to the spec, as the user named them: a
+	// value Locate finds in one of them was put there by that overlay.
+	Overlays []string
 }
 
 // Settings is what one level says, read once: the fields its x-retry (and
@@ -171,6 +178,32 @@ type Settings struct {
 	key           string // the header, "" for none
 	keySet        bool   // x-idempotency-key is present and valid
 	idem, idemSet bool   // x-idempotent, and whether it is present and valid
+
+	// overlay holds, for each value an overlay put there (a field name, KeyField or
+	// IdempotentField), where: "keys.yaml:9:7".
+	overlay map[string]string
+	// speakeasy gathers the operations this level's x-speakeasy-retries asks to retry
+	// and retrygen does not; nil when the level has none that asks for retries.
+	// speakeasySet says the level has an x-speakeasy-retries at all.
+	speakeasy    *speakeasyGroup
+	speakeasySet bool
+}
+
+// fromOverlay records where the value named field came from, when Locate finds the
+// place at (an extension, then the keys inside it) in an overlay.
+func (s *Settings) fromOverlay(field string, at ...string) {
+	if len(s.level.Overlays) == 0 {
+		return
+	}
+	pos := s.level.Locate(at[0], at[1:]...)
+	if !slices.Contains(s.level.Overlays, pos.File) {
+		delete(s.overlay, field)
+		return
+	}
+	if s.overlay == nil {
+		s.overlay = map[string]string{}
+	}
+	s.overlay[field] = pos.String()
 }
 
 // Read parses the retry extensions of one level and reports every malformed value in
@@ -194,26 +227,31 @@ func Read(l Level, op string, errs, warns *source.ErrorList) Settings {
 		warns.Add(w)
 	}
 	r := reader{l: l, op: op, errs: errs}
-	setField := func(f Field, v any) {
+	// setField sets the field f to v, read at the extension path at.
+	setField := func(f Field, v any, at ...string) {
 		f.set(&s.p, v)
 		if !slices.ContainsFunc(s.set, func(g Field) bool { return g.Name == f.Name }) {
 			s.set = append(s.set, f)
 		}
+		s.fromOverlay(f.Name, at...)
 	}
-	turnOff := func() {
+	turnOff := func(at ...string) {
 		s.off = true
-		setField(field("maxAttempts"), 1)
+		setField(field("maxAttempts"), 1, at...)
 	}
+	speakeasyAsks := false // x-speakeasy-retries is well formed and not strategy: none
 	if v, ok := l.Ext[ExtSpeakeasy]; ok {
-		s.seen = true
+		s.seen, s.speakeasySet = true, true
+		before := len(*errs)
 		r.speakeasy(v, setField, turnOff)
+		speakeasyAsks = len(*errs) == before && !s.off
 	}
 	if v, ok := l.Ext[ExtRetry]; ok {
 		s.seen = true
 		switch v := v.(type) {
 		case bool:
 			if !v {
-				turnOff()
+				turnOff(ExtRetry)
 			}
 		case map[string]any:
 			s.off = false
@@ -234,16 +272,24 @@ func Read(l Level, op string, errs, warns *source.ErrorList) Settings {
 					r.failValue(r.at(ExtRetry, k), []string{ExtRetry, k}, name, f.fix, err)
 					continue
 				}
-				setField(f, val)
+				setField(f, val, ExtRetry, k)
 			}
 		default:
 			r.fail(r.at(ExtRetry), ExtRetry, "write x-retry as a mapping of fields, or x-retry: false",
 				"x-retry must be a mapping or false, got %s", source.Describe(v))
 		}
 	}
+	if speakeasyAsks && !s.off {
+		s.speakeasy = &speakeasyGroup{level: l, op: op, warns: warns}
+	}
 	s.key, s.keySet = r.idempotencyKey()
+	if s.keySet {
+		s.fromOverlay(KeyField, ExtIdempotencyKey)
+	}
 	if l.Source == model.FromOperation {
-		s.idem, s.idemSet = r.idempotent()
+		if s.idem, s.idemSet = r.idempotent(); s.idemSet {
+			s.fromOverlay(IdempotentField, ExtIdempotent)
+		}
 	} else if _, ok := l.Ext[ExtIdempotent]; ok {
 		errs.Add(&source.Error{
 			Pos: l.Locate(ExtIdempotent), Pointer: l.Pointer + "/" + ExtIdempotent,
@@ -282,9 +328,13 @@ func Resolve(op Operation, doc, path, own Settings, errs *source.ErrorList) mode
 	pol := Default()
 	method := op.Method
 
-	key, keySource, keyWhy := idempotencyKey(op, doc, path, own)
+	key, keyFrom, keySource, keyWhy := idempotencyKey(op, doc, path, own)
 	pol.IdempotencyKey = key
 	pol.Sources[KeyField] = keySource
+	if keyFrom != nil {
+		keyFrom.placeTo(&pol, KeyField)
+	}
+	own.placeTo(&pol, IdempotentField)
 
 	switch {
 	case method == http.MethodGet || method == http.MethodHead || method == http.MethodOptions || method == http.MethodTrace:
@@ -314,41 +364,33 @@ func Resolve(op Operation, doc, path, own Settings, errs *source.ErrorList) mode
 	levels := []Settings{doc, path, own}
 	if pol.Idempotent {
 		for _, s := range levels {
-			for _, f := range s.set {
-				f.set(&pol, f.Value(&s.p))
-				pol.Sources[f.Name] = s.level.Source
-			}
+			s.applyTo(&pol)
 		}
 		pol.StatusCodes = slices.Clone(pol.StatusCodes)
 	} else {
-		if own.seen && !own.off && !own.signalsOnly() {
-			ext := ExtSpeakeasy
-			if _, ok := own.level.Ext[ExtRetry]; ok {
-				ext = ExtRetry
-			}
+		_, retry := own.level.Ext[ExtRetry]
+		retryRefused := retry && !own.off && !own.signalsOnly()
+		if retryRefused {
 			fix := "add x-idempotency-key: true (if the server deduplicates requests by an Idempotency-Key header) " +
-				"or x-idempotent: true (if repeating the request is harmless), or remove " + ext
+				"or x-idempotent: true (if repeating the request is harmless), or remove x-retry"
 			if isIdempotentMethod(method) {
-				fix = "remove x-idempotent: false, or remove " + ext
-			}
-			if ext == ExtRetry {
-				fix += " (x-retry with serverSignals alone may stay)"
+				fix = "remove x-idempotent: false, or remove x-retry"
 			}
 			errs.Add(&source.Error{
-				Pos: own.level.Locate(ext),
+				Pos: own.level.Locate(ExtRetry),
 				Op:  op.Name,
-				Msg: fmt.Sprintf("%s on an operation that may not be retried: %s", ext, pol.Reason),
-				Fix: fix,
+				Msg: fmt.Sprintf("%s on an operation that may not be retried: %s", ExtRetry, pol.Reason),
+				Fix: fix + " (x-retry with serverSignals alone may stay)",
 			})
+		}
+		if !retryRefused {
+			speakeasyAsks(op, pol.Reason, own, path, doc)
 		}
 		// Document and path x-retry do not make the operation retried, but their fields
 		// shape the retries it still makes (attempts that could not connect) and those of
 		// a call the caller makes retry-safe (WithIdempotencyKey, WithIdempotent).
 		for _, s := range levels[:2] {
-			for _, f := range s.set {
-				f.set(&pol, f.Value(&s.p))
-				pol.Sources[f.Name] = s.level.Source
-			}
+			s.applyTo(&pol)
 		}
 		pol.StatusCodes = slices.Clone(pol.StatusCodes)
 		// The operation's own serverSignals applies: it says whether the server's word may
@@ -356,10 +398,12 @@ func Resolve(op Operation, doc, path, own Settings, errs *source.ErrorList) mode
 		if own.signalsOnly() {
 			pol.ServerSignals = own.p.ServerSignals
 			pol.Sources[signalsField] = model.FromOperation
+			own.placeTo(&pol, signalsField)
 		}
 		if own.off {
 			pol.MaxAttempts = 1
 			pol.Sources["maxAttempts"] = model.FromOperation
+			own.placeTo(&pol, "maxAttempts")
 		}
 		if pol.ServerSignals && pol.MaxAttempts > 1 {
 			pol.Reason += "; only attempts that could not connect, and answers the server says to retry, are retried"
@@ -383,31 +427,51 @@ func Resolve(op Operation, doc, path, own Settings, errs *source.ErrorList) mode
 	return pol
 }
 
-// idempotencyKey decides the header that carries the operation's idempotency key. The
+// applyTo sets in pol the fields this level sets, and says where they came from.
+func (s Settings) applyTo(pol *model.Policy) {
+	for _, f := range s.set {
+		f.set(pol, f.Value(&s.p))
+		pol.Sources[f.Name] = s.level.Source
+		s.placeTo(pol, f.Name)
+	}
+}
+
+// placeTo records in pol where an overlay put the value named field of this level, or
+// that no overlay did.
+func (s Settings) placeTo(pol *model.Policy, field string) {
+	if at, ok := s.overlay[field]; ok {
+		pol.Overlays[field] = at
+	} else {
+		delete(pol.Overlays, field)
+	}
+}
+
+// idempotencyKey decides the header that carries the operation's idempotency key, and the
+// level whose x-idempotency-key set it (nil for a declared header parameter, or none). The
 // most specific setting wins: the operation's x-idempotency-key, then a declared
 // Idempotency-Key header parameter, then the path item's and the document's
 // x-idempotency-key. The inherited ones apply only to methods that are not idempotent
 // by themselves (POST, PATCH and the like). `false` at any level means no key.
-func idempotencyKey(op Operation, doc, path, own Settings) (key string, src model.Source, why string) {
+func idempotencyKey(op Operation, doc, path, own Settings) (key string, from *Settings, src model.Source, why string) {
 	if own.keySet {
-		return own.key, model.FromOperation, "x-idempotency-key on the operation"
+		return own.key, &own, model.FromOperation, "x-idempotency-key on the operation"
 	}
 	if op.KeyHeader != "" {
-		return op.KeyHeader, model.FromOperation, "declared header parameter"
+		return op.KeyHeader, nil, model.FromOperation, "declared header parameter"
 	}
 	if op.PathKeyHeader != "" {
-		return op.PathKeyHeader, model.FromPath, "declared header parameter on the path"
+		return op.PathKeyHeader, nil, model.FromPath, "declared header parameter on the path"
 	}
 	for _, s := range []Settings{path, doc} {
 		if !s.keySet {
 			continue
 		}
 		if isIdempotentMethod(op.Method) {
-			return "", model.FromDefault, ""
+			return "", nil, model.FromDefault, ""
 		}
-		return s.key, s.level.Source, "x-idempotency-key on the " + string(s.level.Source)
+		return s.key, &s, s.level.Source, "x-idempotency-key on the " + string(s.level.Source)
 	}
-	return "", model.FromDefault, ""
+	return "", nil, model.FromDefault, ""
 }
 
 // isIdempotentMethod reports the methods RFC 9110 makes idempotent.
@@ -461,7 +525,7 @@ func (r reader) fail(pos source.Pos, field, fix, format string, args ...any) {
 }
 
 // speakeasy maps x-speakeasy-retries to x-retry fields.
-func (r reader) speakeasy(v any, set func(Field, any), turnOff func()) {
+func (r reader) speakeasy(v any, set func(Field, any, ...string), turnOff func(...string)) {
 	m, ok := v.(map[string]any)
 	if !ok {
 		r.fail(r.at(ExtSpeakeasy), ExtSpeakeasy, "", "%s must be a mapping, got %s", ExtSpeakeasy, source.Describe(v))
@@ -476,14 +540,14 @@ func (r reader) speakeasy(v any, set func(Field, any), turnOff func()) {
 				r.failValue(r.at(inside[0], inside[1:]...), inside, name, "", err)
 				return
 			}
-			set(f, x)
+			set(f, x, inside...)
 		}
 		switch k {
 		case "strategy":
 			switch val {
 			case "backoff":
 			case "none":
-				turnOff()
+				turnOff(ExtSpeakeasy, k)
 			default:
 				r.fail(r.at(ExtSpeakeasy, k), name, "", "%s must be backoff or none, got %s", name, source.Describe(val))
 			}

@@ -1,6 +1,7 @@
 package policy_test
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -471,7 +472,7 @@ func TestOperationFields(t *testing.T) {
 }
 
 func TestOperationLevelRetryNeedsRetryableOperation(t *testing.T) {
-	for _, ext := range []string{"x-retry: {maxAttempts: 3}", "x-retry: true", "x-speakeasy-retries: {strategy: backoff}",
+	for _, ext := range []string{"x-retry: {maxAttempts: 3}", "x-retry: true",
 		"x-retry: {serverSignals: false, maxAttempts: 2}", "x-retry: {}"} {
 		_, err := loadSpec(t, "api.yaml", spec("", "  /orders:\n"+op("post", "operationId: createOrder", ext)))
 		if err == nil || !strings.Contains(err.Error(), "POST /orders (createOrder): x-") ||
@@ -502,8 +503,94 @@ func TestDefaultPolicy(t *testing.T) {
 			"maxElapsed": "default", "retryAfter": "default", "maxRetryAfter": "default", "serverSignals": "default",
 			"idempotencyKey": "default",
 		},
+		Overlays: map[string]string{},
 	}
 	if diff := cmp.Diff(want, policy.Default()); diff != "" {
 		t.Errorf("defaults differ from DESIGN.md (-want +got):\n%s", diff)
+	}
+}
+
+// x-speakeasy-retries never makes an operation that may not be retried retried: each
+// level that asks for it gets one located warning that counts and names the operations
+// concerned and says how to fix them; -strict refuses. An operation below a more
+// specific level that turns retries off, or whose own x-speakeasy-retries says strategy:
+// none, is not counted.
+func TestSpeakeasyRetriesThatDoNotApplyAreWarned(t *testing.T) {
+	text := spec("x-speakeasy-retries: {strategy: backoff, statusCodes: [5XX]}\n",
+		"  /a:\n"+op("get")+op("post", "operationId: createA")+
+			"  /b:\n"+op("post", "operationId: createB")+op("patch", "operationId: updateB")+
+			"  /c:\n"+op("post", "operationId: createC")+
+			"  /d:\n    x-retry: false\n"+op("post", "operationId: createD")+
+			"  /e:\n"+op("post", "operationId: createE", "x-idempotency-key: true")+
+			"  /g:\n    x-speakeasy-retries: {strategy: none}\n    x-retry: {maxAttempts: 2}\n"+op("post", "operationId: createG")+
+			"  /f:\n"+op("post", "operationId: createF", "x-speakeasy-retries: {strategy: backoff}"))
+	path := spectest.Write(t, "api.yaml", text)
+	s, err := gen.Load(path, gen.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, w := range s.Warnings {
+		if strings.Contains(w.Msg, "x-speakeasy-retries asks") {
+			got = append(got, strings.ReplaceAll(w.Error(), path, "api.yaml"))
+		}
+	}
+	want := []string{
+		"api.yaml:3:1: #/x-speakeasy-retries: x-speakeasy-retries asks to retry 4 operations that retrygen does not retry, " +
+			"as they are neither idempotent nor sent with an idempotency key: POST /a (createA), POST /b (createB), PATCH /b (updateB) and 1 more\n\tfix: " +
+			"where the API recognises a repeated request by a header such as Idempotency-Key, give the operations x-idempotency-key; " +
+			"where repeating them is harmless, x-idempotent: true; in a spec you do not own, add them with an overlay (-overlay, see the README's \"Overlays\")",
+		"api.yaml:41:7: POST /f (createF): x-speakeasy-retries asks to retry the operation, which retrygen does not retry: " +
+			"POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2)",
+	}
+	if len(got) != 2 || got[0] != want[0] || !strings.HasPrefix(got[1], want[1]) {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if _, err := gen.Load(path, gen.LoadOptions{Strict: true}); err == nil || !strings.Contains(err.Error(), "x-speakeasy-retries asks to retry 4 operations") {
+		t.Errorf("strict: %v", err)
+	}
+}
+
+// A value an overlay put in the spec is marked with its place in the overlay, the value
+// the spec itself holds is not, and the more specific level's place wins.
+func TestOverlayPlaces(t *testing.T) {
+	dir := t.TempDir()
+	spectest.WriteFiles(t, dir, map[string]string{
+		"api.yaml": spec("x-retry: {jitter: equal}\n", "  /a:\n"+op("get")+op("post", "operationId: createA")+
+			"  /b:\n"+op("post", "operationId: createB")),
+		"o.yaml": `overlay: 1.0.0
+info: {title: t, version: "1"}
+actions:
+  - target: $
+    update:
+      x-retry: {maxAttempts: 3}
+  - target: $.paths.*.post
+    update:
+      x-idempotency-key: Idempotency-Key
+  - target: $.paths['/b'].post
+    update:
+      x-retry: {maxAttempts: 5}
+      x-idempotent: true
+`,
+	})
+	s, err := gen.Load(filepath.Join(dir, "api.yaml"), gen.LoadOptions{Overlays: []string{filepath.Join(dir, "o.yaml")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]map[string]string{}
+	for _, op := range s.API.Operations {
+		m := map[string]string{}
+		for k, v := range op.Policy.Overlays {
+			m[k] = strings.TrimPrefix(v, dir+string(filepath.Separator))
+		}
+		got[op.Method+" "+op.Path] = m
+	}
+	want := map[string]map[string]string{
+		"GET /a":  {"maxAttempts": "o.yaml:6:17"},
+		"POST /a": {"maxAttempts": "o.yaml:6:17", "idempotencyKey": "o.yaml:9:7"},
+		"POST /b": {"maxAttempts": "o.yaml:12:17", "idempotencyKey": "o.yaml:9:7", "idempotent": "o.yaml:13:7"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("overlay places differ (-want +got):\n%s", diff)
 	}
 }

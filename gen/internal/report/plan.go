@@ -24,9 +24,11 @@ import (
 
 // WriteJSON writes the plan of api as an indented JSON array, one object per operation.
 // Its keys are a contract with scripts, listed in the README: operationId, goMethod (the
-// generated method, e.g. "ListPets"), method, path, retry, reason, one key per x-retry field (policy.Fields, durations as Go duration
-// strings), idempotencyKey ("" when none) and sources (field → "default", "document",
-// "path" or "operation").
+// generated method, e.g. "ListPets"), method, path, retry, reason, one key per x-retry
+// field (policy.Fields, durations as Go duration strings), idempotencyKey ("" when none),
+// sources (field → "default", "document", "path" or "operation") and overlays (field →
+// "file:line:col" of the overlay value that set it, for the values an overlay put in the
+// spec; "idempotent" for x-idempotent).
 func WriteJSON(w io.Writer, api *model.API) error {
 	entries := make([]json.RawMessage, 0, len(api.Operations))
 	for _, op := range api.Operations {
@@ -54,7 +56,11 @@ func WriteJSON(w io.Writer, api *model.API) error {
 		for k, v := range p.Sources {
 			sources[k] = string(v)
 		}
-		e = append(e, member{policy.KeyField, p.IdempotencyKey}, member{"sources", sources})
+		overlays := map[string]string{}
+		for k, v := range p.Overlays {
+			overlays[k] = v
+		}
+		e = append(e, member{policy.KeyField, p.IdempotencyKey}, member{"sources", sources}, member{"overlays", overlays})
 		data, err := e.marshal()
 		if err != nil {
 			return err

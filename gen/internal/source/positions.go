@@ -37,6 +37,13 @@ type Files struct {
 	// and what kin-openapi's parser reads before one of its lines (see MarkStart).
 	edits  []Edit
 	marker Edit
+
+	// Where the parts of a root text written from several files come from (see
+	// SetLayout), and, built when first needed, the value of each key of its tree by
+	// the key's place in the files (first occurrence) and in the text.
+	layout   *Layout
+	byPlace  map[Pos]*yaml.Node
+	byOrigin map[[2]int]*yaml.Node
 }
 
 // An Edit records where the text that the parsers read of the root file differs from the
@@ -60,6 +67,27 @@ func (f *Files) MarkStart(line, n int) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.marker = Edit{Line: line, Col: 1, Len: n}
+}
+
+// SetLayout records that the root text the parsers read was written from the node trees
+// of several files (a description with overlays applied), as l locates: positions in
+// that text (the loader's origins, the tree's nodes) are then turned into places in
+// those files. Edits and the start marker no longer apply.
+func (f *Files) SetLayout(l *Layout) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.layout, f.edits, f.marker = l, nil, Edit{}
+	f.byPlace, f.byOrigin = nil, nil
+	delete(f.trees, f.rootURI)
+}
+
+// LoaderPos turns a line and column that kin-openapi's parser reported for the root file
+// into a place in the files.
+func (f *Files) LoaderPos(line, col int) Pos {
+	if f.layout != nil {
+		return f.layout.Pos(line, max(col, 1))
+	}
+	return Pos{File: f.path, Line: line, Col: f.LoaderColumn(line, col)}
 }
 
 // LoaderColumn turns a column that kin-openapi's parser reported on line of the root file
@@ -136,8 +164,14 @@ func (f *Files) Root() []byte {
 // File is a Pos that names only the root file.
 func (f *Files) File() Pos { return Pos{File: f.path} }
 
-// At is the position line:col of the root file.
-func (f *Files) At(line, col int) Pos { return Pos{File: f.path, Line: line, Col: col} }
+// At is the position line:col of the root file's tree: with a layout, the place in the
+// files the text at line:col was written from.
+func (f *Files) At(line, col int) Pos {
+	if f.layout != nil {
+		return f.layout.Pos(line, col)
+	}
+	return Pos{File: f.path, Line: line, Col: col}
+}
 
 // PosOf returns where the object carrying origin begins: the position of the key that
 // heads it. A nil origin gives a Pos naming only the spec file.
@@ -162,6 +196,9 @@ func (f *Files) PosOfField(origin *openapi3.Origin, field string) Pos {
 
 // PosOfLocation turns a location kin-openapi recorded into a Pos.
 func (f *Files) PosOfLocation(loc openapi3.Location) Pos {
+	if f.layout != nil && (loc.File == "" || loc.File == f.rootURI) {
+		return f.layout.Pos(loc.Line, loc.Column)
+	}
 	if loc.File == "" || loc.File == f.rootURI {
 		loc.Column = f.LoaderColumn(loc.Line, loc.Column)
 	}
@@ -203,6 +240,14 @@ func (f *Files) Within(at Pos, path ...string) Pos {
 	if !at.IsValid() || len(path) == 0 {
 		return at
 	}
+	if f.layout != nil && f.layout.has(at.File) {
+		if val := f.keyValue(func(f *Files) *yaml.Node { return f.byPlace[at] }); val != nil {
+			return f.descendFrom(val, at, path)
+		}
+		if at.File == f.path {
+			return at
+		}
+	}
 	uri := f.rootURI
 	if at.File != f.path {
 		uri = URIOf(at.File)
@@ -225,6 +270,52 @@ func (f *Files) Within(at Pos, path ...string) Pos {
 	return Pos{File: at.File, Line: line, Col: col}
 }
 
+// WithinLocation is Within from the key kin-openapi recorded at loc. With a layout, the
+// key is found by its place in the root text, so that the path is followed in that
+// key's own value even where the same key was copied to several places.
+func (f *Files) WithinLocation(loc openapi3.Location, path ...string) Pos {
+	at := f.PosOfLocation(loc)
+	if f.layout == nil || len(path) == 0 || loc.File != "" && loc.File != f.rootURI {
+		return f.Within(at, path...)
+	}
+	val := f.keyValue(func(f *Files) *yaml.Node { return f.byOrigin[[2]int{loc.Line, loc.Column}] })
+	if val == nil {
+		return f.Within(at, path...)
+	}
+	return f.descendFrom(val, at, path)
+}
+
+// keyValue returns what get finds in the indexes of the root tree's keys, building them
+// first if need be.
+func (f *Files) keyValue(get func(*Files) *yaml.Node) *yaml.Node {
+	root := f.tree(f.rootURI)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.byPlace == nil {
+		f.byPlace, f.byOrigin = map[Pos]*yaml.Node{}, map[[2]int]*yaml.Node{}
+		visit(root, func(_ string, k, v *yaml.Node) bool {
+			if k != nil {
+				if at := f.layout.Pos(k.Line, k.Column); f.byPlace[at] == nil {
+					f.byPlace[at] = v
+				}
+				f.byOrigin[[2]int{k.Line, k.Column}] = v
+			}
+			return false
+		})
+	}
+	return get(f)
+}
+
+// descendFrom follows path from val, the value of the key at `at` in the root tree, and
+// returns the place reached, or at.
+func (f *Files) descendFrom(val *yaml.Node, at Pos, path []string) Pos {
+	line, col := descend(val, path)
+	if line == 0 {
+		return at
+	}
+	return f.At(line, col)
+}
+
 // PosOfNull finds the first empty (null) value in the root file that sits in one of
 // entries (as a value of a mapping, or an item of a list, held by one of those keys,
 // e.g. "schemas") or that is the value of one of the keys in values (e.g. "items").
@@ -239,7 +330,7 @@ func (f *Files) PosOfNull(entries, values []string) Pos {
 			if k != nil {
 				at = k
 			}
-			pos.Line, pos.Col = at.Line, at.Column
+			pos = f.At(at.Line, at.Column)
 			return true
 		}
 		return false
@@ -264,6 +355,9 @@ func (f *Files) FindRef(match func(string) bool) (pos Pos, value string) {
 		found := visit(f.tree(uri), func(_ string, k, v *yaml.Node) bool {
 			if k != nil && k.Value == "$ref" && v.Kind == yaml.ScalarNode && match(v.Value) {
 				pos = Pos{File: f.displayFile(uri), Line: k.Line, Col: k.Column}
+				if uri == f.rootURI {
+					pos = f.At(k.Line, k.Column) // an overlay's value is located in the overlay
+				}
 				value = v.Value
 				return true
 			}
