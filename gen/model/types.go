@@ -14,7 +14,7 @@ const (
 	KindMap
 	// KindPointer is *Elem.
 	KindPointer
-	// KindNullable is wire.Nullable[Elem]: an optional property that may also be null,
+	// KindNullable is Nullable[Elem]: an optional property that may also be null,
 	// so that absent, null and a value are three things the caller can say.
 	KindNullable
 )
@@ -32,8 +32,8 @@ const (
 	Float64    Builtin = "float64"
 	Any        Builtin = "any"             // a free-form JSON value
 	Time       Builtin = "time.Time"       // format: date-time
-	Date       Builtin = "wire.Date"       // format: date, a civil date
-	File       Builtin = "wire.File"       // a multipart file part: name, content type, reader
+	Date       Builtin = "Date"            // format: date, a civil date
+	File       Builtin = "File"            // a multipart file part: name, content type, reader
 	Bytes      Builtin = "[]byte"          // format: byte (base64 in JSON)
 	RawJSON    Builtin = "json.RawMessage" // kept undecoded
 	Reader     Builtin = "io.Reader"       // an upload: a binary body or multipart file
@@ -64,7 +64,7 @@ func MapOf(elem *Type) *Type { return &Type{Kind: KindMap, Elem: elem} }
 // PointerTo returns *elem.
 func PointerTo(elem *Type) *Type { return &Type{Kind: KindPointer, Elem: elem} }
 
-// NullableOf returns wire.Nullable[elem].
+// NullableOf returns Nullable[elem].
 func NullableOf(elem *Type) *Type { return &Type{Kind: KindNullable, Elem: elem} }
 
 // String spells t as Go source would, e.g. "[]*Pet" or "map[string]time.Time".
@@ -84,7 +84,7 @@ func (t *Type) String() string {
 	case KindPointer:
 		return "*" + t.Elem.String()
 	case KindNullable:
-		return "wire.Nullable[" + t.Elem.String() + "]"
+		return "Nullable[" + t.Elem.String() + "]"
 	}
 	return "?"
 }

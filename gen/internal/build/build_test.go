@@ -205,8 +205,8 @@ components:
 		fields[f.GoName] = f
 	}
 	for name, want := range map[string]string{
-		"ID": "string", "Tags": "[]string", "Kind": "string", "Day": "*wire.Date",
-		"Note": "wire.Nullable[string]", "Size": "wire.Nullable[int64]", "AdditionalProperties": "map[string]int64",
+		"ID": "string", "Tags": "[]string", "Kind": "string", "Day": "*Date",
+		"Note": "Nullable[string]", "Size": "Nullable[int64]", "AdditionalProperties": "map[string]int64",
 	} {
 		if f := fields[name]; f == nil || f.Type.String() != want {
 			t.Errorf("field %s: %v, want type %s", name, f, want)

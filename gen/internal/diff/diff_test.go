@@ -165,15 +165,15 @@ func TestCompareOpenAI(t *testing.T) {
 		t.Errorf("missing change %s", want)
 	}
 	// The string error of MCP tool calls became a union of error objects.
-	has(`breaking||field|McpToolCall.Error|changed|wire.Nullable[string]|wire.Nullable[McpToolCallError]`)
+	has(`breaking||field|McpToolCall.Error|changed|Nullable[string]|Nullable[*McpToolCallError]`)
 	has(`compatible||type|McpToolCallError|added||union on "type"`)
 	// Fields added.
-	has(`compatible||field|CreateChatCompletionResponse.Metadata|added||wire.Nullable[Metadata]`)
-	has(`compatible||field|Model.ShutdownDate|added||wire.Nullable[wire.Date]`)
+	has(`compatible||field|CreateChatCompletionResponse.Metadata|added||Nullable[Metadata]`)
+	has(`compatible||field|Model.ShutdownDate|added||Nullable[Date]`)
 	has(`compatible||field|CreateChatCompletionStreamResponse.Obfuscation|added||*string`)
 	has(`compatible||field|Project.Residency|added||*PublicProjectResidency`)
 	// The project's geography gave way to residency.
-	has(`breaking||field|ProjectCreateRequest.Geography|removed|wire.Nullable[string]|`)
+	has(`breaking||field|ProjectCreateRequest.Geography|removed|Nullable[string]|`)
 
 	// A 429 with ErrorResponse on every operation that declares errors; no retry policy
 	// changes, since 429 was already retried by default.
