@@ -133,6 +133,40 @@ func TestAllSpecsCompile(t *testing.T) {
 	goCmd(t, dir, "build", "./...")
 	goCmd(t, dir, "vet", "./...")
 	goCmd(t, dir, "test", "-count=1", "./sdktasks")
+	for _, pkg := range []string{"stripe", "github", "openai"} {
+		compileCost(t, dir, pkg)
+	}
+}
+
+// compileCost logs what compiling the client package pkg costs once its dependencies are
+// built: the compiler's time and the functions it compiled (its -bench report), and the
+// peak memory of the build, for the figures of the README. It asserts nothing: a machine's
+// load decides the time.
+func compileCost(t *testing.T, dir, pkg string) {
+	t.Helper()
+	report := filepath.Join(t.TempDir(), "bench.txt")
+	// A flag of this package's alone: only it is compiled again.
+	cmd := exec.Command("go", "build", "-gcflags=retrygen.test/clients/"+pkg+"=-bench="+report, "./"+pkg)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off", "GOTOOLCHAIN=local")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build ./%s: %v\n%s", pkg, err, out)
+	}
+	data, err := os.ReadFile(report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var total, funcs string
+	for _, line := range strings.Split(string(data), "\n") {
+		f := strings.Fields(line)
+		switch {
+		case len(f) >= 3 && strings.HasSuffix(f[0], ":total"):
+			total = f[2] + " ns"
+		case len(f) >= 8 && strings.HasSuffix(f[0], ":be:compilefuncs"):
+			funcs = f[6] + " funcs"
+		}
+	}
+	t.Logf("compile %s: %s, %s, peak %s", pkg, total, funcs, peakMemory(cmd.ProcessState))
 }
 
 var nonIdent = regexp.MustCompile(`[^a-z0-9]+`)
