@@ -9,7 +9,7 @@ import (
 )
 
 // A1: delays follow the capped exponential ceiling; full jitter spreads them over [0, ceiling).
-func TestA1BackoffBounds(t *testing.T) {
+func TestBackoffCeilingAndJitter(t *testing.T) {
 	t.Run("top of the range through the engine", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			s := &stub{fn: status(503)}
@@ -125,7 +125,7 @@ func TestA1BackoffBounds(t *testing.T) {
 }
 
 // A2: huge retry numbers and multipliers never overflow, go negative or panic.
-func TestA2OverflowSafety(t *testing.T) {
+func TestBackoffNeverOverflows(t *testing.T) {
 	retries := []int{-5, 0, 1, 31, 62, 63, 64, 1000, math.MaxInt}
 	for _, j := range []Jitter{JitterFull, JitterEqual, JitterDecorrelated, JitterNone} {
 		for _, m := range []float64{1, 1.5, 2, 10, 1e300, math.MaxFloat64} {
