@@ -3,6 +3,7 @@ package runtime
 import (
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -159,9 +160,15 @@ func TestBackoffNeverOverflows(t *testing.T) {
 	}
 }
 
-// DefaultPolicy holds DESIGN.md's defaults; a zero delay is no delay.
+// DefaultPolicy holds the defaults of x-retry (docs/design.md, "Spec extensions"); a zero
+// delay is no delay, and the zero values that stand for defaults are exactly those the
+// package doc and Policy list.
 func TestDefaultsMatchDesign(t *testing.T) {
 	var zero Policy
+	want := Policy{MaxAttempts: DefaultMaxAttempts, Multiplier: DefaultMultiplier, Jitter: JitterFull, StatusCodes: DefaultStatusCodes()}
+	if got := zero.resolved(); !reflect.DeepEqual(got, want) {
+		t.Errorf("the zero Policy stands for %+v, want %+v", got, want)
+	}
 	if got := zero.Ceiling(1); got != 0 {
 		t.Errorf("zero policy first ceiling = %v, want 0", got)
 	}
