@@ -154,7 +154,7 @@ func TestNoDuplicateSideEffect(t *testing.T) {
 }
 
 // B9: a connection that cannot be opened sent nothing, so even a POST without a key is
-// retried (pinned: retried, as DESIGN.md says); a server that starts before the second
+// retried (pinned: retried, as docs/design.md says); a server that starts before the second
 // attempt sees exactly one request. On the in-memory network, then on real loopback.
 func TestDialRefusedRetried(t *testing.T) {
 	meal := client.Meal{Food: "kibble"}
