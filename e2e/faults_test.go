@@ -27,7 +27,7 @@ import (
 // and so is a body cut short (Content-Length 1000, 500 bytes, then close; RFC 9112 §8):
 // the generated policy sets ReadBody, so the engine reads the body within the attempt and
 // a short read is a failed attempt.
-func TestB7FaultsOnIdempotentRequests(t *testing.T) {
+func TestFaultsOnIdempotentRequestsRetried(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		fault step
@@ -64,7 +64,7 @@ func TestB7FaultsOnIdempotentRequests(t *testing.T) {
 // answer. The same holds on a reused connection (net/http does not re-send a POST without
 // an Idempotency-Key header), for a response cut short, and over 100 calls that meet
 // faults chosen at random.
-func TestB8NoDuplicateSideEffect(t *testing.T) {
+func TestNoDuplicateSideEffect(t *testing.T) {
 	meal := client.Meal{Food: "kibble"}
 	body := string(mustJSON(t, meal))
 	t.Run("reset after the body was read", func(t *testing.T) {
@@ -154,9 +154,9 @@ func TestB8NoDuplicateSideEffect(t *testing.T) {
 }
 
 // B9: a connection that cannot be opened sent nothing, so even a POST without a key is
-// retried (pinned: retried, as DESIGN.md says); a server that starts before the second
+// retried (pinned: retried, as docs/design.md says); a server that starts before the second
 // attempt sees exactly one request. On the in-memory network, then on real loopback.
-func TestB9DialRefusedRetried(t *testing.T) {
+func TestDialRefusedRetried(t *testing.T) {
 	meal := client.Meal{Food: "kibble"}
 	t.Run("in memory", func(t *testing.T) {
 		bubble(t, func(t *testing.T, e *env) {
@@ -245,7 +245,7 @@ func isDialRefused(err error) bool {
 
 // B10: failed attempts' bodies are drained and closed, so 503 (2 KiB), 503, 200 travel
 // on one connection.
-func TestB10ConnectionReuse(t *testing.T) {
+func TestConnectionReusedAcrossAttempts(t *testing.T) {
 	bubble(t, func(t *testing.T, e *env) {
 		errBody := strings.Repeat("x", 2<<10)
 		srv := e.serve(petstoreAddr, reply(503, errBody), reply(503, errBody), reply(200, petJSON))
@@ -269,7 +269,7 @@ func TestB10ConnectionReuse(t *testing.T) {
 // B11: a 503 with a 100 MiB body costs the client a bounded read: the retry drains at most
 // 4 KiB and drops the connection, the final error holds at most 64 KiB, and the server
 // could write no more than the connection's buffers hold. Memory stays under 8 MiB.
-func TestB11HugeErrorBody(t *testing.T) {
+func TestHugeErrorBodyReadBounded(t *testing.T) {
 	const huge = 100 << 20
 	memory := func(t *testing.T, f func()) uint64 {
 		var before, after runtime.MemStats
@@ -335,7 +335,7 @@ func TestB11HugeErrorBody(t *testing.T) {
 // B19: an upload from a reader that cannot seek is sent once, even on a 503, with
 // ErrBodyNotReplayable; one that can seek is sent again with the same bytes, from the
 // reader's offset when the call began.
-func TestB19NonReplayableUpload(t *testing.T) {
+func TestNonReplayableUploadSentOnce(t *testing.T) {
 	data := bytes.Repeat([]byte("0123456789"), 1000)
 	t.Run("cannot seek", func(t *testing.T) {
 		bubble(t, func(t *testing.T, e *env) {
@@ -374,7 +374,7 @@ func TestB19NonReplayableUpload(t *testing.T) {
 
 // B20: 50 concurrent calls against a server that fails 30% of requests with 503, under
 // the race detector: each ends in success or an *APIError, arrivals stay within 50 × 3.
-func TestB20Concurrency(t *testing.T) {
+func TestConcurrentCallsUnderFaults(t *testing.T) {
 	bubble(t, func(t *testing.T, e *env) {
 		var mu sync.Mutex
 		rnd := rand.New(rand.NewPCG(3, 4))
@@ -421,10 +421,10 @@ func TestB20Concurrency(t *testing.T) {
 	})
 }
 
-// BenchmarkB11HugeErrorBody measures one GetPet call that meets a 503 with a 100 MiB body
+// BenchmarkHugeErrorBody measures one GetPet call that meets a 503 with a 100 MiB body
 // and then a 200, on the in-memory network outside a bubble (waits of 1ns): B/op is what
 // the call and the server cost together.
-func BenchmarkB11HugeErrorBody(b *testing.B) {
+func BenchmarkHugeErrorBody(b *testing.B) {
 	n := memnet.New()
 	ln, err := n.Listen("tcp", petstoreAddr)
 	if err != nil {

@@ -19,7 +19,7 @@ import (
 // B1: a GET answered 503, 503, 200 is retried twice and decodes the final answer; the
 // waits are the document's backoff (ceilings 100ms, then 200ms) and exactly the gaps the
 // server saw.
-func TestB1GetRetriedUntilSuccess(t *testing.T) {
+func TestGetRetriedUntilSuccess(t *testing.T) {
 	bubble(t, func(t *testing.T, e *env) {
 		srv := e.serve(petstoreAddr, status(503), status(503), reply(200, petJSON))
 		pet, err := e.petstore().GetPet(t.Context(), 7)
@@ -55,7 +55,7 @@ func TestB1GetRetriedUntilSuccess(t *testing.T) {
 // backoff; one too long to wait for, or past the deadline, ends the call at once; a
 // backoff wait that cannot end before the deadline is not started; cancelling during a
 // wait returns at once.
-func TestB2RetryAfterOnTheWire(t *testing.T) {
+func TestRetryAfterOnTheWire(t *testing.T) {
 	// One listPets call against a server whose first answer is first, then 200.
 	gap := func(t *testing.T, first step) time.Duration {
 		var g time.Duration
@@ -181,7 +181,7 @@ func TestB2RetryAfterOnTheWire(t *testing.T) {
 
 // B3: PUT and DELETE are idempotent (RFC 9110 §9.2.2), so a 503 is retried; the PUT's body
 // is sent byte for byte again; updatePet's 300ms attempt timeout is retried too.
-func TestB3PutAndDeleteRetried(t *testing.T) {
+func TestPutAndDeleteRetried(t *testing.T) {
 	t.Run("PUT", func(t *testing.T) {
 		bubble(t, func(t *testing.T, e *env) {
 			srv := e.serve(petstoreAddr, status(503), echo)
@@ -239,7 +239,7 @@ func TestB3PutAndDeleteRetried(t *testing.T) {
 
 // B4: a POST or PATCH with no idempotency key is sent once on a 503: the error is the 503
 // itself after one attempt, saying the operation is not retry-safe, and no wait.
-func TestB4NonIdempotentNotRetried(t *testing.T) {
+func TestNonIdempotentNotRetried(t *testing.T) {
 	check := func(t *testing.T, e *env, srv *server, err error, method string) {
 		t.Helper()
 		apiErr := mustAPIError(t, err)
@@ -280,7 +280,7 @@ var uuidV4 = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-
 // B5: a POST or PATCH with x-idempotency-key, answered 503, 503, 200, is sent three times
 // with one key (a random UUIDv4, sent bare), the same body each time; the next call has a
 // new key; a key the caller gives is sent as given.
-func TestB5IdempotencyKey(t *testing.T) {
+func TestIdempotencyKeyOnEveryAttempt(t *testing.T) {
 	keys := func(srv *server) []string {
 		var k []string
 		for i := range srv.count() {
@@ -380,7 +380,7 @@ func TestB5IdempotencyKey(t *testing.T) {
 // in progress) is retried with the same key where the spec lists 409, as the petstore's
 // createPet does; retrygen's default statuses do not include it, so placeOrder, which does
 // not list it, returns it. 422 (key reused with another payload) and 400 are terminal.
-func TestB6IdempotencyErrorCodes(t *testing.T) {
+func TestIdempotencyErrorCodes(t *testing.T) {
 	t.Run("409 then 201", func(t *testing.T) {
 		bubble(t, func(t *testing.T, e *env) {
 			srv := e.serve(petstoreAddr, status(409), reply(201, petJSON))
@@ -421,7 +421,7 @@ func TestB6IdempotencyErrorCodes(t *testing.T) {
 // precedence over a RateLimit reset, malformed RateLimit fields are ignored, an exhausted
 // quota's reset is a floor on its own, and a reset beyond maxRetryAfter ends the call at once
 // as a too-long Retry-After does (A8).
-func TestB17RateLimitFields(t *testing.T) {
+func TestRateLimitFields(t *testing.T) {
 	gap := func(t *testing.T, header ...string) time.Duration {
 		var g time.Duration
 		bubble(t, func(t *testing.T, e *env) {
@@ -481,7 +481,7 @@ func TestB17RateLimitFields(t *testing.T) {
 //
 // A Transport that retries by itself would multiply these counts: WithHTTPClient's doc
 // comment says so, and no retrying layer is used here.
-func TestB18PerOperationPolicyWithoutAmplification(t *testing.T) {
+func TestPerOperationPolicyWithoutAmplification(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		want int

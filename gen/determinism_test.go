@@ -1,6 +1,6 @@
 package gen
 
-// C9 of RELIABILITY.md: the same spec gives the same bytes, whatever the order of its
+// C9 of docs/reliability.md: the same spec gives the same bytes, whatever the order of its
 // mappings, the time zone, the locale and the run.
 
 import (

@@ -1,6 +1,6 @@
 package gen
 
-// D4 of RELIABILITY.md: enum values become constants that hold exactly the value the
+// D4 of docs/reliability.md: enum values become constants that hold exactly the value the
 // spec wrote, or no constant at all when Go cannot hold it exactly.
 
 import (

@@ -1,7 +1,8 @@
 package gen
 
-// Fuzz targets of RELIABILITY.md C11 and D12. Their seed corpora are the specs of the
-// repository (added below) and testdata/fuzz/<target>; CI runs each for a few seconds:
+// Fuzz targets of docs/reliability.md C11 and D12. Their seed corpora are the specs of the
+// repository (added below) and testdata/fuzz/<target>, which every go test replays;
+// .ci/fuzz fuzzes each actively, as do these:
 //
 //	go test -run '^$' -fuzz '^FuzzGenerate$' -fuzztime 10s ./gen/
 //	go test -run '^$' -fuzz '^FuzzInjection$' -fuzztime 10s ./gen/

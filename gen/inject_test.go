@@ -15,7 +15,7 @@ import (
 )
 
 // Payloads that try to leave a comment or a string, inject code, or hide it
-// (RELIABILITY.md D1–D9).
+// (docs/reliability.md, D1–D9).
 var injectionPayloads = []string{
 	"desc\n*/ func init() { os.WriteFile(\"pwn\", nil, 0o644) } /*",
 	"/* starts raw",

@@ -1,6 +1,6 @@
 package gen
 
-// Resource limits (RELIABILITY.md group E, and C2): every cap is a named constant, each
+// Resource limits (docs/reliability.md, group E, and C2): every cap is a named constant, each
 // has a test of its message, and nothing a spec holds can hang the generator or blow its
 // stack.
 
@@ -405,7 +405,7 @@ components:
 	}
 }
 
-// BenchmarkHugeSpecs measures refusing the inputs of RELIABILITY.md E4 that exceed the
+// BenchmarkHugeSpecs measures refusing the inputs of docs/reliability.md E4 that exceed the
 // caps: 50,000 operations and an enum of 1,000,000 values. Run with:
 //
 //	go test -run '^$' -bench BenchmarkHugeSpecs -benchmem -benchtime 1x ./gen/
@@ -428,7 +428,7 @@ func BenchmarkHugeSpecs(b *testing.B) {
 	}
 }
 
-// E6: a chain of allOf schemas, each copying its parents' properties into itself, asks
+// E4: a chain of allOf schemas, each copying its parents' properties into itself, asks
 // for a quadratic number of struct fields; past build.MaxFields the spec is refused,
 // located at the schema that crossed the limit, before anything is emitted.
 func TestAllOfChainIsCapped(t *testing.T) {

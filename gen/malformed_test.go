@@ -1,6 +1,6 @@
 package gen
 
-// Group C of RELIABILITY.md: malformed and invalid specs are refused with a located
+// Group C of docs/reliability.md: malformed and invalid specs are refused with a located
 // error (file:line:col, or a JSON pointer), whatever is wrong with them.
 
 import (

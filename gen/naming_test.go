@@ -1,6 +1,6 @@
 package gen
 
-// C4 and C5 of RELIABILITY.md: names that collide after cleaning, keywords, predeclared
+// C4 and C5 of docs/reliability.md: names that collide after cleaning, keywords, predeclared
 // names, digits, Unicode and empty names all get distinct, valid identifiers, and none
 // of what they name is lost.
 

@@ -1,6 +1,6 @@
 package gen
 
-// Hostile specs (RELIABILITY.md group D) beyond the fields TestInjection covers: every
+// Hostile specs (docs/reliability.md, group D) beyond the fields TestInjection covers: every
 // place of a spec whose text can reach the generated client, each with every payload.
 
 import (
@@ -572,7 +572,7 @@ func hostileUnits() [][]hostileField {
 }
 
 // TestHostileFields puts every payload in every field of hostileTemplate. Each client
-// must pass the oracle of RELIABILITY.md D1–D9 against its twin, or the spec must be
+// must pass the oracle of docs/reliability.md (group D) against its twin, or the spec must be
 // refused with a located error. A group of fields that fails or is refused is tried
 // again half by half, so that every result belongs to one field. Then, per payload,
 // one spec carries it in all the fields that accepted it, and that client must

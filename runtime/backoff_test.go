@@ -3,13 +3,14 @@ package runtime
 import (
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"testing"
 	"testing/synctest"
 	"time"
 )
 
 // A1: delays follow the capped exponential ceiling; full jitter spreads them over [0, ceiling).
-func TestA1BackoffBounds(t *testing.T) {
+func TestBackoffCeilingAndJitter(t *testing.T) {
 	t.Run("top of the range through the engine", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			s := &stub{fn: status(503)}
@@ -125,7 +126,7 @@ func TestA1BackoffBounds(t *testing.T) {
 }
 
 // A2: huge retry numbers and multipliers never overflow, go negative or panic.
-func TestA2OverflowSafety(t *testing.T) {
+func TestBackoffNeverOverflows(t *testing.T) {
 	retries := []int{-5, 0, 1, 31, 62, 63, 64, 1000, math.MaxInt}
 	for _, j := range []Jitter{JitterFull, JitterEqual, JitterDecorrelated, JitterNone} {
 		for _, m := range []float64{1, 1.5, 2, 10, 1e300, math.MaxFloat64} {
@@ -159,9 +160,15 @@ func TestA2OverflowSafety(t *testing.T) {
 	}
 }
 
-// DefaultPolicy holds DESIGN.md's defaults; a zero delay is no delay.
+// DefaultPolicy holds the defaults of x-retry (docs/design.md, "Spec extensions"); a zero
+// delay is no delay, and the zero values that stand for defaults are exactly those the
+// package doc and Policy list.
 func TestDefaultsMatchDesign(t *testing.T) {
 	var zero Policy
+	want := Policy{MaxAttempts: DefaultMaxAttempts, Multiplier: DefaultMultiplier, Jitter: JitterFull, StatusCodes: DefaultStatusCodes()}
+	if got := zero.resolved(); !reflect.DeepEqual(got, want) {
+		t.Errorf("the zero Policy stands for %+v, want %+v", got, want)
+	}
 	if got := zero.Ceiling(1); got != 0 {
 		t.Errorf("zero policy first ceiling = %v, want 0", got)
 	}

@@ -12,7 +12,7 @@ import (
 )
 
 // A19: the breaker opens, refuses without sending, probes once, and closes or re-opens.
-func TestA19CircuitBreaker(t *testing.T) {
+func TestCircuitBreakerOpensProbesCloses(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		code := 503
 		var mu sync.Mutex

@@ -13,7 +13,7 @@ import (
 )
 
 // A18: the budget's arithmetic, in virtual time, and what the engine does with it.
-func TestA18RetryBudget(t *testing.T) {
+func TestRetryBudgetCapsRetries(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	at := func(d time.Duration) time.Time { return t0.Add(d) }
 	withdraw := func(b *Budget, now time.Time, n int) (granted int) {

@@ -10,8 +10,10 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"reflect"
 	"syscall"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
@@ -189,17 +191,34 @@ func TestDecide(t *testing.T) {
 	}
 }
 
-// The decision draws nothing itself: the same situation gives the same verdict.
-func TestDecideIsPure(t *testing.T) {
-	p := idempotent().resolved()
-	s := situation{pol: &p, attempt: 2, maxAttempts: 3, status: 503, header: header("Retry-After", "1"),
-		now: time.Unix(0, 0), rnd: 0.25, prevBackoff: 40 * time.Millisecond}
-	first := decide(&s)
-	for range 100 {
-		if got := decide(&s); got != first {
-			t.Fatalf("decide = %+v, then %+v", first, got)
+// decide reads no clock and changes nothing of the situation it is given: decided again
+// after the bubble's clock has moved an hour past the situation's deadline and its
+// Retry-After date, the same situation gives the same verdict, and is left as it was.
+func TestDecideReadsNoClock(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := idempotent().resolved()
+		now := time.Now()
+		s := situation{pol: &p, attempt: 2, maxAttempts: 3, status: 503,
+			header: header("Retry-After", now.Add(2*time.Second).UTC().Format(http.TimeFormat)),
+			now:    now, deadline: now.Add(10 * time.Second), elapsedEnd: now.Add(20 * time.Second),
+			rnd: 0.25, prevBackoff: 40 * time.Millisecond}
+		// The date is 2s after s.now; the backoff of retry 2 is 0.25 of its 200ms ceiling.
+		want := verdict{retry: true, wait: 2*time.Second + 50*time.Millisecond, backoff: 50 * time.Millisecond}
+		before, policyBefore, headerBefore := s, p, s.header.Clone()
+		for i := range 3 {
+			if got := decide(&s); got != want {
+				t.Fatalf("decision %d, made %v after the situation: %+v, want %+v", i+1, time.Since(now), got, want)
+			}
+			time.Sleep(time.Hour)
 		}
-	}
+		if !reflect.DeepEqual(s.header, headerBefore) || !reflect.DeepEqual(p, policyBefore) {
+			t.Errorf("decide changed the header or the policy: %v, %+v", s.header, p)
+		}
+		s.header, before.header = nil, nil
+		if !reflect.DeepEqual(s, before) {
+			t.Errorf("decide changed the situation:\n%+v\nwas\n%+v", s, before)
+		}
+	})
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -15,8 +15,10 @@
 //
 //   - Backoff: retry k's ceiling is min(MaxDelay, InitialDelay × Multiplier^(k-1)), computed
 //     without overflow; the wait is drawn under the policy's [Jitter] ([Policy.Backoff]).
-//     There is no wait after the last attempt. A zero delay is no delay: start from
-//     [DefaultPolicy] for the defaults.
+//     There is no wait after the last attempt. Of a [Policy]'s zero values only
+//     MaxAttempts, Multiplier, Jitter and a nil StatusCodes stand for their defaults; a
+//     zero delay is no delay and a zero MaxRetryAfter allows no wait for a server hint:
+//     start from [DefaultPolicy] for the defaults.
 //   - Retry-After and retry-after-ms, or else the reset of an exhausted RateLimit quota
 //     ([ParseRetryAfter]), are a floor with the jittered
 //     backoff added on top ([Policy.Wait]). A hint over MaxRetryAfter, or one that would
@@ -65,9 +67,10 @@
 // # Testing
 //
 // [Engine.Rand] injects the jitter's random source (a seeded math/rand/v2 source, or a
-// constant); a policy with InitialDelay and MaxDelay 0 (set through Engine.Override) waits
-// nothing. Code that waits is best tested inside a testing/synctest bubble, where the
-// engine's timers run on the bubble's fake clock.
+// constant); a policy with InitialDelay and MaxDelay 0 (set through Engine.Override) does
+// not back off, and with RetryAfter false too it waits nothing. Code that waits is best
+// tested inside a testing/synctest bubble, where the engine's timers run on the bubble's
+// fake clock.
 //
 // The package imports the standard library only.
 package runtime

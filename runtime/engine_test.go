@@ -23,7 +23,7 @@ import (
 const testURL = "http://api.test/pets"
 
 // A6: Retry-After is a floor with the jittered backoff on top.
-func TestA6RetryAfterIsFloorPlusJitter(t *testing.T) {
+func TestRetryAfterIsFloorUnderJitter(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var rnd float64
 		s := &stub{fn: func(n int, _ *http.Request) (*http.Response, error) {
@@ -98,7 +98,7 @@ func TestA6RetryAfterIsFloorPlusJitter(t *testing.T) {
 }
 
 // A8: a hint over MaxRetryAfter, or past the deadline or MaxElapsed, ends the call at once.
-func TestA8HugeRetryAfter(t *testing.T) {
+func TestRetryAfterTooLongEndsCall(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
 		hint     string
@@ -176,7 +176,7 @@ func TestA8HugeRetryAfter(t *testing.T) {
 }
 
 // A9: cancelling during a wait returns at once and stops the timer; a done context sends nothing.
-func TestA9CancelDuringBackoff(t *testing.T) {
+func TestCancelDuringWaitReturnsAtOnce(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		s := &stub{fn: status(503)}
 		e := engineFor(s, 0.5)
@@ -241,7 +241,7 @@ func hang(_ int, r *http.Request) (*http.Response, error) {
 }
 
 // A10: the caller's deadline ends an attempt in flight and is never retried.
-func TestA10CallerDeadlineInFlight(t *testing.T) {
+func TestCallerDeadlineNotRetried(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		s := &stub{fn: hang}
 		ctx, cancel := context.WithTimeout(t.Context(), 3*time.Second)
@@ -258,7 +258,7 @@ func TestA10CallerDeadlineInFlight(t *testing.T) {
 }
 
 // A11: a per-attempt timeout is retried, unlike the caller's deadline.
-func TestA11AttemptTimeoutRetried(t *testing.T) {
+func TestAttemptTimeoutRetried(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		s := &stub{fn: func(n int, r *http.Request) (*http.Response, error) {
 			if n == 1 {
@@ -330,7 +330,7 @@ func streamBody(ctx context.Context, size, chunk int, gap time.Duration) io.Read
 }
 
 // A12: the attempt's context lives until the caller closes the body.
-func TestA12AttemptContextOutlivesDo(t *testing.T) {
+func TestAttemptContextLivesUntilBodyClosed(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var attemptCtx context.Context
 		s := &stub{fn: func(_ int, r *http.Request) (*http.Response, error) {
@@ -380,7 +380,7 @@ func TestA12AttemptContextOutlivesDo(t *testing.T) {
 }
 
 // A13: a persistent failure makes exactly MaxAttempts attempts and says so.
-func TestA13Exhaustion(t *testing.T) {
+func TestRetriesUpToMaxAttempts(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		s := &stub{fn: func(n int, _ *http.Request) (*http.Response, error) {
 			return response(503, header("X-Try", string(rune('0'+n))), "down"), nil
@@ -434,7 +434,7 @@ func TestA13Exhaustion(t *testing.T) {
 }
 
 // A14: what is retried and what is not.
-func TestA14Classification(t *testing.T) {
+func TestWhatIsRetried(t *testing.T) {
 	run := func(t *testing.T, p *Policy, fn func(int, *http.Request) (*http.Response, error)) (int, error) {
 		t.Helper()
 		var n int
@@ -595,7 +595,7 @@ func (c *countingGetBody) get() (io.ReadCloser, error) {
 }
 
 // A15: request bodies are replayed byte-identical; each attempt's body is closed once.
-func TestA15BodyReplay(t *testing.T) {
+func TestRequestBodyReplayedIdentically(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		data := bytes.Repeat([]byte("order-42;"), 1000)
 		s := &stub{fn: sequence(503, 503, 201)}
@@ -743,7 +743,7 @@ func TestWithHeader(t *testing.T) {
 }
 
 // A16: a body that cannot be replayed ends the call instead of sending an empty retry.
-func TestA16NonReplayableBody(t *testing.T) {
+func TestNonReplayableBodyEndsCall(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		s := &stub{fn: status(503)}
 		req := newRequest(t, t.Context(), "PUT", testURL, io.MultiReader(strings.NewReader("data")))
@@ -784,7 +784,7 @@ func TestA16NonReplayableBody(t *testing.T) {
 }
 
 // A17: failed attempts' bodies are drained (bounded) and closed; the final body is left open.
-func TestA17DrainAndClose(t *testing.T) {
+func TestFailedBodiesDrainedAndClosed(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var bodies []*trackedBody
 		s := &stub{fn: func(n int, _ *http.Request) (*http.Response, error) {
@@ -830,7 +830,7 @@ func TestA17DrainAndClose(t *testing.T) {
 }
 
 // A17, on the wire: drained failures keep one connection for all attempts.
-func TestA17ConnectionReuse(t *testing.T) {
+func TestDrainedAttemptsShareConnection(t *testing.T) {
 	var arrivals atomic.Int32
 	var conns atomic.Int32
 	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

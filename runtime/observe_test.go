@@ -19,7 +19,7 @@ import (
 )
 
 // A20: the attempt header, the hook and the log, and one engine shared by many goroutines.
-func TestA20AttemptHeaderHookAndConcurrency(t *testing.T) {
+func TestAttemptHeaderHookLogAndSharedEngine(t *testing.T) {
 	t.Run("attempt header", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			s := &stub{fn: sequence(503, 503, 200)}

@@ -35,9 +35,10 @@ const (
 	Class5XX StatusCode = 5
 )
 
-// Defaults of DESIGN.md's x-retry, as DefaultPolicy sets them. Of these, only MaxAttempts
-// and Multiplier have a zero value that stands for the default (zero of either is
-// meaningless); a zero delay is no delay.
+// Defaults of x-retry, as DefaultPolicy sets them. A zero Policy field stands for its
+// default only where zero would be meaningless: MaxAttempts and Multiplier here, and an
+// empty Jitter and a nil StatusCodes (see Policy). A zero delay is no delay, and a zero
+// MaxRetryAfter allows no wait for a server hint.
 const (
 	DefaultMaxAttempts   = 4
 	DefaultInitialDelay  = 500 * time.Millisecond
@@ -118,10 +119,10 @@ type Policy struct {
 	ReadBody bool
 }
 
-// DefaultPolicy returns the defaults of DESIGN.md's x-retry: 4 attempts, 500ms initial
-// delay doubling up to 10s, full jitter, statuses 408 429 500 502 503 504, connection errors
-// retried, Retry-After honoured up to 60s. Idempotent is false and IdempotencyKey empty:
-// they depend on the operation.
+// DefaultPolicy returns the defaults of x-retry: 4 attempts, 500ms initial delay doubling
+// up to 10s, full jitter, statuses 408 429 500 502 503 504, connection errors retried,
+// Retry-After honoured up to 60s. Idempotent is false and IdempotencyKey empty: they depend
+// on the operation.
 func DefaultPolicy() Policy {
 	return Policy{
 		MaxAttempts:      DefaultMaxAttempts,
@@ -155,8 +156,9 @@ func (p *Policy) resolved() Policy {
 }
 
 // Validate reports every field of p that the engine cannot honour, joined into one error.
-// Zero fields stand for their defaults and are valid. Engine.Do validates each policy and
-// sends nothing under an invalid one.
+// Zero fields are valid: MaxAttempts, Multiplier, Jitter and a nil StatusCodes stand for
+// their defaults, the others for zero. Engine.Do validates each policy and sends nothing
+// under an invalid one.
 func (p *Policy) Validate() error {
 	var errs []error
 	bad := func(format string, args ...any) {

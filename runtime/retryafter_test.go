@@ -19,7 +19,7 @@ func header(kv ...string) http.Header {
 }
 
 // A3: delay-seconds is 1*DIGIT and nothing else.
-func TestA3DelaySecondsGrammar(t *testing.T) {
+func TestRetryAfterDelaySecondsIsDigitsOnly(t *testing.T) {
 	now := time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
 	for _, tc := range []struct {
 		in   string
@@ -73,7 +73,7 @@ func TestA3DelaySecondsGrammar(t *testing.T) {
 }
 
 // A4: the three HTTP-date forms, case-sensitive, GMT only.
-func TestA4HTTPDateFormats(t *testing.T) {
+func TestRetryAfterHTTPDateForms(t *testing.T) {
 	now := time.Date(1999, 12, 31, 23, 59, 57, 0, time.UTC)
 	for _, tc := range []struct {
 		in   string
@@ -111,7 +111,7 @@ func TestA4HTTPDateFormats(t *testing.T) {
 }
 
 // A5: the RFC 850 two-digit year lies within 50 years of now, unlike net/http.ParseTime.
-func TestA5RFC850YearWindow(t *testing.T) {
+func TestRetryAfterRFC850YearWithin50Years(t *testing.T) {
 	now := time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
 	got, ok := ParseRetryAfter(header("Retry-After", "Monday, 01-Jun-70 00:00:00 GMT"), now)
 	if want := time.Date(2070, 6, 1, 0, 0, 0, 0, time.UTC).Sub(now); !ok || got != want {
@@ -150,7 +150,7 @@ func TestA5RFC850YearWindow(t *testing.T) {
 }
 
 // A7: several Retry-After fields are no hint at all; the plain backoff applies.
-func TestA7MultipleRetryAfter(t *testing.T) {
+func TestRepeatedRetryAfterIgnored(t *testing.T) {
 	now := time.Now()
 	if _, ok := ParseRetryAfter(header("Retry-After", "2", "Retry-After", "3"), now); ok {
 		t.Fatal("two Retry-After fields gave a hint")

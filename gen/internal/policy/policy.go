@@ -1,6 +1,6 @@
 // Package policy derives each operation's retry policy from the HTTP method and the
 // spec's extensions (x-retry, x-speakeasy-retries, x-idempotency-key, x-idempotent), as
-// DESIGN.md's "Which operations may be retried" and "Spec extensions" define it.
+// docs/design.md's "Which operations are retried" and "Spec extensions" define it.
 //
 // It sees no kin-openapi types: the build stage hands it each level's extensions as
 // decoded values, with a way to locate them, and gets back a model.Policy. A level is read
@@ -115,7 +115,7 @@ func newField[T any](name string, at func(*model.Policy) *T, parse func(any) (T,
 
 const durationFix = `write a Go duration such as "500ms", "10s" or "0s"`
 
-// Fields are the fields of x-retry, in the order DESIGN.md lists them. This table drives
+// Fields are the fields of x-retry, in the order docs/design.md lists them. This table drives
 // parsing, merging, the sources of a policy and the columns of the plan.
 var Fields = []Field{
 	newField("maxAttempts", func(p *model.Policy) *int { return &p.MaxAttempts }, parseAttempts,
@@ -322,7 +322,7 @@ type Operation struct {
 	KeyHeader, PathKeyHeader string
 }
 
-// Resolve applies the rules of DESIGN.md to one operation, given what its document, path
+// Resolve applies the rules of docs/design.md to one operation, given what its document, path
 // item and the operation itself say.
 func Resolve(op Operation, doc, path, own Settings, errs *source.ErrorList) model.Policy {
 	pol := Default()

@@ -482,7 +482,7 @@ func TestOperationLevelRetryNeedsRetryableOperation(t *testing.T) {
 	}
 }
 
-// TestDefaultPolicy pins the defaults DESIGN.md documents; the other tests build on them.
+// TestDefaultPolicy pins the defaults docs/design.md documents; the other tests build on them.
 func TestDefaultPolicy(t *testing.T) {
 	want := model.Policy{
 		MaxAttempts:      4,
@@ -506,7 +506,7 @@ func TestDefaultPolicy(t *testing.T) {
 		Overlays: map[string]string{},
 	}
 	if diff := cmp.Diff(want, policy.Default()); diff != "" {
-		t.Errorf("defaults differ from DESIGN.md (-want +got):\n%s", diff)
+		t.Errorf("defaults differ from docs/design.md (-want +got):\n%s", diff)
 	}
 }
 
