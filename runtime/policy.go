@@ -194,7 +194,7 @@ func (p *Policy) Validate() error {
 			bad("StatusCodes: %d is neither a status 100-599 nor a class digit 1-5", int(c))
 		}
 	}
-	if p.IdempotencyKey != "" && !isToken(p.IdempotencyKey) {
+	if p.IdempotencyKey != "" && !ValidHeaderName(p.IdempotencyKey) {
 		bad("IdempotencyKey %q is not a valid header name", p.IdempotencyKey)
 	}
 	if p.InitialDelay >= 0 && p.MaxDelay >= 0 {
@@ -225,14 +225,15 @@ func (p *Policy) valid() bool {
 			return false
 		}
 	}
-	if p.IdempotencyKey != "" && !isToken(p.IdempotencyKey) {
+	if p.IdempotencyKey != "" && !ValidHeaderName(p.IdempotencyKey) {
 		return false
 	}
 	return p.MaxDelay >= p.InitialDelay
 }
 
-// isToken reports whether s is an RFC 9110 token, the syntax of a header name.
-func isToken(s string) bool {
+// ValidHeaderName reports whether s is an RFC 9110 token, the syntax of a header field
+// name (and of Policy.IdempotencyKey).
+func ValidHeaderName(s string) bool {
 	if s == "" {
 		return false
 	}

@@ -658,21 +658,13 @@ func (r reader) idempotent() (value, set bool) {
 	return b, true
 }
 
-// ValidHeaderName reports whether s is an RFC 9110 token.
+// maxHeaderName bounds the header names a spec may give: longer ones are refused.
+const maxHeaderName = 256
+
+// ValidHeaderName reports whether s is a header name a spec may give: an RFC 9110 token
+// (runtime.ValidHeaderName) of at most maxHeaderName bytes.
 func ValidHeaderName(s string) bool {
-	if s == "" || len(s) > 256 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
-		case strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0:
-		default:
-			return false
-		}
-	}
-	return true
+	return len(s) <= maxHeaderName && runtime.ValidHeaderName(s)
 }
 
 // parseInt reads an integral number.
