@@ -249,8 +249,9 @@ func TestStreamCloseTwice(t *testing.T) {
 	if !s.Next() {
 		t.Fatal(s.Err())
 	}
-	if s.Close() != nil || s.Close() != nil {
-		t.Error("Close failed")
+	first, second := s.Close(), s.Close()
+	if first != nil || second != nil {
+		t.Errorf("Close: %v, then %v", first, second)
 	}
 	if s.Next() || !errors.Is(s.Err(), ErrStreamClosed) {
 		t.Errorf("Next after Close: err %v", s.Err())

@@ -87,7 +87,7 @@ func UnmarshalUnion(data []byte, raw *json.RawMessage, fields ...any) error {
 		return nil
 	}
 	kind := data[0]
-	integral := kind != '"' && bytes.IndexAny(data, ".eE") < 0
+	integral := kind != '"' && !bytes.ContainsAny(data, ".eE")
 	fits := make([]reflect.Value, 0, len(targets))
 	for _, t := range targets {
 		if takes(t.Type().Elem(), kind, integral) {
