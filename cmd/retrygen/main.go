@@ -316,20 +316,60 @@ func packageOf(path string) string {
 	return f.Name.Name
 }
 
-func runPlan(args []string, stdout, stderr io.Writer) int {
-	logger := newLogger(stderr)
-	fs := flag.NewFlagSet("retrygen plan", flag.ContinueOnError)
+// reportFlags are the flags plan and diff share: the output format, and how specs load.
+type reportFlags struct {
+	asJSON, asMarkdown *bool
+	allowExt           *bool
+	overlays           overlayFlag
+}
+
+// addReportFlags defines the shared flags on fs; what is the specs' description in their
+// help ("the spec", "both specs").
+func addReportFlags(fs *flag.FlagSet, jsonHelp, markdownHelp, what string) *reportFlags {
+	r := &reportFlags{
+		asJSON:     fs.Bool("json", false, jsonHelp),
+		asMarkdown: fs.Bool("markdown", false, markdownHelp),
+		allowExt:   fs.Bool("allow-external-refs", false, "follow $refs to files inside the spec's folder"),
+	}
+	fs.Var(&r.overlays, "overlay", "apply the OpenAPI Overlay `FILE` to "+what+" first (repeatable, applied in order)")
+	return r
+}
+
+// format returns the output format the flags ask for: "table", "json" or "markdown".
+func (r *reportFlags) format() (string, error) {
+	switch {
+	case *r.asJSON && *r.asMarkdown:
+		return "", errors.New("-json and -markdown exclude each other")
+	case *r.asJSON:
+		return "json", nil
+	case *r.asMarkdown:
+		return "markdown", nil
+	}
+	return "table", nil
+}
+
+func (r *reportFlags) loadOptions(strict bool) gen.LoadOptions {
+	return gen.LoadOptions{AllowExternalRefs: *r.allowExt, Strict: strict, Overlays: r.overlays}
+}
+
+// newFlagSet returns a flag set whose usage prints usage, then the flags.
+func newFlagSet(name, usage string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.Usage = func() {
-		fmt.Fprint(stderr, "usage: retrygen plan [-json | -markdown] [-wide] [-overlay FILE]... [-allow-external-refs] [-v] [-strict] SPEC\n\nFlags:\n")
+		fmt.Fprint(stderr, usage+"\nFlags:\n")
 		fs.SetOutput(stderr)
 		fs.PrintDefaults()
 	}
-	asJSON := fs.Bool("json", false, "print a JSON array, one object per operation")
-	asMarkdown := fs.Bool("markdown", false, "print a Markdown table")
+	return fs
+}
+
+const planUsage = "usage: retrygen plan [-json | -markdown] [-wide] [-overlay FILE]... [-allow-external-refs] [-v] [-strict] SPEC\n"
+
+func runPlan(args []string, stdout, stderr io.Writer) int {
+	logger := newLogger(stderr)
+	fs := newFlagSet("retrygen plan", planUsage, stderr)
+	report := addReportFlags(fs, "print a JSON array, one object per operation", "print a Markdown table", "the spec")
 	wide := fs.Bool("wide", false, "show every field in the table, and where each value came from")
-	allowExt := fs.Bool("allow-external-refs", false, "follow $refs to files inside the spec's folder")
-	var overlays overlayFlag
-	fs.Var(&overlays, "overlay", "apply the OpenAPI Overlay `FILE` to the spec first (repeatable, applied in order)")
 	verbose := fs.Bool("v", false, "also print the spec's warnings: findings that do not stop planning")
 	strict := fs.Bool("strict", false, "treat the spec's warnings as errors")
 	if code, ok := parseFlags(fs, args, logger); !ok {
@@ -340,26 +380,19 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return exitUsage
 	}
-	if *asJSON && *asMarkdown {
-		logger.Print("-json and -markdown exclude each other")
+	format, err := report.format()
+	if err != nil {
+		logger.Print(err)
 		return exitUsage
 	}
-	spec, err := gen.Load(fs.Arg(0), gen.LoadOptions{AllowExternalRefs: *allowExt, Strict: *strict, Overlays: overlays})
+	spec, err := gen.Load(fs.Arg(0), report.loadOptions(*strict))
 	if err != nil {
 		return reportSpecError(stderr, logger, err)
 	}
 	if *verbose {
 		printWarnings(stderr, spec)
 	}
-	format := "table"
-	switch {
-	case *asJSON:
-		format = "json"
-	case *asMarkdown:
-		format = "markdown"
-	}
-	err = gen.Plan(stdout, spec, gen.PlanOptions{Format: format, Wide: *wide})
-	if err != nil {
+	if err := gen.Plan(stdout, spec, gen.PlanOptions{Format: format, Wide: *wide}); err != nil {
 		logger.Print(err)
 		return exitFail
 	}
@@ -372,18 +405,9 @@ const diffUsage = "usage: retrygen diff [-json | -markdown] [-allow=breaking,loo
 // a loosened retry rule that -allow does not allow.
 func runDiff(args []string, stdout, stderr io.Writer) int {
 	logger := newLogger(stderr)
-	fs := flag.NewFlagSet("retrygen diff", flag.ContinueOnError)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, diffUsage+"\nFlags:\n")
-		fs.SetOutput(stderr)
-		fs.PrintDefaults()
-	}
-	asJSON := fs.Bool("json", false, "print a JSON object: counts and one entry per change")
-	asMarkdown := fs.Bool("markdown", false, "print Markdown for a pull request comment")
+	fs := newFlagSet("retrygen diff", diffUsage, stderr)
+	report := addReportFlags(fs, "print a JSON object: counts and one entry per change", "print Markdown for a pull request comment", "both specs")
 	allow := fs.String("allow", "", "comma-separated `kinds` that do not fail the run: breaking, loosened")
-	allowExt := fs.Bool("allow-external-refs", false, "follow $refs to files inside each spec's folder")
-	var overlays overlayFlag
-	fs.Var(&overlays, "overlay", "apply the OpenAPI Overlay `FILE` to both specs first (repeatable, applied in order)")
 	if code, ok := parseFlags(fs, args, logger); !ok {
 		return code
 	}
@@ -392,55 +416,70 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return exitUsage
 	}
-	if *asJSON && *asMarkdown {
-		logger.Print("-json and -markdown exclude each other")
+	format, err := report.format()
+	if err != nil {
+		logger.Print(err)
 		return exitUsage
 	}
+	allowed, err := allowedKinds(*allow)
+	if err != nil {
+		logger.Print(err)
+		return exitUsage
+	}
+	old, new, ok := loadBoth(fs.Arg(0), fs.Arg(1), report.loadOptions(false), stderr, logger)
+	if !ok {
+		return exitFail
+	}
+	found, err := gen.Diff(stdout, old, new, gen.DiffOptions{Format: format})
+	if err != nil {
+		logger.Print(err)
+		return exitFail
+	}
+	if msg := verdict(found, allowed); msg != "" {
+		logger.Print(msg)
+		return exitFail
+	}
+	return exitOK
+}
+
+// allowedKinds reads -allow: the kinds of finding that do not fail diff.
+func allowedKinds(allow string) (map[string]bool, error) {
 	allowed := map[string]bool{}
-	for _, k := range strings.Split(*allow, ",") {
+	for _, k := range strings.Split(allow, ",") {
 		switch k = strings.TrimSpace(k); k {
 		case "":
 		case "breaking", "loosened":
 			allowed[k] = true
 		default:
-			logger.Printf("-allow: unknown kind %q: want breaking, loosened or both", k)
-			return exitUsage
+			return nil, fmt.Errorf("-allow: unknown kind %q: want breaking, loosened or both", k)
 		}
 	}
+	return allowed, nil
+}
 
-	// The two specs load at the same time: loading is most of the work.
-	var specs [2]*gen.Spec
-	var errs [2]error
+// loadBoth loads the two specs at the same time (loading is most of diff's work) and
+// reports the problems of each.
+func loadBoth(oldPath, newPath string, opts gen.LoadOptions, stderr io.Writer, logger *log.Logger) (old, new *gen.Spec, ok bool) {
+	var newErr error
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		specs[1], errs[1] = gen.Load(fs.Arg(1), gen.LoadOptions{AllowExternalRefs: *allowExt, Overlays: overlays})
+		new, newErr = gen.Load(newPath, opts)
 	}()
-	specs[0], errs[0] = gen.Load(fs.Arg(0), gen.LoadOptions{AllowExternalRefs: *allowExt, Overlays: overlays})
+	old, oldErr := gen.Load(oldPath, opts)
 	<-done
-	failed := false
-	for _, err := range errs {
+	ok = true
+	for _, err := range []error{oldErr, newErr} {
 		if err != nil {
 			reportSpecError(stderr, logger, err)
-			failed = true
+			ok = false
 		}
 	}
-	if failed {
-		return exitFail
-	}
+	return old, new, ok
+}
 
-	format := "table"
-	switch {
-	case *asJSON:
-		format = "json"
-	case *asMarkdown:
-		format = "markdown"
-	}
-	found, err := gen.Diff(stdout, specs[0], specs[1], gen.DiffOptions{Format: format})
-	if err != nil {
-		logger.Print(err)
-		return exitFail
-	}
+// verdict says why diff fails, "" when what it found is allowed.
+func verdict(found gen.Findings, allowed map[string]bool) string {
 	var fail, kinds []string
 	if found.Breaking > 0 && !allowed["breaking"] {
 		fail = append(fail, plural(found.Breaking, "breaking change"))
@@ -450,11 +489,10 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 		fail = append(fail, plural(found.Loosened, "loosened retry rule"))
 		kinds = append(kinds, "loosened")
 	}
-	if len(fail) > 0 {
-		logger.Printf("%s (-allow=%s accepts them)", strings.Join(fail, " and "), strings.Join(kinds, ","))
-		return exitFail
+	if len(fail) == 0 {
+		return ""
 	}
-	return exitOK
+	return fmt.Sprintf("%s (-allow=%s accepts them)", strings.Join(fail, " and "), strings.Join(kinds, ","))
 }
 
 // plural spells n things: "1 breaking change", "2 breaking changes".
