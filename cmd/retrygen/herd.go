@@ -42,90 +42,83 @@ var (
 )
 
 // runHerd is "retrygen herd": it prints the simulation's table (or JSON) and, with -svg,
-// writes the chart. Exit status: 0 done, 1 the chart could not be written, 2 usage.
+// writes the chart. Exit status: 0 done, 1 the chart could not be written, 2 usage. The
+// two forms, the burst and the steady outage (-fail, -budgets), have flag sets of their
+// own, with their own defaults.
 func runHerd(args []string, stdout, stderr io.Writer) int {
 	logger := newLogger(stderr)
-	def := herd.DefaultConfig()
-	odef := herd.DefaultOutage()
-	fs := flag.NewFlagSet("retrygen herd", flag.ContinueOnError)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, herdUsage+"\nFlags:\n")
-		fs.SetOutput(stderr)
-		fs.PrintDefaults()
+	steady := hasFlag(args, "fail") || hasFlag(args, "budgets")
+	wrong, why := steadyFlags, "herd: -%s goes with -fail or -budgets"
+	if steady {
+		wrong, why = burstFlags, "herd: -%s is for the first form, not with -fail or -budgets"
 	}
-	c, o := def, odef
-	fs.IntVar(&c.Clients, "clients", def.Clients, "clients that fail together (with -fail or -budgets: clients, each with its own budget; default 1)")
-	fs.IntVar(&c.Retries, "retries", def.Retries, "retries per client after the first attempt (with -fail or -budgets: per call; default 3)")
-	fs.DurationVar(&c.Initial, "initial", def.Initial, "backoff ceiling of the first retry (with -fail or -budgets: default 500ms)")
-	fs.DurationVar(&c.Max, "max", def.Max, "cap on one backoff step (with -fail or -budgets: default 10s)")
+	for _, name := range wrong {
+		if hasFlag(args, name) {
+			logger.Printf(why, name)
+			return exitUsage
+		}
+	}
+	if steady {
+		return runSteadyHerd(args, stdout, stderr, logger)
+	}
+	return runBurstHerd(args, stdout, stderr, logger)
+}
+
+// hasFlag reports whether args set the flag name (-name, --name, -name=value) before a
+// "--"; the values of other flags never read as one, as no herd flag takes a value that
+// starts with a letter after a dash.
+func hasFlag(args []string, name string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if !strings.HasPrefix(a, "-") {
+			continue
+		}
+		a = strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-")
+		if n, _, _ := strings.Cut(a, "="); n == name {
+			return true
+		}
+	}
+	return false
+}
+
+// parseHerdFlags parses args into fs and refuses positional arguments.
+func parseHerdFlags(fs *flag.FlagSet, args []string, logger *log.Logger) (int, bool) {
+	if code, ok := parseFlags(fs, args, logger); !ok {
+		return code, false
+	}
+	if fs.NArg() != 0 {
+		logger.Printf("herd takes no arguments, got %q", fs.Args())
+		fs.Usage()
+		return exitUsage, false
+	}
+	return 0, true
+}
+
+// runBurstHerd is the first form: clients that fail together against a server that
+// stays down.
+func runBurstHerd(args []string, stdout, stderr io.Writer, logger *log.Logger) int {
+	fs := newFlagSet("retrygen herd", herdUsage, stderr)
+	def := herd.DefaultConfig()
+	c := def
+	fs.IntVar(&c.Clients, "clients", def.Clients, "clients that fail together")
+	fs.IntVar(&c.Retries, "retries", def.Retries, "retries per client after the first attempt")
+	fs.DurationVar(&c.Initial, "initial", def.Initial, "backoff ceiling of the first retry")
+	fs.DurationVar(&c.Max, "max", def.Max, "cap on one backoff step")
 	fs.DurationVar(&c.Window, "window", def.Window, "width of a counting window")
 	fs.DurationVar(&c.RetryAfter, "retry-after", def.RetryAfter, "the server's Retry-After in the Retry-After rows")
 	fs.Uint64Var(&c.Seed, "seed", def.Seed, "random seed; the same seed gives the same figures")
 	asJSON := fs.Bool("json", false, "print JSON instead of the table")
 	svgFile := fs.String("svg", "", "also write the chart to `FILE` as SVG")
-	var fail float64
-	fs.Func("fail", "share of attempts that fail at random, as 0.3 or 30%; 1 is a total outage", func(s string) error {
-		f, err := parseShare(s)
-		fail = f
-		return err
-	})
-	budgets := fs.Bool("budgets", false, "compare the budgets in a total outage and with 50%, 30% and 20% of attempts failing")
-	fs.Float64Var(&o.Rate, "rate", odef.Rate, "calls per second of each client (-fail, -budgets)")
-	fs.DurationVar(&o.Duration, "duration", odef.Duration, "how long the clients make calls (-fail, -budgets)")
-	fs.DurationVar(&o.Warmup, "warmup", odef.Warmup, "healthy traffic before the outage, not counted (-fail, -budgets)")
-	fs.DurationVar(&o.Latency, "latency", odef.Latency, "how long one attempt takes (-fail, -budgets)")
-	if code, ok := parseFlags(fs, args, logger); !ok {
+	if code, ok := parseHerdFlags(fs, args, logger); !ok {
 		return code
-	}
-	if fs.NArg() != 0 {
-		logger.Printf("herd takes no arguments, got %q", fs.Args())
-		fs.Usage()
-		return exitUsage
-	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	steady := set["fail"] || *budgets
-	if set["fail"] && *budgets {
-		logger.Printf("herd: -fail and -budgets do not go together: -budgets runs several shares of failures")
-		return exitUsage
-	}
-	wrong := burstFlags
-	if !steady {
-		wrong = steadyFlags
-	}
-	for _, name := range wrong {
-		if set[name] {
-			if steady {
-				logger.Printf("herd: -%s is for the first form, not with -fail or -budgets", name)
-			} else {
-				logger.Printf("herd: -%s goes with -fail or -budgets", name)
-			}
-			return exitUsage
-		}
-	}
-	progress := newProgress(stderr)
-	defer progress.finish()
-	if steady {
-		// The shared flags wrote into c; take what was set, keep the steady defaults otherwise.
-		if set["clients"] {
-			o.Clients = c.Clients
-		}
-		if set["retries"] {
-			o.Attempts = c.Retries + 1
-		}
-		if set["initial"] {
-			o.Initial = c.Initial
-		}
-		if set["max"] {
-			o.Max = c.Max
-		}
-		o.Seed, o.Fail = c.Seed, fail
-		return runSteady(o, *budgets, *asJSON, progress, stdout, logger)
 	}
 	if err := c.Validate(); err != nil {
 		logger.Printf("herd: %v", err)
 		return exitUsage
 	}
+	progress := newProgress(stderr)
 	results, err := herd.RunProgress(c, progress.update)
 	progress.finish()
 	if err != nil {
@@ -137,17 +130,49 @@ func runHerd(args []string, stdout, stderr io.Writer) int {
 	} else {
 		err = herd.WriteTable(stdout, c, results)
 	}
+	if err == nil && *svgFile != "" {
+		_, err = writeAtomic(*svgFile, herd.SVG(c, results))
+	}
 	if err != nil {
 		logger.Print(err)
 		return exitFail
 	}
-	if *svgFile != "" {
-		if _, err := writeAtomic(*svgFile, herd.SVG(c, results)); err != nil {
-			logger.Print(err)
-			return exitFail
-		}
-	}
 	return exitOK
+}
+
+// runSteadyHerd is the steady outage: -fail SHARE, or -budgets for several shares.
+func runSteadyHerd(args []string, stdout, stderr io.Writer, logger *log.Logger) int {
+	fs := newFlagSet("retrygen herd", herdUsage, stderr)
+	def := herd.DefaultOutage()
+	o := def
+	retries := o.Attempts - 1
+	fs.IntVar(&o.Clients, "clients", def.Clients, "clients, each with its own budget")
+	fs.IntVar(&retries, "retries", retries, "retries per call after the first attempt")
+	fs.DurationVar(&o.Initial, "initial", def.Initial, "backoff ceiling of the first retry")
+	fs.DurationVar(&o.Max, "max", def.Max, "cap on one backoff step")
+	fs.Uint64Var(&o.Seed, "seed", def.Seed, "random seed; the same seed gives the same figures")
+	asJSON := fs.Bool("json", false, "print JSON instead of the table")
+	fs.Func("fail", "share of attempts that fail at random, as 0.3 or 30%; 1 is a total outage", func(s string) error {
+		f, err := parseShare(s)
+		o.Fail = f
+		return err
+	})
+	budgets := fs.Bool("budgets", false, "compare the budgets in a total outage and with 50%, 30% and 20% of attempts failing")
+	fs.Float64Var(&o.Rate, "rate", def.Rate, "calls per second of each client")
+	fs.DurationVar(&o.Duration, "duration", def.Duration, "how long the clients make calls")
+	fs.DurationVar(&o.Warmup, "warmup", def.Warmup, "healthy traffic before the outage, not counted")
+	fs.DurationVar(&o.Latency, "latency", def.Latency, "how long one attempt takes")
+	if code, ok := parseHerdFlags(fs, args, logger); !ok {
+		return code
+	}
+	if hasFlag(args, "fail") && *budgets {
+		logger.Printf("herd: -fail and -budgets do not go together: -budgets runs several shares of failures")
+		return exitUsage
+	}
+	o.Attempts = retries + 1
+	progress := newProgress(stderr)
+	defer progress.finish()
+	return runSteady(o, *budgets, *asJSON, progress, stdout, logger)
 }
 
 // runSteady is "retrygen herd -fail" and "retrygen herd -budgets".
