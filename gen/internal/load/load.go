@@ -85,6 +85,11 @@ type Spec struct {
 // problem it finds as a source.ErrorList. When the document could be read but did not
 // validate, it returns both the Spec and the errors, so that later stages can add what
 // they find to the same report.
+//
+// It is a pipeline, each step a method that hands the next what it needs: read (the
+// bytes, capped, UTF-8), normalize (the text for the YAML parser, and the node tree,
+// guarded against what would take too long or too much memory), overlay, strict (what
+// kin-openapi would read leniently), load (kin-openapi decodes and resolves; validation).
 func Load(path string, opts Options) (*Spec, error) {
 	if opts.MaxBytes <= 0 {
 		opts.MaxBytes = DefaultMaxBytes
@@ -95,74 +100,96 @@ func Load(path string, opts Options) (*Spec, error) {
 	s := &Spec{Path: path, Files: source.NewFiles(path)}
 	defer func() { s.doc = nil }() // the overlaid tree is needed while loading only
 	budget := opts.MaxBytes
-	data, err := readCapped(path, &budget)
+	data, err := s.read(&budget)
 	if err != nil {
-		return nil, source.ErrorList{{Pos: source.Pos{File: path}, Msg: err.Error()}}
+		return nil, err
+	}
+	text, root, err := s.normalize(data)
+	if err != nil {
+		return nil, err
+	}
+	if text, root, err = s.overlay(text, root, opts.Overlays, &budget); err != nil {
+		return nil, err
+	}
+	swagger2, err := s.strict(root, data)
+	if err != nil {
+		return nil, err
+	}
+	root = nil // the loader's turn: the tree need not stay in memory
+	return s.load(data, text, swagger2, opts, &budget)
+}
+
+// read is the pipeline's first step: the file's bytes, within budget, refused unless they
+// are UTF-8 text without control characters.
+func (s *Spec) read(budget *int64) ([]byte, error) {
+	data, err := readCapped(s.Path, budget)
+	if err != nil {
+		return nil, source.ErrorList{{Pos: source.Pos{File: s.Path}, Msg: err.Error()}}
 	}
 	if enc := utf32(data); enc != "" {
-		return nil, source.ErrorList{{Pos: source.Pos{File: path, Line: 1, Col: 1}, Msg: "malformed document: the file looks like " + enc,
+		return nil, source.ErrorList{{Pos: source.Pos{File: s.Path, Line: 1, Col: 1}, Msg: "malformed document: the file looks like " + enc,
 			Fix: "save the file as UTF-8 text"}}
 	}
 	if line, col, msg := checkText(data); msg != "" {
-		return nil, source.ErrorList{{Pos: source.Pos{File: path, Line: line, Col: col}, Msg: "malformed document: " + msg,
+		return nil, source.ErrorList{{Pos: source.Pos{File: s.Path, Line: line, Col: col}, Msg: "malformed document: " + msg,
 			Fix: "save the file as UTF-8 text, writing control characters as escapes"}}
 	}
+	return data, nil
+}
+
+// normalize writes the file's text for the YAML parser (yamlSafeJSON), records it for
+// locating, and parses and guards the node tree (preflight): the text kin-openapi will
+// read, and the tree, nil when the YAML parser refuses the file (the loader then says why).
+func (s *Spec) normalize(data []byte) ([]byte, *yaml.Node, error) {
 	text, edits := yamlSafeJSON(data)
-	s.Files.Add(source.URIOf(path), text)
+	s.Files.Add(source.URIOf(s.Path), text)
 	s.Files.SetEdits(edits)
 	root, e := s.preflight(data)
 	if e != nil {
-		return nil, source.ErrorList{e}
+		return nil, nil, source.ErrorList{e}
 	}
-	if len(opts.Overlays) > 0 && root != nil && root.Kind == yaml.MappingNode {
-		var errs source.ErrorList
-		if text, errs = s.applyOverlays(root, opts.Overlays, &budget); errs != nil {
-			errs.Sort()
-			return nil, errs
-		}
-		root = s.doc.Root
-	}
+	return text, root, nil
+}
 
-	if e := s.checkVersionFields(root); e != nil {
-		return nil, source.ErrorList{e}
+// overlay applies the overlays, in order, to a document whose root is an object: the
+// text and tree kin-openapi reads from then on.
+func (s *Spec) overlay(text []byte, root *yaml.Node, overlays []string, budget *int64) ([]byte, *yaml.Node, error) {
+	if len(overlays) == 0 || root == nil || root.Kind != yaml.MappingNode {
+		return text, root, nil
 	}
-	swagger2 := isSwagger2(root, data)
+	text, errs := s.applyOverlays(root, overlays, budget)
+	if errs != nil {
+		errs.Sort()
+		return nil, nil, errs
+	}
+	return text, s.doc.Root, nil
+}
+
+// strict checks what kin-openapi would read leniently: the version fields, and a Swagger
+// 2.0 document's structure. It reports whether the document is Swagger 2.0.
+func (s *Spec) strict(root *yaml.Node, data []byte) (swagger2 bool, err error) {
+	if e := s.checkVersionFields(root); e != nil {
+		return false, source.ErrorList{e}
+	}
+	swagger2 = isSwagger2(root, data)
 	if swagger2 && root != nil {
 		if e := s.checkSwagger2(root); e != nil {
-			return nil, source.ErrorList{e}
+			return false, source.ErrorList{e}
 		}
 	}
-	root = nil // the loader's turn: the tree need not stay in memory
-	var errs source.ErrorList
-	doc, err := s.decode(text, swagger2, opts, &budget)
+	return swagger2, nil
+}
+
+// load is the pipeline's last step: kin-openapi decodes text and resolves its $refs, and
+// the document is validated. A document whose only loading problem is dangling $refs is
+// read again without them, so that its other problems are reported along.
+func (s *Spec) load(data, text []byte, swagger2 bool, opts Options, budget *int64) (*Spec, error) {
+	doc, err := s.decode(text, swagger2, opts, budget)
 	if err != nil {
-		e := s.loadError(err)
-		// Every dangling $ref of the root file, not only the one the loader stopped at,
-		// which may be in another file.
-		dangling := s.danglingRefs()
-		if len(dangling) == 0 || !strings.HasPrefix(e.Msg, "unresolved $ref") {
-			errs.Add(e)
-			return nil, errs.Err()
-		}
-		errs = append(errs, dangling...)
-		addElsewhere(&errs, e)
-		// The rest of the document is read with those $refs left out, so that its
-		// other problems (the retry extensions') are reported along.
-		text = s.textWithoutRefs(data, dangling)
-		if doc, err = s.decode(text, swagger2, opts, &budget); err != nil {
-			addElsewhere(&errs, s.loadError(err))
-			return nil, errs.Err()
-		}
-		s.Doc = doc
-		if s.Version == "" {
-			s.Version = doc.OpenAPI
-		}
-		return s, errs.Err()
+		return s.loadWithoutDanglingRefs(data, swagger2, opts, budget, err)
 	}
-	s.Doc = doc
-	if s.Version == "" {
-		s.Version = doc.OpenAPI
-	}
+	s.setDoc(doc)
+	var errs source.ErrorList
 	s.checkVersion(&errs)
 	s.checkOperationCount(&errs)
 	if len(errs) > 0 {
@@ -172,6 +199,37 @@ func Load(path string, opts Options) (*Spec, error) {
 	s.danglingMappings(&errs)
 	s.checkDepth(opts.MaxDepth, &errs)
 	return s, errs.Err()
+}
+
+// loadWithoutDanglingRefs reports err, the loader's, and when it is a dangling $ref every
+// dangling $ref of the root file (which may be elsewhere than the one the loader stopped
+// at); then it reads the rest of the document with those $refs left out, so that the
+// later stages report its other problems (the retry extensions') in the same run.
+func (s *Spec) loadWithoutDanglingRefs(data []byte, swagger2 bool, opts Options, budget *int64, err error) (*Spec, error) {
+	var errs source.ErrorList
+	e := s.loadError(err)
+	dangling := s.danglingRefs()
+	if len(dangling) == 0 || !strings.HasPrefix(e.Msg, "unresolved $ref") {
+		errs.Add(e)
+		return nil, errs.Err()
+	}
+	errs = append(errs, dangling...)
+	addElsewhere(&errs, e)
+	doc, err := s.decode(s.textWithoutRefs(data, dangling), swagger2, opts, budget)
+	if err != nil {
+		addElsewhere(&errs, s.loadError(err))
+		return nil, errs.Err()
+	}
+	s.setDoc(doc)
+	return s, errs.Err()
+}
+
+// setDoc keeps the decoded document, and its version when the file's was not read.
+func (s *Spec) setDoc(doc *openapi3.T) {
+	s.Doc = doc
+	if s.Version == "" {
+		s.Version = doc.OpenAPI
+	}
 }
 
 // decode reads the document text with kin-openapi, resolving its $refs, and converts a
