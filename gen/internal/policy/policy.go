@@ -326,8 +326,6 @@ type Operation struct {
 // item and the operation itself say.
 func Resolve(op Operation, doc, path, own Settings, errs *source.ErrorList) model.Policy {
 	pol := Default()
-	method := op.Method
-
 	key, keyFrom, keySource, keyWhy := idempotencyKey(op, doc, path, own)
 	pol.IdempotencyKey = key
 	pol.Sources[KeyField] = keySource
@@ -335,82 +333,15 @@ func Resolve(op Operation, doc, path, own Settings, errs *source.ErrorList) mode
 		keyFrom.placeTo(&pol, KeyField)
 	}
 	own.placeTo(&pol, IdempotentField)
-
-	switch {
-	case method == http.MethodGet || method == http.MethodHead || method == http.MethodOptions || method == http.MethodTrace:
-		pol.Idempotent = true
-		pol.Reason = method + " is safe (RFC 9110 §9.2.1)"
-	case method == http.MethodPut || method == http.MethodDelete:
-		if own.idemSet && !own.idem {
-			pol.Reason = method + " opted out with x-idempotent: false"
-		} else {
-			pol.Idempotent = true
-			pol.Reason = method + " is idempotent (RFC 9110 §9.2.2)"
-		}
-	case key != "":
-		pol.Idempotent = true
-		pol.Reason = fmt.Sprintf("%s sends an idempotency key in %q (%s)", method, key, keyWhy)
-	case own.idemSet && own.idem:
-		pol.Idempotent = true
-		pol.Reason = method + " is declared idempotent (x-idempotent: true)"
-	default:
-		pol.Reason = method + " is not idempotent and has no idempotency key (RFC 9110 §9.2.2)"
-	}
-	if key != "" && !pol.Idempotent {
-		// PUT or DELETE with x-idempotent: false still sends its key; it is just not retried.
-		pol.Reason += "; the idempotency key is still sent"
-	}
-
-	levels := []Settings{doc, path, own}
+	pol.Idempotent, pol.Reason = idempotence(op.Method, key, keyWhy, own)
 	if pol.Idempotent {
-		for _, s := range levels {
+		for _, s := range []Settings{doc, path, own} {
 			s.applyTo(&pol)
 		}
-		pol.StatusCodes = slices.Clone(pol.StatusCodes)
 	} else {
-		_, retry := own.level.Ext[ExtRetry]
-		retryRefused := retry && !own.off && !own.signalsOnly()
-		if retryRefused {
-			fix := "add x-idempotency-key: true (if the server deduplicates requests by an Idempotency-Key header) " +
-				"or x-idempotent: true (if repeating the request is harmless), or remove x-retry"
-			if isIdempotentMethod(method) {
-				fix = "remove x-idempotent: false, or remove x-retry"
-			}
-			errs.Add(&source.Error{
-				Pos: own.level.Locate(ExtRetry),
-				Op:  op.Name,
-				Msg: fmt.Sprintf("%s on an operation that may not be retried: %s", ExtRetry, pol.Reason),
-				Fix: fix + " (x-retry with serverSignals alone may stay)",
-			})
-		}
-		if !retryRefused {
-			speakeasyAsks(op, pol.Reason, own, path, doc)
-		}
-		// Document and path x-retry do not make the operation retried, but their fields
-		// shape the retries it still makes (attempts that could not connect) and those of
-		// a call the caller makes retry-safe (WithIdempotencyKey, WithIdempotent).
-		for _, s := range levels[:2] {
-			s.applyTo(&pol)
-		}
-		pol.StatusCodes = slices.Clone(pol.StatusCodes)
-		// The operation's own serverSignals applies: it says whether the server's word may
-		// make the operation retried.
-		if own.signalsOnly() {
-			pol.ServerSignals = own.p.ServerSignals
-			pol.Sources[signalsField] = model.FromOperation
-			own.placeTo(&pol, signalsField)
-		}
-		if own.off {
-			pol.MaxAttempts = 1
-			pol.Sources["maxAttempts"] = model.FromOperation
-			own.placeTo(&pol, "maxAttempts")
-		}
-		if pol.ServerSignals && pol.MaxAttempts > 1 {
-			pol.Reason += "; only attempts that could not connect, and answers the server says to retry, are retried"
-		} else {
-			pol.Reason += "; only attempts that could not connect are retried"
-		}
+		notRetrySafe(&pol, op, doc, path, own, errs)
 	}
+	pol.StatusCodes = slices.Clone(pol.StatusCodes)
 	pol.Retry = pol.Idempotent && pol.MaxAttempts > 1
 	if pol.Idempotent && pol.MaxAttempts == 1 {
 		pol.Reason += "; retries turned off (maxAttempts 1, from " + string(pol.Sources["maxAttempts"]) + ")"
@@ -425,6 +356,75 @@ func Resolve(op Operation, doc, path, own Settings, errs *source.ErrorList) mode
 		})
 	}
 	return pol
+}
+
+// idempotence decides whether an operation may be repeated once its request may have
+// reached the server (RFC 9110 §9.2.2), and says why: its method, the idempotency key it
+// sends (in the header key, as keyWhy says), or its own x-idempotent.
+func idempotence(method, key, keyWhy string, own Settings) (bool, string) {
+	idem, why := false, method+" is not idempotent and has no idempotency key (RFC 9110 §9.2.2)"
+	switch {
+	case method == http.MethodGet || method == http.MethodHead || method == http.MethodOptions || method == http.MethodTrace:
+		idem, why = true, method+" is safe (RFC 9110 §9.2.1)"
+	case method == http.MethodPut || method == http.MethodDelete:
+		if own.idemSet && !own.idem {
+			why = method + " opted out with x-idempotent: false"
+		} else {
+			idem, why = true, method+" is idempotent (RFC 9110 §9.2.2)"
+		}
+	case key != "":
+		idem, why = true, fmt.Sprintf("%s sends an idempotency key in %q (%s)", method, key, keyWhy)
+	case own.idemSet && own.idem:
+		idem, why = true, method+" is declared idempotent (x-idempotent: true)"
+	}
+	if key != "" && !idem {
+		// PUT or DELETE with x-idempotent: false still sends its key; it is just not retried.
+		why += "; the idempotency key is still sent"
+	}
+	return idem, why
+}
+
+// notRetrySafe completes the policy of an operation that may not be repeated: its own
+// x-retry is an error (unless it turns retries off or sets serverSignals alone), a
+// Speakeasy setting that asks to retry it is noted, and the document's and path's x-retry
+// shape the retries it still makes (attempts that could not connect) and those of a call
+// the caller makes retry-safe (WithIdempotencyKey, WithIdempotent).
+func notRetrySafe(pol *model.Policy, op Operation, doc, path, own Settings, errs *source.ErrorList) {
+	_, retry := own.level.Ext[ExtRetry]
+	if retry && !own.off && !own.signalsOnly() {
+		fix := "add x-idempotency-key: true (if the server deduplicates requests by an Idempotency-Key header) " +
+			"or x-idempotent: true (if repeating the request is harmless), or remove x-retry"
+		if isIdempotentMethod(op.Method) {
+			fix = "remove x-idempotent: false, or remove x-retry"
+		}
+		errs.Add(&source.Error{
+			Pos: own.level.Locate(ExtRetry),
+			Op:  op.Name,
+			Msg: fmt.Sprintf("%s on an operation that may not be retried: %s", ExtRetry, pol.Reason),
+			Fix: fix + " (x-retry with serverSignals alone may stay)",
+		})
+	} else {
+		speakeasyAsks(op, pol.Reason, own, path, doc)
+	}
+	doc.applyTo(pol)
+	path.applyTo(pol)
+	// The operation's own serverSignals applies: it says whether the server's word may
+	// make the operation retried.
+	if own.signalsOnly() {
+		pol.ServerSignals = own.p.ServerSignals
+		pol.Sources[signalsField] = model.FromOperation
+		own.placeTo(pol, signalsField)
+	}
+	if own.off {
+		pol.MaxAttempts = 1
+		pol.Sources["maxAttempts"] = model.FromOperation
+		own.placeTo(pol, "maxAttempts")
+	}
+	if pol.ServerSignals && pol.MaxAttempts > 1 {
+		pol.Reason += "; only attempts that could not connect, and answers the server says to retry, are retried"
+	} else {
+		pol.Reason += "; only attempts that could not connect are retried"
+	}
 }
 
 // applyTo sets in pol the fields this level sets, and says where they came from.
