@@ -855,18 +855,17 @@ func (b *builder) union(d *model.Decl, s *openapi3.Schema, variants []*openapi3.
 }
 
 // isObject reports a type that is a struct (through aliases).
-func isObject(t *model.Type) bool {
+func isObject(t *model.Type) bool { return declKind(t) == model.StructDecl }
+
+// declKind is the kind of the declaration t names, through aliases; -1 when t names none.
+func declKind(t *model.Type) model.DeclKind {
 	for t.Kind == model.KindNamed {
-		switch t.Decl.Kind {
-		case model.StructDecl:
-			return true
-		case model.AliasDecl:
-			t = t.Decl.Underlying
-			continue
+		if t.Decl.Kind != model.AliasDecl {
+			return t.Decl.Kind
 		}
-		return false
+		t = t.Decl.Underlying
 	}
-	return false
+	return -1
 }
 
 // mappingByTarget inverts a discriminator's mapping: the values that name each schema
@@ -1057,17 +1056,8 @@ func breakNamedCycles(decls []*model.Decl) {
 // by pointer: the methods of Nullable are then compiled once for every such type (all
 // pointers share one shape) instead of once per type, a fifth of stripe.yaml's client.
 func isStructOrUnion(t *model.Type) bool {
-	for t.Kind == model.KindNamed {
-		switch t.Decl.Kind {
-		case model.StructDecl, model.UnionDecl:
-			return true
-		case model.AliasDecl:
-			t = t.Decl.Underlying
-			continue
-		}
-		return false
-	}
-	return false
+	k := declKind(t)
+	return k == model.StructDecl || k == model.UnionDecl
 }
 
 // breakCycles makes a struct field a pointer where structs would otherwise contain
