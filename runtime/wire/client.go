@@ -193,17 +193,22 @@ func (c *Client) send(ctx context.Context, r *Request, p *runtime.Policy, accept
 		opts = append(slices.Clip(opts), runtime.WithHeader(lastEventIDHeader, s.lastEventID))
 	}
 	var o runtime.Outcome
-	if s.info != nil {
+	if s.info != nil || s.page != nil {
 		opts = append(slices.Clip(opts), runtime.WithOutcome(&o))
 	}
-	resp, err := c.do(ctx, r, p, accept, extra, opts)
+	resp, err := c.do(ctx, r, p, accept, extra, opts, s.page)
 	if s.info != nil {
 		fill(s.info, o, resp, err)
+	}
+	if s.page != nil {
+		fill(&s.page.info, o, resp, err)
 	}
 	return resp, err
 }
 
-func (c *Client) do(ctx context.Context, r *Request, p *runtime.Policy, accept string, extra http.Header, opts []runtime.CallOption) (*http.Response, error) {
+// do builds the request and hands it to the engine; page, when not nil, is the page of
+// a walk the request asks for.
+func (c *Client) do(ctx context.Context, r *Request, p *runtime.Policy, accept string, extra http.Header, opts []runtime.CallOption, page *PageStep) (*http.Response, error) {
 	if r.err != nil {
 		return nil, fmt.Errorf("%s %s: %w", r.method, r.path.String(), r.err)
 	}
@@ -243,6 +248,11 @@ func (c *Client) do(ctx context.Context, r *Request, p *runtime.Policy, accept s
 	}
 	u.Path = path
 	u.RawQuery = query.Encode()
+	if page != nil {
+		if err := page.apply(base, &u, r.query, query, header, c.queryCreds); err != nil {
+			return nil, fmt.Errorf("%s %s: %w", r.method, r.path.String(), err)
+		}
+	}
 	body, err := r.bodyReader()
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: request body: %w", r.method, r.path.String(), err)
