@@ -40,8 +40,8 @@ type Pager struct {
 	// PageNumber: a page with fewer items than the request asked for is the last. ""
 	// when there is none.
 	Limit string
-	// First is the number of the page a PageNumber request gets without Param (the
-	// parameter's default in the spec); 0 means 1.
+	// First is the number of the page a PageNumber request gets without Param: the
+	// parameter's default in the spec, usually 1.
 	First int
 }
 
@@ -55,8 +55,8 @@ type PageFacts struct {
 	// Cursor is the next cursor the response gives (PageCursor), or the URL of the next
 	// page as the response writes it (PageURL); "" on the last page.
 	Cursor string
-	// Pages is the number of pages the response says there are (PageNumber); 0 when it
-	// does not say.
+	// Pages is the number of pages the response says there are (PageNumber), counted
+	// from Pager.First; 0 when it does not say.
 	Pages int
 }
 
@@ -116,9 +116,9 @@ func (s *PageStep) nextCursor(f PageFacts) string {
 	case PageNumber:
 		page, ok := count(s.sent)
 		if !ok {
-			page = max(s.pager.First, 1)
+			page = s.pager.First
 		}
-		if s.short(f.Items) || f.Pages > 0 && page >= f.Pages {
+		if s.short(f.Items) || f.Pages > 0 && page-s.pager.First+1 >= f.Pages {
 			return ""
 		}
 		return strconv.Itoa(page + 1)

@@ -408,6 +408,17 @@ func TestWalkOffsetsAndPageNumbers(t *testing.T) {
 	if err != nil || !slices.Equal(s.urls(), want) {
 		t.Errorf("page numbers: sent %v, err %v", s.urls(), err)
 	}
+	// Counted from 0, three pages are 0, 1 and 2.
+	s.reqs = nil
+	_, _, err = collect(walk(pageClient(t, s), &Pager{Kind: PageNumber, In: "query", Param: "page", First: 0}, nil))
+	want = []string{
+		"https://api.example.com/v1/items",
+		"https://api.example.com/v1/items?page=1",
+		"https://api.example.com/v1/items?page=2",
+	}
+	if err != nil || !slices.Equal(s.urls(), want) {
+		t.Errorf("page numbers from 0: sent %v, err %v", s.urls(), err)
+	}
 
 	// A cursor that is not a number fails the page before it is sent.
 	s = &pageServer{answer: func(n int, req *http.Request) (int, http.Header, string) { return 200, nil, body([]string{"a"}) }}

@@ -119,6 +119,7 @@ func Build(spec *load.Spec) (*model.API, error) {
 	b.warnEmptyBodies()
 	b.webhooks(ops)
 	b.nameConstructors()
+	b.namePaging(ops)
 	b.policyVars(ops)
 	b.nameLocals(ops)
 	breakCycles(b.decls)
@@ -239,6 +240,7 @@ func (b *builder) operation(op *model.Operation) {
 	b.responses(op, kop)
 	b.clientParts(op, item, kop)
 	streamFlag(op)
+	b.paging(op, item, kop)
 }
 
 // emptyBody is a request body dropped for having nothing to send.

@@ -26,7 +26,8 @@ import (
 // Its keys are a contract with scripts, listed in the README: operationId, goMethod (the
 // generated method, e.g. "ListPets"), method, path, retry, reason, one key per x-retry field (policy.Fields, durations as Go duration
 // strings), idempotencyKey ("" when none) and sources (field → "default", "document",
-// "path" or "operation").
+// "path" or "operation"), and pagination (null, or how the operation's pages are walked:
+// see pagination).
 func WriteJSON(w io.Writer, api *model.API) error {
 	entries := make([]json.RawMessage, 0, len(api.Operations))
 	for _, op := range api.Operations {
@@ -54,7 +55,7 @@ func WriteJSON(w io.Writer, api *model.API) error {
 		for k, v := range p.Sources {
 			sources[k] = string(v)
 		}
-		e = append(e, member{policy.KeyField, p.IdempotencyKey}, member{"sources", sources})
+		e = append(e, member{policy.KeyField, p.IdempotencyKey}, member{"sources", sources}, member{"pagination", pagination(op)})
 		data, err := e.marshal()
 		if err != nil {
 			return err
@@ -66,6 +67,31 @@ func WriteJSON(w io.Writer, api *model.API) error {
 	return enc.Encode(entries)
 }
 
+// pagination is the plan -json value of op's pagination: nil, or its kind ("link", "url",
+// "cursor", "offset", "page"), where retrygen found it (from, and at for an extension),
+// the generated methods, the parameter that carries the cursor, and the JSONPaths of the
+// items, the next cursor and has_more ("" when there is none).
+func pagination(op *model.Operation) any {
+	pg := op.Pagination
+	if pg == nil {
+		return nil
+	}
+	param := ""
+	if pg.Param != nil {
+		param = pg.Param.Name
+	}
+	path := func(p model.Path) string {
+		if len(p) == 0 {
+			return ""
+		}
+		return p.String()
+	}
+	return object{
+		{"kind", string(pg.Kind)}, {"from", pg.From}, {"at", pg.At}, {"all", pg.AllName}, {"pages", pg.PagesName},
+		{"param", param}, {"items", pg.Items.String()}, {"cursor", path(pg.Cursor)}, {"hasMore", path(pg.More)},
+	}
+}
+
 // object is a JSON object whose members keep their order.
 type object []member
 
@@ -73,6 +99,9 @@ type member struct {
 	key   string
 	value any
 }
+
+// MarshalJSON writes o, for an object held in another.
+func (o object) MarshalJSON() ([]byte, error) { return o.marshal() }
 
 func (o object) marshal() (json.RawMessage, error) {
 	var b bytes.Buffer
@@ -169,6 +198,17 @@ var columns = []column{
 			return "-"
 		}
 		return op.Policy.IdempotencyKey
+	}},
+	{header: "PAGES", value: func(op *model.Operation) string {
+		pg := op.Pagination
+		if pg == nil {
+			return "-"
+		}
+		v := string(pg.Kind)
+		if pg.Param != nil {
+			v += " " + pg.Param.Name
+		}
+		return v + " (" + pg.From + ")"
 	}},
 	{header: "WHY", value: func(op *model.Operation) string { return op.Policy.Reason }},
 }
