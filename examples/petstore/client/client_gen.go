@@ -12,6 +12,7 @@ package client
 import (
 	"context"
 	"io"
+	"iter"
 	"log/slog"
 	"net/http"
 	"time"
@@ -506,7 +507,9 @@ var policyPlaceOrder = runtime.Policy{
 //
 // List all pets.
 //
-// Safe (GET), so it is retried with the document's policy.
+// Safe (GET), so it is retried with the document's policy. With a limit the pets come in
+// pages, each response's Link header pointing to the next, so the client also has
+// ListPetsAll and ListPetsPages, which walk them: each page one call, with its own retries.
 //
 // Response 200: A page of pets.
 //
@@ -520,6 +523,7 @@ func (c *Client) ListPets(ctx context.Context, params *ListPetsParams, opts ...C
 	r := wire.NewRequest("GET")
 	r.Path("/pets")
 	r.QueryParam("limit", wire.QueryForm, params.Limit)
+	r.QueryParam("page", wire.QueryForm, params.Page)
 	r.QueryParam("species", wire.QueryForm, params.Species)
 	resp, err := c.wire.Fetch(ctx, r, &policyListPets, "application/json", callOptions(opts))
 	if err != nil {
@@ -530,6 +534,48 @@ func (c *Client) ListPets(ctx context.Context, params *ListPetsParams, opts ...C
 		return nil, err
 	}
 	return out, nil
+}
+
+// ListPetsAll yields the items of every page of ListPets, in order, calling ListPets with the same
+// arguments for each page as the loop reaches it: the next page is the Link header's rel="next" URL,
+// until there is none.
+//
+// Each page is one call of the operation, with its retries under its policy; the walk adds none. A
+// page that fails ends the loop with a *PageError, whose Cursor resumes the walk with WithCursor; so
+// does a cursor that repeats (ErrPageLoop) or a next link outside the client's base URL, which is not
+// followed (ErrPageLink). Stopping the loop sends nothing more; WithMaxPages caps the pages.
+// ListPetsPages gives the pages themselves, with each one's ResponseInfo.
+func (c *Client) ListPetsAll(ctx context.Context, params *ListPetsParams, opts ...CallOption) iter.Seq2[Pet, error] {
+	return wire.All(c.ListPetsPages(ctx, params, opts...), func(out *ListPetsPage) []Pet {
+		return out.Items
+	})
+}
+
+// ListPetsPages yields the pages of ListPets one at a time, each with its items, its ResponseInfo and
+// the cursor of the page after it: the next page is the Link header's rel="next" URL, until there is
+// none.
+//
+// Each page is one call of the operation, with its retries under its policy; the walk adds none. A
+// page that fails ends the loop with a *PageError, whose Cursor resumes the walk with WithCursor; so
+// does a cursor that repeats (ErrPageLoop) or a next link outside the client's base URL, which is not
+// followed (ErrPageLink). Stopping the loop sends nothing more; WithMaxPages caps the pages.
+// WithResponseInfo, passed on to every page's call, describes the last page asked for when the walk
+// ends.
+//
+// Its pagination is from the spec's Link header.
+func (c *Client) ListPetsPages(ctx context.Context, params *ListPetsParams, opts ...CallOption) iter.Seq2[*ListPetsPage, error] {
+	return wire.Walk(&wire.Pager{Kind: wire.PageLink}, callOptions(opts), func(pg *wire.PageStep) (*ListPetsPage, error) {
+		resp, err := c.ListPets(ctx, params, append(opts[:len(opts):len(opts)], CallOption{apply: pg.Option()})...)
+		if err != nil {
+			return nil, err
+		}
+		out := &ListPetsPage{
+			Info:  ResponseInfo(pg.Info()),
+			Items: resp,
+		}
+		out.Next = pg.Next(wire.PageFacts{Items: len(out.Items)})
+		return out, nil
+	})
 }
 
 // CreatePet calls POST /pets (operationId createPet).
@@ -782,8 +828,41 @@ type ListPetsParams struct {
 	//
 	// How many pets to return at most.
 	Limit *int32
+	// Page is the query parameter "page".
+	//
+	// Which page of limit pets to return, from 1.
+	Page *int32
 	// Species is the query parameter "species".
 	Species *Species
+}
+
+// ListPetsHeaders holds the response headers ListPets declares, typed; From reads them from the
+// ResponseInfo of a call (see WithResponseInfo). A header the response lacks is nil.
+type ListPetsHeaders struct {
+	// Link is the header "Link".
+	//
+	// The next page, as a link with rel="next" (RFC 8288), when there is one.
+	Link *string
+}
+
+// From sets h from the headers in info; a header that does not parse as its declared type is an error.
+func (h *ListPetsHeaders) From(info *ResponseInfo) error {
+	if err := wire.ReadHeader(info.Header, "Link", &h.Link); err != nil {
+		return err
+	}
+	return nil
+}
+
+// ListPetsPage is one page of ListPetsPages: its items, how its call went, and the cursor of the page
+// after it.
+type ListPetsPage struct {
+	// Items are the page's items, in the order of the response.
+	Items []Pet
+	// Info describes the page's call: its status, headers and attempts.
+	Info ResponseInfo
+	// Next is the cursor of the page after this one, "" when this one is the last: WithCursor(Next) starts
+	// a walk there.
+	Next string
 }
 
 // PlaceOrderParams holds the optional query, header and cookie parameters of PlaceOrder.
