@@ -559,6 +559,9 @@ func resolvePath(root *model.Type, jsonPath string) (model.Path, *model.Type, er
 			name := rest[:end]
 			rest = rest[end:]
 			s := structDecl(t)
+			if u := bare(t); s == nil && u.Kind == model.KindNamed && u.Decl.Kind == model.UnionDecl {
+				return nil, nil, fmt.Errorf("%s: %s is a oneOf or anyOf, which a page walk cannot read", jsonPath, p)
+			}
 			if s == nil {
 				return nil, nil, fmt.Errorf("%s: %s is not an object", jsonPath, p)
 			}
