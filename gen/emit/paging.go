@@ -186,7 +186,7 @@ func pager(pg *model.Pagination) *jen.Statement {
 // on the way can be nil, else a local variable, named name, of type t that the guarded
 // statements set.
 func (e *emitter) fact(add func(...jen.Code), v value, name string, t jen.Code, conv func(x *jen.Statement, t *model.Type) (*jen.Statement, bool)) jen.Code {
-	if x, ok := v.direct(); ok {
+	if x, ok := v.direct(); ok && v.leaf().Kind != model.KindNullable {
 		if c, ok := conv(x, v.leaf()); ok {
 			return c
 		}

@@ -339,3 +339,24 @@ func TestWalkOptions(t *testing.T) {
 		t.Errorf("WithIdempotencyKey sent %v", tr.asked()[4:])
 	}
 }
+
+// Nullable has_more and next_cursor: null says nothing, a null cursor ends the walk.
+func TestNullableCursorWalk(t *testing.T) {
+	c, tr := newClient(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("cursor") == "" {
+			reply(w, 200, `{"data":["a"],"has_more":null,"next_cursor":"e2"}`)
+			return
+		}
+		reply(w, 200, `{"data":["b"],"has_more":true,"next_cursor":null}`)
+	})
+	var got []string
+	for v, err := range c.ListEventsAll(t.Context(), nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, v)
+	}
+	if !slices.Equal(got, []string{"a", "b"}) || !slices.Equal(tr.asked(), []string{"api.example.com/v1/events", "api.example.com/v1/events?cursor=e2"}) {
+		t.Errorf("got %v, asked %v", got, tr.asked())
+	}
+}

@@ -400,7 +400,7 @@ var (
 )
 
 // policyListAssistants is the retry policy of ListAssistants, ListBooks, ListCharges, ListCustomers,
-// ListIssues, ListIssuesAll, ListLinks and 3 other methods.
+// ListEvents, ListIssues, ListIssuesAll and 4 other methods.
 var policyListAssistants = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
@@ -718,6 +718,88 @@ func (c *Client) ListCustomersPages(ctx context.Context, params *ListCustomersPa
 		out.Next = pg.Next(wire.PageFacts{
 			Cursor: cursor,
 			Items:  len(out.Items),
+		})
+		return out, nil
+	})
+}
+
+// ListEvents calls GET /events (operationId listEvents).
+//
+// Response 200: The next_cursor shape, its cursor and has_more optional and nullable.
+//
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
+func (c *Client) ListEvents(ctx context.Context, params *ListEventsParams, opts ...CallOption) (*ListEventsResponse, error) {
+	if params == nil {
+		params = new(ListEventsParams)
+	}
+	r := wire.NewRequest("GET")
+	r.Path("/events")
+	r.QueryParam("cursor", wire.QueryForm, params.Cursor)
+	resp, err := c.wire.Fetch(ctx, r, &policyListAssistants, "application/json", callOptions(opts))
+	if err != nil {
+		return nil, err
+	}
+	out := new(ListEventsResponse)
+	if err := wire.DecodeDeclared(resp, out, nil, 200); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// ListEventsAll yields the items of every page of ListEvents, in order, calling ListEvents with the
+// same arguments for each page as the loop reaches it: the next page sends the cursor at $.next_cursor
+// as query parameter "cursor", until there is none or $.has_more is false.
+//
+// Each page is one call of the operation, with its retries under its policy; the walk adds none. A
+// page that fails ends the loop with a *PageError, whose Cursor resumes the walk with WithCursor; so
+// does a cursor that repeats (ErrPageLoop) or a next link outside the client's base URL, which is not
+// followed (ErrPageLink). Stopping the loop sends nothing more; WithMaxPages caps the pages.
+// ListEventsPages gives the pages themselves, with each one's ResponseInfo.
+func (c *Client) ListEventsAll(ctx context.Context, params *ListEventsParams, opts ...CallOption) iter.Seq2[string, error] {
+	return wire.All(c.ListEventsPages(ctx, params, opts...), func(out *ListEventsPage) []string {
+		return out.Items
+	})
+}
+
+// ListEventsPages yields the pages of ListEvents one at a time, each with its items, its ResponseInfo
+// and the cursor of the page after it: the next page sends the cursor at $.next_cursor as query
+// parameter "cursor", until there is none or $.has_more is false.
+//
+// Each page is one call of the operation, with its retries under its policy; the walk adds none. A
+// page that fails ends the loop with a *PageError, whose Cursor resumes the walk with WithCursor; so
+// does a cursor that repeats (ErrPageLoop) or a next link outside the client's base URL, which is not
+// followed (ErrPageLink). Stopping the loop sends nothing more; WithMaxPages caps the pages.
+// WithResponseInfo, passed on to every page's call, describes the last page asked for when the walk
+// ends.
+//
+// Its pagination is from the spec's next_cursor+cursor.
+func (c *Client) ListEventsPages(ctx context.Context, params *ListEventsParams, opts ...CallOption) iter.Seq2[*ListEventsPage, error] {
+	return wire.Walk(&wire.Pager{
+		In:    "query",
+		Kind:  wire.PageCursor,
+		Param: "cursor",
+	}, callOptions(opts), func(pg *wire.PageStep) (*ListEventsPage, error) {
+		resp, err := c.ListEvents(ctx, params, append(opts[:len(opts):len(opts)], CallOption{apply: pg.Option()})...)
+		if err != nil {
+			return nil, err
+		}
+		out := &ListEventsPage{
+			Info:     ResponseInfo(pg.Info()),
+			Items:    resp.Data,
+			Response: resp,
+		}
+		var more *bool
+		if v, ok := resp.HasMore.Get(); ok {
+			more = &v
+		}
+		var cursor string
+		if v, ok := resp.NextCursor.Get(); ok {
+			cursor = v
+		}
+		out.Next = pg.Next(wire.PageFacts{
+			Cursor: cursor,
+			Items:  len(out.Items),
+			More:   more,
 		})
 		return out, nil
 	})
@@ -1191,6 +1273,26 @@ type ListCustomersPage struct {
 	Next string
 }
 
+// ListEventsParams holds the optional query, header and cookie parameters of ListEvents.
+type ListEventsParams struct {
+	// Cursor is the query parameter "cursor".
+	Cursor *string
+}
+
+// ListEventsPage is one page of ListEventsPages: its items, how its call went, and the cursor of the
+// page after it.
+type ListEventsPage struct {
+	// Items are the page's items, in the order of the response.
+	Items []string
+	// Response is the page's response, as ListEvents returns it.
+	Response *ListEventsResponse
+	// Info describes the page's call: its status, headers and attempts.
+	Info ResponseInfo
+	// Next is the cursor of the page after this one, "" when this one is the last: WithCursor(Next) starts
+	// a walk there.
+	Next string
+}
+
 // ListIssuesParams holds the optional query, header and cookie parameters of ListIssues.
 type ListIssuesParams struct {
 	// PerPage is the query parameter "per_page".
@@ -1364,6 +1466,13 @@ func (v ListChargesResponse) MarshalJSON() ([]byte, error) {
 // ListCustomersResponseItem is the type of the items of the 200 response of ListCustomers.
 type ListCustomersResponseItem struct {
 	ID int64 `json:"id"`
+}
+
+// ListEventsResponse is the type of the 200 response of ListEvents.
+type ListEventsResponse struct {
+	Data       []string         `json:"data,omitzero"`
+	HasMore    Nullable[bool]   `json:"has_more,omitzero"`
+	NextCursor Nullable[string] `json:"next_cursor,omitzero"`
 }
 
 // ListLinksResponse is the type of the 200 response of ListLinks.
