@@ -87,8 +87,9 @@ func TestGoldenCompiles(t *testing.T) {
 }
 
 // TestAllSpecsCompile generates a client for every description in the spec corpus and
-// builds and vets them all, one package per spec; then it runs the everyday tasks of
-// docs/client.md (testdata/sdk) with the openai, github and stripe clients.
+// builds and vets them all, one package per spec; then it runs the everyday tasks and
+// the page walks of docs/client.md (testdata/sdk) with the openai, github and stripe
+// clients.
 func TestAllSpecsCompile(t *testing.T) {
 	longtest.Only(t)
 	specs := corpus.Dir(t)
@@ -125,11 +126,15 @@ func TestAllSpecsCompile(t *testing.T) {
 	if t.Failed() {
 		return
 	}
-	tasks, err := os.ReadFile(filepath.Join("..", "testdata", "sdk", "tasks_test.go"))
-	if err != nil {
-		t.Fatal(err)
+	tasks := map[string][]byte{}
+	for _, name := range []string{"tasks_test.go", "pages_test.go"} {
+		src, err := os.ReadFile(filepath.Join("..", "testdata", "sdk", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		tasks[name] = src
 	}
-	writePackage(t, dir, "sdktasks", map[string][]byte{"tasks_test.go": tasks})
+	writePackage(t, dir, "sdktasks", tasks)
 	goCmd(t, dir, "build", "./...")
 	goCmd(t, dir, "vet", "./...")
 	goCmd(t, dir, "test", "-count=1", "./sdktasks")

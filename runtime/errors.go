@@ -73,7 +73,32 @@ var (
 	// Stripe-Should-Retry: false), so the call ends with it whatever the policy retries;
 	// see Policy.IgnoreServerSignals.
 	ErrServerSaidNoRetry = errors.New("not retried: the server said not to (should-retry: false)")
+	// ErrPageLoop: the next page of a paginated walk would be asked for with a cursor (or
+	// link) the walk has already used, so the walk ends instead of going round forever.
+	ErrPageLoop = errors.New("pagination loop: the next page's cursor repeats an earlier one")
+	// ErrPageLink: the next page of a paginated walk is a link outside the API (another
+	// scheme, host or port than the client's base URL, or a path outside its base path),
+	// so the walk ends without sending anything there, credentials included.
+	ErrPageLink = errors.New("next-page link outside the API not followed")
 )
+
+// PageError ends a paginated walk (a generated <Op>All or <Op>Pages method) at the page
+// it could not get: Page counts from 1, Cursor is what that page was to be asked with
+// ("" for the first page of a walk), and Err is why: the page's call failed (an *Error,
+// a context error) or the walk refused to go on (ErrPageLoop, ErrPageLink). Giving Cursor
+// to the generated WithCursor option resumes the walk at that page. The pages before it
+// were delivered.
+type PageError struct {
+	Page   int
+	Cursor string
+	Err    error
+}
+
+// Error says which page failed and why; it does not show the cursor, which may be a URL.
+func (e *PageError) Error() string { return "page " + strconv.Itoa(e.Page) + ": " + e.Err.Error() }
+
+// Unwrap returns Err, so that errors.As reaches the page's *Error.
+func (e *PageError) Unwrap() error { return e.Err }
 
 // Error is the error Engine.Do returns for a failed call: a transport failure, a non-2xx
 // final response, or a retry loop that stopped early. errors.As reaches the last attempt's

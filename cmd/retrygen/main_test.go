@@ -113,7 +113,7 @@ func TestPlanJSON(t *testing.T) {
 		t.Fatalf("%d entries, want 10", len(entries))
 	}
 	want := []string{"attemptTimeout", "connectionErrors", "goMethod", "idempotencyKey", "initialDelay", "jitter", "maxAttempts",
-		"maxDelay", "maxElapsed", "maxRetryAfter", "method", "multiplier", "operationId", "overlays", "path", "reason", "retry",
+		"maxDelay", "maxElapsed", "maxRetryAfter", "method", "multiplier", "operationId", "overlays", "pagination", "path", "reason", "retry",
 		"retryAfter", "serverSignals", "sources", "statusCodes"}
 	for _, e := range entries {
 		var keys []string

@@ -5,13 +5,14 @@
 // the options (With...) tune the client and each call.
 //
 // The end-to-end tests' API for what a client needs beyond retries: security schemes and per-operation
-// security, server-sent event streams, response metadata, servers and webhooks.
+// security, server-sent event streams, response metadata, servers, webhooks and paginated lists.
 package clientapi
 
 import (
 	"context"
 	"encoding/json"
 	"io"
+	"iter"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -146,6 +147,15 @@ func WithHeader(key, value string) CallOption { return CallOption{wire.WithHeade
 // WithMaxReconnects lets an event stream reconnect at most n times over its life instead of 10; n < 1
 // means never. Other calls ignore it.
 func WithMaxReconnects(n int) CallOption { return CallOption{wire.WithMaxReconnects(n)} }
+
+// WithCursor starts a paginated walk (an <Op>All or <Op>Pages method) at the page that cursor asks
+// for: a page's Next, or a PageError's Cursor, to resume a walk where it stopped. Other calls ignore
+// it.
+func WithCursor(cursor string) CallOption { return CallOption{wire.WithCursor(cursor)} }
+
+// WithMaxPages ends a paginated walk (an <Op>All or <Op>Pages method) after n pages, without an error;
+// n < 1 lets it go to the last page, as it does by default. Other calls ignore it.
+func WithMaxPages(n int) CallOption { return CallOption{wire.WithMaxPages(n)} }
 
 // WithResponseInfo fills *info when the call ends, success or failure: the final status and headers,
 // the attempts made and the Retry-After the server sent. For a stream it is filled when the stream
@@ -361,6 +371,12 @@ func (e *StreamError) Unwrap() error {
 // Model holds it decoded and errors.As reaches it. See runtime.Error for its methods.
 type APIError = runtime.Error
 
+// PageError ends a paginated walk (an <Op>All or <Op>Pages method) at the page it could not get: Page
+// counts from 1, Cursor is what the page was to be asked with (WithCursor(Cursor) resumes the walk
+// there), and Err is why: the page's call failed (an *APIError, a context error) or the walk would not
+// go on (ErrPageLoop, ErrPageLink). See runtime.PageError.
+type PageError = runtime.PageError
+
 // Policy says how an operation is retried; see runtime.Policy for its fields.
 type Policy = runtime.Policy
 
@@ -389,6 +405,8 @@ var (
 	ErrNoLocation          = runtime.ErrNoLocation
 	ErrNoVariant           = runtime.ErrNoVariant
 	ErrManyVariants        = runtime.ErrManyVariants
+	ErrPageLoop            = runtime.ErrPageLoop
+	ErrPageLink            = runtime.ErrPageLink
 )
 
 // ServerURL is a server of the API, from the spec's servers list.
@@ -483,7 +501,7 @@ func WithOauth(fn func(ctx context.Context) (string, error)) Option {
 }
 
 // policyIdempotent is the retry policy of GetAlternatives, GetWithCookie, ExportItems, GetFile,
-// ListItems, GetItemArchive, GetWithOAuth and 3 other methods.
+// ListItems, GetItemArchive, GetWithOAuth and 5 other methods.
 var policyIdempotent = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
@@ -767,6 +785,157 @@ func (c *Client) GetWithOAuth(ctx context.Context, opts ...CallOption) (*Item, e
 	return out, nil
 }
 
+// ListItemsAfter calls GET /pages/cursor (operationId listItemsAfter).
+//
+// A list paged by the last item's id, as Stripe's are.
+//
+// Response 200: A page of items.
+//
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
+func (c *Client) ListItemsAfter(ctx context.Context, params *ListItemsAfterParams, opts ...CallOption) (*ListItemsAfterResponse, error) {
+	if params == nil {
+		params = new(ListItemsAfterParams)
+	}
+	r := wire.NewRequest("GET")
+	r.Security([]string{"bearerAuth"})
+	r.Path("/pages/cursor")
+	r.QueryParam("limit", wire.QueryForm, params.Limit)
+	r.QueryParam("starting_after", wire.QueryForm, params.StartingAfter)
+	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "application/json", callOptions(opts))
+	if err != nil {
+		return nil, err
+	}
+	out := new(ListItemsAfterResponse)
+	if err := wire.DecodeDeclared(resp, out, nil, 200); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// ListItemsAfterAll yields the items of every page of ListItemsAfter, in order, calling ListItemsAfter
+// with the same arguments for each page as the loop reaches it: the next page sends the cursor at
+// $.data[-1].id as query parameter "starting_after", until there is none or $.has_more is false.
+//
+// Each page is one call of the operation, with its retries under its policy; the walk adds none. A
+// page that fails ends the loop with a *PageError, whose Cursor resumes the walk with WithCursor; so
+// does a cursor that repeats (ErrPageLoop) or a next link outside the client's base URL, which is not
+// followed (ErrPageLink). Stopping the loop sends nothing more; WithMaxPages caps the pages.
+// ListItemsAfterPages gives the pages themselves, with each one's ResponseInfo.
+func (c *Client) ListItemsAfterAll(ctx context.Context, params *ListItemsAfterParams, opts ...CallOption) iter.Seq2[Named, error] {
+	return wire.All(c.ListItemsAfterPages(ctx, params, opts...), func(out *ListItemsAfterPage) []Named {
+		return out.Items
+	})
+}
+
+// ListItemsAfterPages yields the pages of ListItemsAfter one at a time, each with its items, its
+// ResponseInfo and the cursor of the page after it: the next page sends the cursor at $.data[-1].id as
+// query parameter "starting_after", until there is none or $.has_more is false.
+//
+// Each page is one call of the operation, with its retries under its policy; the walk adds none. A
+// page that fails ends the loop with a *PageError, whose Cursor resumes the walk with WithCursor; so
+// does a cursor that repeats (ErrPageLoop) or a next link outside the client's base URL, which is not
+// followed (ErrPageLink). Stopping the loop sends nothing more; WithMaxPages caps the pages.
+// WithResponseInfo, passed on to every page's call, describes the last page asked for when the walk
+// ends.
+//
+// Its pagination is from the spec's has_more+data+starting_after.
+func (c *Client) ListItemsAfterPages(ctx context.Context, params *ListItemsAfterParams, opts ...CallOption) iter.Seq2[*ListItemsAfterPage, error] {
+	return wire.Walk(&wire.Pager{
+		In:    "query",
+		Kind:  wire.PageCursor,
+		Param: "starting_after",
+	}, callOptions(opts), func(pg *wire.PageStep) (*ListItemsAfterPage, error) {
+		resp, err := c.ListItemsAfter(ctx, params, append(opts[:len(opts):len(opts)], CallOption{apply: pg.Option()})...)
+		if err != nil {
+			return nil, err
+		}
+		out := &ListItemsAfterPage{
+			Info:     ResponseInfo(pg.Info()),
+			Items:    resp.Data,
+			Response: resp,
+		}
+		var cursor string
+		if n := len(resp.Data); n > 0 {
+			cursor = resp.Data[n-1].ID
+		}
+		out.Next = pg.Next(wire.PageFacts{
+			Cursor: cursor,
+			Items:  len(out.Items),
+			More:   &resp.HasMore,
+		})
+		return out, nil
+	})
+}
+
+// ListLinkedItems calls GET /pages/items (operationId listLinkedItems).
+//
+// A list whose pages follow the Link header, as GitHub's do.
+//
+// Response 200: A page of items.
+//
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
+func (c *Client) ListLinkedItems(ctx context.Context, params *ListLinkedItemsParams, opts ...CallOption) ([]Item, error) {
+	if params == nil {
+		params = new(ListLinkedItemsParams)
+	}
+	r := wire.NewRequest("GET")
+	r.Security([]string{"bearerAuth"})
+	r.Path("/pages/items")
+	r.QueryParam("page", wire.QueryForm, params.Page)
+	r.QueryParam("per_page", wire.QueryForm, params.PerPage)
+	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "application/json", callOptions(opts))
+	if err != nil {
+		return nil, err
+	}
+	var out []Item
+	if err := wire.DecodeDeclared(resp, &out, nil, 200); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// ListLinkedItemsAll yields the items of every page of ListLinkedItems, in order, calling
+// ListLinkedItems with the same arguments for each page as the loop reaches it: the next page is the
+// Link header's rel="next" URL, until there is none.
+//
+// Each page is one call of the operation, with its retries under its policy; the walk adds none. A
+// page that fails ends the loop with a *PageError, whose Cursor resumes the walk with WithCursor; so
+// does a cursor that repeats (ErrPageLoop) or a next link outside the client's base URL, which is not
+// followed (ErrPageLink). Stopping the loop sends nothing more; WithMaxPages caps the pages.
+// ListLinkedItemsPages gives the pages themselves, with each one's ResponseInfo.
+func (c *Client) ListLinkedItemsAll(ctx context.Context, params *ListLinkedItemsParams, opts ...CallOption) iter.Seq2[Item, error] {
+	return wire.All(c.ListLinkedItemsPages(ctx, params, opts...), func(out *ListLinkedItemsPage) []Item {
+		return out.Items
+	})
+}
+
+// ListLinkedItemsPages yields the pages of ListLinkedItems one at a time, each with its items, its
+// ResponseInfo and the cursor of the page after it: the next page is the Link header's rel="next" URL,
+// until there is none.
+//
+// Each page is one call of the operation, with its retries under its policy; the walk adds none. A
+// page that fails ends the loop with a *PageError, whose Cursor resumes the walk with WithCursor; so
+// does a cursor that repeats (ErrPageLoop) or a next link outside the client's base URL, which is not
+// followed (ErrPageLink). Stopping the loop sends nothing more; WithMaxPages caps the pages.
+// WithResponseInfo, passed on to every page's call, describes the last page asked for when the walk
+// ends.
+//
+// Its pagination is from the spec's Link header.
+func (c *Client) ListLinkedItemsPages(ctx context.Context, params *ListLinkedItemsParams, opts ...CallOption) iter.Seq2[*ListLinkedItemsPage, error] {
+	return wire.Walk(&wire.Pager{Kind: wire.PageLink}, callOptions(opts), func(pg *wire.PageStep) (*ListLinkedItemsPage, error) {
+		resp, err := c.ListLinkedItems(ctx, params, append(opts[:len(opts):len(opts)], CallOption{apply: pg.Option()})...)
+		if err != nil {
+			return nil, err
+		}
+		out := &ListLinkedItemsPage{
+			Info:  ResponseInfo(pg.Info()),
+			Items: resp,
+		}
+		out.Next = pg.Next(wire.PageFacts{Items: len(out.Items)})
+		return out, nil
+	})
+}
+
 // GetPublic calls GET /public (operationId getPublic).
 //
 // Response 200: No credentials.
@@ -863,6 +1032,63 @@ func (h *ListItemsHeaders) From(info *ResponseInfo) error {
 	return nil
 }
 
+// ListItemsAfterParams holds the optional query, header and cookie parameters of ListItemsAfter.
+type ListItemsAfterParams struct {
+	// Limit is the query parameter "limit".
+	Limit *int64
+	// StartingAfter is the query parameter "starting_after".
+	StartingAfter *string
+}
+
+// ListItemsAfterPage is one page of ListItemsAfterPages: its items, how its call went, and the cursor
+// of the page after it.
+type ListItemsAfterPage struct {
+	// Items are the page's items, in the order of the response.
+	Items []Named
+	// Response is the page's response, as ListItemsAfter returns it.
+	Response *ListItemsAfterResponse
+	// Info describes the page's call: its status, headers and attempts.
+	Info ResponseInfo
+	// Next is the cursor of the page after this one, "" when this one is the last: WithCursor(Next) starts
+	// a walk there.
+	Next string
+}
+
+// ListLinkedItemsParams holds the optional query, header and cookie parameters of ListLinkedItems.
+type ListLinkedItemsParams struct {
+	// Page is the query parameter "page".
+	Page *int64
+	// PerPage is the query parameter "per_page".
+	PerPage *int64
+}
+
+// ListLinkedItemsHeaders holds the response headers ListLinkedItems declares, typed; From reads them
+// from the ResponseInfo of a call (see WithResponseInfo). A header the response lacks is nil.
+type ListLinkedItemsHeaders struct {
+	// Link is the header "Link".
+	Link *string
+}
+
+// From sets h from the headers in info; a header that does not parse as its declared type is an error.
+func (h *ListLinkedItemsHeaders) From(info *ResponseInfo) error {
+	if err := wire.ReadHeader(info.Header, "Link", &h.Link); err != nil {
+		return err
+	}
+	return nil
+}
+
+// ListLinkedItemsPage is one page of ListLinkedItemsPages: its items, how its call went, and the
+// cursor of the page after it.
+type ListLinkedItemsPage struct {
+	// Items are the page's items, in the order of the response.
+	Items []Item
+	// Info describes the page's call: its status, headers and attempts.
+	Info ResponseInfo
+	// Next is the cursor of the page after this one, "" when this one is the last: WithCursor(Next) starts
+	// a walk there.
+	Next string
+}
+
 // ChatChunk is the schema at #/components/schemas/ChatChunk.
 type ChatChunk struct {
 	Text *string `json:"text,omitzero"`
@@ -938,6 +1164,11 @@ func NewMessage[T UserMessage | SystemMessage](v T) Message {
 		return Message{SystemMessage: &x}
 	}
 	return Message{}
+}
+
+// Named is the schema at #/components/schemas/Named.
+type Named struct {
+	ID string `json:"id"`
 }
 
 // Problem is the schema at #/components/schemas/Problem.
@@ -1067,6 +1298,22 @@ type UserMessageRole string
 const (
 	UserMessageRoleUser UserMessageRole = "user"
 )
+
+// ListItemsAfterResponse is the type of the 200 response of ListItemsAfter.
+type ListItemsAfterResponse struct {
+	Data    []Named `json:"data"`
+	HasMore bool    `json:"has_more"`
+}
+
+// MarshalJSON writes the value as a request sends it: with [] or {} for required arrays and objects
+// left nil.
+func (v ListItemsAfterResponse) MarshalJSON() ([]byte, error) {
+	type plain ListItemsAfterResponse
+	if v.Data == nil {
+		v.Data = []Named{}
+	}
+	return wire.MarshalObject(plain(v), nil)
+}
 
 // ItemCreatedPayload is the type of the payload of webhook "itemCreated".
 type ItemCreatedPayload struct {

@@ -3,8 +3,8 @@
 //
 //	go generate ./examples/petstore/... && go run ./examples/petstore
 //
-// The server (server.go) follows a script of faults: 503s, a 429 with Retry-After, a
-// dropped connection, an answer slower than updatePet's 300ms attempt timeout, a Retry-After
+// The server (server.go) follows a script of faults: 503s, a 429 with Retry-After, one
+// on the middle page of a list walked page by page, a dropped connection, an answer slower than updatePet's 300ms attempt timeout, a Retry-After
 // too long to wait for, and, for one call, no server listening yet. The log has three kinds
 // of lines: "server" lines say what the server saw and did, "client" lines come from the
 // client's OnRetry hook (the attempt that failed, why, and the wait before the next), and
@@ -20,6 +20,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -76,6 +77,13 @@ func run(ctx context.Context, w io.Writer, listen func(network, addr string) (ne
 	srv.plan("GET /v1/pets", fault{status: 503}, fault{status: 429, retryAfter: "1"})
 	pets, err := c.ListPets(ctx, nil)
 	calls.end(err, "%s", plural(len(pets), "pet"))
+
+	calls.begin("listPetsPages", "a walk over the pages, one pet each, by the Link header: each page is one",
+		"call of listPets with its own retries, so the 503 on the middle page is retried inside",
+		"that page's call, and the walk never retries on top of it")
+	srv.plan("GET /v1/pets", fault{}, fault{status: 503})
+	names, pages, attempts, err := walkPets(ctx, c, log)
+	calls.endWalk(err, attempts, "%s in %s: %s", plural(len(names), "pet"), plural(pages, "page"), strings.Join(names, ", "))
 
 	calls.begin("getPet", "a dropped connection is retried too: a GET may be repeated whether or not",
 		"the server saw it")
@@ -196,6 +204,31 @@ func run(ctx context.Context, w io.Writer, listen func(network, addr string) (ne
 	return log.err
 }
 
+// walkPets lists every pet, one page of one pet at a time, and logs each page; it returns
+// the pets' names, the pages and the attempts all pages took.
+func walkPets(ctx context.Context, c *client.Client, log *logger) (names []string, pages, attempts int, err error) {
+	for page, err := range c.ListPetsPages(ctx, &client.ListPetsParams{Limit: ptr(int32(1))}) {
+		if err != nil {
+			return names, pages, attempts, err // a *client.PageError: the pages before it came
+		}
+		pages++
+		attempts += page.Info.Attempts
+		for _, pet := range page.Items {
+			names = append(names, pet.Name)
+		}
+		log.printf("client  page %d after %s: %s", pages, plural(page.Info.Attempts, "attempt"), petNames(page.Items))
+	}
+	return names, pages, attempts, nil
+}
+
+func petNames(pets []client.Pet) string {
+	names := make([]string, len(pets))
+	for i, p := range pets {
+		names[i] = p.Name
+	}
+	return strings.Join(names, ", ")
+}
+
 // watch follows pet 1's events until the stream ends and returns how many it read.
 func watch(ctx context.Context, c *client.Client, log *logger) (int, error) {
 	stream, err := c.WatchPet(ctx, 1)
@@ -254,6 +287,18 @@ func (c *caller) end(err error, format string, args ...any) {
 		return
 	}
 	c.log.printf("result  ok after %s in %v: %s", plural(attempts, "attempt"), took, fmt.Sprintf(format, args...))
+}
+
+// endWalk logs the outcome of a walk over pages begun last, which took attempts in all.
+func (c *caller) endWalk(err error, attempts int, format string, args ...any) {
+	c.mu.Lock()
+	took := time.Since(c.start).Round(time.Millisecond)
+	c.mu.Unlock()
+	if err != nil {
+		c.log.printf("result  failed in %v: %v", took, err)
+		return
+	}
+	c.log.printf("result  ok after %s in all in %v: %s", plural(attempts, "attempt"), took, fmt.Sprintf(format, args...))
 }
 
 // why says in a few words why an attempt failed.

@@ -78,12 +78,26 @@ func TestExampleLogShowsEachRule(t *testing.T) {
 			`server  #2 GET /v1/pets -> 429 Too Many Requests, Retry-After: 1`,
 			`client  attempt 2 failed: 429 Too Many Requests; retrying in ` + dur,
 			`server  #3 GET /v1/pets -> 200 OK`,
-			`result  ok after 3 attempts in ` + dur + `: 2 pets`,
+			`result  ok after 3 attempts in ` + dur + `: 3 pets`,
 		}, func(t *testing.T, m [][]string) {
 			// Backoff ceilings from the document: 100ms, then 200ms; the 429's
 			// Retry-After of 1s is a floor under the second wait.
 			within(t, "first wait", m[1][1], 0, 100*time.Millisecond)
 			within(t, "wait after Retry-After: 1", m[3][1], time.Second, 1200*time.Millisecond)
+		}},
+		{"listPetsPages", []string{
+			`server  #4 GET /v1/pets\?limit=1 -> 200 OK`,
+			`client  page 1 after 1 attempt: Rex`,
+			`server  #5 GET /v1/pets\?limit=1&page=2 -> 503 Service Unavailable`,
+			`client  attempt 1 failed: 503 Service Unavailable; retrying in ` + dur,
+			`server  #6 GET /v1/pets\?limit=1&page=2 -> 200 OK`,
+			`client  page 2 after 2 attempts: Tom`,
+			`server  #7 GET /v1/pets\?limit=1&page=3 -> 200 OK`,
+			`client  page 3 after 1 attempt: Tweety`,
+			`result  ok after 4 attempts in all in ` + dur + `: 3 pets in 3 pages: Rex, Tom, Tweety`,
+		}, func(t *testing.T, m [][]string) {
+			// The page's own retry, under the document's backoff: one wait, below 100ms.
+			within(t, "wait on the middle page", m[3][1], 0, 100*time.Millisecond)
 		}},
 		{"getPet", []string{
 			`server  #1 GET /v1/pets/1 -> drops the connection without answering`,
@@ -112,7 +126,7 @@ func TestExampleLogShowsEachRule(t *testing.T) {
 			`server  #2 POST /v1/pets \(Idempotency-Key ` + uuid + `\) -> 409 Conflict`,
 			`client  attempt 2 failed: 409 Conflict; retrying in ` + dur,
 			`server  #3 POST /v1/pets \(Idempotency-Key ` + uuid + `\) -> 201 Created`,
-			`result  ok after 3 attempts in ` + dur + `: pet 3 "Bella" \(dog\)`,
+			`result  ok after 3 attempts in ` + dur + `: pet 4 "Bella" \(dog\)`,
 		}, func(t *testing.T, m [][]string) {
 			if m[0][1] != m[2][1] || m[2][1] != m[4][1] {
 				t.Errorf("one call sent keys %s, %s, %s; want one key", m[0][1], m[2][1], m[4][1])
@@ -120,7 +134,7 @@ func TestExampleLogShowsEachRule(t *testing.T) {
 		}},
 		{"createPet", []string{
 			`server  #4 POST /v1/pets \(Idempotency-Key ` + uuid + `\) -> 201 Created`,
-			`result  ok after 1 attempt in 0s: pet 4 "Kitty" \(cat\)`,
+			`result  ok after 1 attempt in 0s: pet 5 "Kitty" \(cat\)`,
 		}, nil},
 		{"placeOrder", []string{
 			`server  #1 POST /v1/store/orders \(Idempotency-Key order-2026-0001\) -> 502 Bad Gateway`,

@@ -40,14 +40,15 @@ func newFlakyServer(log *logger) *flakyServer {
 		script:   map[string][]fault{},
 		arrivals: map[string]int{},
 		fed:      map[string]int{},
-		lastID:   2,
+		lastID:   3,
 	}
 	pets := []map[string]any{
 		{"id": 1, "name": "Rex", "species": "dog"},
 		{"id": 2, "name": "Tom", "species": "cat"},
+		{"id": 3, "name": "Tweety", "species": "bird"},
 	}
-	s.route("GET /v1/pets", func(*http.Request, []byte) (int, any) {
-		return http.StatusOK, pets
+	s.routeHeader("GET /v1/pets", func(r *http.Request, _ []byte) (int, any, http.Header) {
+		return pagesOf(r, pets)
 	})
 	s.route("POST /v1/pets", func(_ *http.Request, body []byte) (int, any) {
 		s.mu.Lock()
@@ -98,11 +99,39 @@ func (s *flakyServer) meals(pet string) int {
 	return s.fed[pet]
 }
 
+// pagesOf answers a list request: every pet, or with a limit the page the page parameter
+// asks for (from 1), with a Link header to the next page when there is one.
+func pagesOf(r *http.Request, pets []map[string]any) (int, any, http.Header) {
+	limit, err := strconv.Atoi(r.URL.Query().Get("limit"))
+	if err != nil || limit < 1 {
+		return http.StatusOK, pets, nil
+	}
+	page, err := strconv.Atoi(r.URL.Query().Get("page"))
+	if err != nil || page < 1 {
+		page = 1
+	}
+	start := min((page-1)*limit, len(pets))
+	end := min(start+limit, len(pets))
+	h := http.Header{}
+	if end < len(pets) {
+		h.Set("Link", fmt.Sprintf(`</v1/pets?limit=%d&page=%d>; rel="next"`, limit, page+1))
+	}
+	return http.StatusOK, pets[start:end], h
+}
+
 // answer returns a route's normal status and JSON body (nil for none).
 type answer func(r *http.Request, body []byte) (status int, v any)
 
 // route registers the normal answer of a route, wrapped in the script.
 func (s *flakyServer) route(pattern string, normal answer) {
+	s.routeHeader(pattern, func(r *http.Request, body []byte) (int, any, http.Header) {
+		status, v := normal(r, body)
+		return status, v, nil
+	})
+}
+
+// routeHeader is route for an answer with response headers of its own.
+func (s *flakyServer) routeHeader(pattern string, normal func(r *http.Request, body []byte) (int, any, http.Header)) {
 	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
 		body, err := io.ReadAll(r.Body)
 		if err != nil {
@@ -124,7 +153,7 @@ func (s *flakyServer) route(pattern string, normal answer) {
 		}
 		s.mu.Unlock()
 
-		line := fmt.Sprintf("server  #%d %s %s", n, r.Method, r.URL.Path)
+		line := fmt.Sprintf("server  #%d %s %s", n, r.Method, r.URL.RequestURI())
 		if key := r.Header.Get("Idempotency-Key"); key != "" {
 			line += " (Idempotency-Key " + key + ")"
 		}
@@ -149,14 +178,14 @@ func (s *flakyServer) route(pattern string, normal answer) {
 			s.log.printf("%s -> holds the answer for %v", line, f.hold)
 			select {
 			case <-time.After(f.hold):
-				status, v := normal(r, body)
-				reply(w, status, v)
+				status, v, h := normal(r, body)
+				replyWith(w, status, v, h)
 			case <-r.Context().Done(): // the client gave up on this attempt
 			}
 		default:
-			status, v := normal(r, body)
+			status, v, h := normal(r, body)
 			s.log.printf("%s -> %d %s", line, status, http.StatusText(status))
-			reply(w, status, v)
+			replyWith(w, status, v, h)
 		}
 	})
 }
@@ -205,6 +234,14 @@ func (s *flakyServer) streamRoute(pattern, token string, kinds []string) {
 		}
 		fmt.Fprint(w, "data: [DONE]\n\n")
 	})
+}
+
+// replyWith is reply with the headers h.
+func replyWith(w http.ResponseWriter, status int, v any, h http.Header) {
+	for k, vs := range h {
+		w.Header()[k] = vs
+	}
+	reply(w, status, v)
 }
 
 // reply writes status and, unless v is nil, v as JSON.

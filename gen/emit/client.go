@@ -140,6 +140,18 @@ var callOptions = []clientOption{
 		args:   []string{"n"},
 	},
 	{
+		doc:    "WithCursor starts a paginated walk (an <Op>All or <Op>Pages method) at the page that cursor asks for: a page's Next, or a PageError's Cursor, to resume a walk where it stopped. Other calls ignore it.",
+		name:   "WithCursor",
+		params: []jen.Code{jen.Id("cursor").String()},
+		args:   []string{"cursor"},
+	},
+	{
+		doc:    "WithMaxPages ends a paginated walk (an <Op>All or <Op>Pages method) after n pages, without an error; n < 1 lets it go to the last page, as it does by default. Other calls ignore it.",
+		name:   "WithMaxPages",
+		params: []jen.Code{jen.Id("n").Int()},
+		args:   []string{"n"},
+	},
+	{
 		doc:     "WithResponseInfo fills *info when the call ends, success or failure: the final status and headers, the attempts made and the Retry-After the server sent. For a stream it is filled when the stream opens and again on each reconnection.",
 		name:    "WithResponseInfo",
 		params:  []jen.Code{jen.Id("info").Op("*").Id("ResponseInfo")},
@@ -154,6 +166,7 @@ var sentinels = []string{
 	"ErrStatusNotRetried", "ErrNotRetrySafe", "ErrNotRetryable", "ErrConnectionErrorsOff", "ErrBodyTooLarge",
 	"ErrOptionDoesNotApply", "ErrRetriesOff", "ErrServerSaidNoRetry", "ErrRequestBody",
 	"ErrContentType", "ErrUndeclaredStatus", "ErrStreamClosed", "ErrNoLocation", "ErrNoVariant", "ErrManyVariants",
+	"ErrPageLoop", "ErrPageLink",
 }
 
 // clientSurface renders Client, NewClient, the options, the values a caller builds
@@ -196,6 +209,8 @@ func clientSurface(api *model.API) []jen.Code {
 	out = append(out, eventStream()...)
 	add("APIError is the error a method returns when a call fails: a non-2xx response, a transport failure, or a retry loop that stopped early. Its fields say what happened: StatusCode, Header and Body (bounded) of the last response, Attempts, RetryAfter, Err (the last transport error) and Cause (why retrying stopped, one of the Err variables below); its text carries the server's message and request id when the response has them. When the spec declares an error model for the response's status, Model holds it decoded and errors.As reaches it. See runtime.Error for its methods.",
 		jen.Type().Id("APIError").Op("=").Qual(runtimePath, "Error"))
+	add("PageError ends a paginated walk (an <Op>All or <Op>Pages method) at the page it could not get: Page counts from 1, Cursor is what the page was to be asked with (WithCursor(Cursor) resumes the walk there), and Err is why: the page's call failed (an *APIError, a context error) or the walk would not go on (ErrPageLoop, ErrPageLink). See runtime.PageError.",
+		jen.Type().Id("PageError").Op("=").Qual(runtimePath, "PageError"))
 	add("Policy says how an operation is retried; see runtime.Policy for its fields.", jen.Type().Id("Policy").Op("=").Qual(runtimePath, "Policy"))
 	add("RetryEvent describes one retry, for WithOnRetry; see runtime.RetryEvent for its fields.", jen.Type().Id("RetryEvent").Op("=").Qual(runtimePath, "RetryEvent"))
 	add("Reasons a call failed or stopped retrying, for errors.Is.", jen.Var().DefsFunc(func(g *jen.Group) {

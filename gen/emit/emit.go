@@ -36,13 +36,14 @@ const (
 	contextPath = "context"
 	slogPath    = "log/slog"
 	urlPath     = "net/url"
+	iterPath    = "iter"
 )
 
 // importNames are the package names of the paths above, registered with jennifer so that
 // it never writes an alias for them.
 var importNames = map[string]string{
 	runtimePath: "runtime", wirePath: "wire", timePath: "time", jsonPath: "json",
-	ioPath: "io", httpPath: "http", contextPath: "context", slogPath: "slog", urlPath: "url",
+	ioPath: "io", httpPath: "http", contextPath: "context", slogPath: "slog", urlPath: "url", iterPath: "iter",
 }
 
 // versionConst is the runtime constant every generated file refers to, so that a client
@@ -188,6 +189,10 @@ func (e *emitter) items() []func() jen.Code {
 		for _, v := range op.Variants {
 			add(func() *jen.Statement { return e.method(v) })
 		}
+		if op.Pagination != nil {
+			add(func() *jen.Statement { return e.allMethod(op) })
+			add(func() *jen.Statement { return e.pagesMethod(op) })
+		}
 	}
 	for _, set := range api.ErrorSets {
 		if set.Only() == nil {
@@ -200,6 +205,9 @@ func (e *emitter) items() []func() jen.Code {
 		}
 		if op.Headers != nil {
 			add(func() *jen.Statement { return e.headerSet(op) })
+		}
+		if op.Pagination != nil {
+			add(func() *jen.Statement { return e.pageType(op) })
 		}
 	}
 	for _, d := range api.Decls {

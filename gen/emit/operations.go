@@ -227,23 +227,7 @@ func (e *emitter) method(op *model.Operation) *jen.Statement {
 	}
 	d.line(retrySummary(op.Policy))
 
-	args := []jen.Code{jen.Id("ctx").Qual(contextPath, "Context")}
-	for _, p := range op.PathParams {
-		args = append(args, jen.Id(p.LocalName).Add(typ(p.Type)))
-	}
-	for _, p := range op.Params {
-		if p.Argument() {
-			args = append(args, jen.Id(p.LocalName).Add(typ(p.Type)))
-		}
-	}
-	if op.ParamsType != "" {
-		args = append(args, jen.Id("params").Op("*").Id(op.ParamsType))
-	}
-	if op.Body != nil {
-		args = append(args, jen.Id("body").Add(typ(op.Body.Type)))
-	}
-	args = append(args, jen.Id("opts").Op("...").Id("CallOption"))
-
+	args := signature(op)
 	var results []jen.Code
 	fail := []jen.Code{jen.Err()}
 	if op.Result != nil {
@@ -335,6 +319,50 @@ func (e *emitter) method(op *model.Operation) *jen.Statement {
 
 	return d.code().Func().Params(jen.Id("c").Op("*").Id("Client")).Id(op.GoName).
 		Params(args...).Params(results...).Block(body...)
+}
+
+// signature renders the parameters of op's method: the context, the path parameters and
+// the other required ones, the params struct, the body, the call options.
+func signature(op *model.Operation) []jen.Code {
+	args := []jen.Code{jen.Id("ctx").Qual(contextPath, "Context")}
+	for _, p := range arguments(op) {
+		args = append(args, jen.Id(p.LocalName).Add(typ(p.Type)))
+	}
+	if op.ParamsType != "" {
+		args = append(args, jen.Id("params").Op("*").Id(op.ParamsType))
+	}
+	if op.Body != nil {
+		args = append(args, jen.Id("body").Add(typ(op.Body.Type)))
+	}
+	return append(args, jen.Id("opts").Op("...").Id("CallOption"))
+}
+
+// arguments are the parameters of op that are arguments of its method, in order.
+func arguments(op *model.Operation) []*model.Param {
+	args := slices.Clone(op.PathParams)
+	for _, p := range op.Params {
+		if p.Argument() {
+			args = append(args, p)
+		}
+	}
+	return args
+}
+
+// passOn renders the arguments of a call that hands on the parameters signature
+// declares, the call options last: ctx, petID, params, body, then opts, or what
+// lastOpts gives instead.
+func passOn(op *model.Operation, lastOpts jen.Code) []jen.Code {
+	args := []jen.Code{jen.Id("ctx")}
+	for _, p := range arguments(op) {
+		args = append(args, jen.Id(p.LocalName))
+	}
+	if op.ParamsType != "" {
+		args = append(args, jen.Id("params"))
+	}
+	if op.Body != nil {
+		args = append(args, jen.Id("body"))
+	}
+	return append(args, lastOpts)
 }
 
 // sentence ends a one-line summary with a period, so that a doc comment does not read it

@@ -95,6 +95,9 @@ type Operation struct {
 	// Redirect reports that the operation declares redirects (3xx) and no 2xx response:
 	// the method stops at the redirect and returns its Location (Result is a URL).
 	Redirect bool
+	// Pagination is how the operation's results go on over several pages; nil when they
+	// do not.
+	Pagination *Pagination
 }
 
 // Source says where a policy field's value came from.

@@ -22,6 +22,11 @@ type callSettings struct {
 	// a stream sends it with its first request only.
 	lastEventID    string
 	lastEventIDSet bool
+
+	keyed    bool      // WithIdempotencyKey was given
+	cursor   string    // WithCursor
+	maxPages int       // WithMaxPages
+	page     *PageStep // the page of a walk this call asks for; see PageStep.Option
 }
 
 // lastEventIDHeader is the header a stream resumes with, canonical.
@@ -39,7 +44,11 @@ func WithMaxAttempts(n int) CallOption { return Runtime(runtime.WithMaxAttempts(
 func WithoutRetry() CallOption { return Runtime(runtime.WithoutRetry()) }
 
 // WithIdempotencyKey sends key as this call's idempotency key; see runtime.WithIdempotencyKey.
-func WithIdempotencyKey(key string) CallOption { return Runtime(runtime.WithIdempotencyKey(key)) }
+// A paginated walk refuses it (see Walk).
+func WithIdempotencyKey(key string) CallOption {
+	o := runtime.WithIdempotencyKey(key)
+	return func(s *callSettings) { s.runtime, s.keyed = append(s.runtime, o), true }
+}
 
 // WithAttemptTimeout bounds each attempt of this call by d.
 func WithAttemptTimeout(d time.Duration) CallOption { return Runtime(runtime.WithAttemptTimeout(d)) }
@@ -75,6 +84,18 @@ type ResponseInfo struct {
 // stream it is filled when the stream opens and updated on each reconnection.
 func WithResponseInfo(info *ResponseInfo) CallOption {
 	return func(s *callSettings) { s.info = info }
+}
+
+// WithCursor starts a paginated walk at the page that cursor asks for: a page's Next, or
+// a *runtime.PageError's Cursor, to resume a walk where it stopped. Other calls ignore it.
+func WithCursor(cursor string) CallOption {
+	return func(s *callSettings) { s.cursor = cursor }
+}
+
+// WithMaxPages ends a paginated walk after n pages, without an error; n < 1 lets it go
+// to the last page, as it does by default. Other calls ignore it.
+func WithMaxPages(n int) CallOption {
+	return func(s *callSettings) { s.maxPages = n }
 }
 
 func settings(opts []CallOption) callSettings {

@@ -192,17 +192,24 @@ func (c *Client) send(ctx context.Context, r *Request, p *runtime.Policy, accept
 	if s.lastEventIDSet {
 		opts = append(slices.Clip(opts), runtime.WithHeader(lastEventIDHeader, s.lastEventID))
 	}
-	if s.info == nil {
-		return c.do(ctx, r, p, accept, extra, opts)
+	if s.info == nil && s.page == nil {
+		return c.do(ctx, r, p, accept, extra, opts, nil)
 	}
 	var o runtime.Outcome
 	opts = append(slices.Clip(opts), runtime.WithOutcome(&o))
-	resp, err := c.do(ctx, r, p, accept, extra, opts)
-	fill(s.info, o, resp, err)
+	resp, err := c.do(ctx, r, p, accept, extra, opts, s.page)
+	if s.info != nil {
+		fill(s.info, o, resp, err)
+	}
+	if s.page != nil {
+		fill(&s.page.info, o, resp, err)
+	}
 	return resp, err
 }
 
-func (c *Client) do(ctx context.Context, r *Request, p *runtime.Policy, accept string, extra http.Header, opts []runtime.CallOption) (*http.Response, error) {
+// do builds the request and hands it to the engine; page, when not nil, is the page of
+// a walk the request asks for.
+func (c *Client) do(ctx context.Context, r *Request, p *runtime.Policy, accept string, extra http.Header, opts []runtime.CallOption, page *PageStep) (*http.Response, error) {
 	if r.err != nil {
 		return nil, fmt.Errorf("%s %s: %w", r.method, r.path.String(), r.err)
 	}
@@ -252,6 +259,11 @@ func (c *Client) do(ctx context.Context, r *Request, p *runtime.Policy, accept s
 		query, cookies = q, ck
 	}
 	u.RawQuery = query.Encode()
+	if page != nil {
+		if err := page.apply(base, &u, r.query, query, header, c.queryCreds); err != nil {
+			return nil, fmt.Errorf("%s %s: %w", r.method, r.path.String(), err)
+		}
+	}
 	*req.URL, req.Host = u, u.Host
 	if err := replayable(req, body); err != nil {
 		// The path only: query values may be secrets.

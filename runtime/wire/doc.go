@@ -4,9 +4,10 @@
 // form-urlencoded, multipart, raw readers) and their replay on a retry, decoding
 // responses and typed error models, the JSON helpers of generated types (custom field
 // names, unions), credentials per security scheme (Credential, WithCredential,
-// Request.Security), server-sent event streams (EventReader, Stream, OpenStream), per-call
-// options and response metadata (CallOption, WithResponseInfo, ReadHeader), and server
-// URLs (WithSpecServers, ServerURL). URLs it passes on in errors, retry events and log
+// Request.Security), server-sent event streams (EventReader, Stream, OpenStream), page
+// walks of paginated operations (Walk, All, Pager), per-call options and response
+// metadata (CallOption, WithResponseInfo, ReadHeader), and server URLs (WithSpecServers,
+// ServerURL). URLs it passes on in errors, retry events and log
 // records carry no query values (RedactURL).
 //
 // Generated files hold only what their spec says and call this package for the rest, so

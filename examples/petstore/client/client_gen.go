@@ -12,6 +12,7 @@ package client
 import (
 	"context"
 	"io"
+	"iter"
 	"log/slog"
 	"net/http"
 	"time"
@@ -145,6 +146,15 @@ func WithHeader(key, value string) CallOption { return CallOption{wire.WithHeade
 // WithMaxReconnects lets an event stream reconnect at most n times over its life instead of 10; n < 1
 // means never. Other calls ignore it.
 func WithMaxReconnects(n int) CallOption { return CallOption{wire.WithMaxReconnects(n)} }
+
+// WithCursor starts a paginated walk (an <Op>All or <Op>Pages method) at the page that cursor asks
+// for: a page's Next, or a PageError's Cursor, to resume a walk where it stopped. Other calls ignore
+// it.
+func WithCursor(cursor string) CallOption { return CallOption{wire.WithCursor(cursor)} }
+
+// WithMaxPages ends a paginated walk (an <Op>All or <Op>Pages method) after n pages, without an error;
+// n < 1 lets it go to the last page, as it does by default. Other calls ignore it.
+func WithMaxPages(n int) CallOption { return CallOption{wire.WithMaxPages(n)} }
 
 // WithResponseInfo fills *info when the call ends, success or failure: the final status and headers,
 // the attempts made and the Retry-After the server sent. For a stream it is filled when the stream
@@ -360,6 +370,12 @@ func (e *StreamError) Unwrap() error {
 // Model holds it decoded and errors.As reaches it. See runtime.Error for its methods.
 type APIError = runtime.Error
 
+// PageError ends a paginated walk (an <Op>All or <Op>Pages method) at the page it could not get: Page
+// counts from 1, Cursor is what the page was to be asked with (WithCursor(Cursor) resumes the walk
+// there), and Err is why: the page's call failed (an *APIError, a context error) or the walk would not
+// go on (ErrPageLoop, ErrPageLink). See runtime.PageError.
+type PageError = runtime.PageError
+
 // Policy says how an operation is retried; see runtime.Policy for its fields.
 type Policy = runtime.Policy
 
@@ -388,6 +404,8 @@ var (
 	ErrNoLocation          = runtime.ErrNoLocation
 	ErrNoVariant           = runtime.ErrNoVariant
 	ErrManyVariants        = runtime.ErrManyVariants
+	ErrPageLoop            = runtime.ErrPageLoop
+	ErrPageLink            = runtime.ErrPageLink
 )
 
 // ServerURL is a server of the API, from the spec's servers list.
@@ -484,7 +502,9 @@ var policyPlaceOrder = runtime.Policy{
 //
 // List all pets.
 //
-// Safe (GET), so it is retried with the document's policy.
+// Safe (GET), so it is retried with the document's policy. With a limit the pets come in
+// pages, each response's Link header pointing to the next, so the client also has
+// ListPetsAll and ListPetsPages, which walk them: each page one call, with its own retries.
 //
 // Response 200: A page of pets.
 //
@@ -498,6 +518,7 @@ func (c *Client) ListPets(ctx context.Context, params *ListPetsParams, opts ...C
 	r := wire.NewRequest("GET")
 	r.Path("/pets")
 	r.QueryParam("limit", wire.QueryForm, params.Limit)
+	r.QueryParam("page", wire.QueryForm, params.Page)
 	r.QueryParam("species", wire.QueryForm, params.Species)
 	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "application/json", callOptions(opts))
 	if err != nil {
@@ -508,6 +529,48 @@ func (c *Client) ListPets(ctx context.Context, params *ListPetsParams, opts ...C
 		return nil, err
 	}
 	return out, nil
+}
+
+// ListPetsAll yields the items of every page of ListPets, in order, calling ListPets with the same
+// arguments for each page as the loop reaches it: the next page is the Link header's rel="next" URL,
+// until there is none.
+//
+// Each page is one call of the operation, with its retries under its policy; the walk adds none. A
+// page that fails ends the loop with a *PageError, whose Cursor resumes the walk with WithCursor; so
+// does a cursor that repeats (ErrPageLoop) or a next link outside the client's base URL, which is not
+// followed (ErrPageLink). Stopping the loop sends nothing more; WithMaxPages caps the pages.
+// ListPetsPages gives the pages themselves, with each one's ResponseInfo.
+func (c *Client) ListPetsAll(ctx context.Context, params *ListPetsParams, opts ...CallOption) iter.Seq2[Pet, error] {
+	return wire.All(c.ListPetsPages(ctx, params, opts...), func(out *ListPetsPage) []Pet {
+		return out.Items
+	})
+}
+
+// ListPetsPages yields the pages of ListPets one at a time, each with its items, its ResponseInfo and
+// the cursor of the page after it: the next page is the Link header's rel="next" URL, until there is
+// none.
+//
+// Each page is one call of the operation, with its retries under its policy; the walk adds none. A
+// page that fails ends the loop with a *PageError, whose Cursor resumes the walk with WithCursor; so
+// does a cursor that repeats (ErrPageLoop) or a next link outside the client's base URL, which is not
+// followed (ErrPageLink). Stopping the loop sends nothing more; WithMaxPages caps the pages.
+// WithResponseInfo, passed on to every page's call, describes the last page asked for when the walk
+// ends.
+//
+// Its pagination is from the spec's Link header.
+func (c *Client) ListPetsPages(ctx context.Context, params *ListPetsParams, opts ...CallOption) iter.Seq2[*ListPetsPage, error] {
+	return wire.Walk(&wire.Pager{Kind: wire.PageLink}, callOptions(opts), func(pg *wire.PageStep) (*ListPetsPage, error) {
+		resp, err := c.ListPets(ctx, params, append(opts[:len(opts):len(opts)], CallOption{apply: pg.Option()})...)
+		if err != nil {
+			return nil, err
+		}
+		out := &ListPetsPage{
+			Info:  ResponseInfo(pg.Info()),
+			Items: resp,
+		}
+		out.Next = pg.Next(wire.PageFacts{Items: len(out.Items)})
+		return out, nil
+	})
 }
 
 // CreatePet calls POST /pets (operationId createPet).
@@ -760,8 +823,41 @@ type ListPetsParams struct {
 	//
 	// How many pets to return at most.
 	Limit *int32
+	// Page is the query parameter "page".
+	//
+	// Which page of limit pets to return, from 1.
+	Page *int32
 	// Species is the query parameter "species".
 	Species *Species
+}
+
+// ListPetsHeaders holds the response headers ListPets declares, typed; From reads them from the
+// ResponseInfo of a call (see WithResponseInfo). A header the response lacks is nil.
+type ListPetsHeaders struct {
+	// Link is the header "Link".
+	//
+	// The next page, as a link with rel="next" (RFC 8288), when there is one.
+	Link *string
+}
+
+// From sets h from the headers in info; a header that does not parse as its declared type is an error.
+func (h *ListPetsHeaders) From(info *ResponseInfo) error {
+	if err := wire.ReadHeader(info.Header, "Link", &h.Link); err != nil {
+		return err
+	}
+	return nil
+}
+
+// ListPetsPage is one page of ListPetsPages: its items, how its call went, and the cursor of the page
+// after it.
+type ListPetsPage struct {
+	// Items are the page's items, in the order of the response.
+	Items []Pet
+	// Info describes the page's call: its status, headers and attempts.
+	Info ResponseInfo
+	// Next is the cursor of the page after this one, "" when this one is the last: WithCursor(Next) starts
+	// a walk there.
+	Next string
 }
 
 // PlaceOrderParams holds the optional query, header and cookie parameters of PlaceOrder.

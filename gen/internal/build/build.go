@@ -120,6 +120,7 @@ func Build(spec *load.Spec) (*model.API, error) {
 	b.warnEmptyBodies()
 	b.webhooks(ops)
 	b.nameConstructors()
+	b.namePaging(ops)
 	b.policyVars(ops)
 	b.nameLocals(ops)
 	breakCycles(b.decls)
@@ -240,6 +241,7 @@ func (b *builder) operation(op *model.Operation) {
 	b.responses(op, kop)
 	b.clientParts(op, item, kop)
 	streamFlag(op)
+	b.paging(op, item, kop)
 }
 
 // emptyBody is a request body dropped for having nothing to send.

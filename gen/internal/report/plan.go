@@ -26,9 +26,10 @@ import (
 // Its keys are a contract with scripts, listed in the README: operationId, goMethod (the
 // generated method, e.g. "ListPets"), method, path, retry, reason, one key per x-retry
 // field (policy.Fields, durations as Go duration strings), idempotencyKey ("" when none),
-// sources (field → "default", "document", "path" or "operation") and overlays (field →
+// sources (field → "default", "document", "path" or "operation"), overlays (field →
 // "file:line:col" of the overlay value that set it, for the values an overlay put in the
-// spec; "idempotent" for x-idempotent).
+// spec; "idempotent" for x-idempotent) and pagination (null, or how the operation's pages
+// are walked: see pagination).
 func WriteJSON(w io.Writer, api *model.API) error {
 	entries := make([]json.RawMessage, 0, len(api.Operations))
 	for _, op := range api.Operations {
@@ -60,7 +61,7 @@ func WriteJSON(w io.Writer, api *model.API) error {
 		for k, v := range p.Overlays {
 			overlays[k] = v
 		}
-		e = append(e, member{policy.KeyField, p.IdempotencyKey}, member{"sources", sources}, member{"overlays", overlays})
+		e = append(e, member{policy.KeyField, p.IdempotencyKey}, member{"sources", sources}, member{"overlays", overlays}, member{"pagination", pagination(op)})
 		data, err := e.marshal()
 		if err != nil {
 			return err
@@ -72,6 +73,31 @@ func WriteJSON(w io.Writer, api *model.API) error {
 	return enc.Encode(entries)
 }
 
+// pagination is the plan -json value of op's pagination: nil, or its kind ("link", "url",
+// "cursor", "offset", "page"), where retrygen found it (from, and at for an extension),
+// the generated methods, the parameter that carries the cursor, and the JSONPaths of the
+// items, the next cursor and has_more ("" when there is none).
+func pagination(op *model.Operation) any {
+	pg := op.Pagination
+	if pg == nil {
+		return nil
+	}
+	param := ""
+	if pg.Param != nil {
+		param = pg.Param.Name
+	}
+	path := func(p model.Path) string {
+		if len(p) == 0 {
+			return ""
+		}
+		return p.String()
+	}
+	return object{
+		{"kind", string(pg.Kind)}, {"from", pg.From}, {"at", pg.At}, {"all", pg.AllName}, {"pages", pg.PagesName},
+		{"param", param}, {"items", pg.Items.String()}, {"cursor", path(pg.Cursor)}, {"hasMore", path(pg.More)},
+	}
+}
+
 // object is a JSON object whose members keep their order.
 type object []member
 
@@ -79,6 +105,9 @@ type member struct {
 	key   string
 	value any
 }
+
+// MarshalJSON writes o, for an object held in another.
+func (o object) MarshalJSON() ([]byte, error) { return o.marshal() }
 
 func (o object) marshal() (json.RawMessage, error) {
 	var b bytes.Buffer
@@ -175,6 +204,17 @@ var columns = []column{
 			return "-"
 		}
 		return op.Policy.IdempotencyKey
+	}},
+	{header: "PAGES", value: func(op *model.Operation) string {
+		pg := op.Pagination
+		if pg == nil {
+			return "-"
+		}
+		v := string(pg.Kind)
+		if pg.Param != nil {
+			v += " " + pg.Param.Name
+		}
+		return v + " (" + pg.From + ")"
 	}},
 	{header: "WHY", value: func(op *model.Operation) string { return op.Policy.Reason }},
 }

@@ -94,7 +94,7 @@ func TestPlanJSONKeys(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{"attemptTimeout", "connectionErrors", "goMethod", "idempotencyKey", "initialDelay", "jitter", "maxAttempts",
-		"maxDelay", "maxElapsed", "maxRetryAfter", "method", "multiplier", "operationId", "overlays", "path", "reason", "retry",
+		"maxDelay", "maxElapsed", "maxRetryAfter", "method", "multiplier", "operationId", "overlays", "pagination", "path", "reason", "retry",
 		"retryAfter", "serverSignals", "sources", "statusCodes"}
 	for _, e := range entries {
 		var keys []string

@@ -148,6 +148,15 @@ func WithHeader(key, value string) CallOption { return CallOption{wire.WithHeade
 // means never. Other calls ignore it.
 func WithMaxReconnects(n int) CallOption { return CallOption{wire.WithMaxReconnects(n)} }
 
+// WithCursor starts a paginated walk (an <Op>All or <Op>Pages method) at the page that cursor asks
+// for: a page's Next, or a PageError's Cursor, to resume a walk where it stopped. Other calls ignore
+// it.
+func WithCursor(cursor string) CallOption { return CallOption{wire.WithCursor(cursor)} }
+
+// WithMaxPages ends a paginated walk (an <Op>All or <Op>Pages method) after n pages, without an error;
+// n < 1 lets it go to the last page, as it does by default. Other calls ignore it.
+func WithMaxPages(n int) CallOption { return CallOption{wire.WithMaxPages(n)} }
+
 // WithResponseInfo fills *info when the call ends, success or failure: the final status and headers,
 // the attempts made and the Retry-After the server sent. For a stream it is filled when the stream
 // opens and again on each reconnection.
@@ -362,6 +371,12 @@ func (e *StreamError) Unwrap() error {
 // Model holds it decoded and errors.As reaches it. See runtime.Error for its methods.
 type APIError = runtime.Error
 
+// PageError ends a paginated walk (an <Op>All or <Op>Pages method) at the page it could not get: Page
+// counts from 1, Cursor is what the page was to be asked with (WithCursor(Cursor) resumes the walk
+// there), and Err is why: the page's call failed (an *APIError, a context error) or the walk would not
+// go on (ErrPageLoop, ErrPageLink). See runtime.PageError.
+type PageError = runtime.PageError
+
 // Policy says how an operation is retried; see runtime.Policy for its fields.
 type Policy = runtime.Policy
 
@@ -390,6 +405,8 @@ var (
 	ErrNoLocation          = runtime.ErrNoLocation
 	ErrNoVariant           = runtime.ErrNoVariant
 	ErrManyVariants        = runtime.ErrManyVariants
+	ErrPageLoop            = runtime.ErrPageLoop
+	ErrPageLink            = runtime.ErrPageLink
 )
 
 // policyNotIdempotent is the retry policy of CreatePet, UploadPhoto and PatchRecord.
