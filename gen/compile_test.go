@@ -145,7 +145,7 @@ func TestAllSpecsCompile(t *testing.T) {
 
 // compileCost logs what compiling the client package pkg costs once its dependencies are
 // built: the compiler's time and the functions it compiled (its -bench report), and the
-// peak memory of the build, for the figures of the README. It asserts nothing: a machine's
+// peak memory of the build. It asserts nothing: a machine's
 // load decides the time.
 func compileCost(t *testing.T, dir, pkg string) {
 	t.Helper()

@@ -140,7 +140,7 @@ func Generate(spec *Spec, opts GenerateOptions) ([]byte, error) {
 // PlanOptions say how Plan renders.
 type PlanOptions struct {
 	// Format is "table" (aligned text, the default when empty), "markdown" (a table for a
-	// pull request) or "json" (an array of objects whose keys the README lists).
+	// pull request) or "json" (an array of objects whose keys docs/cli.md lists).
 	Format string
 	// Wide shows every column of the table, and where each value came from; without it
 	// the table fits 100 columns.
@@ -164,7 +164,7 @@ func Plan(w io.Writer, spec *Spec, opts PlanOptions) error {
 type DiffOptions struct {
 	// Format is "table" (text for a terminal, at most 100 columns, the default when
 	// empty), "markdown" (for a pull request comment, long lists folded) or "json" (an
-	// object whose keys the README lists).
+	// object whose keys docs/cli.md lists).
 	Format string
 }
 

@@ -333,7 +333,7 @@ func bigEnum(n int) string {
 // is refused with a located "limit exceeded".
 func TestWidthCaps(t *testing.T) {
 	if load.MaxOperations != 10000 || load.MaxEnumValues != 10000 {
-		t.Errorf("caps are %d operations and %d enum values; the README and this test say 10000", load.MaxOperations, load.MaxEnumValues)
+		t.Errorf("caps are %d operations and %d enum values; docs/cli.md and this test say 10000", load.MaxOperations, load.MaxEnumValues)
 	}
 	_, err := Load(writeSpec(t, "ops.yaml", manyOperations(load.MaxOperations+1)), LoadOptions{})
 	wantLocated(t, "operations", err, fmt.Sprintf("ops.yaml:3:1: #/paths: limit exceeded: %d operations, more than %d", load.MaxOperations+1, load.MaxOperations))

@@ -38,15 +38,23 @@
 //     deadline never are. [Engine.ResponseHeaderTimeout] (30s by default) bounds each
 //     attempt's wait for its response header even without a deadline. The final response's
 //     attempt context lives until its body is closed.
-//   - Never retried, whatever the policy: the caller's cancellation, TLS certificate errors,
-//     an HTTP answer to an HTTPS request, a redirect the caller's CheckRedirect refused, an
-//     invalid URL, an unknown host, a request body that cannot be replayed
+//   - Never retried, whatever the policy: the caller's cancellation, TLS certificate and
+//     record errors, an HTTP answer to an HTTPS request, a redirect the caller's
+//     CheckRedirect refused (or net/http's limit of 10), an invalid URL or Location, an
+//     unknown host (NXDOMAIN), a request body that cannot be replayed
 //     ([ErrBodyNotReplayable]) or whose reader fails ([ErrRequestBody]), a body over
 //     [Engine.MaxBodySize] ([ErrBodyTooLarge]).
 //   - Failed attempts' bodies are drained (up to 4 KiB, for [DrainTimeout] at most) and
 //     closed so the connection is reused; request bodies are replayed through GetBody.
-//   - net/http's own re-sends (a dead keep-alive connection, HTTP/2 REFUSED_STREAM) count
-//     as attempts: the server sees at most MaxAttempts requests per call.
+//   - net/http's own re-sends count as attempts: of a request it deems idempotent (GET,
+//     HEAD, OPTIONS, TRACE, or one with an Idempotency-Key or X-Idempotency-Key header) or
+//     of which no byte was written, on a reused keep-alive connection found closed, and over
+//     HTTP/2 on a refused stream (REFUSED_STREAM, up to six times with its own backoff). A
+//     re-send that would exceed MaxAttempts aborts the attempt, so the server sees at most
+//     MaxAttempts requests per call, save one when the connection for the re-send is ready
+//     at once and net/http writes the request before the engine can stop it. Re-sends are
+//     not reported to OnRetry and do not draw on the budget. A transport that retries by
+//     itself would multiply the attempts: do not give one to the engine.
 //   - Redirects that leave the first request's origin (scheme, host or subdomain, port)
 //     carry only content headers and the call's idempotency key, never credentials.
 //   - An empty idempotency key counts as no key: it is not sent, and a policy with an

@@ -6,17 +6,20 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/retrygen/retrygen/internal/corpus"
 	"github.com/retrygen/retrygen/internal/longtest"
+	"go.yaml.in/yaml/v4"
 )
 
-// readmeLines returns the lines of the README that start with prefix, as written.
-func readmeLines(t *testing.T, prefix string) []string {
+// docLines returns the lines of doc, a Markdown file named from the repository's root,
+// that start with prefix, as written.
+func docLines(t *testing.T, doc, prefix string) []string {
 	t.Helper()
-	f, err := os.Open(filepath.Join("..", "..", "README.md"))
+	f, err := os.Open(filepath.Join("..", "..", filepath.FromSlash(doc)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +32,7 @@ func readmeLines(t *testing.T, prefix string) []string {
 		}
 	}
 	if len(lines) == 0 {
-		t.Fatalf("the README has no line starting with %q", prefix)
+		t.Fatalf("%s has no line starting with %q", doc, prefix)
 	}
 	return lines
 }
@@ -40,14 +43,14 @@ func readmeLines(t *testing.T, prefix string) []string {
 // fails once the spec changes.
 func TestREADMERecipes(t *testing.T) {
 	longtest.Only(t)
-	generateLine := readmeLines(t, "//go:generate go tool retrygen -o client_gen.go api.yaml")[0]
+	generateLine := docLines(t, "README.md", "//go:generate go tool retrygen -o client_gen.go api.yaml")[0]
 	var checkLines []string
-	for _, line := range readmeLines(t, "go tool retrygen -check") {
+	for _, line := range docLines(t, "README.md", "go tool retrygen -check") {
 		if !strings.Contains(line, "-overlay") {
 			checkLines = append(checkLines, line)
 		}
 	}
-	gitRecipe := readmeLines(t, "go generate ./... && git diff --exit-code")[0]
+	gitRecipe := docLines(t, "README.md", "go generate ./... && git diff --exit-code")[0]
 	spec := petstoreSpec(t)
 	m := newRecipeModule(t, map[string]string{
 		"api/api.yaml":    spec,
@@ -76,8 +79,8 @@ func TestREADMERecipes(t *testing.T) {
 // -check fails once the overlay changes.
 func TestREADMEOverlayRecipes(t *testing.T) {
 	longtest.Only(t)
-	generateLine := readmeLines(t, "//go:generate go tool retrygen -o client_gen.go -overlay")[0]
-	checkLine := readmeLines(t, "go tool retrygen -check -o client_gen.go -overlay")[0]
+	generateLine := docLines(t, "README.md", "//go:generate go tool retrygen -o client_gen.go -overlay")[0]
+	checkLine := docLines(t, "README.md", "go tool retrygen -check -o client_gen.go -overlay")[0]
 	overlay := "overlay: 1.0.0\ninfo: {title: keys, version: '1'}\nactions:\n  - target: $.paths.*.post\n    update: {x-idempotency-key: X-Request-Key}\n"
 	m := newRecipeModule(t, map[string]string{
 		"api/api.yaml":     petstoreSpec(t),
@@ -191,18 +194,18 @@ func (m *recipeModule) run(line string) (string, error) {
 	return m.sh(dir, line)
 }
 
-// TestREADMEOverlayPlan runs the README's line that tries the Stripe overlay in this
-// repository, as written there: every POST is retried with the key the overlay gives.
-func TestREADMEOverlayPlan(t *testing.T) {
+// TestCLIDocOverlayPlan runs the line of docs/cli.md that tries the Stripe overlay in
+// this repository, as written there: every POST is retried with the key the overlay gives.
+func TestCLIDocOverlayPlan(t *testing.T) {
 	longtest.Only(t)
-	line := readmeLines(t, "go run ./cmd/retrygen plan -json -overlay")[0]
+	line := docLines(t, "docs/cli.md", "go run ./cmd/retrygen plan -json -overlay")[0]
 	repo, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(repo, "..", "shared", "specs", "stripe.yaml")); err != nil {
 		corpus.Dir(t) // skips, or fails when the corpus is required
-		t.Skipf("the README's line reads ../shared/specs/stripe.yaml: %v", err)
+		t.Skipf("the line of docs/cli.md reads ../shared/specs/stripe.yaml: %v", err)
 	}
 	cmd := exec.Command("sh", "-c", line)
 	cmd.Dir = repo
@@ -234,4 +237,120 @@ func TestREADMEOverlayPlan(t *testing.T) {
 	if posts == 0 {
 		t.Error("no POST in the plan")
 	}
+}
+
+// workflowStep is a step of a GitHub Actions job, as far as the tests read it.
+type workflowStep struct {
+	Name, ID, If, Run string
+	Env               map[string]string
+}
+
+// diffWorkflow returns the steps of the workflow docs/cli.md shows for retrygen diff, by
+// name.
+func diffWorkflow(t *testing.T) map[string]workflowStep {
+	t.Helper()
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "cli.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	block := regexp.MustCompile("(?s)```yaml\n(name: spec review\n.*?)```").FindSubmatch(doc)
+	if block == nil {
+		t.Fatal("docs/cli.md has no workflow named spec review")
+	}
+	var wf struct {
+		Jobs map[string]struct{ Steps []workflowStep }
+	}
+	if err := yaml.Unmarshal(block[1], &wf); err != nil {
+		t.Fatal(err)
+	}
+	steps := map[string]workflowStep{}
+	for _, s := range wf.Jobs["retrygen-diff"].Steps {
+		steps[s.Name] = s
+	}
+	return steps
+}
+
+// TestCLIDocDiffWorkflow runs the steps of the workflow docs/cli.md shows, as written
+// there, in a module of its own whose base branch holds the old spec and whose work tree
+// the new one, with a gh that records what it is asked: a pull request that makes a POST
+// retried gets the report as a comment and fails the check; one that only adds an
+// operation gets the comment and passes.
+func TestCLIDocDiffWorkflow(t *testing.T) {
+	longtest.Only(t)
+	steps := diffWorkflow(t)
+	compare := steps["Compare the spec with the base branch"]
+	comment := steps["Comment on the pull request"]
+	fail := steps["Fail on breaking changes or loosened retries"]
+	if compare.ID != "diff" || compare.Run == "" || comment.Run == "" || fail.If != "steps.diff.outputs.status != '0'" {
+		t.Fatalf("the workflow's steps are not those this test runs: %+v", steps)
+	}
+	const old = "openapi: 3.0.3\ninfo: {title: Shop, version: '1'}\npaths:\n" +
+		"  /orders:\n    post:\n      operationId: placeOrder\n      responses: {'200': {description: ok}}\n"
+	for _, c := range []struct {
+		name, new, status, report string
+	}{
+		{"loosened", strings.Replace(old, "      operationId: placeOrder\n", "      operationId: placeOrder\n      x-idempotent: true\n", 1), "1", "loosened"},
+		{"compatible", old + "  /orders/{id}:\n    get:\n      operationId: getOrder\n      parameters: [{name: id, in: path, required: true, schema: {type: string}}]\n" +
+			"      responses: {'200': {description: ok}}\n", "0", "getOrder"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m := newRecipeModule(t, map[string]string{
+				"api/openapi.yaml": old,
+				"api/generate.go":  "// Package api is the shop's client.\npackage api\n\n//go:generate go tool retrygen -o client_gen.go openapi.yaml\n",
+			})
+			m.commit()
+			if out, err := m.sh(m.dir, "git update-ref refs/remotes/origin/main HEAD"); err != nil {
+				t.Fatalf("%v\n%s", err, out)
+			}
+			m.write("api/openapi.yaml", c.new)
+			runner := t.TempDir()
+			output, ghArgs := filepath.Join(runner, "output"), filepath.Join(runner, "gh-args")
+			m.write("bin/gh", "#!/bin/sh\nprintf '%s\\n' \"$GH_TOKEN\" \"$@\" > "+ghArgs+"\n")
+			if err := os.Chmod(filepath.Join(m.dir, "bin", "gh"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			env := []string{"RUNNER_TEMP=" + runner, "GITHUB_OUTPUT=" + output,
+				"PATH=" + filepath.Join(m.dir, "bin") + string(os.PathListSeparator) + os.Getenv("PATH")}
+			for _, s := range []workflowStep{compare, comment} {
+				if out, err := m.step(s, env); err != nil {
+					t.Fatalf("step %q: %v\n%s", s.Name, err, out)
+				}
+			}
+			outputs, err := os.ReadFile(output)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.TrimSpace(string(outputs)); got != "status="+c.status {
+				t.Errorf("outputs %q, want status=%s", got, c.status)
+			}
+			report, err := os.ReadFile(filepath.Join(runner, "retrygen-diff.md"))
+			if err != nil || !strings.Contains(string(report), c.report) || !strings.Contains(string(report), "../base/api/openapi.yaml") {
+				t.Errorf("report (%v), want one naming ../base/api/openapi.yaml and %q:\n%s", err, c.report, report)
+			}
+			args, err := os.ReadFile(ghArgs)
+			if want := "token\npr\ncomment\n7\n--body-file\n" + filepath.Join(runner, "retrygen-diff.md") + "\n"; err != nil || string(args) != want {
+				t.Errorf("gh was called with %q (%v), want %q", args, err, want)
+			}
+		})
+	}
+}
+
+// step runs the script of a workflow step in the module's root, as GitHub runs a run step
+// (bash -e), with the step's env, the runner's variables in env, and the expressions the
+// diff workflow uses filled in.
+func (m *recipeModule) step(s workflowStep, env []string) (string, error) {
+	m.t.Helper()
+	fill := strings.NewReplacer("${{ github.base_ref }}", "main", "${{ github.token }}", "token",
+		"${{ github.event.pull_request.number }}", "7")
+	script := fill.Replace(s.Run)
+	cmd := exec.Command("bash", "-e", "-c", script)
+	cmd.Dir, cmd.Env = m.dir, append(append([]string{}, m.env...), env...)
+	for k, v := range s.Env {
+		cmd.Env = append(cmd.Env, k+"="+fill.Replace(v))
+	}
+	if strings.Contains(strings.Join(cmd.Env, "\n")+script, "${{") {
+		m.t.Fatalf("step %q uses an expression the test does not fill in:\n%s", s.Name, script)
+	}
+	out, err := cmd.CombinedOutput()
+	return string(out), err
 }

@@ -182,16 +182,16 @@ func write(t *testing.T, path, text string) {
 	}
 }
 
-// The overlay the README shows under "Overlays" is stripe-keys.yaml's actions, as they
-// are in the file.
-func TestREADMEShowsStripeKeys(t *testing.T) {
-	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+// The overlay docs/cli.md shows under "-overlay: a spec you do not own" is
+// stripe-keys.yaml's actions, as they are in the file.
+func TestCLIDocShowsStripeKeys(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "cli.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	block := regexp.MustCompile("(?s)<!-- examples/overlays/stripe-keys.yaml -->\n```yaml\n(.*?)```").FindSubmatch(readme)
+	block := regexp.MustCompile("(?s)<!-- examples/overlays/stripe-keys.yaml -->\n```yaml\n(.*?)```").FindSubmatch(doc)
 	if block == nil {
-		t.Fatal("the README has no block marked for examples/overlays/stripe-keys.yaml")
+		t.Fatal("docs/cli.md has no block marked for examples/overlays/stripe-keys.yaml")
 	}
 	file, err := os.ReadFile("stripe-keys.yaml")
 	if err != nil {
@@ -211,6 +211,6 @@ func TestREADMEShowsStripeKeys(t *testing.T) {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(real, shown); diff != "" {
-		t.Errorf("the README's overlay differs from stripe-keys.yaml (-file +README):\n%s", diff)
+		t.Errorf("the overlay of docs/cli.md differs from stripe-keys.yaml (-file +doc):\n%s", diff)
 	}
 }

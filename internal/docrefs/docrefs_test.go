@@ -271,3 +271,18 @@ func trackedFiles(t *testing.T, root string) []string {
 	}
 	return files
 }
+
+// readmeMaxLines bounds the README: what a newcomer reads first. The rest belongs in
+// docs/, linked from it.
+const readmeMaxLines = 300
+
+// TestREADMEIsShort checks that the README stays within readmeMaxLines lines.
+func TestREADMEIsShort(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(moduleRoot(t), "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(data), "\n"); n > readmeMaxLines {
+		t.Errorf("README.md has %d lines, more than %d: move the detail into docs/ and link it", n, readmeMaxLines)
+	}
+}

@@ -34,7 +34,7 @@ func WriteTable(w io.Writer, c Config, results []Result) error {
 	return err
 }
 
-// WriteMarkdown prints the results as a Markdown table, for the README.
+// WriteMarkdown prints the results as a Markdown table, for docs/herd.md.
 func WriteMarkdown(w io.Writer, results []Result) error {
 	if _, err := fmt.Fprintf(w, "| strategy | peak / window | windows used | total retries | last retry (s) |\n| --- | ---: | ---: | ---: | ---: |\n"); err != nil {
 		return err
@@ -190,7 +190,7 @@ func WriteTradeoffTable(w io.Writer, c OutageConfig, rows []Tradeoff) error {
 	return err
 }
 
-// WriteTradeoffMarkdown prints the trade-off rows as a Markdown table, for the README.
+// WriteTradeoffMarkdown prints the trade-off rows as a Markdown table, for docs/herd.md.
 func WriteTradeoffMarkdown(w io.Writer, rows []Tradeoff) error {
 	head := tradeoffHeader(rows)
 	var b strings.Builder

@@ -192,6 +192,13 @@ func (s *PageStep) apply(base, u *url.URL, plain, query url.Values, header http.
 			}
 			header.Set(p.Param, s.cursor)
 		} else {
+			// A request without query parameters has no maps for them yet.
+			if plain == nil {
+				plain = url.Values{}
+			}
+			if query == nil {
+				query = url.Values{}
+			}
 			plain.Set(p.Param, s.cursor)
 			query.Set(p.Param, s.cursor)
 			u.RawQuery, at.RawQuery = query.Encode(), plain.Encode()

@@ -217,7 +217,7 @@ func Read(l Level, op string, errs, warns *source.ErrorList) Settings {
 		}
 		w := &source.Error{Pos: l.Locate(k), Op: op,
 			Msg: fmt.Sprintf("%s is not read: retrygen reads x-retry, x-idempotency-key, x-idempotent and x-speakeasy-retries", k),
-			Fix: "write the policy as x-retry (see the README's \"Spec extensions\")"}
+			Fix: "write the policy as x-retry (see docs/design.md, \"Spec extensions\")"}
 		if op == "" {
 			w.Pointer = l.Pointer + "/" + source.EscapePointer(k)
 		}

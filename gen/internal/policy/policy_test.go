@@ -539,7 +539,7 @@ func TestSpeakeasyRetriesThatDoNotApplyAreWarned(t *testing.T) {
 		"api.yaml:3:1: #/x-speakeasy-retries: x-speakeasy-retries asks to retry 4 operations that retrygen does not retry, " +
 			"as they are neither idempotent nor sent with an idempotency key: POST /a (createA), POST /b (createB), PATCH /b (updateB) and 1 more\n\tfix: " +
 			"where the API recognises a repeated request by a header such as Idempotency-Key, give the operations x-idempotency-key; " +
-			"where repeating them is harmless, x-idempotent: true; in a spec you do not own, add them with an overlay (-overlay, see the README's \"Overlays\")",
+			"where repeating them is harmless, x-idempotent: true; in a spec you do not own, add them with an overlay (-overlay, see docs/cli.md, \"-overlay\")",
 		"api.yaml:41:7: POST /f (createF): x-speakeasy-retries asks to retry the operation, which retrygen does not retry: " +
 			"POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2)",
 	}

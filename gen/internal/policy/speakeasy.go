@@ -28,7 +28,7 @@ const speakeasyNamed = 3
 // speakeasyFix says how to make such operations retried.
 const speakeasyFix = "where the API recognises a repeated request by a header such as Idempotency-Key, give the " +
 	"operations x-idempotency-key; where repeating them is harmless, x-idempotent: true; in a spec you do not own, " +
-	"add them with an overlay (-overlay, see the README's \"Overlays\")"
+	"add them with an overlay (-overlay, see docs/cli.md, \"-overlay\")"
 
 // speakeasyAsks counts the operation, which may not be retried (for reason), in the
 // group of the most specific level with an x-speakeasy-retries, when that one asks for

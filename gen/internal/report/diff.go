@@ -21,7 +21,7 @@ type DiffSide struct {
 }
 
 // WriteDiffJSON writes the changes from old to new as one indented JSON object. Its keys
-// are a contract with scripts, listed in the README: old and new ({path, title,
+// are a contract with scripts, listed in docs/cli.md: old and new ({path, title,
 // version}), counts (level → number, every level present) and changes, an array of
 // {area, level, operation, element, name, change, old, new, note}, one per change,
 // never grouped.

@@ -68,7 +68,7 @@ func TestDiffTableWidth(t *testing.T) {
 	}
 }
 
-// TestDiffJSONKeys checks the keys the README promises to scripts.
+// TestDiffJSONKeys checks the keys docs/cli.md promises to scripts.
 func TestDiffJSONKeys(t *testing.T) {
 	dir := filepath.Join(diffDir, "methods")
 	old := DiffSide{Path: "old.yaml", API: loadAPI(t, filepath.Join(dir, "old.yaml"))}

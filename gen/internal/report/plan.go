@@ -23,7 +23,7 @@ import (
 )
 
 // WriteJSON writes the plan of api as an indented JSON array, one object per operation.
-// Its keys are a contract with scripts, listed in the README: operationId, goMethod (the
+// Its keys are a contract with scripts, listed in docs/cli.md: operationId, goMethod (the
 // generated method, e.g. "ListPets"), method, path, retry, reason, one key per x-retry
 // field (policy.Fields, durations as Go duration strings), idempotencyKey ("" when none),
 // sources (field → "default", "document", "path" or "operation"), overlays (field →

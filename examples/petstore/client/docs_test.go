@@ -1,0 +1,47 @@
+package client_test
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// docs/testing.md shows example_test.go as it is.
+func TestTestingDocShowsTheExample(t *testing.T) {
+	doc, err := os.ReadFile("../../../docs/testing.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	example, err := os.ReadFile("example_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(doc), "```go\n"+string(example)+"```\n") {
+		t.Error("docs/testing.md does not show example_test.go as it is: copy it there")
+	}
+}
+
+// docs/design.md's section "The file" quotes ListPets's body as it is generated.
+func TestDesignQuotesAMethodBody(t *testing.T) {
+	doc, err := os.ReadFile("../../../docs/design.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	client, err := os.ReadFile("client_gen.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const intro = "body reads as the request it builds (the petstore's `ListPets`):\n\n```go\n"
+	_, rest, ok := strings.Cut(string(doc), intro)
+	quoted, _, ok2 := strings.Cut(rest, "```")
+	if !ok || !ok2 {
+		t.Fatal("docs/design.md no longer quotes ListPets's body")
+	}
+	var want strings.Builder
+	for line := range strings.Lines(quoted) {
+		want.WriteString("\t" + line)
+	}
+	if !strings.Contains(string(client), want.String()) {
+		t.Errorf("client_gen.go has no lines\n%s\nas docs/design.md quotes them: copy them from ListPets", want.String())
+	}
+}
