@@ -203,6 +203,32 @@ func TestChargesPages(t *testing.T) {
 	})
 }
 
+// GetChargesAll yields every charge of every page, ending at has_more false.
+func TestChargesAll(t *testing.T) {
+	s := &memServer{handle: func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("starting_after") == "" {
+			write(w, 200, `{"object":"list","url":"/v1/charges","has_more":true,"data":[{"id":"ch_1"},{"id":"ch_2"}]}`)
+			return
+		}
+		write(w, 200, `{"object":"list","url":"/v1/charges","has_more":false,"data":[{"id":"ch_3"}]}`)
+	}}
+	c, err := stripe.NewClient("https://api.stripe.test", stripe.WithHTTPClient(s.client()), stripe.WithBasicAuth("sk_test", ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for charge, err := range c.GetChargesAll(t.Context(), nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, charge.ID)
+	}
+	want := []string{"api.stripe.test/v1/charges", "api.stripe.test/v1/charges?starting_after=ch_2"}
+	if !slices.Equal(ids, []string{"ch_1", "ch_2", "ch_3"}) || !slices.Equal(s.requests(), want) {
+		t.Errorf("charges %v, requests %v", ids, s.requests())
+	}
+}
+
 // assistantIDs lists the ids of the assistants, at most five pages of them.
 func assistantIDs(ctx context.Context, c *openai.Client) ([]string, error) {
 	var ids []string
