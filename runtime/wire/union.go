@@ -95,7 +95,7 @@ func UnmarshalUnion(data []byte, raw *json.RawMessage, fields ...any) error {
 		}
 	}
 	switch {
-	case kind == '{':
+	case kind == '{' && len(fits) > 1: // only a choice needs the members' names
 		keys := objectKeys(data)
 		// Highest score first: a struct that names every property, a map, then structs
 		// by how many properties they name.
@@ -167,7 +167,10 @@ func known(t reflect.Type, keys map[string]bool) int {
 	return n
 }
 
-var textUnmarshaler = reflect.TypeFor[encoding.TextUnmarshaler]()
+var (
+	textUnmarshaler = reflect.TypeFor[encoding.TextUnmarshaler]()
+	jsonUnmarshaler = reflect.TypeFor[json.Unmarshaler]()
+)
 
 // takes reports whether a value of type t may be decoded from JSON that starts with
 // kind; integral says a number has no fraction or exponent.
@@ -175,7 +178,7 @@ func takes(t reflect.Type, kind byte, integral bool) bool {
 	if t.Kind() == reflect.Interface {
 		return true // a free-form variant takes anything
 	}
-	if reflect.PointerTo(t).Implements(reflect.TypeFor[json.Unmarshaler]()) {
+	if reflect.PointerTo(t).Implements(jsonUnmarshaler) {
 		return true // it decides for itself
 	}
 	switch kind {
