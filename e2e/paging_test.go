@@ -37,7 +37,7 @@ func linkedPages(last int, fail func(page int) bool) step {
 }
 
 // ids collects the items' ids of a walk, and the error that ended it.
-func ids(items func(func(clientapi.Item, error) bool)) ([]int64, error) {
+func ids(items func(func(*clientapi.Item, error) bool)) ([]int64, error) {
 	var out []int64
 	for item, err := range items {
 		if err != nil {

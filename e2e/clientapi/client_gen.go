@@ -117,9 +117,12 @@ type CallOption struct {
 
 // callOptions returns opts as runtime/wire takes them.
 func callOptions(opts []CallOption) []wire.CallOption {
-	return wire.Unwrap(opts, func(o CallOption) wire.CallOption {
-		return o.apply
-	})
+	return wire.Unwrap(opts, CallOption.unwrap)
+}
+
+// unwrap returns o as runtime/wire takes it.
+func (o CallOption) unwrap() wire.CallOption {
+	return o.apply
 }
 
 // WithMaxAttempts makes at most n attempts for this call.
@@ -178,6 +181,11 @@ type ResponseInfo struct {
 	RetryAfter time.Duration
 }
 
+// noCompare, the first field of Nullable and of every struct of the package, makes them not comparable
+// with ==: the compiler then writes no equality function for each of them, which in a large API costs
+// more to build than any use of == is worth. reflect.DeepEqual and go-cmp compare them.
+type noCompare [0]func()
+
 // Ptr returns a pointer to v, for the optional fields of a request: Name: Ptr("Rex").
 func Ptr[T any](v T) *T {
 	return &v
@@ -189,6 +197,7 @@ func Ptr[T any](v T) *T {
 // by sending Null. Decoding sets it the same way: an absent property leaves the zero value, null gives
 // IsNull, anything else a value.
 type Nullable[T any] struct {
+	_     noCompare
 	value T
 	state uint8 // 0 absent, 1 null, 2 a value
 }
@@ -207,17 +216,17 @@ func Null[T any]() Nullable[T] {
 }
 
 // Get returns the value and true, or the zero value and false when n is absent or null.
-func (n Nullable[T]) Get() (T, bool) {
+func (n *Nullable[T]) Get() (T, bool) {
 	return n.value, n.state == 2
 }
 
 // IsNull reports whether n is null.
-func (n Nullable[T]) IsNull() bool {
+func (n *Nullable[T]) IsNull() bool {
 	return n.state == 1
 }
 
 // IsZero reports whether n is absent, which leaves an `omitzero` field out of JSON.
-func (n Nullable[T]) IsZero() bool {
+func (n *Nullable[T]) IsZero() bool {
 	return n.state == 0
 }
 
@@ -821,9 +830,12 @@ func (c *Client) ListItemsAfter(ctx context.Context, params *ListItemsAfterParam
 // does a cursor that repeats (ErrPageLoop) or a next link outside the client's base URL, which is not
 // followed (ErrPageLink). Stopping the loop sends nothing more; WithMaxPages caps the pages.
 // ListItemsAfterPages gives the pages themselves, with each one's ResponseInfo.
-func (c *Client) ListItemsAfterAll(ctx context.Context, params *ListItemsAfterParams, opts ...CallOption) iter.Seq2[Named, error] {
-	return wire.All(c.ListItemsAfterPages(ctx, params, opts...), func(out *ListItemsAfterPage) []Named {
-		return out.Items
+func (c *Client) ListItemsAfterAll(ctx context.Context, params *ListItemsAfterParams, opts ...CallOption) iter.Seq2[*Named, error] {
+	return wire.All(c.ListItemsAfterPages(ctx, params, opts...), func(p *ListItemsAfterPage, i int) (item *Named, ok bool) {
+		if i < len(p.Items) {
+			item, ok = &p.Items[i], true
+		}
+		return
 	})
 }
 
@@ -903,9 +915,12 @@ func (c *Client) ListLinkedItems(ctx context.Context, params *ListLinkedItemsPar
 // does a cursor that repeats (ErrPageLoop) or a next link outside the client's base URL, which is not
 // followed (ErrPageLink). Stopping the loop sends nothing more; WithMaxPages caps the pages.
 // ListLinkedItemsPages gives the pages themselves, with each one's ResponseInfo.
-func (c *Client) ListLinkedItemsAll(ctx context.Context, params *ListLinkedItemsParams, opts ...CallOption) iter.Seq2[Item, error] {
-	return wire.All(c.ListLinkedItemsPages(ctx, params, opts...), func(out *ListLinkedItemsPage) []Item {
-		return out.Items
+func (c *Client) ListLinkedItemsAll(ctx context.Context, params *ListLinkedItemsParams, opts ...CallOption) iter.Seq2[*Item, error] {
+	return wire.All(c.ListLinkedItemsPages(ctx, params, opts...), func(p *ListLinkedItemsPage, i int) (item *Item, ok bool) {
+		if i < len(p.Items) {
+			item, ok = &p.Items[i], true
+		}
+		return
 	})
 }
 
@@ -1091,11 +1106,13 @@ type ListLinkedItemsPage struct {
 
 // ChatChunk is the schema at #/components/schemas/ChatChunk.
 type ChatChunk struct {
+	_    noCompare
 	Text *string `json:"text,omitzero"`
 }
 
 // ChatRequest is the schema at #/components/schemas/ChatRequest.
 type ChatRequest struct {
+	_      noCompare
 	Prompt string `json:"prompt"`
 	// Asks for the answer as an event stream.
 	Stream *bool `json:"stream,omitzero"`
@@ -1103,12 +1120,14 @@ type ChatRequest struct {
 
 // Unions of primitives and arrays, as GitHub's issue title and labels are.
 type IssueRequest struct {
+	_      noCompare
 	Labels []IssueRequestLabelsItem `json:"labels,omitzero"`
 	Title  IssueRequestTitle        `json:"title"`
 }
 
 // Item is the schema at #/components/schemas/Item.
 type Item struct {
+	_    noCompare
 	ID   int64   `json:"id"`
 	Name *string `json:"name,omitzero"`
 }
@@ -1151,7 +1170,7 @@ func (v *Message) UnmarshalJSON(data []byte) error {
 }
 
 // Raw returns the JSON the value was read from, nil when it was not read.
-func (v Message) Raw() json.RawMessage {
+func (v *Message) Raw() json.RawMessage {
 	return v.raw
 }
 
@@ -1168,11 +1187,13 @@ func NewMessage[T UserMessage | SystemMessage](v T) Message {
 
 // Named is the schema at #/components/schemas/Named.
 type Named struct {
+	_  noCompare
 	ID string `json:"id"`
 }
 
 // Problem is the schema at #/components/schemas/Problem.
 type Problem struct {
+	_       noCompare
 	Message *string `json:"message,omitzero"`
 }
 
@@ -1192,17 +1213,20 @@ func (v Problem) As(target any) bool {
 
 // SystemMessage is the schema at #/components/schemas/SystemMessage.
 type SystemMessage struct {
+	_       noCompare
 	Content string            `json:"content"`
 	Role    SystemMessageRole `json:"role"`
 }
 
 // Tick is the schema at #/components/schemas/Tick.
 type Tick struct {
+	_ noCompare
 	N int64 `json:"n"`
 }
 
 // UserMessage is the schema at #/components/schemas/UserMessage.
 type UserMessage struct {
+	_       noCompare
 	Content string          `json:"content"`
 	Role    UserMessageRole `json:"role"`
 }
@@ -1227,7 +1251,7 @@ func (v *IssueRequestLabelsItem) UnmarshalJSON(data []byte) error {
 }
 
 // Raw returns the JSON the value was read from, nil when it was not read.
-func (v IssueRequestLabelsItem) Raw() json.RawMessage {
+func (v *IssueRequestLabelsItem) Raw() json.RawMessage {
 	return v.raw
 }
 
@@ -1244,6 +1268,7 @@ func NewIssueRequestLabelsItem[T string | IssueRequestLabelsItemObject](v T) Iss
 
 // IssueRequestLabelsItemObject is the type of the variant 2 of IssueRequestLabelsItem.
 type IssueRequestLabelsItemObject struct {
+	_     noCompare
 	Color *string `json:"color,omitzero"`
 	Name  *string `json:"name,omitzero"`
 }
@@ -1268,7 +1293,7 @@ func (v *IssueRequestTitle) UnmarshalJSON(data []byte) error {
 }
 
 // Raw returns the JSON the value was read from, nil when it was not read.
-func (v IssueRequestTitle) Raw() json.RawMessage {
+func (v *IssueRequestTitle) Raw() json.RawMessage {
 	return v.raw
 }
 
@@ -1301,6 +1326,7 @@ const (
 
 // ListItemsAfterResponse is the type of the 200 response of ListItemsAfter.
 type ListItemsAfterResponse struct {
+	_       noCompare
 	Data    []Named `json:"data"`
 	HasMore bool    `json:"has_more"`
 }
@@ -1317,6 +1343,7 @@ func (v ListItemsAfterResponse) MarshalJSON() ([]byte, error) {
 
 // ItemCreatedPayload is the type of the payload of webhook "itemCreated".
 type ItemCreatedPayload struct {
+	_    noCompare
 	At   *time.Time `json:"at,omitzero"`
 	Item *Item      `json:"item,omitzero"`
 }

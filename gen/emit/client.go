@@ -197,10 +197,14 @@ func clientSurface(api *model.API) []jen.Code {
 		add(o.doc, delegate(o, "Option"))
 	}
 	add("CallOption changes how one call is made; pass it as the last argument of a method.", wrapperType("CallOption", "CallOption"))
+	// A method expression rather than a function literal: callOptions is inlined into
+	// every method, and a literal would be compiled once for each of them.
 	add("callOptions returns opts as runtime/wire takes them.",
 		jen.Func().Id("callOptions").Params(jen.Id("opts").Index().Id("CallOption")).Index().Qual(wirePath, "CallOption").Block(
-			jen.Return(jen.Qual(wirePath, "Unwrap").Call(jen.Id("opts"), jen.Func().Params(jen.Id("o").Id("CallOption")).Qual(wirePath, "CallOption").Block(jen.Return(jen.Id("o").Dot("apply"))))),
+			jen.Return(jen.Qual(wirePath, "Unwrap").Call(jen.Id("opts"), jen.Id("CallOption").Dot("unwrap"))),
 		))
+	add("unwrap returns o as runtime/wire takes it.",
+		jen.Func().Params(jen.Id("o").Id("CallOption")).Id("unwrap").Params().Qual(wirePath, "CallOption").Block(jen.Return(jen.Id("o").Dot("apply"))))
 	for _, o := range callOptions {
 		add(o.doc, delegate(o, "CallOption"))
 	}

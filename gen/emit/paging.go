@@ -110,20 +110,34 @@ func (e *emitter) pagesMethod(op *model.Operation) *jen.Statement {
 		Qual(iterPath, "Seq2").Types(page.Clone(), jen.Error()).Block(jen.Return(walk))
 }
 
-// allMethod renders <Op>All:
+// allMethod renders <Op>All, which yields pointers into the pages for struct and union
+// items and the items themselves otherwise:
 //
-//	func (c *Client) GetChargesAll(ctx context.Context, params *GetChargesParams, opts ...CallOption) iter.Seq2[Charge, error] {
-//		return wire.All(c.GetChargesPages(ctx, params, opts...), func(out *GetChargesPage) []Charge { return out.Items })
+//	func (c *Client) GetChargesAll(ctx context.Context, params *GetChargesParams, opts ...CallOption) iter.Seq2[*Charge, error] {
+//		return wire.All(c.GetChargesPages(ctx, params, opts...), func(p *GetChargesPage, i int) (item *Charge, ok bool) {
+//			if i < len(p.Items) {
+//				item, ok = &p.Items[i], true
+//			}
+//			return
+//		})
 //	}
 func (e *emitter) allMethod(op *model.Operation) *jen.Statement {
 	pg := op.Pagination
 	var d doc
 	d.para(pg.AllName + " yields the items of every page of " + op.GoName + ", in order, calling " + op.GoName + " with the same arguments for each page as the loop reaches it: " + walkDoc(op) + ".")
 	d.para(walkRules + " " + pg.PagesName + " gives the pages themselves, with each one's ResponseInfo.")
-	items := jen.Func().Params(jen.Id("out").Op("*").Id(pg.PageType)).Index().Add(typ(pg.Item)).Block(jen.Return(jen.Id("out").Dot("Items")))
-	all := jen.Qual(wirePath, "All").Call(jen.Id("c").Dot(pg.PagesName).Call(passOn(op, jen.Id("opts").Op("..."))...), items)
+	yield := pg.Yield()
+	at := jen.Id("p").Dot("Items").Index(jen.Id("i"))
+	if yield.Kind == model.KindPointer {
+		at = jen.Op("&").Add(at)
+	}
+	item := jen.Func().Params(jen.Id("p").Op("*").Id(pg.PageType), jen.Id("i").Int()).Params(jen.Id("item").Add(typ(yield)), jen.Id("ok").Bool()).Block(
+		jen.If(jen.Id("i").Op("<").Len(jen.Id("p").Dot("Items"))).Block(jen.List(jen.Id("item"), jen.Id("ok")).Op("=").List(at, jen.True())),
+		jen.Return(),
+	)
+	all := jen.Qual(wirePath, "All").Call(jen.Id("c").Dot(pg.PagesName).Call(passOn(op, jen.Id("opts").Op("..."))...), item)
 	return d.code().Func().Params(jen.Id("c").Op("*").Id("Client")).Id(pg.AllName).Params(signature(op)...).
-		Qual(iterPath, "Seq2").Types(typ(pg.Item), jen.Error()).Block(jen.Return(all))
+		Qual(iterPath, "Seq2").Types(typ(yield), jen.Error()).Block(jen.Return(all))
 }
 
 // walkRules is what every walk's doc says of retries, failures and stopping.

@@ -44,14 +44,21 @@ func responseInfo() []jen.Code {
 // values renders Ptr, Nullable with Value and Null, Date, and File.
 func values() []jen.Code {
 	n := jen.Id("Nullable").Types(jen.Id("T"))
+	// Only MarshalJSON takes a value, as encoding/json calls it on values it cannot
+	// address; the other methods take a pointer, so that each instantiation compiles
+	// no wrapper for them.
 	recv := jen.Id("n").Add(n.Clone())
+	ptrRecv := jen.Id("n").Op("*").Add(n.Clone())
 	d := jen.Id("d").Id("Date")
 	wireD := jen.Qual(wirePath, "Date").Call(jen.Id("d"))
 	return []jen.Code{
+		declare("noCompare, the first field of Nullable and of every struct of the package, makes them not comparable with ==: the compiler then writes no equality function for each of them, which in a large API costs more to build than any use of == is worth. reflect.DeepEqual and go-cmp compare them.",
+			jen.Type().Id("noCompare").Index(jen.Lit(0)).Func().Params()),
 		declare("Ptr returns a pointer to v, for the optional fields of a request: Name: Ptr(\"Rex\").",
 			jen.Func().Id("Ptr").Types(jen.Id("T").Any()).Params(jen.Id("v").Id("T")).Op("*").Id("T").Block(jen.Return(jen.Op("&").Id("v")))),
 		declare("Nullable is an optional property that may also be null, so that a request can say each of three things: leave the property out (the zero value), send null (Null), or send a value (Some). Fields of this type are tagged `omitzero`, so that the zero value is left out; a merge-patch clears a property by sending Null. Decoding sets it the same way: an absent property leaves the zero value, null gives IsNull, anything else a value.",
 			jen.Type().Id("Nullable").Types(jen.Id("T").Any()).Struct(
+				noCompareField(),
 				jen.Id("value").Id("T"),
 				jen.Id("state").Uint8().Comment("0 absent, 1 null, 2 a value"),
 			)),
@@ -62,14 +69,14 @@ func values() []jen.Code {
 			jen.Func().Id("Null").Types(jen.Id("T").Any()).Params().Add(n.Clone()).Block(
 				jen.Return(n.Clone().Values(jen.Dict{jen.Id("state"): jen.Lit(1)})))),
 		method("Get returns the value and true, or the zero value and false when n is absent or null.",
-			recv.Clone(), "Get", nil, []jen.Code{jen.Id("T"), jen.Bool()}, jen.Return(jen.Id("n").Dot("value"), jen.Id("n").Dot("state").Op("==").Lit(2))),
-		method("IsNull reports whether n is null.", recv.Clone(), "IsNull", nil, []jen.Code{jen.Bool()},
+			ptrRecv.Clone(), "Get", nil, []jen.Code{jen.Id("T"), jen.Bool()}, jen.Return(jen.Id("n").Dot("value"), jen.Id("n").Dot("state").Op("==").Lit(2))),
+		method("IsNull reports whether n is null.", ptrRecv.Clone(), "IsNull", nil, []jen.Code{jen.Bool()},
 			jen.Return(jen.Id("n").Dot("state").Op("==").Lit(1))),
-		method("IsZero reports whether n is absent, which leaves an `omitzero` field out of JSON.", recv.Clone(), "IsZero", nil, []jen.Code{jen.Bool()},
+		method("IsZero reports whether n is absent, which leaves an `omitzero` field out of JSON.", ptrRecv.Clone(), "IsZero", nil, []jen.Code{jen.Bool()},
 			jen.Return(jen.Id("n").Dot("state").Op("==").Lit(0))),
 		method("MarshalJSON writes the value, or null when n is null or absent.", recv.Clone(), "MarshalJSON", nil, []jen.Code{jen.Index().Byte(), jen.Error()},
 			jen.Return(jen.Qual(wirePath, "MarshalNullable").Call(jen.Id("n").Dot("value"), jen.Id("n").Dot("state").Op("==").Lit(2)))),
-		method("UnmarshalJSON reads null as null and anything else as the value.", jen.Id("n").Op("*").Add(n.Clone()), "UnmarshalJSON",
+		method("UnmarshalJSON reads null as null and anything else as the value.", ptrRecv.Clone(), "UnmarshalJSON",
 			[]jen.Code{jen.Id("data").Index().Byte()}, []jen.Code{jen.Error()},
 			jen.Op("*").Id("n").Op("=").Add(n.Clone()).Values(jen.Dict{jen.Id("state"): jen.Lit(1)}),
 			jen.List(jen.Id("set"), jen.Err()).Op(":=").Qual(wirePath, "UnmarshalNullable").Call(jen.Id("data"), jen.Op("&").Id("n").Dot("value")),

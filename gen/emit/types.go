@@ -58,7 +58,7 @@ func (e *emitter) decl(d *model.Decl) *jen.Statement {
 	s := dc.code()
 	switch d.Kind {
 	case model.StructDecl:
-		s.Type().Id(d.GoName).Struct(fieldList(d.Fields)...)
+		s.Type().Id(d.GoName).Struct(append([]jen.Code{noCompareField()}, fieldList(d.Fields)...)...)
 		switch {
 		case d.CustomJSON:
 			s.Line().Line().Add(customJSON(d))
@@ -109,6 +109,10 @@ func (e *emitter) decl(d *model.Decl) *jen.Statement {
 	}
 	return s.Line()
 }
+
+// noCompareField renders the `_ noCompare` field that keeps a struct from being
+// comparable. It comes first, where a zero-size field takes no space.
+func noCompareField() *jen.Statement { return jen.Id("_").Id("noCompare") }
 
 // constLit renders an enum value; integers are written bare so that they take the
 // constant's type.
@@ -434,7 +438,7 @@ func unionConstructor(d *model.Decl) *jen.Statement {
 
 func rawMethod(d *model.Decl) *jen.Statement {
 	return jen.Comment("// Raw returns the JSON the value was read from, nil when it was not read.").Line().
-		Func().Params(jen.Id("v").Id(d.GoName)).Id("Raw").Params().Qual(jsonPath, "RawMessage").Block(
+		Func().Params(jen.Id("v").Op("*").Id(d.GoName)).Id("Raw").Params().Qual(jsonPath, "RawMessage").Block(
 		jen.Return(jen.Id("v").Dot("raw")),
 	)
 }

@@ -26,7 +26,7 @@ func FixedNames() Reserved {
 			"ErrOptionDoesNotApply", "ErrPageLink", "ErrPageLoop", "ErrRequestBody", "ErrRetriesOff", "ErrRetryAfterTooLong", "ErrServerSaidNoRetry",
 			"ErrStatusNotRetried", "ErrStreamClosed", "ErrUndeclaredStatus",
 			"EventStream", "File", "NewClient", "Null", "Nullable", "Option", "PageError", "ParseDate", "Policy", "Ptr",
-			"ResponseInfo", "RetryEvent", "Some", "StreamError", "callOptions",
+			"ResponseInfo", "RetryEvent", "Some", "StreamError", "callOptions", "noCompare",
 			"WithAttemptTimeout", "WithCircuitBreaker", "WithCursor", "WithHTTPClient", "WithHeader", "WithIdempotencyKey",
 			"WithIdempotent", "WithJitterSource", "WithLogger", "WithMaxAttempts", "WithMaxBodySize", "WithMaxPages", "WithMaxReconnects",
 			"WithOnRetry", "WithPolicyOverride", "WithRequestEditor", "WithResponseHeaderTimeout",

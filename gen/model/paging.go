@@ -56,6 +56,16 @@ type Pagination struct {
 	NumPages Path
 }
 
+// Yield is the type <Op>All yields for each item: a pointer into the page for a struct or
+// a union (*Charge), so that items are not copied and one compiled walk serves every
+// operation; Item itself otherwise (string).
+func (p *Pagination) Yield() *Type {
+	if p.Item.Composite() {
+		return &Type{Kind: KindPointer, Elem: p.Item}
+	}
+	return p.Item
+}
+
 // Path leads from a decoded response to a value inside it, one step at a time.
 type Path []PathStep
 

@@ -89,6 +89,25 @@ func (t *Type) String() string {
 	return "?"
 }
 
+// Composite reports whether t names a struct or a union, through aliases.
+func (t *Type) Composite() bool {
+	for range 16 { // an alias cycle is not followed far
+		if t.Kind != KindNamed {
+			return false
+		}
+		switch t.Decl.Kind {
+		case StructDecl, UnionDecl:
+			return true
+		case AliasDecl:
+			if t = t.Decl.Underlying; t != nil {
+				continue
+			}
+		}
+		return false
+	}
+	return false
+}
+
 // Nilable reports whether the zero value of t is nil: pointers, slices, maps, any,
 // json.RawMessage, []byte and the io interfaces. Named types that stand for each other
 // in a cycle are nilable: the build stage makes them any.

@@ -131,6 +131,8 @@ func fill(info *ResponseInfo, o runtime.Outcome, resp *http.Response, err error)
 
 // Unwrap returns what get makes of each of opts, nil for none: the runtime/wire options
 // that a generated package's own option types hold.
+//
+//go:noinline
 func Unwrap[O, T any](opts []O, get func(O) T) []T {
 	if len(opts) == 0 {
 		return nil

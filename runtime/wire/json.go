@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 
 	"github.com/retrygen/retrygen/runtime"
@@ -159,11 +160,24 @@ func UnmarshalFields(data []byte, fields ...JSONField) error {
 	return nil
 }
 
-// isZeroer reports whether v has an IsZero method that reports true, as `omitzero` does.
+// isZeroer reports whether v has an IsZero method that reports true, as `omitzero` does:
+// one that takes a pointer (a Nullable's) is called on a copy of v.
 func isZeroer(v any) bool {
-	z, ok := v.(interface{ IsZero() bool })
-	return ok && z.IsZero()
+	if z, ok := v.(zeroer); ok {
+		return z.IsZero()
+	}
+	rv := reflect.ValueOf(v)
+	if !rv.IsValid() || !reflect.PointerTo(rv.Type()).Implements(zeroerType) {
+		return false
+	}
+	p := reflect.New(rv.Type())
+	p.Elem().Set(rv)
+	return p.Interface().(zeroer).IsZero()
 }
+
+type zeroer interface{ IsZero() bool }
+
+var zeroerType = reflect.TypeFor[zeroer]()
 
 // ErrNoVariant is the error marshalling a union whose no variant is set and that was not
 // read from JSON: a zero union would otherwise go out as null, which the API does not

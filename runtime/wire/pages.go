@@ -76,9 +76,9 @@ type PageStep struct {
 // Option is the call option that sends the page, to pass last to the operation's
 // method: it puts the page's cursor in the request, and records the response for Info and
 // Next.
-func (s *PageStep) Option() CallOption {
-	return func(cs *callSettings) { cs.page = s }
-}
+func (s *PageStep) Option() CallOption { return s.option }
+
+func (s *PageStep) option(cs *callSettings) { cs.page = s }
 
 // Info describes the call that got the page: its status, headers, attempts.
 func (s *PageStep) Info() ResponseInfo { return s.info }
@@ -383,8 +383,15 @@ func Walk[P any](pager *Pager, opts []CallOption, page func(step *PageStep) (P, 
 }
 
 // All yields the items of the pages that pages yields, in order, then the error that
-// ended them, if any; items returns a page's items. Stopping the loop stops the pages.
-func All[P, T any](pages iter.Seq2[P, error], items func(P) []T) iter.Seq2[T, error] {
+// ended them, if any; item returns a page's i-th item, and false past its last. Stopping
+// the loop stops the pages.
+//
+// Generated code passes pointers (a *Charge rather than a Charge), so that the one body
+// compiled for pointer shapes serves every paginated operation of a client; All is kept
+// out of line for the same reason, or each call site would compile a copy of it.
+//
+//go:noinline
+func All[P, T any](pages iter.Seq2[P, error], item func(page P, i int) (T, bool)) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
 		for p, err := range pages {
 			if err != nil {
@@ -392,8 +399,12 @@ func All[P, T any](pages iter.Seq2[P, error], items func(P) []T) iter.Seq2[T, er
 				yield(zero, err)
 				return
 			}
-			for _, item := range items(p) {
-				if !yield(item, nil) {
+			for i := 0; ; i++ {
+				v, ok := item(p, i)
+				if !ok {
+					break
+				}
+				if !yield(v, nil) {
 					return
 				}
 			}

@@ -40,6 +40,8 @@ func (r *Request) fail(err error) {
 }
 
 // Path appends literal path text, already percent-encoded, e.g. "/pets/".
+//
+//go:noinline
 func (r *Request) Path(escaped string) { r.path.WriteString(escaped) }
 
 // PathParam appends the path parameter name with value v, written in style and escaped

@@ -116,9 +116,12 @@ type CallOption struct {
 
 // callOptions returns opts as runtime/wire takes them.
 func callOptions(opts []CallOption) []wire.CallOption {
-	return wire.Unwrap(opts, func(o CallOption) wire.CallOption {
-		return o.apply
-	})
+	return wire.Unwrap(opts, CallOption.unwrap)
+}
+
+// unwrap returns o as runtime/wire takes it.
+func (o CallOption) unwrap() wire.CallOption {
+	return o.apply
 }
 
 // WithMaxAttempts makes at most n attempts for this call.
@@ -177,6 +180,11 @@ type ResponseInfo struct {
 	RetryAfter time.Duration
 }
 
+// noCompare, the first field of Nullable and of every struct of the package, makes them not comparable
+// with ==: the compiler then writes no equality function for each of them, which in a large API costs
+// more to build than any use of == is worth. reflect.DeepEqual and go-cmp compare them.
+type noCompare [0]func()
+
 // Ptr returns a pointer to v, for the optional fields of a request: Name: Ptr("Rex").
 func Ptr[T any](v T) *T {
 	return &v
@@ -188,6 +196,7 @@ func Ptr[T any](v T) *T {
 // by sending Null. Decoding sets it the same way: an absent property leaves the zero value, null gives
 // IsNull, anything else a value.
 type Nullable[T any] struct {
+	_     noCompare
 	value T
 	state uint8 // 0 absent, 1 null, 2 a value
 }
@@ -206,17 +215,17 @@ func Null[T any]() Nullable[T] {
 }
 
 // Get returns the value and true, or the zero value and false when n is absent or null.
-func (n Nullable[T]) Get() (T, bool) {
+func (n *Nullable[T]) Get() (T, bool) {
 	return n.value, n.state == 2
 }
 
 // IsNull reports whether n is null.
-func (n Nullable[T]) IsNull() bool {
+func (n *Nullable[T]) IsNull() bool {
 	return n.state == 1
 }
 
 // IsZero reports whether n is absent, which leaves an `omitzero` field out of JSON.
-func (n Nullable[T]) IsZero() bool {
+func (n *Nullable[T]) IsZero() bool {
 	return n.state == 0
 }
 
@@ -540,9 +549,12 @@ func (c *Client) ListPets(ctx context.Context, params *ListPetsParams, opts ...C
 // does a cursor that repeats (ErrPageLoop) or a next link outside the client's base URL, which is not
 // followed (ErrPageLink). Stopping the loop sends nothing more; WithMaxPages caps the pages.
 // ListPetsPages gives the pages themselves, with each one's ResponseInfo.
-func (c *Client) ListPetsAll(ctx context.Context, params *ListPetsParams, opts ...CallOption) iter.Seq2[Pet, error] {
-	return wire.All(c.ListPetsPages(ctx, params, opts...), func(out *ListPetsPage) []Pet {
-		return out.Items
+func (c *Client) ListPetsAll(ctx context.Context, params *ListPetsParams, opts ...CallOption) iter.Seq2[*Pet, error] {
+	return wire.All(c.ListPetsPages(ctx, params, opts...), func(p *ListPetsPage, i int) (item *Pet, ok bool) {
+		if i < len(p.Items) {
+			item, ok = &p.Items[i], true
+		}
+		return
 	})
 }
 
@@ -870,12 +882,14 @@ type PlaceOrderParams struct {
 
 // Meal is the schema at #/components/schemas/Meal.
 type Meal struct {
+	_     noCompare
 	Food  string `json:"food"`
 	Grams *int64 `json:"grams,omitzero"`
 }
 
 // NewPet is the schema at #/components/schemas/NewPet.
 type NewPet struct {
+	_       noCompare
 	Name    string  `json:"name"`
 	Species Species `json:"species"`
 	Tag     *string `json:"tag,omitzero"`
@@ -883,6 +897,7 @@ type NewPet struct {
 
 // Order is the schema at #/components/schemas/Order.
 type Order struct {
+	_        noCompare
 	ID       *int64       `json:"id,omitzero"`
 	PetID    int64        `json:"petId"`
 	Quantity int32        `json:"quantity"`
@@ -891,6 +906,7 @@ type Order struct {
 
 // Pet is the schema at #/components/schemas/Pet.
 type Pet struct {
+	_         noCompare
 	CreatedAt *time.Time `json:"createdAt,omitzero"`
 	FedTimes  *int32     `json:"fedTimes,omitzero"`
 	ID        int64      `json:"id"`
@@ -901,18 +917,21 @@ type Pet struct {
 
 // PetEvent is the schema at #/components/schemas/PetEvent.
 type PetEvent struct {
+	_ noCompare
 	// What happened, e.g. "fed".
 	Kind string `json:"kind"`
 }
 
 // PetQuery is the schema at #/components/schemas/PetQuery.
 type PetQuery struct {
+	_          noCompare
 	NamePrefix *string  `json:"namePrefix,omitzero"`
 	Species    *Species `json:"species,omitzero"`
 }
 
 // Problem is the schema at #/components/schemas/Problem.
 type Problem struct {
+	_       noCompare
 	Code    int32  `json:"code"`
 	Message string `json:"message"`
 }

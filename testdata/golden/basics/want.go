@@ -117,9 +117,12 @@ type CallOption struct {
 
 // callOptions returns opts as runtime/wire takes them.
 func callOptions(opts []CallOption) []wire.CallOption {
-	return wire.Unwrap(opts, func(o CallOption) wire.CallOption {
-		return o.apply
-	})
+	return wire.Unwrap(opts, CallOption.unwrap)
+}
+
+// unwrap returns o as runtime/wire takes it.
+func (o CallOption) unwrap() wire.CallOption {
+	return o.apply
 }
 
 // WithMaxAttempts makes at most n attempts for this call.
@@ -178,6 +181,11 @@ type ResponseInfo struct {
 	RetryAfter time.Duration
 }
 
+// noCompare, the first field of Nullable and of every struct of the package, makes them not comparable
+// with ==: the compiler then writes no equality function for each of them, which in a large API costs
+// more to build than any use of == is worth. reflect.DeepEqual and go-cmp compare them.
+type noCompare [0]func()
+
 // Ptr returns a pointer to v, for the optional fields of a request: Name: Ptr("Rex").
 func Ptr[T any](v T) *T {
 	return &v
@@ -189,6 +197,7 @@ func Ptr[T any](v T) *T {
 // by sending Null. Decoding sets it the same way: an absent property leaves the zero value, null gives
 // IsNull, anything else a value.
 type Nullable[T any] struct {
+	_     noCompare
 	value T
 	state uint8 // 0 absent, 1 null, 2 a value
 }
@@ -207,17 +216,17 @@ func Null[T any]() Nullable[T] {
 }
 
 // Get returns the value and true, or the zero value and false when n is absent or null.
-func (n Nullable[T]) Get() (T, bool) {
+func (n *Nullable[T]) Get() (T, bool) {
 	return n.value, n.state == 2
 }
 
 // IsNull reports whether n is null.
-func (n Nullable[T]) IsNull() bool {
+func (n *Nullable[T]) IsNull() bool {
 	return n.state == 1
 }
 
 // IsZero reports whether n is absent, which leaves an `omitzero` field out of JSON.
-func (n Nullable[T]) IsZero() bool {
+func (n *Nullable[T]) IsZero() bool {
 	return n.state == 0
 }
 
@@ -654,6 +663,7 @@ type CreatePetParams struct {
 
 // NewPet is the schema at #/components/schemas/NewPet.
 type NewPet struct {
+	_      noCompare
 	Name   string     `json:"name"`
 	Status *PetStatus `json:"status,omitzero"`
 	Tag    *string    `json:"tag,omitzero"`
@@ -661,6 +671,7 @@ type NewPet struct {
 
 // NotFound is the schema at #/components/schemas/NotFound.
 type NotFound struct {
+	_       noCompare
 	Message *string `json:"message,omitzero"`
 }
 
@@ -680,6 +691,7 @@ func (v NotFound) As(target any) bool {
 
 // A pet in the store.
 type Pet struct {
+	_      noCompare
 	BornAt *time.Time `json:"bornAt,omitzero"`
 	ID     int64      `json:"id"`
 	Name   string     `json:"name"`
@@ -699,6 +711,7 @@ const (
 
 // Problem is the schema at #/components/schemas/Problem.
 type Problem struct {
+	_      noCompare
 	Detail *string `json:"detail,omitzero"`
 	Status *int64  `json:"status,omitzero"`
 	Title  string  `json:"title"`

@@ -116,9 +116,12 @@ type CallOption struct {
 
 // callOptions returns opts as runtime/wire takes them.
 func callOptions(opts []CallOption) []wire.CallOption {
-	return wire.Unwrap(opts, func(o CallOption) wire.CallOption {
-		return o.apply
-	})
+	return wire.Unwrap(opts, CallOption.unwrap)
+}
+
+// unwrap returns o as runtime/wire takes it.
+func (o CallOption) unwrap() wire.CallOption {
+	return o.apply
 }
 
 // WithMaxAttempts makes at most n attempts for this call.
@@ -177,6 +180,11 @@ type ResponseInfo struct {
 	RetryAfter time.Duration
 }
 
+// noCompare, the first field of Nullable and of every struct of the package, makes them not comparable
+// with ==: the compiler then writes no equality function for each of them, which in a large API costs
+// more to build than any use of == is worth. reflect.DeepEqual and go-cmp compare them.
+type noCompare [0]func()
+
 // Ptr returns a pointer to v, for the optional fields of a request: Name: Ptr("Rex").
 func Ptr[T any](v T) *T {
 	return &v
@@ -188,6 +196,7 @@ func Ptr[T any](v T) *T {
 // by sending Null. Decoding sets it the same way: an absent property leaves the zero value, null gives
 // IsNull, anything else a value.
 type Nullable[T any] struct {
+	_     noCompare
 	value T
 	state uint8 // 0 absent, 1 null, 2 a value
 }
@@ -206,17 +215,17 @@ func Null[T any]() Nullable[T] {
 }
 
 // Get returns the value and true, or the zero value and false when n is absent or null.
-func (n Nullable[T]) Get() (T, bool) {
+func (n *Nullable[T]) Get() (T, bool) {
 	return n.value, n.state == 2
 }
 
 // IsNull reports whether n is null.
-func (n Nullable[T]) IsNull() bool {
+func (n *Nullable[T]) IsNull() bool {
 	return n.state == 1
 }
 
 // IsZero reports whether n is absent, which leaves an `omitzero` field out of JSON.
-func (n Nullable[T]) IsZero() bool {
+func (n *Nullable[T]) IsZero() bool {
 	return n.state == 0
 }
 
@@ -452,9 +461,12 @@ func (c *Client) ListAssistants(ctx context.Context, params *ListAssistantsParam
 // does a cursor that repeats (ErrPageLoop) or a next link outside the client's base URL, which is not
 // followed (ErrPageLink). Stopping the loop sends nothing more; WithMaxPages caps the pages.
 // ListAssistantsPages gives the pages themselves, with each one's ResponseInfo.
-func (c *Client) ListAssistantsAll(ctx context.Context, params *ListAssistantsParams, opts ...CallOption) iter.Seq2[Charge, error] {
-	return wire.All(c.ListAssistantsPages(ctx, params, opts...), func(out *ListAssistantsPage) []Charge {
-		return out.Items
+func (c *Client) ListAssistantsAll(ctx context.Context, params *ListAssistantsParams, opts ...CallOption) iter.Seq2[*Charge, error] {
+	return wire.All(c.ListAssistantsPages(ctx, params, opts...), func(p *ListAssistantsPage, i int) (item *Charge, ok bool) {
+		if i < len(p.Items) {
+			item, ok = &p.Items[i], true
+		}
+		return
 	})
 }
 
@@ -530,8 +542,11 @@ func (c *Client) ListBooks(ctx context.Context, pageToken string, opts ...CallOp
 // followed (ErrPageLink). Stopping the loop sends nothing more; WithMaxPages caps the pages.
 // ListBooksPages gives the pages themselves, with each one's ResponseInfo.
 func (c *Client) ListBooksAll(ctx context.Context, pageToken string, opts ...CallOption) iter.Seq2[string, error] {
-	return wire.All(c.ListBooksPages(ctx, pageToken, opts...), func(out *ListBooksPage) []string {
-		return out.Items
+	return wire.All(c.ListBooksPages(ctx, pageToken, opts...), func(p *ListBooksPage, i int) (item string, ok bool) {
+		if i < len(p.Items) {
+			item, ok = p.Items[i], true
+		}
+		return
 	})
 }
 
@@ -607,9 +622,12 @@ func (c *Client) ListCharges(ctx context.Context, params *ListChargesParams, opt
 // does a cursor that repeats (ErrPageLoop) or a next link outside the client's base URL, which is not
 // followed (ErrPageLink). Stopping the loop sends nothing more; WithMaxPages caps the pages.
 // ListChargesPages gives the pages themselves, with each one's ResponseInfo.
-func (c *Client) ListChargesAll(ctx context.Context, params *ListChargesParams, opts ...CallOption) iter.Seq2[Charge, error] {
-	return wire.All(c.ListChargesPages(ctx, params, opts...), func(out *ListChargesPage) []Charge {
-		return out.Items
+func (c *Client) ListChargesAll(ctx context.Context, params *ListChargesParams, opts ...CallOption) iter.Seq2[*Charge, error] {
+	return wire.All(c.ListChargesPages(ctx, params, opts...), func(p *ListChargesPage, i int) (item *Charge, ok bool) {
+		if i < len(p.Items) {
+			item, ok = &p.Items[i], true
+		}
+		return
 	})
 }
 
@@ -685,9 +703,12 @@ func (c *Client) ListCustomers(ctx context.Context, params *ListCustomersParams,
 // does a cursor that repeats (ErrPageLoop) or a next link outside the client's base URL, which is not
 // followed (ErrPageLink). Stopping the loop sends nothing more; WithMaxPages caps the pages.
 // ListCustomersPages gives the pages themselves, with each one's ResponseInfo.
-func (c *Client) ListCustomersAll(ctx context.Context, params *ListCustomersParams, opts ...CallOption) iter.Seq2[ListCustomersResponseItem, error] {
-	return wire.All(c.ListCustomersPages(ctx, params, opts...), func(out *ListCustomersPage) []ListCustomersResponseItem {
-		return out.Items
+func (c *Client) ListCustomersAll(ctx context.Context, params *ListCustomersParams, opts ...CallOption) iter.Seq2[*ListCustomersResponseItem, error] {
+	return wire.All(c.ListCustomersPages(ctx, params, opts...), func(p *ListCustomersPage, i int) (item *ListCustomersResponseItem, ok bool) {
+		if i < len(p.Items) {
+			item, ok = &p.Items[i], true
+		}
+		return
 	})
 }
 
@@ -762,8 +783,11 @@ func (c *Client) ListEvents(ctx context.Context, params *ListEventsParams, opts 
 // followed (ErrPageLink). Stopping the loop sends nothing more; WithMaxPages caps the pages.
 // ListEventsPages gives the pages themselves, with each one's ResponseInfo.
 func (c *Client) ListEventsAll(ctx context.Context, params *ListEventsParams, opts ...CallOption) iter.Seq2[string, error] {
-	return wire.All(c.ListEventsPages(ctx, params, opts...), func(out *ListEventsPage) []string {
-		return out.Items
+	return wire.All(c.ListEventsPages(ctx, params, opts...), func(p *ListEventsPage, i int) (item string, ok bool) {
+		if i < len(p.Items) {
+			item, ok = p.Items[i], true
+		}
+		return
 	})
 }
 
@@ -843,9 +867,12 @@ func (c *Client) ListIssues(ctx context.Context, params *ListIssuesParams, opts 
 // does a cursor that repeats (ErrPageLoop) or a next link outside the client's base URL, which is not
 // followed (ErrPageLink). Stopping the loop sends nothing more; WithMaxPages caps the pages.
 // ListIssuesPages gives the pages themselves, with each one's ResponseInfo.
-func (c *Client) ListIssuesAll2(ctx context.Context, params *ListIssuesParams, opts ...CallOption) iter.Seq2[Issue, error] {
-	return wire.All(c.ListIssuesPages(ctx, params, opts...), func(out *ListIssuesPage2) []Issue {
-		return out.Items
+func (c *Client) ListIssuesAll2(ctx context.Context, params *ListIssuesParams, opts ...CallOption) iter.Seq2[*Issue, error] {
+	return wire.All(c.ListIssuesPages(ctx, params, opts...), func(p *ListIssuesPage2, i int) (item *Issue, ok bool) {
+		if i < len(p.Items) {
+			item, ok = &p.Items[i], true
+		}
+		return
 	})
 }
 
@@ -922,8 +949,11 @@ func (c *Client) ListLinks(ctx context.Context, opts ...CallOption) (*ListLinksR
 // followed (ErrPageLink). Stopping the loop sends nothing more; WithMaxPages caps the pages.
 // ListLinksPages gives the pages themselves, with each one's ResponseInfo.
 func (c *Client) ListLinksAll(ctx context.Context, opts ...CallOption) iter.Seq2[string, error] {
-	return wire.All(c.ListLinksPages(ctx, opts...), func(out *ListLinksPage) []string {
-		return out.Items
+	return wire.All(c.ListLinksPages(ctx, opts...), func(p *ListLinksPage, i int) (item string, ok bool) {
+		if i < len(p.Items) {
+			item, ok = p.Items[i], true
+		}
+		return
 	})
 }
 
@@ -996,9 +1026,12 @@ func (c *Client) ListModels(ctx context.Context, params *ListModelsParams, opts 
 // does a cursor that repeats (ErrPageLoop) or a next link outside the client's base URL, which is not
 // followed (ErrPageLink). Stopping the loop sends nothing more; WithMaxPages caps the pages.
 // ListModelsPages gives the pages themselves, with each one's ResponseInfo.
-func (c *Client) ListModelsAll(ctx context.Context, params *ListModelsParams, opts ...CallOption) iter.Seq2[Charge, error] {
-	return wire.All(c.ListModelsPages(ctx, params, opts...), func(out *ListModelsPage) []Charge {
-		return out.Items
+func (c *Client) ListModelsAll(ctx context.Context, params *ListModelsParams, opts ...CallOption) iter.Seq2[*Charge, error] {
+	return wire.All(c.ListModelsPages(ctx, params, opts...), func(p *ListModelsPage, i int) (item *Charge, ok bool) {
+		if i < len(p.Items) {
+			item, ok = &p.Items[i], true
+		}
+		return
 	})
 }
 
@@ -1070,8 +1103,11 @@ func (c *Client) ListRules(ctx context.Context, params *ListRulesParams, opts ..
 // followed (ErrPageLink). Stopping the loop sends nothing more; WithMaxPages caps the pages.
 // ListRulesPages gives the pages themselves, with each one's ResponseInfo.
 func (c *Client) ListRulesAll(ctx context.Context, params *ListRulesParams, opts ...CallOption) iter.Seq2[string, error] {
-	return wire.All(c.ListRulesPages(ctx, params, opts...), func(out *ListRulesPage) []string {
-		return out.Items
+	return wire.All(c.ListRulesPages(ctx, params, opts...), func(p *ListRulesPage, i int) (item string, ok bool) {
+		if i < len(p.Items) {
+			item, ok = p.Items[i], true
+		}
+		return
 	})
 }
 
@@ -1153,8 +1189,11 @@ func (c *Client) ListSchedules(ctx context.Context, params *ListSchedulesParams,
 // followed (ErrPageLink). Stopping the loop sends nothing more; WithMaxPages caps the pages.
 // ListSchedulesPages gives the pages themselves, with each one's ResponseInfo.
 func (c *Client) ListSchedulesAll(ctx context.Context, params *ListSchedulesParams, opts ...CallOption) iter.Seq2[int64, error] {
-	return wire.All(c.ListSchedulesPages(ctx, params, opts...), func(out *ListSchedulesPage) []int64 {
-		return out.Items
+	return wire.All(c.ListSchedulesPages(ctx, params, opts...), func(p *ListSchedulesPage, i int) (item int64, ok bool) {
+		if i < len(p.Items) {
+			item, ok = p.Items[i], true
+		}
+		return
 	})
 }
 
@@ -1414,23 +1453,27 @@ type ListSchedulesPage struct {
 
 // Charge is the schema at #/components/schemas/Charge.
 type Charge struct {
+	_      noCompare
 	Amount *int64 `json:"amount,omitzero"`
 	ID     string `json:"id"`
 }
 
 // Issue is the schema at #/components/schemas/Issue.
 type Issue struct {
+	_      noCompare
 	Number int64   `json:"number"`
 	Title  *string `json:"title,omitzero"`
 }
 
 // A schema whose name the page type of listIssues must not take.
 type ListIssuesPage struct {
+	_    noCompare
 	Note *string `json:"note,omitzero"`
 }
 
 // ListAssistantsResponse is the type of the 200 response of ListAssistants.
 type ListAssistantsResponse struct {
+	_       noCompare
 	Data    []Charge `json:"data"`
 	HasMore bool     `json:"has_more"`
 	LastID  *string  `json:"last_id"`
@@ -1448,12 +1491,14 @@ func (v ListAssistantsResponse) MarshalJSON() ([]byte, error) {
 
 // ListBooksResponse is the type of the 200 response of ListBooks.
 type ListBooksResponse struct {
+	_             noCompare
 	Books         []string `json:"books,omitzero"`
 	NextPageToken *string  `json:"next_page_token,omitzero"`
 }
 
 // ListChargesResponse is the type of the 200 response of ListCharges.
 type ListChargesResponse struct {
+	_       noCompare
 	Data    []Charge `json:"data"`
 	HasMore bool     `json:"has_more"`
 	Object  *string  `json:"object,omitzero"`
@@ -1471,11 +1516,13 @@ func (v ListChargesResponse) MarshalJSON() ([]byte, error) {
 
 // ListCustomersResponseItem is the type of the items of the 200 response of ListCustomers.
 type ListCustomersResponseItem struct {
+	_  noCompare
 	ID int64 `json:"id"`
 }
 
 // ListEventsResponse is the type of the 200 response of ListEvents.
 type ListEventsResponse struct {
+	_          noCompare
 	Data       []string         `json:"data,omitzero"`
 	HasMore    Nullable[bool]   `json:"has_more,omitzero"`
 	NextCursor Nullable[string] `json:"next_cursor,omitzero"`
@@ -1483,39 +1530,46 @@ type ListEventsResponse struct {
 
 // ListLinksResponse is the type of the 200 response of ListLinks.
 type ListLinksResponse struct {
+	_     noCompare
 	Items []string                `json:"items,omitzero"`
 	Links *ListLinksResponseLinks `json:"links,omitzero"`
 }
 
 // ListLinksResponseLinks is the type of the property "links" of ListLinksResponse.
 type ListLinksResponseLinks struct {
+	_    noCompare
 	Next *string `json:"next,omitzero"`
 }
 
 // ListModelsResponse is the type of the 200 response of ListModels.
 type ListModelsResponse struct {
+	_    noCompare
 	Data []Charge `json:"data,omitzero"`
 }
 
 // ListRulesResponse is the type of the 200 response of ListRules.
 type ListRulesResponse struct {
+	_    noCompare
 	Data []string               `json:"data,omitzero"`
 	Meta *ListRulesResponseMeta `json:"meta,omitzero"`
 }
 
 // ListRulesResponseMeta is the type of the property "meta" of ListRulesResponse.
 type ListRulesResponseMeta struct {
+	_          noCompare
 	TotalPages *int32 `json:"total_pages,omitzero"`
 }
 
 // ListSchedulesResponse is the type of the 200 response of ListSchedules.
 type ListSchedulesResponse struct {
+	_        noCompare
 	Data     []int64                        `json:"data,omitzero"`
 	PageInfo *ListSchedulesResponsePageInfo `json:"pageInfo,omitzero"`
 }
 
 // ListSchedulesResponsePageInfo is the type of the property "pageInfo" of ListSchedulesResponse.
 type ListSchedulesResponsePageInfo struct {
+	_          noCompare
 	HasMore    *bool   `json:"hasMore,omitzero"`
 	NextCursor *string `json:"nextCursor,omitzero"`
 }

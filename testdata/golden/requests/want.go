@@ -116,9 +116,12 @@ type CallOption struct {
 
 // callOptions returns opts as runtime/wire takes them.
 func callOptions(opts []CallOption) []wire.CallOption {
-	return wire.Unwrap(opts, func(o CallOption) wire.CallOption {
-		return o.apply
-	})
+	return wire.Unwrap(opts, CallOption.unwrap)
+}
+
+// unwrap returns o as runtime/wire takes it.
+func (o CallOption) unwrap() wire.CallOption {
+	return o.apply
 }
 
 // WithMaxAttempts makes at most n attempts for this call.
@@ -177,6 +180,11 @@ type ResponseInfo struct {
 	RetryAfter time.Duration
 }
 
+// noCompare, the first field of Nullable and of every struct of the package, makes them not comparable
+// with ==: the compiler then writes no equality function for each of them, which in a large API costs
+// more to build than any use of == is worth. reflect.DeepEqual and go-cmp compare them.
+type noCompare [0]func()
+
 // Ptr returns a pointer to v, for the optional fields of a request: Name: Ptr("Rex").
 func Ptr[T any](v T) *T {
 	return &v
@@ -188,6 +196,7 @@ func Ptr[T any](v T) *T {
 // by sending Null. Decoding sets it the same way: an absent property leaves the zero value, null gives
 // IsNull, anything else a value.
 type Nullable[T any] struct {
+	_     noCompare
 	value T
 	state uint8 // 0 absent, 1 null, 2 a value
 }
@@ -206,17 +215,17 @@ func Null[T any]() Nullable[T] {
 }
 
 // Get returns the value and true, or the zero value and false when n is absent or null.
-func (n Nullable[T]) Get() (T, bool) {
+func (n *Nullable[T]) Get() (T, bool) {
 	return n.value, n.state == 2
 }
 
 // IsNull reports whether n is null.
-func (n Nullable[T]) IsNull() bool {
+func (n *Nullable[T]) IsNull() bool {
 	return n.state == 1
 }
 
 // IsZero reports whether n is absent, which leaves an `omitzero` field out of JSON.
-func (n Nullable[T]) IsZero() bool {
+func (n *Nullable[T]) IsZero() bool {
 	return n.state == 0
 }
 
@@ -632,6 +641,7 @@ type SearchParams struct {
 
 // Echo is the schema at #/components/schemas/Echo.
 type Echo struct {
+	_       noCompare
 	Body    *string             `json:"body,omitzero"`
 	Headers map[string][]string `json:"headers,omitzero"`
 	Method  *string             `json:"method,omitzero"`
@@ -641,11 +651,13 @@ type Echo struct {
 
 // BetaRequest is the type of the request body of Beta.
 type BetaRequest struct {
+	_    noCompare
 	Note *string `json:"note,omitzero"`
 }
 
 // SubmitFormRequest is the type of the request body of SubmitForm.
 type SubmitFormRequest struct {
+	_        noCompare
 	Metadata map[string]string `json:"metadata,omitzero"`
 	Name     string            `json:"name"`
 	Tags     []string          `json:"tags,omitzero"`
@@ -653,17 +665,20 @@ type SubmitFormRequest struct {
 
 // SearchFilter is the type of the query parameter "filter" of Search.
 type SearchFilter struct {
+	_      noCompare
 	Min    *int64  `json:"min,omitzero"`
 	Status *string `json:"status,omitzero"`
 }
 
 // SearchJSON is the type of the query parameter "json" of Search.
 type SearchJSON struct {
+	_ noCompare
 	A *int64 `json:"a,omitzero"`
 }
 
 // UploadRequest is the request body of Upload, written as multipart/form-data.
 type UploadRequest struct {
+	_           noCompare
 	Attachments []File             `json:"attachments,omitzero"`
 	Count       *int64             `json:"count,omitzero"`
 	File        File               `json:"file"`
@@ -673,5 +688,6 @@ type UploadRequest struct {
 
 // UploadRequestMeta is the type of the property "meta" of UploadRequest.
 type UploadRequestMeta struct {
+	_ noCompare
 	K *string `json:"k,omitzero"`
 }

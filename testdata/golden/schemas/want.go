@@ -119,9 +119,12 @@ type CallOption struct {
 
 // callOptions returns opts as runtime/wire takes them.
 func callOptions(opts []CallOption) []wire.CallOption {
-	return wire.Unwrap(opts, func(o CallOption) wire.CallOption {
-		return o.apply
-	})
+	return wire.Unwrap(opts, CallOption.unwrap)
+}
+
+// unwrap returns o as runtime/wire takes it.
+func (o CallOption) unwrap() wire.CallOption {
+	return o.apply
 }
 
 // WithMaxAttempts makes at most n attempts for this call.
@@ -180,6 +183,11 @@ type ResponseInfo struct {
 	RetryAfter time.Duration
 }
 
+// noCompare, the first field of Nullable and of every struct of the package, makes them not comparable
+// with ==: the compiler then writes no equality function for each of them, which in a large API costs
+// more to build than any use of == is worth. reflect.DeepEqual and go-cmp compare them.
+type noCompare [0]func()
+
 // Ptr returns a pointer to v, for the optional fields of a request: Name: Ptr("Rex").
 func Ptr[T any](v T) *T {
 	return &v
@@ -191,6 +199,7 @@ func Ptr[T any](v T) *T {
 // by sending Null. Decoding sets it the same way: an absent property leaves the zero value, null gives
 // IsNull, anything else a value.
 type Nullable[T any] struct {
+	_     noCompare
 	value T
 	state uint8 // 0 absent, 1 null, 2 a value
 }
@@ -209,17 +218,17 @@ func Null[T any]() Nullable[T] {
 }
 
 // Get returns the value and true, or the zero value and false when n is absent or null.
-func (n Nullable[T]) Get() (T, bool) {
+func (n *Nullable[T]) Get() (T, bool) {
 	return n.value, n.state == 2
 }
 
 // IsNull reports whether n is null.
-func (n Nullable[T]) IsNull() bool {
+func (n *Nullable[T]) IsNull() bool {
 	return n.state == 1
 }
 
 // IsZero reports whether n is absent, which leaves an `omitzero` field out of JSON.
-func (n Nullable[T]) IsZero() bool {
+func (n *Nullable[T]) IsZero() bool {
 	return n.state == 0
 }
 
@@ -477,18 +486,21 @@ type Animal = Pet
 
 // Cat is the schema at #/components/schemas/Cat.
 type Cat struct {
+	_       noCompare
 	Lives   *int64 `json:"lives,omitzero"`
 	PetType string `json:"petType"`
 }
 
 // Dog is the schema at #/components/schemas/Dog.
 type Dog struct {
+	_       noCompare
 	GoodBoy *bool  `json:"goodBoy,omitzero"`
 	PetType string `json:"petType"`
 }
 
 // Everything is the schema at #/components/schemas/Everything.
 type Everything struct {
+	_         noCompare
 	Active    *bool                  `json:"active,omitzero"`
 	Animal    *Animal                `json:"animal,omitzero"`
 	Blob      []byte                 `json:"blob,omitzero"`
@@ -517,6 +529,7 @@ type IDs []int64
 
 // InputMessage is the schema at #/components/schemas/InputMessage.
 type InputMessage struct {
+	_    noCompare
 	Text *string           `json:"text,omitzero"`
 	Type *InputMessageType `json:"type,omitzero"`
 }
@@ -566,7 +579,7 @@ func (v *Item) UnmarshalJSON(data []byte) error {
 }
 
 // Raw returns the JSON the value was read from, nil when it was not read.
-func (v Item) Raw() json.RawMessage {
+func (v *Item) Raw() json.RawMessage {
 	return v.raw
 }
 
@@ -585,6 +598,7 @@ func NewItem[T InputMessage | OutputMessage | ToolCall](v T) Item {
 
 // Loop is the schema at #/components/schemas/Loop.
 type Loop struct {
+	_    noCompare
 	Peer Peer `json:"peer"`
 }
 
@@ -593,6 +607,7 @@ type Meta map[string]Cat
 
 // Node is the schema at #/components/schemas/Node.
 type Node struct {
+	_        noCompare
 	Children []Node  `json:"children,omitzero"`
 	Name     *string `json:"name,omitzero"`
 	Parent   *Node   `json:"parent,omitzero"`
@@ -601,6 +616,7 @@ type Node struct {
 
 // OutputMessage is the schema at #/components/schemas/OutputMessage.
 type OutputMessage struct {
+	_       noCompare
 	Refusal *string            `json:"refusal,omitzero"`
 	Text    *string            `json:"text,omitzero"`
 	Type    *OutputMessageType `json:"type,omitzero"`
@@ -608,6 +624,7 @@ type OutputMessage struct {
 
 // Peer is the schema at #/components/schemas/Peer.
 type Peer struct {
+	_    noCompare
 	Node *Loop `json:"node"`
 }
 
@@ -649,7 +666,7 @@ func (v *Pet) UnmarshalJSON(data []byte) error {
 }
 
 // Raw returns the JSON the value was read from, nil when it was not read.
-func (v Pet) Raw() json.RawMessage {
+func (v *Pet) Raw() json.RawMessage {
 	return v.raw
 }
 
@@ -669,6 +686,7 @@ type Timestamp = time.Time
 
 // ToolCall is the schema at #/components/schemas/ToolCall.
 type ToolCall struct {
+	_    noCompare
 	Name *string `json:"name,omitzero"`
 	// Always "tool_call": filled in when sent.
 	Type string `json:"type,omitzero"`
@@ -703,7 +721,7 @@ func (v *Value) UnmarshalJSON(data []byte) error {
 }
 
 // Raw returns the JSON the value was read from, nil when it was not read.
-func (v Value) Raw() json.RawMessage {
+func (v *Value) Raw() json.RawMessage {
 	return v.raw
 }
 
@@ -734,11 +752,13 @@ const (
 
 // EverythingNestedItem is the type of the items of the property "nested" of Everything.
 type EverythingNestedItem struct {
+	_ noCompare
 	X *int64 `json:"x,omitzero"`
 }
 
 // EverythingOwner is the type of the property "owner" of Everything.
 type EverythingOwner struct {
+	_    noCompare
 	Kind *EverythingOwnerKind `json:"kind,omitzero"`
 	Name *string              `json:"name,omitzero"`
 }

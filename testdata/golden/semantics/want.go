@@ -117,9 +117,12 @@ type CallOption struct {
 
 // callOptions returns opts as runtime/wire takes them.
 func callOptions(opts []CallOption) []wire.CallOption {
-	return wire.Unwrap(opts, func(o CallOption) wire.CallOption {
-		return o.apply
-	})
+	return wire.Unwrap(opts, CallOption.unwrap)
+}
+
+// unwrap returns o as runtime/wire takes it.
+func (o CallOption) unwrap() wire.CallOption {
+	return o.apply
 }
 
 // WithMaxAttempts makes at most n attempts for this call.
@@ -178,6 +181,11 @@ type ResponseInfo struct {
 	RetryAfter time.Duration
 }
 
+// noCompare, the first field of Nullable and of every struct of the package, makes them not comparable
+// with ==: the compiler then writes no equality function for each of them, which in a large API costs
+// more to build than any use of == is worth. reflect.DeepEqual and go-cmp compare them.
+type noCompare [0]func()
+
 // Ptr returns a pointer to v, for the optional fields of a request: Name: Ptr("Rex").
 func Ptr[T any](v T) *T {
 	return &v
@@ -189,6 +197,7 @@ func Ptr[T any](v T) *T {
 // by sending Null. Decoding sets it the same way: an absent property leaves the zero value, null gives
 // IsNull, anything else a value.
 type Nullable[T any] struct {
+	_     noCompare
 	value T
 	state uint8 // 0 absent, 1 null, 2 a value
 }
@@ -207,17 +216,17 @@ func Null[T any]() Nullable[T] {
 }
 
 // Get returns the value and true, or the zero value and false when n is absent or null.
-func (n Nullable[T]) Get() (T, bool) {
+func (n *Nullable[T]) Get() (T, bool) {
 	return n.value, n.state == 2
 }
 
 // IsNull reports whether n is null.
-func (n Nullable[T]) IsNull() bool {
+func (n *Nullable[T]) IsNull() bool {
 	return n.state == 1
 }
 
 // IsZero reports whether n is absent, which leaves an `omitzero` field out of JSON.
-func (n Nullable[T]) IsZero() bool {
+func (n *Nullable[T]) IsZero() bool {
 	return n.state == 0
 }
 
@@ -564,12 +573,14 @@ type SearchParams struct {
 
 // Cat is the schema at #/components/schemas/Cat.
 type Cat struct {
+	_       noCompare
 	Meow    int64  `json:"meow"`
 	PetType string `json:"petType"`
 }
 
 // Dog is the schema at #/components/schemas/Dog.
 type Dog struct {
+	_       noCompare
 	Bark    *bool  `json:"bark,omitzero"`
 	PetType string `json:"petType"`
 }
@@ -612,7 +623,7 @@ func (v *PetDisc) UnmarshalJSON(data []byte) error {
 }
 
 // Raw returns the JSON the value was read from, nil when it was not read.
-func (v PetDisc) Raw() json.RawMessage {
+func (v *PetDisc) Raw() json.RawMessage {
 	return v.raw
 }
 
@@ -629,6 +640,7 @@ func NewPetDisc[T Cat | Dog](v T) PetDisc {
 
 // Problem is the schema at #/components/schemas/Problem.
 type Problem struct {
+	_       noCompare
 	Message *string `json:"message,omitzero"`
 }
 
@@ -648,6 +660,7 @@ func (v Problem) As(target any) bool {
 
 // Record is the schema at #/components/schemas/Record.
 type Record struct {
+	_       noCompare
 	Aliases []string `json:"aliases,omitzero"`
 	Born    *Date    `json:"born,omitzero"`
 	// Read-only: set by the server, never sent.
@@ -691,6 +704,7 @@ func (v *Record) UnmarshalJSON(data []byte) error {
 
 // RecordPatch is the schema at #/components/schemas/RecordPatch.
 type RecordPatch struct {
+	_    noCompare
 	Name Nullable[string]   `json:"name,omitzero"`
 	Note Nullable[string]   `json:"note,omitzero"`
 	Tags Nullable[[]string] `json:"tags,omitzero"`
@@ -698,6 +712,7 @@ type RecordPatch struct {
 
 // A wire name json tags cannot spell, beside the rest.
 type Weird struct {
+	_  noCompare
 	AB string `json:"-"`
 	// Read-only: set by the server, never sent.
 	ID string `json:"id"`
@@ -739,6 +754,7 @@ func (v *Weird) UnmarshalJSON(data []byte) error {
 
 // UploadPhotoRequest is the request body of UploadPhoto, written as multipart/form-data.
 type UploadPhotoRequest struct {
+	_       noCompare
 	Caption *string `json:"caption,omitzero"`
 	File    File    `json:"file"`
 }

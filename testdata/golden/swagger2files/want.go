@@ -115,9 +115,12 @@ type CallOption struct {
 
 // callOptions returns opts as runtime/wire takes them.
 func callOptions(opts []CallOption) []wire.CallOption {
-	return wire.Unwrap(opts, func(o CallOption) wire.CallOption {
-		return o.apply
-	})
+	return wire.Unwrap(opts, CallOption.unwrap)
+}
+
+// unwrap returns o as runtime/wire takes it.
+func (o CallOption) unwrap() wire.CallOption {
+	return o.apply
 }
 
 // WithMaxAttempts makes at most n attempts for this call.
@@ -176,6 +179,11 @@ type ResponseInfo struct {
 	RetryAfter time.Duration
 }
 
+// noCompare, the first field of Nullable and of every struct of the package, makes them not comparable
+// with ==: the compiler then writes no equality function for each of them, which in a large API costs
+// more to build than any use of == is worth. reflect.DeepEqual and go-cmp compare them.
+type noCompare [0]func()
+
 // Ptr returns a pointer to v, for the optional fields of a request: Name: Ptr("Rex").
 func Ptr[T any](v T) *T {
 	return &v
@@ -187,6 +195,7 @@ func Ptr[T any](v T) *T {
 // by sending Null. Decoding sets it the same way: an absent property leaves the zero value, null gives
 // IsNull, anything else a value.
 type Nullable[T any] struct {
+	_     noCompare
 	value T
 	state uint8 // 0 absent, 1 null, 2 a value
 }
@@ -205,17 +214,17 @@ func Null[T any]() Nullable[T] {
 }
 
 // Get returns the value and true, or the zero value and false when n is absent or null.
-func (n Nullable[T]) Get() (T, bool) {
+func (n *Nullable[T]) Get() (T, bool) {
 	return n.value, n.state == 2
 }
 
 // IsNull reports whether n is null.
-func (n Nullable[T]) IsNull() bool {
+func (n *Nullable[T]) IsNull() bool {
 	return n.state == 1
 }
 
 // IsZero reports whether n is absent, which leaves an `omitzero` field out of JSON.
-func (n Nullable[T]) IsZero() bool {
+func (n *Nullable[T]) IsZero() bool {
 	return n.state == 0
 }
 
