@@ -422,7 +422,8 @@ func (e *Engine) send(client *http.Client, ctx context.Context, req *http.Reques
 	if limited && a.answerBound {
 		a.limitAnswer(d)
 	}
-	r := req.WithContext(actx)
+	a.req = *req.WithContext(actx) // the copy lives in the attempt
+	r := &a.req
 	if out.body != nil {
 		r.Body = out.body
 	}
