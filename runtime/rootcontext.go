@@ -13,9 +13,9 @@ import (
 // cause of the context package's in it, and gives that error too (the attempt keeps the
 // cause itself; see attempt.cause).
 //
-// The contexts derived from it (net/http's own, for each request it sends) register with
-// it through AfterFunc, which the context package looks for on a context of another
-// package's, and are canceled with it.
+// The contexts derived from the attempt's context (net/http's own, for each request it
+// sends) register with it through AfterFunc, which the context package looks for on a
+// context of another package's (see attemptContext.AfterFunc), and are canceled with it.
 type rootContext struct {
 	context.Context // the parent, whose Done is nil
 
