@@ -104,3 +104,34 @@ func TestEngineCopiesTheRequestOnce(t *testing.T) {
 		t.Errorf("a key of the engine's own: %v allocations, %v more than the caller's key; want 2 more", got, got-callers)
 	}
 }
+
+// Under a caller's context that can be canceled, an attempt's context is the context
+// package's cancel context, which takes 2 allocations more (the context and its cancel
+// function); the margin of one allows for a change in the context package.
+func TestEngineAllocationsUnderACancelableContext(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector changes allocation counts")
+	}
+	client := &http.Client{Transport: memTransport{}}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	do := func(send func(*http.Request) (*http.Response, error)) func() {
+		return func() {
+			req, _ := http.NewRequestWithContext(ctx, "GET", "http://api.test/pets/1", nil)
+			resp, err := send(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		}
+	}
+	bare := testing.AllocsPerRun(100, do(client.Do))
+	e := &Engine{HTTPClient: client, Budget: DefaultBudget()}
+	p := benchGetPolicy()
+	got := testing.AllocsPerRun(100, do(func(req *http.Request) (*http.Response, error) { return e.Do(ctx, req, &p) }))
+	const cancelContext = 2
+	if extra := got - bare; extra > engineAllocs+cancelContext+1 {
+		t.Errorf("Engine.Do under a cancelable context: %v allocations, %v more than http.Client.Do; want %d more", got, extra, engineAllocs+cancelContext)
+	}
+}
