@@ -57,12 +57,10 @@ func TestEngineAllocations(t *testing.T) {
 	full := benchGetPolicy()
 	full.ReadBody, full.AttemptTimeout = true, 10*time.Second
 	got = testing.AllocsPerRun(100, call(&Engine{HTTPClient: client, Budget: DefaultBudget(), Breaker: NewBreaker(5, time.Minute)}, &full))
-	// The attempt timeout takes what context.WithTimeout takes (4 allocations), and its
-	// registration with the attempt's context (4: the attempt context's done channel, the
-	// function the context package registers, the stop context that holds it and the stop
-	// function); the body read whole takes its buffer (1), in place of the caller's own
-	// read.
-	const timeout, read = 4 + 4, 1
+	// The attempt timeout takes what context.WithTimeout takes (4 allocations), which is
+	// then the attempt's cancelable context; the body read whole takes its buffer (1), in
+	// place of the caller's own read.
+	const timeout, read = 4, 1
 	if extra := got - bare; extra > engineAllocs+timeout+read+1 {
 		t.Errorf("Engine.Do with every feature: %v allocations, %v more than http.Client.Do; want %d more", got, extra, engineAllocs+timeout+read)
 	}

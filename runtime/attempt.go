@@ -35,10 +35,10 @@ type attempt struct {
 	// itself, so that an attempt takes one allocation of its own for all of them.
 	req         http.Request   // the copy of the call's request that the attempt sends
 	ctx         attemptContext // the request's context
-	root        rootContext    // the cancelable context under ctx, when the call's is never canceled
+	root        rootContext    // the cancelable context under ctx, when start chose it
 	trace       httptrace.ClientTrace
-	cancelCause context.CancelCauseFunc // cancels the context under ctx when it is not root
-	stopTimeout context.CancelFunc      // the attempt timeout's, run by release; nil for none
+	cancelCause context.CancelCauseFunc // cancels the context under ctx when it is a context.WithCancelCause
+	cancelLimit context.CancelFunc      // cancels it when it is a context.WithTimeout
 	body        attemptBody             // the 2xx body Do returns, while it is the network's
 	mem         membody.Body            // the 2xx body read whole (Policy.ReadBody)
 
@@ -60,23 +60,30 @@ func attemptFrom(ctx context.Context) *attempt {
 	return a
 }
 
-// start returns the attempt's context, derived from parent: it is canceled by abort and
-// release, and holds the attempt for attemptFrom and the attempt's trace hooks for
-// net/http. When parent carries a trace of its own, or traceKey is unknown,
-// httptrace.WithClientTrace adds the hooks, composed with parent's.
+// start returns the attempt's context, derived from parent, and when limited ended after
+// d with context.DeadlineExceeded: it is canceled by abort and release, and holds the
+// attempt for attemptFrom and the attempt's trace hooks for net/http. When parent carries
+// a trace of its own, or traceKey is unknown, httptrace.WithClientTrace adds the hooks,
+// composed with parent's.
 //
-// Under a parent that is never canceled (context.Background, a context.WithoutCancel)
-// the attempt's own rootContext does the canceling, with no allocation; under any other
-// the context package's does, so that the contexts net/http derives from the attempt's
-// register with a canceler of the context package's own.
-func (a *attempt) start(parent context.Context) context.Context {
+// One cancelable context does it all. With a time limit it is context.WithTimeout's.
+// Without one, under a parent that is never canceled (context.Background, a
+// context.WithoutCancel), it is the attempt's own rootContext, which takes no allocation;
+// under any other it is context.WithCancelCause's, so that the contexts net/http derives
+// from the attempt's register with a canceler of the context package's own.
+func (a *attempt) start(parent context.Context, d time.Duration, limited bool) context.Context {
 	composed := traceKey == nil || httptrace.ContextClientTrace(parent) != nil
-	if parent.Done() == nil && !composed {
+	switch {
+	case limited:
+		ctx, cancel := context.WithTimeout(parent, d)
+		a.cancelLimit = cancel
+		a.ctx = attemptContext{Context: ctx, a: a}
+	case parent.Done() == nil && !composed:
 		// The trace's context layer would hide the root's AfterFunc from the contexts
 		// derived below it; context.WithCancelCause takes that case.
 		a.root = rootContext{Context: parent}
 		a.ctx = attemptContext{Context: &a.root, a: a}
-	} else {
+	default:
 		ctx, cancel := context.WithCancelCause(parent)
 		a.cancelCause = cancel
 		a.ctx = attemptContext{Context: ctx, a: a}
@@ -90,11 +97,16 @@ func (a *attempt) start(parent context.Context) context.Context {
 	return &a.ctx
 }
 
-// cancel cancels the attempt's context with cause (context.Canceled when nil).
+// cancel cancels the attempt's context, with cause (context.Canceled when nil) under a
+// context.WithCancelCause; the others say context.Canceled, and the attempt keeps the
+// cause itself (see attempt.cause).
 func (a *attempt) cancel(cause error) {
-	if a.cancelCause != nil {
+	switch {
+	case a.cancelCause != nil:
 		a.cancelCause(cause)
-	} else {
+	case a.cancelLimit != nil:
+		a.cancelLimit()
+	default:
 		a.root.cancel(cause)
 	}
 }
@@ -151,9 +163,6 @@ func (a *attempt) cause() error {
 func (a *attempt) release() {
 	if a == nil {
 		return
-	}
-	if a.stopTimeout != nil {
-		a.stopTimeout()
 	}
 	a.cancel(nil)
 }

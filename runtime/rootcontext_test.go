@@ -14,23 +14,35 @@ import (
 )
 
 // Under a context that is never canceled an attempt cancels its context itself
-// (rootContext); under any other the context package's cancel context does.
+// (rootContext); under any other the context package's cancel context does, and with a
+// time limit, under any parent, context.WithTimeout's.
 func TestAttemptContextUnderWhichParent(t *testing.T) {
 	never := []context.Context{context.Background(), context.WithoutCancel(t.Context())}
 	for i, parent := range never {
 		a := &attempt{}
-		a.start(parent)
+		a.start(parent, 0, false)
 		if a.cancelCause != nil || a.ctx.Context != &a.root {
 			t.Errorf("parent %d, never canceled: the attempt's context is not its own root", i)
 		}
 		a.release()
 	}
 	a := &attempt{}
-	a.start(t.Context())
+	a.start(t.Context(), 0, false)
 	if a.cancelCause == nil || a.ctx.Context == &a.root {
 		t.Error("a cancelable parent: the attempt's context is not the context package's")
 	}
 	a.release()
+	for i, parent := range append(never, t.Context()) {
+		a := &attempt{}
+		ctx := a.start(parent, time.Second, true)
+		if _, ok := ctx.Deadline(); !ok || a.cancelLimit == nil || a.cancelCause != nil || a.ctx.Context == &a.root {
+			t.Errorf("parent %d, a time limit: the attempt's context is not context.WithTimeout's", i)
+		}
+		a.release()
+		if !errors.Is(ctx.Err(), context.Canceled) {
+			t.Errorf("parent %d, a time limit: after release Err %v; want context.Canceled", i, ctx.Err())
+		}
+	}
 }
 
 // A root context is done once canceled, whether its done channel was asked for before or
@@ -38,7 +50,7 @@ func TestAttemptContextUnderWhichParent(t *testing.T) {
 func TestRootContextCancel(t *testing.T) {
 	for _, early := range []bool{true, false} {
 		a := &attempt{}
-		ctx := a.start(context.Background())
+		ctx := a.start(context.Background(), 0, false)
 		var done <-chan struct{}
 		if early {
 			done = ctx.Done()
@@ -71,7 +83,7 @@ func TestRootContextCancel(t *testing.T) {
 func TestRootContextDerived(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		a := &attempt{}
-		ctx := a.start(context.Background())
+		ctx := a.start(context.Background(), 0, false)
 		var children []context.Context
 		for range 4 { // more than the inline registrations
 			child, cancel := context.WithCancelCause(ctx)
@@ -133,7 +145,8 @@ func TestRootContextDerived(t *testing.T) {
 }
 
 // The attempt bounds that end a request in flight end it under a context that is never
-// canceled too: there the attempt's own root context cancels net/http's.
+// canceled too, where the attempt's context is its own root context, or with a time
+// limit context.WithTimeout's.
 func TestAttemptBoundsUnderAContextNeverCanceled(t *testing.T) {
 	ctx := context.Background()
 	t.Run("response header timeout", func(t *testing.T) {
@@ -160,6 +173,32 @@ func TestAttemptBoundsUnderAContextNeverCanceled(t *testing.T) {
 			}
 			if len(events) != 1 || !errors.Is(events[0].Err, errResponseHeaderTimeout) {
 				t.Errorf("events %+v; want one header timeout", events)
+			}
+		})
+	})
+	t.Run("attempt timeout, body included", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			s := &stub{fn: func(n int, r *http.Request) (*http.Response, error) {
+				if n == 1 {
+					return hang(n, r)
+				}
+				resp := response(200, nil, "")
+				resp.Body = streamBody(r.Context(), 1<<20, 64<<10, 100*time.Millisecond)
+				return resp, nil
+			}}
+			p := idempotent()
+			p.AttemptTimeout = time.Second
+			start := time.Now()
+			resp, err := engineFor(s, 0.5).Do(ctx, newRequest(t, ctx, "GET", testURL, nil), p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			if el := time.Since(start); s.count() != 2 || el != time.Second+50*time.Millisecond {
+				t.Errorf("%d attempts in %v; want 2, the first timed out, in 1.05s", s.count(), el)
+			}
+			if _, err := io.Copy(io.Discard, resp.Body); !errors.Is(err, context.DeadlineExceeded) {
+				t.Fatalf("read error %v, want DeadlineExceeded", err)
 			}
 		})
 	})
@@ -242,7 +281,7 @@ func TestAttemptBoundsUnderAContextNeverCanceled(t *testing.T) {
 // An attempt's root context reads, for debugging, as context.WithCancel's would.
 func TestRootContextString(t *testing.T) {
 	a := &attempt{}
-	ctx := a.start(context.WithoutCancel(context.Background()))
+	ctx := a.start(context.WithoutCancel(context.Background()), 0, false)
 	defer a.release()
 	if got, want := fmt.Sprint(ctx), "context.Background.WithoutCancel.WithCancel.WithValue(attempt)"; got != want {
 		t.Errorf("the attempt's context reads %q; want %q", got, want)
