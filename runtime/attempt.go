@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/http/httptrace"
 	"sync"
 	"time"
@@ -30,14 +31,16 @@ type attempt struct {
 	noRedirects   bool          // a redirect is the answer, not followed (WithoutRedirects)
 	answerBound   bool          // the attempt's time limit ends with its answer (WithStreamedBody)
 
-	// The attempt's context, trace and response bodies live in the attempt itself, so that
-	// an attempt takes one allocation of its own for all of them.
-	ctx         attemptContext
+	// The attempt's request, context, trace and response bodies live in the attempt
+	// itself, so that an attempt takes one allocation of its own for all of them.
+	req         http.Request   // the copy of the call's request that the attempt sends
+	ctx         attemptContext // the request's context
+	root        rootContext    // the cancelable context under ctx, when start chose it
 	trace       httptrace.ClientTrace
-	cancel      context.CancelCauseFunc
-	stopTimeout context.CancelFunc // the attempt timeout's, run by release; nil for none
-	body        attemptBody        // the 2xx body Do returns, while it is the network's
-	mem         membody.Body       // the 2xx body read whole (Policy.ReadBody)
+	cancelCause context.CancelCauseFunc // cancels the context under ctx when it is a context.WithCancelCause
+	cancelLimit context.CancelFunc      // cancels it when it is a context.WithTimeout
+	body        attemptBody             // the 2xx body Do returns, while it is the network's
+	mem         membody.Body            // the 2xx body read whole (Policy.ReadBody)
 
 	mu       sync.Mutex
 	hopConns int   // connections taken for the current request of a redirect chain
@@ -57,21 +60,55 @@ func attemptFrom(ctx context.Context) *attempt {
 	return a
 }
 
-// start returns the attempt's context, derived from parent: it is canceled by abort and
-// release, and holds the attempt for attemptFrom and the attempt's trace hooks for
-// net/http. When parent carries a trace of its own, or traceKey is unknown,
-// httptrace.WithClientTrace adds the hooks, composed with parent's.
-func (a *attempt) start(parent context.Context) context.Context {
-	ctx, cancel := context.WithCancelCause(parent)
-	a.cancel = cancel
-	a.ctx = attemptContext{Context: ctx, a: a}
+// start returns the attempt's context, derived from parent, and when limited ended after
+// d with context.DeadlineExceeded: it is canceled by abort and release, and holds the
+// attempt for attemptFrom and the attempt's trace hooks for net/http. When parent carries
+// a trace of its own, or traceKey is unknown, httptrace.WithClientTrace adds the hooks,
+// composed with parent's.
+//
+// One cancelable context does it all. With a time limit it is context.WithTimeout's.
+// Without one, under a parent that is never canceled (context.Background, a
+// context.WithoutCancel), it is the attempt's own rootContext, which takes no allocation;
+// under any other it is context.WithCancelCause's, so that the contexts net/http derives
+// from the attempt's register with a canceler of the context package's own.
+func (a *attempt) start(parent context.Context, d time.Duration, limited bool) context.Context {
+	composed := traceKey == nil || httptrace.ContextClientTrace(parent) != nil
+	switch {
+	case limited:
+		ctx, cancel := context.WithTimeout(parent, d)
+		a.cancelLimit = cancel
+		a.ctx = attemptContext{Context: ctx, a: a}
+	case parent.Done() == nil && !composed:
+		// The trace's context layer would hide the root's AfterFunc from the contexts
+		// derived below it; context.WithCancelCause takes that case.
+		a.root = rootContext{Context: parent}
+		a.ctx = attemptContext{Context: &a.root, a: a}
+	default:
+		ctx, cancel := context.WithCancelCause(parent)
+		a.cancelCause = cancel
+		a.ctx = attemptContext{Context: ctx, a: a}
+	}
 	a.trace.GetConn, a.trace.WroteRequest = a.getConn, a.wroteRequest
-	if traceKey == nil || httptrace.ContextClientTrace(parent) != nil {
+	if composed {
 		// httptrace composes the attempt's hooks with the caller's own trace.
 		return httptrace.WithClientTrace(&a.ctx, &a.trace)
 	}
 	a.ctx.traced = true
 	return &a.ctx
+}
+
+// cancel cancels the attempt's context, with cause (context.Canceled when nil) under a
+// context.WithCancelCause; the others say context.Canceled, and the attempt keeps the
+// cause itself (see attempt.cause).
+func (a *attempt) cancel(cause error) {
+	switch {
+	case a.cancelCause != nil:
+		a.cancelCause(cause)
+	case a.cancelLimit != nil:
+		a.cancelLimit()
+	default:
+		a.root.cancel(cause)
+	}
 }
 
 // attemptContext is an attempt's context: a cancelable context that also answers for the
@@ -91,6 +128,16 @@ func (c *attemptContext) Value(key any) any {
 		return &c.a.trace
 	}
 	return c.Context.Value(key)
+}
+
+// AfterFunc lets the contexts derived from an attempt's context register with the
+// context under it (see rootContext.AfterFunc); the context package looks for the method
+// on the context it derives from.
+func (c *attemptContext) AfterFunc(f func()) (stop func() bool) {
+	if r, ok := c.Context.(*rootContext); ok {
+		return r.AfterFunc(f)
+	}
+	return context.AfterFunc(c.Context, f)
 }
 
 func (c *attemptContext) String() string { return fmt.Sprint(c.Context) + ".WithValue(attempt)" }
@@ -117,12 +164,7 @@ func (a *attempt) release() {
 	if a == nil {
 		return
 	}
-	if a.stopTimeout != nil {
-		a.stopTimeout()
-	}
-	if a.cancel != nil {
-		a.cancel(nil)
-	}
+	a.cancel(nil)
 }
 
 // getConn is the httptrace GetConn hook: a second connection for the same request of a

@@ -412,17 +412,15 @@ type outgoing struct {
 // 2xx or a non-2xx response a.release frees the attempt's context once its body is done
 // with; on an error the context is freed already.
 func (e *Engine) send(client *http.Client, ctx context.Context, req *http.Request, out outgoing, pol *Policy, now, elapsedEnd time.Time, a *attempt) (*http.Response, error) {
-	actx := a.start(ctx)
 	d, limited := attemptLimit(pol, now, elapsedEnd)
-	if limited && !a.answerBound {
-		actx, a.stopTimeout = context.WithTimeout(actx, d)
-	}
+	actx := a.start(ctx, d, limited && !a.answerBound)
 	a.headerTimeout = e.responseHeaderTimeout()
 	a.deadline, _ = actx.Deadline()
 	if limited && a.answerBound {
 		a.limitAnswer(d)
 	}
-	r := req.WithContext(actx)
+	a.req = *req.WithContext(actx) // the copy lives in the attempt
+	r := &a.req
 	if out.body != nil {
 		r.Body = out.body
 	}

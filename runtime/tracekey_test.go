@@ -19,7 +19,7 @@ func TestTraceKeyIsLearned(t *testing.T) {
 		t.Fatal("traceKey is nil: attempts fall back to httptrace.WithClientTrace")
 	}
 	a := &attempt{}
-	ctx := a.start(context.Background())
+	ctx := a.start(context.Background(), 0, false)
 	defer a.release()
 	if got := httptrace.ContextClientTrace(ctx); got != &a.trace {
 		t.Errorf("httptrace finds %p in the attempt's context; want the attempt's trace %p", got, &a.trace)
@@ -63,7 +63,7 @@ func TestCallerTraceComposesWithTheAttempts(t *testing.T) {
 // An attempt's context reads, for debugging, as the contexts of the standard library do.
 func TestAttemptContextString(t *testing.T) {
 	a := &attempt{}
-	ctx := a.start(context.Background())
+	ctx := a.start(context.Background(), 0, false)
 	defer a.release()
 	if got, want := fmt.Sprint(ctx), "context.Background.WithCancel.WithValue(attempt)"; got != want {
 		t.Errorf("the attempt's context reads %q; want %q", got, want)

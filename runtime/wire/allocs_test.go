@@ -29,12 +29,12 @@ type pet struct {
 
 // wireAllocs is what a generated method that decodes JSON (GetPet) allocates through this
 // package beyond the same call written with net/http and encoding/json: the engine's
-// own 6 (see the runtime's TestEngineAllocations), plus the 3 this package takes (the
+// own 3 (see the runtime's TestEngineAllocations), plus the 3 this package takes (the
 // path joined to the base URL's, the body read whole within the attempt, json.Unmarshal's
 // decoder state), less the 4 it spares (the URL string, a json.Decoder, its buffer and
 // its parse stack). The Request being built, and its path's pieces, stay on the caller's
 // stack.
-const wireAllocs = 6 + 3 - 4
+const wireAllocs = 3 + 3 - 4
 
 // A call through Client.Fetch and DecodeDeclared, as a generated method makes it, costs
 // wireAllocs allocations more than net/http and encoding/json. The counts are
