@@ -210,7 +210,30 @@ func (s *Settings) fromOverlay(field string, at ...string) {
 // errs, and extensions that look like retry settings but are not read (x-retry-strategy,
 // say) in warns. op names the operation in messages, "" above operations.
 func Read(l Level, op string, errs, warns *source.ErrorList) Settings {
+	warnUnread(l, op, warns)
 	s := Settings{level: l}
+	r := reader{l: l, op: op, errs: errs}
+	speakeasyAsks := false // x-speakeasy-retries is well formed and not strategy: none
+	if v, ok := l.Ext[ExtSpeakeasy]; ok {
+		s.seen, s.speakeasySet = true, true
+		before := len(*errs)
+		r.speakeasy(v, s.setField, s.turnOff)
+		speakeasyAsks = len(*errs) == before && !s.off
+	}
+	if v, ok := l.Ext[ExtRetry]; ok {
+		s.seen = true
+		s.readRetry(r, v)
+	}
+	if speakeasyAsks && !s.off {
+		s.speakeasy = &speakeasyGroup{level: l, op: op, warns: warns}
+	}
+	s.readIdempotence(r)
+	return s
+}
+
+// warnUnread warns of each extension of l that looks like a retry setting but is not one
+// Read reads, suggesting the closest that is.
+func warnUnread(l Level, op string, warns *source.ErrorList) {
 	for _, k := range source.SortedKeys(l.Ext) {
 		if !retryLike.MatchString(k) || slices.Contains(known, k) {
 			continue
@@ -226,78 +249,77 @@ func Read(l Level, op string, errs, warns *source.ErrorList) Settings {
 		}
 		warns.Add(w)
 	}
-	r := reader{l: l, op: op, errs: errs}
-	// setField sets the field f to v, read at the extension path at.
-	setField := func(f Field, v any, at ...string) {
-		f.set(&s.p, v)
-		if !slices.ContainsFunc(s.set, func(g Field) bool { return g.Name == f.Name }) {
-			s.set = append(s.set, f)
+}
+
+// setField sets the field f to v, read at the extension path at.
+func (s *Settings) setField(f Field, v any, at ...string) {
+	f.set(&s.p, v)
+	if !slices.ContainsFunc(s.set, func(g Field) bool { return g.Name == f.Name }) {
+		s.set = append(s.set, f)
+	}
+	s.fromOverlay(f.Name, at...)
+}
+
+// turnOff turns retries off (maxAttempts 1), as said at the extension path at.
+func (s *Settings) turnOff(at ...string) {
+	s.off = true
+	s.setField(field("maxAttempts"), 1, at...)
+}
+
+// readRetry reads v, the level's x-retry: false turns retries off, a mapping sets each
+// of its fields; r reports an unknown field or a bad value.
+func (s *Settings) readRetry(r reader, v any) {
+	switch v := v.(type) {
+	case bool:
+		if !v {
+			s.turnOff(ExtRetry)
 		}
-		s.fromOverlay(f.Name, at...)
-	}
-	turnOff := func(at ...string) {
-		s.off = true
-		setField(field("maxAttempts"), 1, at...)
-	}
-	speakeasyAsks := false // x-speakeasy-retries is well formed and not strategy: none
-	if v, ok := l.Ext[ExtSpeakeasy]; ok {
-		s.seen, s.speakeasySet = true, true
-		before := len(*errs)
-		r.speakeasy(v, setField, turnOff)
-		speakeasyAsks = len(*errs) == before && !s.off
-	}
-	if v, ok := l.Ext[ExtRetry]; ok {
-		s.seen = true
-		switch v := v.(type) {
-		case bool:
-			if !v {
-				turnOff(ExtRetry)
-			}
-		case map[string]any:
-			s.off = false
-			for _, k := range source.SortedKeys(v) {
-				name := ExtRetry + "." + k
-				i := slices.IndexFunc(Fields, func(f Field) bool { return f.Name == k })
-				if i < 0 {
-					fix := "the fields are " + strings.Join(fieldNames(), ", ")
-					if near := source.Closest(k, fieldNames()); near != "" {
-						fix = "did you mean " + near + "?"
-					}
-					r.fail(r.at(ExtRetry, k), name, fix, "unknown field %s", name)
-					continue
+	case map[string]any:
+		s.off = false
+		for _, k := range source.SortedKeys(v) {
+			name := ExtRetry + "." + k
+			i := slices.IndexFunc(Fields, func(f Field) bool { return f.Name == k })
+			if i < 0 {
+				fix := "the fields are " + strings.Join(fieldNames(), ", ")
+				if near := source.Closest(k, fieldNames()); near != "" {
+					fix = "did you mean " + near + "?"
 				}
-				f := Fields[i]
-				val, err := f.parse(v[k])
-				if err != nil {
-					r.failValue(r.at(ExtRetry, k), []string{ExtRetry, k}, name, f.fix, err)
-					continue
-				}
-				setField(f, val, ExtRetry, k)
+				r.fail(r.at(ExtRetry, k), name, fix, "unknown field %s", name)
+				continue
 			}
-		default:
-			r.fail(r.at(ExtRetry), ExtRetry, "write x-retry as a mapping of fields, or x-retry: false",
-				"x-retry must be a mapping or false, got %s", source.Describe(v))
+			f := Fields[i]
+			val, err := f.parse(v[k])
+			if err != nil {
+				r.failValue(r.at(ExtRetry, k), []string{ExtRetry, k}, name, f.fix, err)
+				continue
+			}
+			s.setField(f, val, ExtRetry, k)
 		}
+	default:
+		r.fail(r.at(ExtRetry), ExtRetry, "write x-retry as a mapping of fields, or x-retry: false",
+			"x-retry must be a mapping or false, got %s", source.Describe(v))
 	}
-	if speakeasyAsks && !s.off {
-		s.speakeasy = &speakeasyGroup{level: l, op: op, warns: warns}
-	}
+}
+
+// readIdempotence reads the level's x-idempotency-key and, on an operation, its
+// x-idempotent, which r reports on any other level.
+func (s *Settings) readIdempotence(r reader) {
 	s.key, s.keySet = r.idempotencyKey()
 	if s.keySet {
 		s.fromOverlay(KeyField, ExtIdempotencyKey)
 	}
+	l := r.l
 	if l.Source == model.FromOperation {
 		if s.idem, s.idemSet = r.idempotent(); s.idemSet {
 			s.fromOverlay(IdempotentField, ExtIdempotent)
 		}
 	} else if _, ok := l.Ext[ExtIdempotent]; ok {
-		errs.Add(&source.Error{
+		r.errs.Add(&source.Error{
 			Pos: l.Locate(ExtIdempotent), Pointer: l.Pointer + "/" + ExtIdempotent,
 			Msg: fmt.Sprintf("x-idempotent is read on operations only, not on the %s", l.Source),
 			Fix: "move x-idempotent to each operation it describes",
 		})
 	}
-	return s
 }
 
 // signalsField is the x-retry field that says whether the server's word is followed.
