@@ -320,9 +320,10 @@ func (b *builder) policyVars(ops []*model.Operation) {
 	}
 }
 
-// policyKey is the literal of p, as a key: every field it sets.
+// policyKey is the literal of p, as a key: every field it sets, the statuses spelled as
+// x-retry writes them ("5XX"), which decides the order of variables of the same base.
 func policyKey(p model.Policy) string {
-	return fmt.Sprint(p.MaxAttempts, p.InitialDelay, p.MaxDelay, p.Multiplier, p.Jitter, p.StatusCodes,
+	return fmt.Sprint(p.MaxAttempts, p.InitialDelay, p.MaxDelay, p.Multiplier, p.Jitter, model.StatusTexts(p.StatusCodes),
 		p.ConnectionErrors, p.AttemptTimeout, p.MaxElapsed, p.RetryAfter, p.MaxRetryAfter, p.ServerSignals,
 		p.Idempotent, strconv.Quote(p.IdempotencyKey))
 }

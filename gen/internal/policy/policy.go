@@ -52,20 +52,13 @@ const (
 // left for the method rules to decide.
 func Default() model.Policy {
 	rp := runtime.DefaultPolicy()
-	codes := make([]string, len(rp.StatusCodes))
-	for i, c := range rp.StatusCodes {
-		codes[i] = strconv.Itoa(int(c))
-		if c < 10 { // a class, runtime.Class5XX
-			codes[i] += "XX"
-		}
-	}
 	p := model.Policy{
 		MaxAttempts:      rp.MaxAttempts,
 		InitialDelay:     rp.InitialDelay,
 		MaxDelay:         rp.MaxDelay,
 		Multiplier:       rp.Multiplier,
-		Jitter:           string(rp.Jitter),
-		StatusCodes:      codes,
+		Jitter:           rp.Jitter,
+		StatusCodes:      rp.StatusCodes,
 		ConnectionErrors: rp.ConnectionErrors,
 		AttemptTimeout:   rp.AttemptTimeout,
 		MaxElapsed:       rp.MaxElapsed,
@@ -93,8 +86,8 @@ type Field struct {
 	// Name is the field as spelled in x-retry, e.g. "maxAttempts"; it is also its key in
 	// model.Policy.Sources and in `retrygen plan -json`.
 	Name string
-	// Value returns the field's value in p: an int, float64, string, bool, []string or
-	// time.Duration.
+	// Value returns the field's value in p: an int, float64, bool, time.Duration,
+	// runtime.Jitter or []runtime.StatusCode.
 	Value func(p *model.Policy) any
 
 	parse func(v any) (any, error)     // a decoded spec value → the field's Go value
@@ -124,9 +117,9 @@ var Fields = []Field{
 	newField("maxDelay", func(p *model.Policy) *time.Duration { return &p.MaxDelay }, parseDuration, durationFix),
 	newField("multiplier", func(p *model.Policy) *float64 { return &p.Multiplier }, parseMultiplier,
 		fmt.Sprintf("use a number from 1 to %d, e.g. 2", maxMultiplier)),
-	newField("jitter", func(p *model.Policy) *string { return &p.Jitter }, parseJitter,
+	newField("jitter", func(p *model.Policy) *runtime.Jitter { return &p.Jitter }, parseJitter,
 		"use full, equal, decorrelated or none"),
-	newField("statusCodes", func(p *model.Policy) *[]string { return &p.StatusCodes }, parseStatusCodes,
+	newField("statusCodes", func(p *model.Policy) *[]runtime.StatusCode { return &p.StatusCodes }, parseStatusCodes,
 		`list 4xx or 5xx codes such as 429 or 503, or classes "4XX" or "5XX"`),
 	newField("connectionErrors", func(p *model.Policy) *bool { return &p.ConnectionErrors }, parseBool, ""),
 	newField("attemptTimeout", func(p *model.Policy) *time.Duration { return &p.AttemptTimeout }, parseDuration, durationFix),
@@ -748,13 +741,14 @@ func parseMultiplier(v any) (float64, error) {
 	return f, nil
 }
 
-func parseJitter(v any) (string, error) {
+func parseJitter(v any) (runtime.Jitter, error) {
 	s, ok := v.(string)
-	switch {
-	case !ok:
+	if !ok {
 		return "", fmt.Errorf("must be full, equal, decorrelated or none, got %s", source.Describe(v))
-	case s == "full", s == "equal", s == "decorrelated", s == "none":
-		return s, nil
+	}
+	switch j := runtime.Jitter(s); j {
+	case runtime.JitterFull, runtime.JitterEqual, runtime.JitterDecorrelated, runtime.JitterNone:
+		return j, nil
 	}
 	return "", fmt.Errorf("must be full, equal, decorrelated or none, got %q", s)
 }
@@ -786,15 +780,15 @@ func (l itemErrors) Error() string {
 	return strings.Join(msgs, "; ")
 }
 
-// parseStatusCodes reads a list of status codes (429) and classes ("5XX"), normalised to
-// strings and with duplicates dropped. Bad items come back as itemErrors, every one of
-// them, numbered from 1 as a reader counts.
-func parseStatusCodes(v any) ([]string, error) {
+// parseStatusCodes reads a list of status codes (429) and classes ("5XX", as
+// runtime.Class5XX), with duplicates dropped. Bad items come back as itemErrors, every one
+// of them, numbered from 1 as a reader counts.
+func parseStatusCodes(v any) ([]runtime.StatusCode, error) {
 	list, ok := v.([]any)
 	if !ok {
 		return nil, fmt.Errorf("must be a list of status codes, got %s", source.Describe(v))
 	}
-	codes := []string{}
+	codes := []runtime.StatusCode{}
 	var bad itemErrors
 	for i, item := range list {
 		var s string
@@ -809,12 +803,13 @@ func parseStatusCodes(v any) ([]string, error) {
 			}
 			s = strconv.FormatInt(n, 10)
 		}
-		if !validRetryStatus(s) {
+		c, ok := retryStatus(s)
+		if !ok {
 			bad = append(bad, &itemError{i, fmt.Sprintf("item %d: %s is not a retryable status: use a code from 400 to 599 or a class 4XX or 5XX", i+1, strconv.Quote(fmt.Sprint(item)))})
 			continue
 		}
-		if !slices.Contains(codes, s) {
-			codes = append(codes, s)
+		if !slices.Contains(codes, c) {
+			codes = append(codes, c)
 		}
 	}
 	if bad != nil {
@@ -823,13 +818,21 @@ func parseStatusCodes(v any) ([]string, error) {
 	return codes, nil
 }
 
-func validRetryStatus(s string) bool {
-	if s == "4XX" || s == "5XX" {
-		return true
+// retryStatus reads s, a code from 400 to 599 or a class 4XX or 5XX, and reports whether
+// it is one.
+func retryStatus(s string) (runtime.StatusCode, bool) {
+	switch s {
+	case "4XX":
+		return runtime.Class4XX, true
+	case "5XX":
+		return runtime.Class5XX, true
 	}
 	if len(s) != 3 {
-		return false
+		return 0, false
 	}
 	n, err := strconv.Atoi(s)
-	return err == nil && n >= 400 && n <= 599
+	if err != nil || n < 400 || n > 599 {
+		return 0, false
+	}
+	return runtime.StatusCode(n), true
 }
