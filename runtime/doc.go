@@ -25,9 +25,10 @@
 //     outlast the context's deadline or MaxElapsed, ends the call at once with
 //     [ErrRetryAfterTooLong] and the hint in [Error.RetryAfter]. A hint that fits when the
 //     jitter on top does not gets its jitter cut to the room left.
-//   - The server's word on a non-2xx answer, x-should-retry or Stripe-Should-Retry (true or
-//     false in any case; values that disagree mean false, others are ignored): false ends
-//     the call with [ErrServerSaidNoRetry] whatever the policy retries; true makes the
+//   - The server's word on a 4xx or 5xx answer, x-should-retry or Stripe-Should-Retry (true
+//     or false in any case, blanks around it ignored; values that disagree, in one field
+//     repeated, in both fields or in a comma-joined list, mean false; others are ignored):
+//     false ends the call with [ErrServerSaidNoRetry] whatever the policy retries; true makes the
 //     answer retried even when its status is not in the policy (a 400 included) or the
 //     operation is not retry-safe, still within MaxAttempts, the budget, the breaker, the
 //     deadlines and Retry-After, and only with a body that can be replayed.
@@ -46,6 +47,10 @@
 //     [Engine.MaxBodySize] ([ErrBodyTooLarge]).
 //   - Failed attempts' bodies are drained (up to 4 KiB, for [DrainTimeout] at most) and
 //     closed so the connection is reused; request bodies are replayed through GetBody.
+//     Under [Policy.ReadBody] a 2xx body is read whole within its attempt, so that a body
+//     cut short (RFC 9112 §8) or one that outlasts AttemptTimeout is a failed attempt,
+//     retried under the same rules; it is capped at [Engine.MaxBodySize] (32 MiB by
+//     default, counted after any Content-Encoding is decoded).
 //   - net/http's own re-sends count as attempts: of a request it deems idempotent (GET,
 //     HEAD, OPTIONS, TRACE, or one with an Idempotency-Key or X-Idempotency-Key header) or
 //     of which no byte was written, on a reused keep-alive connection found closed, and over
@@ -55,22 +60,35 @@
 //     at once and net/http writes the request before the engine can stop it. Re-sends are
 //     not reported to OnRetry and do not draw on the budget. A transport that retries by
 //     itself would multiply the attempts: do not give one to the engine.
-//   - Redirects that leave the first request's origin (scheme, host or subdomain, port)
-//     carry only content headers and the call's idempotency key, never credentials.
+//   - Redirects are followed by net/http within one attempt; they are not retries. One that
+//     leaves the first request's origin (another scheme or port, or a host that is neither
+//     the same nor one of its subdomains) carries only content headers and the call's
+//     idempotency key, never a credential, whatever header carries it (net/http strips
+//     only Authorization, Cookie and Proxy-Authorization, and only when the host name
+//     changes); the query parameters named in [Engine.QueryCredentials] do not follow it
+//     even to a subdomain.
 //   - An empty idempotency key counts as no key: it is not sent, and a policy with an
 //     IdempotencyKey sends a fresh key instead.
 //   - A [Budget] shared by a client's calls caps retries; [DefaultBudget] allows one per
-//     answer received in the last 10 s plus three per 10 s, so a total outage adds little
-//     load while a partial one is retried as without a budget. A
-//     [Breaker] counts failed calls (a transport error, a 5xx or a 429) and stops calls
-//     while the server keeps failing. Both are optional.
+//     attempt of the last 10 s ([BudgetWindow]) that the server answered with a 2xx or a
+//     status the call does not retry, plus three per 10 s, so a total outage adds little
+//     load while a partial one is retried as without a budget. A call's first attempt is
+//     never refused; a refused retry ends the call with [ErrBudgetExhausted].
+//   - A [Breaker] counts calls, not attempts: a call fails when it ends with a transport
+//     error, a 5xx or a 429, whatever the operation retries. Consecutive failed calls open
+//     it for a cool-down, in which calls are refused with [ErrCircuitOpen] before anything
+//     is sent and a call still retrying stops; then one probe closes or re-opens it.
+//   - Budget and breaker are optional: the Engine's zero value has neither.
 //   - Every failed call is an [*Error] that reports the attempts made, the last response
-//     (status, header, up to [ErrorBodyLimit] of body) or transport error, and why the engine
-//     stopped; errors.Is and errors.As reach both. Its text adds the server's message
-//     and request id, and says nothing of retries where none could have happened.
-//   - [Engine.OnRetry] and [Engine.Logger] observe each retry, never with header values or
-//     bodies. A URL shown anywhere (errors, events, logs) has no user information and no
-//     query values: https://api.example.com/pets?api_key=REDACTED.
+//     (status, header, up to [ErrorBodyLimit] of body) or transport error, the server's
+//     hint ([Error.RetryAfter]), and why the engine stopped ([Error.Cause]); errors.Is and
+//     errors.As reach both. Its text adds the server's message and request id, hides the
+//     credentials the request carried wherever the server repeats them, and says nothing of
+//     retries where none could have happened.
+//   - [Engine.OnRetry] receives a [RetryEvent] (method, URL, attempt, wait, status or error)
+//     before each wait, and [Engine.Logger] one WARN record per retry, never with header
+//     values or bodies. A URL shown anywhere (errors, events, logs) has no user information
+//     and no query values: https://api.example.com/pets?api_key=REDACTED.
 //
 // # Testing
 //
@@ -78,7 +96,8 @@
 // constant); a policy with InitialDelay and MaxDelay 0 (set through Engine.Override) does
 // not back off, and with RetryAfter false too it waits nothing. Code that waits is best
 // tested inside a testing/synctest bubble, where the engine's timers run on the bubble's
-// fake clock.
+// fake clock. Package runtime/retrytest gives the users of a generated client a transport
+// that answers in memory, with no socket, and injects the faults a struggling server shows.
 //
 // The package imports the standard library only.
 package runtime

@@ -43,10 +43,10 @@ func (e *emitter) policy(op *model.Operation, users []string) *jen.Statement {
 	if p.Multiplier != runtime.DefaultMultiplier {
 		fields = append(fields, kv{"Multiplier", jen.Lit(p.Multiplier)})
 	}
-	if j := jitterConst(p.Jitter); j != "" && runtime.Jitter(p.Jitter) != runtime.JitterFull {
-		fields = append(fields, kv{"Jitter", jen.Qual(runtimePath, j)})
+	if p.Jitter != "" && p.Jitter != runtime.JitterFull {
+		fields = append(fields, kv{"Jitter", jitter(p.Jitter)})
 	}
-	if !slices.Equal(p.StatusCodes, defaultStatusCodes()) {
+	if !slices.Equal(p.StatusCodes, runtime.DefaultStatusCodes()) {
 		fields = append(fields, kv{"StatusCodes", statusCodes(p.StatusCodes)})
 	}
 	fields = append(fields, kv{"ConnectionErrors", jen.Lit(p.ConnectionErrors)})
@@ -75,38 +75,31 @@ func (e *emitter) policy(op *model.Operation, users []string) *jen.Statement {
 	return d.code().Var().Id(op.PolicyVar).Op("=").Qual(runtimePath, "Policy").Values(values...)
 }
 
-// defaultStatusCodes are the statuses a Policy without StatusCodes retries, as x-retry
-// writes them.
-func defaultStatusCodes() []string {
-	var out []string
-	for _, c := range runtime.DefaultStatusCodes() {
-		out = append(out, strconv.Itoa(int(c)))
-	}
-	return out
-}
-
-func jitterConst(j string) string {
+// jitter renders j as the runtime's constant, runtime.JitterEqual; a value the runtime
+// names no constant for as a conversion, runtime.Jitter("x"), which Policy.Validate
+// refuses.
+func jitter(j runtime.Jitter) jen.Code {
 	switch j {
-	case "full":
-		return "JitterFull"
-	case "equal":
-		return "JitterEqual"
-	case "decorrelated":
-		return "JitterDecorrelated"
-	case "none":
-		return "JitterNone"
+	case runtime.JitterFull:
+		return jen.Qual(runtimePath, "JitterFull")
+	case runtime.JitterEqual:
+		return jen.Qual(runtimePath, "JitterEqual")
+	case runtime.JitterDecorrelated:
+		return jen.Qual(runtimePath, "JitterDecorrelated")
+	case runtime.JitterNone:
+		return jen.Qual(runtimePath, "JitterNone")
 	}
-	return ""
+	return jen.Qual(runtimePath, "Jitter").Call(jen.Lit(string(j)))
 }
 
-// statusCodes renders ["408", "5XX"] as []runtime.StatusCode{408, runtime.Class5XX}.
-func statusCodes(codes []string) *jen.Statement {
+// statusCodes renders codes as []runtime.StatusCode{408, runtime.Class5XX}.
+func statusCodes(codes []runtime.StatusCode) *jen.Statement {
 	return jen.Index().Qual(runtimePath, "StatusCode").ValuesFunc(func(g *jen.Group) {
 		for _, c := range codes {
-			if len(c) == 3 && c[0] >= '1' && c[0] <= '5' && strings.EqualFold(c[1:], "XX") {
-				g.Qual(runtimePath, "Class"+c[:1]+"XX")
-			} else if n, err := strconv.Atoi(c); err == nil {
-				g.Lit(n)
+			if c >= runtime.Class1XX && c <= runtime.Class5XX {
+				g.Qual(runtimePath, "Class"+model.StatusText(c))
+			} else {
+				g.Lit(int(c))
 			}
 		}
 	})
@@ -152,7 +145,7 @@ func list(names []string) string {
 func retrySummary(p model.Policy) string {
 	switch {
 	case p.Retry:
-		on := strings.Join(p.StatusCodes, "/")
+		on := strings.Join(model.StatusTexts(p.StatusCodes), "/")
 		if p.ConnectionErrors {
 			if on != "" {
 				on += " and "
@@ -163,7 +156,7 @@ func retrySummary(p model.Policy) string {
 			on = "nothing"
 		}
 		s := fmt.Sprintf("Retries: up to %d attempts on %s, backoff %v–%v", p.MaxAttempts, on, p.InitialDelay, p.MaxDelay)
-		if j := oneLine(p.Jitter); j != "" {
+		if j := oneLine(string(p.Jitter)); j != "" {
 			s += ", " + j + " jitter"
 		}
 		return s + ", as " + reason(p)

@@ -1,10 +1,16 @@
 // Package model is the plain data that flows from the spec to the emitter: operations,
 // parameters, bodies, responses, types and the resolved retry policy of each operation.
 // Every Go identifier the emitter writes is decided before it lands here. The package
-// imports neither kin-openapi nor jennifer.
+// imports neither kin-openapi nor jennifer; a policy holds the runtime's own values
+// (runtime.Jitter, runtime.StatusCode), as the generated literal sets them.
 package model
 
-import "time"
+import (
+	"strconv"
+	"time"
+
+	"github.com/retrygen/retrygen/runtime"
+)
 
 // API is one OpenAPI description, ready to emit.
 type API struct {
@@ -123,12 +129,12 @@ type Policy struct {
 	// Reason says why, e.g. "GET is safe (RFC 9110 §9.2.1)".
 	Reason string
 
-	MaxAttempts      int           // e.g. 4
-	InitialDelay     time.Duration // e.g. 500ms
-	MaxDelay         time.Duration // e.g. 10s
-	Multiplier       float64       // e.g. 2
-	Jitter           string        // "full", "equal", "decorrelated" or "none"
-	StatusCodes      []string      // e.g. ["408", "429", "5XX"]
+	MaxAttempts      int                  // e.g. 4
+	InitialDelay     time.Duration        // e.g. 500ms
+	MaxDelay         time.Duration        // e.g. 10s
+	Multiplier       float64              // e.g. 2
+	Jitter           runtime.Jitter       // e.g. runtime.JitterFull
+	StatusCodes      []runtime.StatusCode // e.g. [408, 429, runtime.Class5XX]
 	ConnectionErrors bool
 	AttemptTimeout   time.Duration // 0: none
 	MaxElapsed       time.Duration // 0: only the context's
@@ -146,4 +152,21 @@ type Policy struct {
 	// Sources, and "idempotent" for x-idempotent) to the place in the overlay, e.g.
 	// {"idempotencyKey": "overlays/keys.yaml:9:7"}.
 	Overlays map[string]string
+}
+
+// StatusText spells c as x-retry does: "503", and a class "5XX".
+func StatusText(c runtime.StatusCode) string {
+	if c >= runtime.Class1XX && c <= runtime.Class5XX {
+		return strconv.Itoa(int(c)) + "XX"
+	}
+	return strconv.Itoa(int(c))
+}
+
+// StatusTexts spells each of codes as StatusText does.
+func StatusTexts(codes []runtime.StatusCode) []string {
+	texts := make([]string, len(codes))
+	for i, c := range codes {
+		texts[i] = StatusText(c)
+	}
+	return texts
 }

@@ -320,9 +320,10 @@ func (b *builder) policyVars(ops []*model.Operation) {
 	}
 }
 
-// policyKey is the literal of p, as a key: every field it sets.
+// policyKey is the literal of p, as a key: every field it sets, the statuses spelled as
+// x-retry writes them ("5XX"), which decides the order of variables of the same base.
 func policyKey(p model.Policy) string {
-	return fmt.Sprint(p.MaxAttempts, p.InitialDelay, p.MaxDelay, p.Multiplier, p.Jitter, p.StatusCodes,
+	return fmt.Sprint(p.MaxAttempts, p.InitialDelay, p.MaxDelay, p.Multiplier, p.Jitter, model.StatusTexts(p.StatusCodes),
 		p.ConnectionErrors, p.AttemptTimeout, p.MaxElapsed, p.RetryAfter, p.MaxRetryAfter, p.ServerSignals,
 		p.Idempotent, strconv.Quote(p.IdempotencyKey))
 }
@@ -378,81 +379,13 @@ func (b *builder) located(op *model.Operation, origin *openapi3.Origin, format s
 // params builds the path template and the parameters: path parameters become method
 // arguments, the others fields of the params struct.
 func (b *builder) params(op *model.Operation, item *openapi3.PathItem, kop *openapi3.Operation) {
-	type key struct{ in, name string }
-	var list []*openapi3.Parameter
-	index := map[key]int{}
-	for _, group := range []openapi3.Parameters{item.Parameters, kop.Parameters} {
-		for _, pr := range group {
-			if pr == nil || pr.Value == nil {
-				continue
-			}
-			p := pr.Value
-			k := key{p.In, p.Name}
-			if i, ok := index[k]; ok {
-				list[i] = p // the operation's replaces the path item's
-				continue
-			}
-			index[k] = len(list)
-			list = append(list, p)
-		}
-	}
-
 	fields := names.NewExportedNamer()
 	pathParams := map[string]*model.Param{}
-	for _, p := range list {
-		mp := &model.Param{
-			Name:       p.Name,
-			In:         p.In,
-			Doc:        p.Description,
-			Deprecated: p.Deprecated,
-			Required:   p.Required || p.In == openapi3.ParameterInPath,
-		}
-		switch p.In {
-		case openapi3.ParameterInHeader:
-			switch strings.ToLower(p.Name) {
-			case "accept", "content-type", "authorization":
-				continue // OpenAPI: such header parameters are ignored
-			}
-			if !policy.ValidHeaderName(p.Name) {
-				e := b.located(op, p.Origin, "header parameter name %q is not a valid HTTP field name (RFC 9110 token)", p.Name)
-				e.Fix = "use letters, digits and !#$%&'*+-.^_`|~ only"
-				b.errs.Add(e)
-				continue
-			}
-		case openapi3.ParameterInCookie:
-			if !policy.ValidHeaderName(p.Name) {
-				b.errs.Add(b.located(op, p.Origin, "cookie parameter name %q is not a valid cookie name (RFC 6265 token)", p.Name))
-				continue
-			}
-		case openapi3.ParameterInPath, openapi3.ParameterInQuery:
-		default:
+	for _, p := range mergedParams(item, kop) {
+		if !b.sendableParam(op, p) {
 			continue
 		}
-		sm, err := p.SerializationMethod()
-		if err == nil {
-			mp.Style, mp.Explode = sm.Style, sm.Explode
-		}
-		schema := p.Schema
-		if schema == nil {
-			for _, ct := range source.SortedKeys(p.Content) {
-				if mt := p.Content[ct]; mt != nil {
-					schema = mt.Schema
-					mp.Style = "json"
-					break
-				}
-			}
-		}
-		if schema != nil && schema.Value != nil && schema.Value.Default != nil {
-			mp.Doc = strings.TrimSpace(mp.Doc + "\n\nDefault: " + docValue(schema.Value.Default) + ".")
-		}
-		t := b.typeOf(schema, site{op.GoName + names.GoName(p.Name), p.In + " parameter " + strconv.Quote(p.Name) + " of " + op.GoName})
-		if p.In == openapi3.ParameterInHeader && op.Policy.IdempotencyKey != "" && strings.EqualFold(p.Name, op.Policy.IdempotencyKey) {
-			mp.IdempotencyKey = true
-			t = model.BuiltinType(model.String)
-		} else if !mp.Required && !t.Nilable() {
-			t = model.PointerTo(t)
-		}
-		mp.Type = t
+		mp := b.param(op, p)
 		if p.In == openapi3.ParameterInPath {
 			pathParams[p.Name] = mp
 			continue
@@ -466,19 +399,128 @@ func (b *builder) params(op *model.Operation, item *openapi3.PathItem, kop *open
 			break
 		}
 	}
-
-	// The path template, cut at its parameters. Query text in the path key ("?beta=true")
-	// is sent as fixed query parameters.
+	// Query text in the path key ("?beta=true") is sent as fixed query parameters.
 	path, query, _ := strings.Cut(op.Path, "?")
-	if query != "" {
-		if vals, err := url.ParseQuery(query); err == nil {
-			for _, k := range source.SortedKeys(vals) {
-				for _, v := range vals[k] {
-					op.FixedQuery = append(op.FixedQuery, [2]string{k, v})
-				}
+	op.FixedQuery = fixedQuery(query)
+	op.PathParts, op.PathParams = pathTemplate(path, pathParams)
+}
+
+// mergedParams lists the parameters of the path item, then the operation's, one per
+// location and name: the operation's replaces the path item's in place.
+func mergedParams(item *openapi3.PathItem, kop *openapi3.Operation) []*openapi3.Parameter {
+	type key struct{ in, name string }
+	var list []*openapi3.Parameter
+	index := map[key]int{}
+	for _, group := range []openapi3.Parameters{item.Parameters, kop.Parameters} {
+		for _, pr := range group {
+			if pr == nil || pr.Value == nil {
+				continue
+			}
+			p := pr.Value
+			k := key{p.In, p.Name}
+			if i, ok := index[k]; ok {
+				list[i] = p
+				continue
+			}
+			index[k] = len(list)
+			list = append(list, p)
+		}
+	}
+	return list
+}
+
+// sendableParam reports whether p becomes a parameter of op's method: path, query,
+// header and cookie parameters do, but for the Accept, Content-Type and Authorization
+// headers OpenAPI ignores. A header or cookie name that could not be sent is an error of op.
+func (b *builder) sendableParam(op *model.Operation, p *openapi3.Parameter) bool {
+	switch p.In {
+	case openapi3.ParameterInHeader:
+		switch strings.ToLower(p.Name) {
+		case "accept", "content-type", "authorization":
+			return false
+		}
+		if !policy.ValidHeaderName(p.Name) {
+			e := b.located(op, p.Origin, "header parameter name %q is not a valid HTTP field name (RFC 9110 token)", p.Name)
+			e.Fix = "use letters, digits and !#$%&'*+-.^_`|~ only"
+			b.errs.Add(e)
+			return false
+		}
+	case openapi3.ParameterInCookie:
+		if !policy.ValidHeaderName(p.Name) {
+			b.errs.Add(b.located(op, p.Origin, "cookie parameter name %q is not a valid cookie name (RFC 6265 token)", p.Name))
+			return false
+		}
+	case openapi3.ParameterInPath, openapi3.ParameterInQuery:
+	default:
+		return false
+	}
+	return true
+}
+
+// param builds the model of p, a parameter of op: its serialization, its documented
+// default, and its type (a string for the idempotency-key header, a pointer when it is
+// optional and has no nil of its own).
+func (b *builder) param(op *model.Operation, p *openapi3.Parameter) *model.Param {
+	mp := &model.Param{
+		Name:       p.Name,
+		In:         p.In,
+		Doc:        p.Description,
+		Deprecated: p.Deprecated,
+		Required:   p.Required || p.In == openapi3.ParameterInPath,
+	}
+	sm, err := p.SerializationMethod()
+	if err == nil {
+		mp.Style, mp.Explode = sm.Style, sm.Explode
+	}
+	schema := p.Schema
+	if schema == nil {
+		for _, ct := range source.SortedKeys(p.Content) {
+			if mt := p.Content[ct]; mt != nil {
+				schema = mt.Schema
+				mp.Style = "json"
+				break
 			}
 		}
 	}
+	if schema != nil && schema.Value != nil && schema.Value.Default != nil {
+		mp.Doc = strings.TrimSpace(mp.Doc + "\n\nDefault: " + docValue(schema.Value.Default) + ".")
+	}
+	t := b.typeOf(schema, site{op.GoName + names.GoName(p.Name), p.In + " parameter " + strconv.Quote(p.Name) + " of " + op.GoName})
+	if p.In == openapi3.ParameterInHeader && op.Policy.IdempotencyKey != "" && strings.EqualFold(p.Name, op.Policy.IdempotencyKey) {
+		mp.IdempotencyKey = true
+		t = model.BuiltinType(model.String)
+	} else if !mp.Required && !t.Nilable() {
+		t = model.PointerTo(t)
+	}
+	mp.Type = t
+	return mp
+}
+
+// fixedQuery lists the parameters of query text, sorted by name.
+func fixedQuery(query string) [][2]string {
+	if query == "" {
+		return nil
+	}
+	vals, err := url.ParseQuery(query)
+	if err != nil {
+		return nil
+	}
+	var fixed [][2]string
+	for _, k := range source.SortedKeys(vals) {
+		for _, v := range vals[k] {
+			fixed = append(fixed, [2]string{k, v})
+		}
+	}
+	return fixed
+}
+
+// pathTemplate cuts path at its {parameters}: the literal parts escaped, each parameter
+// the one declared by that name. It also lists the parameters in the order they first
+// appear. A parameter not declared is sent as a string (kin-openapi's validation reports
+// it).
+func pathTemplate(path string, declared map[string]*model.Param) ([]model.PathPart, []*model.Param) {
+	var parts []model.PathPart
+	var params []*model.Param
 	used := map[string]bool{}
 	for path != "" {
 		open := strings.IndexByte(path, '{')
@@ -487,27 +529,27 @@ func (b *builder) params(op *model.Operation, item *openapi3.PathItem, kop *open
 			end = strings.IndexByte(path[open:], '}')
 		}
 		if open < 0 || end < 0 {
-			op.PathParts = append(op.PathParts, model.PathPart{Literal: escapeLiteral(path)})
+			parts = append(parts, model.PathPart{Literal: escapeLiteral(path)})
 			break
 		}
 		end += open
 		if open > 0 {
-			op.PathParts = append(op.PathParts, model.PathPart{Literal: escapeLiteral(path[:open])})
+			parts = append(parts, model.PathPart{Literal: escapeLiteral(path[:open])})
 		}
 		name := path[open+1 : end]
 		path = path[end+1:]
-		mp, ok := pathParams[name]
+		mp, ok := declared[name]
 		if !ok {
-			// Not declared: sent as a string (kin-openapi's validation reports it).
 			mp = &model.Param{Name: name, In: openapi3.ParameterInPath, Required: true, Style: "simple", Type: model.BuiltinType(model.String)}
-			pathParams[name] = mp
+			declared[name] = mp
 		}
 		if !used[name] {
 			used[name] = true
-			op.PathParams = append(op.PathParams, mp)
+			params = append(params, mp)
 		}
-		op.PathParts = append(op.PathParts, model.PathPart{Param: mp})
+		parts = append(parts, model.PathPart{Param: mp})
 	}
+	return parts, params
 }
 
 // escapeLiteral percent-encodes literal path text as a URL path does.
@@ -666,6 +708,27 @@ func (b *builder) multipartType(sr *openapi3.SchemaRef, encoding map[string]*ope
 	return model.NamedType(d)
 }
 
+// success is a 2xx response with content, as the method reads it.
+type success struct {
+	status string
+	ct     string
+	t      *model.Type // the type decoded, for JSON
+	json   bool
+	text   bool // read as a string
+}
+
+// readAs names how s is read, the same for successes a single result can hold: the
+// type decoded, "text" or "raw".
+func (s success) readAs() string {
+	switch {
+	case s.json:
+		return s.t.String()
+	case s.text:
+		return "text"
+	}
+	return "raw"
+}
+
 // responses builds the typed result from the 2xx responses and the error models from the
 // others.
 func (b *builder) responses(op *model.Operation, kop *openapi3.Operation) {
@@ -674,14 +737,6 @@ func (b *builder) responses(op *model.Operation, kop *openapi3.Operation) {
 	}
 	all := kop.Responses.Map()
 	codes := source.SortedKeys(all)
-	type success struct {
-		status string
-		ct     string
-		t      *model.Type
-		json   bool
-		text   bool
-	}
-	var oks []success
 	withContent := 0
 	for _, code := range codes {
 		if r := all[code]; strings.HasPrefix(code, "2") && r != nil && r.Value != nil && len(r.Value.Content) > 0 {
@@ -689,6 +744,7 @@ func (b *builder) responses(op *model.Operation, kop *openapi3.Operation) {
 		}
 	}
 	text := textOnly(kop)
+	var oks []success
 	var cases []*model.ErrorCase
 	for _, code := range codes {
 		rr := all[code]
@@ -696,51 +752,68 @@ func (b *builder) responses(op *model.Operation, kop *openapi3.Operation) {
 			continue
 		}
 		ct, mt, kind := b.pickMedia(op, rr.Value.Content)
-		if desc := rr.Value.Description; strings.HasPrefix(code, "2") && desc != nil && strings.TrimSpace(*desc) != "" {
-			op.ResponseDocs = append(op.ResponseDocs, code+": "+strings.TrimSpace(*desc))
-		}
-		if strings.HasPrefix(code, "2") {
-			op.SuccessStatuses = append(op.SuccessStatuses, strings.ToUpper(code))
-		}
 		switch {
 		case strings.HasPrefix(code, "2"):
-			if mt == nil {
-				continue
+			if desc := rr.Value.Description; desc != nil && strings.TrimSpace(*desc) != "" {
+				op.ResponseDocs = append(op.ResponseDocs, code+": "+strings.TrimSpace(*desc))
 			}
-			var body bodyKind
-			if ct, mt, body = successMedia(rr.Value.Content); body != bodyJSON {
-				oks = append(oks, success{status: code, ct: ct, text: text})
-				continue
+			op.SuccessStatuses = append(op.SuccessStatuses, strings.ToUpper(code))
+			if mt != nil {
+				oks = append(oks, b.readSuccess(op, code, rr.Value.Content, text, withContent > 1))
 			}
-			at := site{op.GoName + "Response", code + " response of " + op.GoName}
-			if withContent > 1 {
-				at.name += statusWord(code)
-			}
-			oks = append(oks, success{status: code, ct: ct, t: b.typeOf(mt.Schema, at), json: true})
 		case strings.HasPrefix(code, "3"), strings.HasPrefix(code, "4"), strings.HasPrefix(code, "5"), code == "default":
 			if mt == nil || kind != mediaJSON && !rangeJSON(ct, mt) || mt.Schema == nil || mt.Schema.Value == nil {
 				continue
 			}
-			at := site{op.GoName + "Error" + statusWord(code), code + " response of " + op.GoName}
-			if name, ok := strings.CutPrefix(rr.Ref, "#/components/responses/"); ok {
-				at = site{names.GoName(source.UnescapePointer(name)) + "Response", "response " + strconv.Quote(source.UnescapePointer(name))}
+			if c := b.errorCase(op, code, rr, mt.Schema); c != nil {
+				cases = append(cases, c)
 			}
-			t := b.typeOf(mt.Schema, at)
-			if isAny(t) {
-				// A free-form schema gives no model: an interface type carries no Error
-				// method. The body stays in the error.
-				continue
-			}
-			t = b.markErrorModel(t, mt.Schema.Value, at)
-			status := code
-			if code != "default" {
-				status = strings.ToUpper(code)
-			}
-			cases = append(cases, &model.ErrorCase{Status: status, Type: t})
 		}
 	}
 	b.errorSet(op, cases)
+	b.result(op, codes, oks)
+}
 
+// readSuccess builds how op's method reads the 2xx response code with content: JSON decoded
+// to a type named after the operation (and the status, when several 2xx responses have
+// content), else text or raw bytes.
+func (b *builder) readSuccess(op *model.Operation, code string, content openapi3.Content, text, several bool) success {
+	ct, mt, body := successMedia(content)
+	if body != bodyJSON {
+		return success{status: code, ct: ct, text: text}
+	}
+	at := site{op.GoName + "Response", code + " response of " + op.GoName}
+	if several {
+		at.name += statusWord(code)
+	}
+	return success{status: code, ct: ct, t: b.typeOf(mt.Schema, at), json: true}
+}
+
+// errorCase builds the error model of op's response code (3xx to 5xx or default) from its
+// JSON schema, named after the response component it refers to, else after the operation
+// and status. A free-form schema gives none: an interface type carries no Error method,
+// and the body stays in the error.
+func (b *builder) errorCase(op *model.Operation, code string, rr *openapi3.ResponseRef, schema *openapi3.SchemaRef) *model.ErrorCase {
+	at := site{op.GoName + "Error" + statusWord(code), code + " response of " + op.GoName}
+	if name, ok := strings.CutPrefix(rr.Ref, "#/components/responses/"); ok {
+		at = site{names.GoName(source.UnescapePointer(name)) + "Response", "response " + strconv.Quote(source.UnescapePointer(name))}
+	}
+	t := b.typeOf(schema, at)
+	if isAny(t) {
+		return nil
+	}
+	t = b.markErrorModel(t, schema.Value, at)
+	status := code
+	if code != "default" {
+		status = strings.ToUpper(code)
+	}
+	return &model.ErrorCase{Status: status, Type: t}
+}
+
+// result sets op's Result: a URL for an operation whose only answers are redirects,
+// nothing without a success with content, the one type every success reads, else a
+// struct with a field per status.
+func (b *builder) result(op *model.Operation, codes []string, oks []success) {
 	if len(op.SuccessStatuses) == 0 && slices.ContainsFunc(codes, isRedirect) {
 		op.Redirect = true
 		op.Result = &model.Result{Type: model.BuiltinType(model.URL)}
@@ -752,40 +825,44 @@ func (b *builder) responses(op *model.Operation, kop *openapi3.Operation) {
 	distinct := map[string]bool{}
 	var accept []string
 	for _, ok := range oks {
-		k := "raw"
-		switch {
-		case ok.json:
-			k = ok.t.String()
-		case ok.text:
-			k = "text"
-		}
-		distinct[k] = true
+		distinct[ok.readAs()] = true
 		if !slices.Contains(accept, ok.ct) {
 			accept = append(accept, ok.ct)
 		}
 	}
 	res := &model.Result{Accept: strings.Join(accept, ", ")}
 	if len(distinct) == 1 {
-		first := oks[0]
-		r := &model.Response{Status: first.status, JSON: first.json, Text: first.text}
-		switch {
-		case first.json:
-			r.Type = first.t
-			res.Type = first.t
-			if !first.t.Nilable() {
-				res.Type = model.PointerTo(first.t)
-			}
-		case first.text:
-			r.Type = model.BuiltinType(model.String)
-			res.Type = r.Type
-		default:
-			r.Type = model.BuiltinType(model.ReadCloser)
-			res.Type = r.Type
-		}
-		res.Responses = []*model.Response{r}
-		op.Result = res
-		return
+		singleResult(res, oks[0])
+	} else {
+		b.multiResult(op, res, oks)
 	}
+	op.Result = res
+}
+
+// singleResult fills res for successes that all read as first does: a pointer to the
+// JSON type (unless it has a nil of its own), a string, or the body to read.
+func singleResult(res *model.Result, first success) {
+	r := &model.Response{Status: first.status, JSON: first.json, Text: first.text}
+	switch {
+	case first.json:
+		r.Type = first.t
+		res.Type = first.t
+		if !first.t.Nilable() {
+			res.Type = model.PointerTo(first.t)
+		}
+	case first.text:
+		r.Type = model.BuiltinType(model.String)
+		res.Type = r.Type
+	default:
+		r.Type = model.BuiltinType(model.ReadCloser)
+		res.Type = r.Type
+	}
+	res.Responses = []*model.Response{r}
+}
+
+// multiResult fills res for successes read in different ways: a struct of op's
+// responses, with a field per status, of which the one received is set.
+func (b *builder) multiResult(op *model.Operation, res *model.Result, oks []success) {
 	multi := &model.Decl{
 		Kind:   model.StructDecl,
 		GoName: b.pkg.UniqueFor(op.GoName+"Responses", "responses of "+op.GoName),
@@ -811,7 +888,6 @@ func (b *builder) responses(op *model.Operation, kop *openapi3.Operation) {
 	}
 	res.Type = model.PointerTo(model.NamedType(multi))
 	res.Multi = multi
-	op.Result = res
 }
 
 // isRedirect reports a status that redirects: 301, 302, 303, 307, 308 or the class 3XX

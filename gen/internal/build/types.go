@@ -617,11 +617,6 @@ func collectProperties(s *openapi3.Schema) (map[string]*openapi3.SchemaRef, map[
 // binary properties become wire.File parts, with the Content-Type encoding gives them.
 // additional is the schema of the additionalProperties beside the properties (nil for
 // none, a SchemaRef without a value for `true`).
-//
-// A field's type says which of absent, null and a value the caller can send: an optional
-// property is a pointer (or a nil-able type) tagged omitzero, so that an empty slice or
-// map is still sent; an optional nullable one is a wire.Nullable; a required nullable
-// one a pointer that is sent as null when nil.
 func (b *builder) structFields(d *model.Decl, props map[string]*openapi3.SchemaRef, required map[string]bool, additional *openapi3.SchemaRef, encoding map[string]*openapi3.Encoding) {
 	if !b.grow(len(props), d) {
 		return
@@ -629,83 +624,12 @@ func (b *builder) structFields(d *model.Decl, props map[string]*openapi3.SchemaR
 	fields := names.NewExportedNamer("MarshalJSON", "UnmarshalJSON")
 	multipart := encoding != nil
 	for _, name := range source.SortedKeys(props) {
-		p := props[name]
-		goName := fields.UniqueFor(names.GoName(name), "property "+strconv.Quote(name))
 		f := &model.Field{
 			Name:     name,
-			GoName:   goName,
+			GoName:   fields.UniqueFor(names.GoName(name), "property "+strconv.Quote(name)),
 			Required: required[name],
 		}
-		var t *model.Type
-		switch {
-		case multipart && isBinary(p):
-			t = model.BuiltinType(model.File)
-		case multipart && p != nil && p.Value != nil && p.Value.Items != nil && isBinary(p.Value.Items):
-			t = model.SliceOf(model.BuiltinType(model.File))
-		default:
-			t = b.typeOf(p, site{d.GoName + names.GoName(name), "property " + strconv.Quote(name) + " of " + d.GoName})
-		}
-		if multipart {
-			if enc := encoding[name]; enc != nil && !strings.ContainsAny(enc.ContentType, ",*") {
-				f.ContentType = strings.TrimSpace(enc.ContentType)
-			}
-		}
-		var notes []string
-		if p != nil && p.Value != nil {
-			v := p.Value
-			f.Doc = schemaDoc(v)
-			f.Deprecated = v.Deprecated
-			f.ReadOnly = v.ReadOnly && !multipart
-			if v.Const != nil {
-				f.Const = constValue(v.Const, t)
-			}
-			switch {
-			case f.Const != nil:
-				notes = append(notes, "Always "+docValue(v.Const)+": filled in when sent.")
-			case v.Default != nil:
-				notes = append(notes, "Default: "+docValue(v.Default)+".")
-			}
-			switch {
-			case f.ReadOnly:
-				notes = append(notes, "Read-only: set by the server, never sent.")
-			case v.WriteOnly:
-				notes = append(notes, "Write-only: sent, but responses need not hold it.")
-			}
-		}
-		if len(notes) > 0 {
-			f.Doc = strings.TrimSpace(f.Doc + "\n\n" + strings.Join(notes, " "))
-		}
-		f.Nullable = isNullable(p)
-		switch {
-		case f.Const != nil:
-			// Always sent with its value.
-		case !f.Required && f.Nullable:
-			if isStructOrUnion(t) {
-				t = model.PointerTo(t)
-			}
-			t = model.NullableOf(t)
-		case !t.Nilable():
-			if !f.Required || f.Nullable {
-				t = model.PointerTo(t)
-			}
-		}
-		f.Type = t
-		f.OmitEmpty = !f.Required
-		switch {
-		case name == "-":
-			f.JSONTag = "-,"
-		case ValidTagName(name):
-			f.JSONTag = name
-		default:
-			f.JSONTag = "-"
-			d.CustomJSON = true
-		}
-		if f.OmitEmpty && f.JSONTag != "-" {
-			f.JSONTag += ",omitzero"
-			if name == "-" {
-				f.JSONTag = "-,omitzero"
-			}
-		}
+		b.structField(d, f, props[name], encoding)
 		d.Fields = append(d.Fields, f)
 	}
 	if additional != nil && !multipart {
@@ -721,6 +645,103 @@ func (b *builder) structFields(d *model.Decl, props map[string]*openapi3.SchemaR
 			Additional: true,
 		})
 	}
+}
+
+// structField fills in f, the field of d for the property f.Name of schema p, once
+// named: its type, the part's Content-Type in a multipart body (encoding not nil), its
+// documentation and its JSON tag.
+func (b *builder) structField(d *model.Decl, f *model.Field, p *openapi3.SchemaRef, encoding map[string]*openapi3.Encoding) {
+	multipart := encoding != nil
+	var t *model.Type
+	switch {
+	case multipart && isBinary(p):
+		t = model.BuiltinType(model.File)
+	case multipart && p != nil && p.Value != nil && p.Value.Items != nil && isBinary(p.Value.Items):
+		t = model.SliceOf(model.BuiltinType(model.File))
+	default:
+		t = b.typeOf(p, site{d.GoName + names.GoName(f.Name), "property " + strconv.Quote(f.Name) + " of " + d.GoName})
+	}
+	if multipart {
+		if enc := encoding[f.Name]; enc != nil && !strings.ContainsAny(enc.ContentType, ",*") {
+			f.ContentType = strings.TrimSpace(enc.ContentType)
+		}
+	}
+	if p != nil && p.Value != nil {
+		describeField(f, p.Value, t, multipart)
+	}
+	f.Nullable = isNullable(p)
+	f.Type = presenceType(f, t)
+	f.OmitEmpty = !f.Required
+	var custom bool
+	f.JSONTag, custom = jsonTag(f.Name, f.OmitEmpty)
+	if custom {
+		d.CustomJSON = true
+	}
+}
+
+// describeField sets what the property schema v says of f beside its type: its doc, with
+// notes on a const or default value and on reading or writing only, whether it is
+// deprecated or read-only (never in a multipart body), and the const value, of type t.
+func describeField(f *model.Field, v *openapi3.Schema, t *model.Type, multipart bool) {
+	f.Doc = schemaDoc(v)
+	f.Deprecated = v.Deprecated
+	f.ReadOnly = v.ReadOnly && !multipart
+	if v.Const != nil {
+		f.Const = constValue(v.Const, t)
+	}
+	var notes []string
+	switch {
+	case f.Const != nil:
+		notes = append(notes, "Always "+docValue(v.Const)+": filled in when sent.")
+	case v.Default != nil:
+		notes = append(notes, "Default: "+docValue(v.Default)+".")
+	}
+	switch {
+	case f.ReadOnly:
+		notes = append(notes, "Read-only: set by the server, never sent.")
+	case v.WriteOnly:
+		notes = append(notes, "Write-only: sent, but responses need not hold it.")
+	}
+	if len(notes) > 0 {
+		f.Doc = strings.TrimSpace(f.Doc + "\n\n" + strings.Join(notes, " "))
+	}
+}
+
+// presenceType is the type of field f whose property has type t. It says which of absent,
+// null and a value the caller can send: an optional property is a pointer (or a nil-able
+// type) tagged omitzero, so that an empty slice or map is still sent; an optional
+// nullable one is a wire.Nullable; a required nullable one a pointer that is sent as null
+// when nil. A const property is always sent with its value.
+func presenceType(f *model.Field, t *model.Type) *model.Type {
+	switch {
+	case f.Const != nil:
+	case !f.Required && f.Nullable:
+		if isStructOrUnion(t) {
+			t = model.PointerTo(t)
+		}
+		t = model.NullableOf(t)
+	case !t.Nilable():
+		if !f.Required || f.Nullable {
+			t = model.PointerTo(t)
+		}
+	}
+	return t
+}
+
+// jsonTag is the json tag of the property name, with omitzero when it is optional. It is
+// "-" with custom true when encoding/json cannot spell the name, and the struct marshals
+// that field itself.
+func jsonTag(name string, optional bool) (tag string, custom bool) {
+	if name != "-" && !ValidTagName(name) {
+		return "-", true
+	}
+	switch {
+	case optional:
+		return name + ",omitzero", false
+	case name == "-":
+		return "-,", false
+	}
+	return name, false
 }
 
 // additionalProperties returns the additionalProperties schema of s or its allOf members

@@ -38,6 +38,7 @@ import (
 	"github.com/retrygen/retrygen/gen/internal/policy"
 	"github.com/retrygen/retrygen/gen/internal/source"
 	"github.com/retrygen/retrygen/gen/model"
+	"github.com/retrygen/retrygen/runtime"
 )
 
 // Area says which part of the comparison a change belongs to.
@@ -261,8 +262,8 @@ func format(v any) string {
 	switch v := v.(type) {
 	case time.Duration:
 		return v.String()
-	case []string:
-		return strings.Join(v, ",")
+	case []runtime.StatusCode:
+		return strings.Join(model.StatusTexts(v), ",")
 	case float64:
 		return strconv.FormatFloat(v, 'g', -1, 64)
 	}

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"mime"
 	"net/http"
 	"net/url"
@@ -689,52 +690,58 @@ func (s *Spec) loadError(err error) *source.Error {
 		e.Msg = "malformed document: " + s.placesInMessage(first.Message)
 		e.Pos = s.Files.LoaderPos(first.Mark.Line, first.Mark.Column)
 	default:
-		msg := err.Error()
-		msg = strings.TrimPrefix(msg, "failed to unmarshal data: ")
-		if i := strings.LastIndex(msg, "yaml error: "); i >= 0 {
-			msg = msg[i+len("yaml error: "):]
-		}
-		if m := yamlLineMsg.FindStringSubmatch(msg); m != nil {
-			line, _ := strconv.Atoi(m[1])
-			e.Pos = s.Files.LoaderPos(line, 0)
-			msg = "malformed document: " + s.placesInMessage(msg[len(m[0]):])
-		} else if m := jsonFieldMsg.FindStringSubmatch(msg); m != nil {
-			// Swagger 2.0 documents are decoded as JSON, without positions: the field's
-			// place, by its pointer, or the document's.
-			e.Pos = s.Files.PosOfPointer("#")
-			if m[2] != "" {
-				e.Pointer = "#/" + strings.ReplaceAll(m[2], ".", "/")
-				e.Pos = s.Files.PosOfPointer(e.Pointer)
-			}
-			msg = "malformed document: " + m[0]
-		} else if m := mustObjectMsg.FindStringSubmatch(msg); m != nil {
-			// kin-openapi does not say which one: the first empty one of that kind.
-			e.Pos = s.Files.PosOfNull(objectPlaces[m[1]].entries, objectPlaces[m[1]].values)
-			e.Fix = "give it a value, or remove it"
-		} else if m := resolveRefMsg.FindStringSubmatch(msg); m != nil {
-			ref, err := strconv.Unquote(m[1])
-			if err != nil {
-				ref = m[1]
-			}
-			e.Pos = s.posOfRef(ref)
-			msg = fmt.Sprintf("unresolved $ref %q: nothing is defined there", ref)
-			e.Fix = "correct the $ref, or define what it names"
-		} else {
-			// Other resolution errors quote the $ref they failed on.
-			for _, q := range quotedMsg.FindAllString(msg, -1) {
-				ref, err := strconv.Unquote(q)
-				if err != nil {
-					continue
-				}
-				if pos := s.posOfRef(ref); pos.IsValid() {
-					e.Pos = pos
-					break
-				}
-			}
-		}
-		e.Msg = msg
+		s.locateMessage(e, err.Error())
 	}
 	return e
+}
+
+// locateMessage fills in e from msg, the text of an error of a type loadError does not
+// know: a YAML error's line, the pointer of a JSON field that could not be decoded, an
+// empty object, an unresolved $ref, else the first $ref the text quotes that is found.
+func (s *Spec) locateMessage(e *source.Error, msg string) {
+	msg = strings.TrimPrefix(msg, "failed to unmarshal data: ")
+	if i := strings.LastIndex(msg, "yaml error: "); i >= 0 {
+		msg = msg[i+len("yaml error: "):]
+	}
+	if m := yamlLineMsg.FindStringSubmatch(msg); m != nil {
+		line, _ := strconv.Atoi(m[1])
+		e.Pos = s.Files.LoaderPos(line, 0)
+		msg = "malformed document: " + s.placesInMessage(msg[len(m[0]):])
+	} else if m := jsonFieldMsg.FindStringSubmatch(msg); m != nil {
+		// Swagger 2.0 documents are decoded as JSON, without positions: the field's
+		// place, by its pointer, or the document's.
+		e.Pos = s.Files.PosOfPointer("#")
+		if m[2] != "" {
+			e.Pointer = "#/" + strings.ReplaceAll(m[2], ".", "/")
+			e.Pos = s.Files.PosOfPointer(e.Pointer)
+		}
+		msg = "malformed document: " + m[0]
+	} else if m := mustObjectMsg.FindStringSubmatch(msg); m != nil {
+		// kin-openapi does not say which one: the first empty one of that kind.
+		e.Pos = s.Files.PosOfNull(objectPlaces[m[1]].entries, objectPlaces[m[1]].values)
+		e.Fix = "give it a value, or remove it"
+	} else if m := resolveRefMsg.FindStringSubmatch(msg); m != nil {
+		ref, err := strconv.Unquote(m[1])
+		if err != nil {
+			ref = m[1]
+		}
+		e.Pos = s.posOfRef(ref)
+		msg = fmt.Sprintf("unresolved $ref %q: nothing is defined there", ref)
+		e.Fix = "correct the $ref, or define what it names"
+	} else {
+		// Other resolution errors quote the $ref they failed on.
+		for _, q := range quotedMsg.FindAllString(msg, -1) {
+			ref, err := strconv.Unquote(q)
+			if err != nil {
+				continue
+			}
+			if pos := s.posOfRef(ref); pos.IsValid() {
+				e.Pos = pos
+				break
+			}
+		}
+	}
+	e.Msg = msg
 }
 
 // objectPlace lists where an object of one kind sits: the entries (mapping values or
@@ -958,87 +965,116 @@ func originOf(err error) *openapi3.Origin {
 }
 
 // checkDepth rejects schemas nested inline deeper than max, and enums of more than
-// MaxEnumValues values.
+// MaxEnumValues values. It stops at the first schema nested too deep.
 func (s *Spec) checkDepth(max int, errs *source.ErrorList) {
-	seen := map[*openapi3.Schema]bool{}
-	var walk func(ref *openapi3.SchemaRef, depth int) bool
-	walk = func(ref *openapi3.SchemaRef, depth int) bool {
-		if ref == nil || ref.Value == nil {
-			return true
+	c := &depthCheck{spec: s, max: max, errs: errs, seen: map[*openapi3.Schema]bool{}}
+	for root := range s.schemaRoots() {
+		if !c.walk(root, 0) {
+			return
 		}
-		if ref.Ref != "" {
-			depth = 0
-		}
-		sc := ref.Value
-		if seen[sc] {
-			return true
-		}
-		seen[sc] = true
-		if len(sc.Enum) > MaxEnumValues {
-			errs.Add(&source.Error{
-				Pos: s.Files.PosOf(sc.Origin),
-				Msg: fmt.Sprintf("limit exceeded: enum of %d values, more than %d", len(sc.Enum), MaxEnumValues),
-				Fix: "declare the values as a plain string or integer, and document them",
-			})
-		}
-		if depth > max {
-			errs.Add(&source.Error{
-				Pos: s.Files.PosOf(sc.Origin),
-				Msg: fmt.Sprintf("schema nested more than %d levels deep", max),
-				Fix: "move the inner schemas to components/schemas and refer to them with $ref",
-			})
-			return false
-		}
-		for _, c := range schemaChildren(sc) {
-			if !walk(c, depth+1) {
-				return false
-			}
-		}
+	}
+}
+
+// depthCheck is the state of checkDepth's walk: the schemas seen, each once.
+type depthCheck struct {
+	spec *Spec
+	max  int
+	errs *source.ErrorList
+	seen map[*openapi3.Schema]bool
+}
+
+// walk checks ref, at depth levels of inline nesting, and the schemas within it; a $ref
+// starts again at 0. It reports false when a schema is nested too deep.
+func (c *depthCheck) walk(ref *openapi3.SchemaRef, depth int) bool {
+	if ref == nil || ref.Value == nil {
 		return true
 	}
-	if c := s.Doc.Components; c != nil {
-		for _, name := range source.SortedKeys(c.Schemas) {
-			if !walk(c.Schemas[name], 0) {
-				return
-			}
-		}
-		for _, name := range source.SortedKeys(c.Parameters) {
-			if p := c.Parameters[name]; p != nil && p.Value != nil && !walkParam(p.Value, walk) {
-				return
-			}
+	if ref.Ref != "" {
+		depth = 0
+	}
+	sc := ref.Value
+	if c.seen[sc] {
+		return true
+	}
+	c.seen[sc] = true
+	if len(sc.Enum) > MaxEnumValues {
+		c.errs.Add(&source.Error{
+			Pos: c.spec.Files.PosOf(sc.Origin),
+			Msg: fmt.Sprintf("limit exceeded: enum of %d values, more than %d", len(sc.Enum), MaxEnumValues),
+			Fix: "declare the values as a plain string or integer, and document them",
+		})
+	}
+	if depth > c.max {
+		c.errs.Add(&source.Error{
+			Pos: c.spec.Files.PosOf(sc.Origin),
+			Msg: fmt.Sprintf("schema nested more than %d levels deep", c.max),
+			Fix: "move the inner schemas to components/schemas and refer to them with $ref",
+		})
+		return false
+	}
+	for _, child := range schemaChildren(sc) {
+		if !c.walk(child, depth+1) {
+			return false
 		}
 	}
-	for _, path := range s.Doc.Paths.InMatchingOrder() {
-		item := s.Doc.Paths.Value(path)
-		if item == nil {
-			continue
-		}
-		for _, p := range item.Parameters {
-			if p != nil && p.Value != nil && !walkParam(p.Value, walk) {
-				return
+	return true
+}
+
+// schemaRoots yields the schemas the document holds outside other schemas: the component
+// schemas by name, the schemas of the component parameters by name, then, path by path,
+// those of the path's parameters and of each operation's parameters, request body and
+// responses.
+func (s *Spec) schemaRoots() iter.Seq[*openapi3.SchemaRef] {
+	return func(yield func(*openapi3.SchemaRef) bool) {
+		content := func(c openapi3.Content) bool {
+			for _, mt := range c {
+				if mt != nil && mt.Schema != nil && !yield(mt.Schema) {
+					return false
+				}
 			}
+			return true
 		}
-		for _, m := range Methods(item) {
-			op := item.GetOperation(m.Method)
-			for _, p := range op.Parameters {
-				if p != nil && p.Value != nil && !walkParam(p.Value, walk) {
+		param := func(p *openapi3.ParameterRef) bool {
+			if p == nil || p.Value == nil {
+				return true
+			}
+			return (p.Value.Schema == nil || yield(p.Value.Schema)) && content(p.Value.Content)
+		}
+		if c := s.Doc.Components; c != nil {
+			for _, name := range source.SortedKeys(c.Schemas) {
+				if c.Schemas[name] != nil && !yield(c.Schemas[name]) {
 					return
 				}
 			}
-			if op.RequestBody != nil && op.RequestBody.Value != nil {
-				for _, mt := range op.RequestBody.Value.Content {
-					if mt != nil && !walk(mt.Schema, 0) {
+			for _, name := range source.SortedKeys(c.Parameters) {
+				if !param(c.Parameters[name]) {
+					return
+				}
+			}
+		}
+		for _, path := range s.Doc.Paths.InMatchingOrder() {
+			item := s.Doc.Paths.Value(path)
+			if item == nil {
+				continue
+			}
+			for _, p := range item.Parameters {
+				if !param(p) {
+					return
+				}
+			}
+			for _, m := range Methods(item) {
+				op := item.GetOperation(m.Method)
+				for _, p := range op.Parameters {
+					if !param(p) {
 						return
 					}
 				}
-			}
-			if op.Responses != nil {
-				for _, r := range op.Responses.Map() {
-					if r == nil || r.Value == nil {
-						continue
-					}
-					for _, mt := range r.Value.Content {
-						if mt != nil && !walk(mt.Schema, 0) {
+				if op.RequestBody != nil && op.RequestBody.Value != nil && !content(op.RequestBody.Value.Content) {
+					return
+				}
+				if op.Responses != nil {
+					for _, r := range op.Responses.Map() {
+						if r != nil && r.Value != nil && !content(r.Value.Content) {
 							return
 						}
 					}
@@ -1046,18 +1082,6 @@ func (s *Spec) checkDepth(max int, errs *source.ErrorList) {
 			}
 		}
 	}
-}
-
-func walkParam(p *openapi3.Parameter, walk func(*openapi3.SchemaRef, int) bool) bool {
-	if !walk(p.Schema, 0) {
-		return false
-	}
-	for _, mt := range p.Content {
-		if mt != nil && !walk(mt.Schema, 0) {
-			return false
-		}
-	}
-	return true
 }
 
 // schemaChildren lists the schemas nested directly in sc.

@@ -35,8 +35,56 @@ import (
 // The document is restored before validateOnce returns; nothing else may read it
 // meanwhile.
 func validateOnce(doc *openapi3.T, opts ...openapi3.ValidationOption) []error {
-	ctx := context.Background()
-	// doc.Validate adds these for the schemas it validates; validating one directly must too.
+	var names []string
+	rest := *doc
+	v := &onceValidator{
+		ctx:        context.Background(),
+		schemaOpts: schemaOptions(doc, opts),
+		marks:      map[*openapi3.Origin]error{},
+		saved:      map[*openapi3.Schema]openapi3.Schema{},
+	}
+	if doc.Components != nil {
+		names = source.SortedKeys(doc.Components.Schemas)
+		v.schemas = doc.Components.Schemas
+		c := *doc.Components
+		c.Schemas = nil
+		rest.Components = &c
+	}
+	defer v.restore()
+
+	var found []error
+	levels, namesOf := componentLevels(doc, names)
+	for _, level := range levels {
+		found = append(found, v.validateLevel(level, namesOf)...)
+	}
+	found = append(found, v.validateMissing(names)...)
+
+	seen := map[string]bool{}
+	for _, err := range found {
+		seen[err.Error()] = true
+	}
+	for _, err := range flatten(rest.Validate(v.ctx, opts...)) {
+		err = unstub(err, v.marks)
+		if msg := err.Error(); !seen[msg] {
+			seen[msg] = true
+			found = append(found, err)
+		}
+	}
+	return found
+}
+
+// onceValidator is what the steps of validateOnce share.
+type onceValidator struct {
+	ctx        context.Context
+	schemas    openapi3.Schemas // the document's component schemas, by name
+	schemaOpts []openapi3.ValidationOption
+	marks      map[*openapi3.Origin]error           // the error each stub's mark stands for
+	saved      map[*openapi3.Schema]openapi3.Schema // each stubbed schema, as it was
+}
+
+// schemaOptions adds to opts what doc.Validate adds for the schemas it validates, as
+// validating one directly must.
+func schemaOptions(doc *openapi3.T, opts []openapi3.ValidationOption) []openapi3.ValidationOption {
 	schemaOpts := append([]openapi3.ValidationOption(nil), opts...)
 	if doc.IsOpenAPI31OrLater() {
 		schemaOpts = append(schemaOpts, openapi3.IsOpenAPI31OrLater())
@@ -44,97 +92,96 @@ func validateOnce(doc *openapi3.T, opts ...openapi3.ValidationOption) []error {
 	if doc.IsOpenAPI32OrLater() {
 		schemaOpts = append(schemaOpts, openapi3.IsOpenAPI32OrLater())
 	}
+	return schemaOpts
+}
 
-	var names []string
-	rest := *doc
-	if doc.Components != nil {
-		names = source.SortedKeys(doc.Components.Schemas)
-		c := *doc.Components
-		c.Schemas = nil
-		rest.Components = &c
-	}
-	levels, namesOf := componentLevels(doc, names)
-
-	marks := map[*openapi3.Origin]error{}
-	saved := map[*openapi3.Schema]openapi3.Schema{}
-	defer func() {
-		for sc, v := range saved {
-			*sc = v
-		}
-	}()
+// validateLevel validates the component schemas of level on every core, then stubs them,
+// and returns what it found, in the order of level.
+func (v *onceValidator) validateLevel(level []*openapi3.Schema, namesOf map[*openapi3.Schema][]string) []error {
+	results := make([][]error, len(level))
+	own := make([]error, len(level))
+	parallel(len(level), func(i int) {
+		results[i], own[i] = v.validateComponent(level[i], namesOf[level[i]])
+	})
 	var found []error
-	for _, level := range levels {
-		// Job i validates the component schema level[i] under each of its names.
-		results := make([][]error, len(level))
-		own := make([]error, len(level)) // the schema's own error, without its names and $refs
-		parallel(len(level), func(i int) {
-			sc := level[i]
-			needOwn := false
-			for _, name := range namesOf[sc] {
-				ref := doc.Components.Schemas[name]
-				wrap := func(err error) error {
-					return &openapi3.SectionValidationError{Section: "components",
-						Cause: &openapi3.ComponentValidationError{Section: "schema", Name: name, Cause: unstub(err, marks)}}
-				}
-				if err := openapi3.ValidateIdentifier(name); err != nil {
-					results[i] = append(results[i], wrap(err))
-					needOwn = true
-					continue
-				}
-				errs := flatten(ref.Validate(ctx, schemaOpts...))
-				for _, err := range errs {
-					results[i] = append(results[i], wrap(err))
-				}
-				needOwn = needOwn || len(errs) > 0
-			}
-			if needOwn {
-				// The finding may come from a name or a $ref rather than the schema.
-				if err := sc.Validate(ctx, schemaOpts...); err != nil {
-					own[i] = unstub(err, marks)
-				}
-			}
-		})
-		for i, sc := range level {
-			found = append(found, results[i]...)
-			saved[sc] = *sc
-			if own[i] == nil {
-				*sc = openapi3.Schema{}
-				continue
-			}
-			mark := &openapi3.Origin{}
-			marks[mark] = own[i]
-			*sc = openapi3.Schema{Type: &openapi3.Types{"stub"}, Origin: mark}
-		}
+	for i, sc := range level {
+		found = append(found, results[i]...)
+		v.stub(sc, own[i])
 	}
-	// Names whose schema is missing are validated as Components.Validate does.
-	for _, name := range names {
-		if ref := doc.Components.Schemas[name]; ref == nil || ref.Value == nil {
-			wrap := func(err error) error {
-				return &openapi3.SectionValidationError{Section: "components",
-					Cause: &openapi3.ComponentValidationError{Section: "schema", Name: name, Cause: err}}
-			}
-			if err := openapi3.ValidateIdentifier(name); err != nil {
-				found = append(found, wrap(err))
-			} else {
-				for _, err := range flatten(ref.Validate(ctx, schemaOpts...)) {
-					found = append(found, wrap(err))
-				}
-			}
-		}
-	}
+	return found
+}
 
-	seen := map[string]bool{}
-	for _, err := range found {
-		seen[err.Error()] = true
+// validateComponent validates the component schema sc under each of its names, as
+// Components.Validate does. When that finds something it also returns sc's own error,
+// without its names and $refs, for the stub: the finding may come from a name or a $ref
+// rather than the schema.
+func (v *onceValidator) validateComponent(sc *openapi3.Schema, names []string) (found []error, own error) {
+	needOwn := false
+	for _, name := range names {
+		if err := openapi3.ValidateIdentifier(name); err != nil {
+			found = append(found, componentError(name, unstub(err, v.marks)))
+			needOwn = true
+			continue
+		}
+		errs := flatten(v.schemas[name].Validate(v.ctx, v.schemaOpts...))
+		for _, err := range errs {
+			found = append(found, componentError(name, unstub(err, v.marks)))
+		}
+		needOwn = needOwn || len(errs) > 0
 	}
-	for _, err := range flatten(rest.Validate(ctx, opts...)) {
-		err = unstub(err, marks)
-		if msg := err.Error(); !seen[msg] {
-			seen[msg] = true
-			found = append(found, err)
+	if needOwn {
+		if err := sc.Validate(v.ctx, v.schemaOpts...); err != nil {
+			own = unstub(err, v.marks)
+		}
+	}
+	return found, own
+}
+
+// stub saves sc and replaces it by a schema that stands in for it: an empty one when own,
+// its own error, is nil, else one whose one error is marked to be replaced by own.
+func (v *onceValidator) stub(sc *openapi3.Schema, own error) {
+	v.saved[sc] = *sc
+	if own == nil {
+		*sc = openapi3.Schema{}
+		return
+	}
+	mark := &openapi3.Origin{}
+	v.marks[mark] = own
+	*sc = openapi3.Schema{Type: &openapi3.Types{"stub"}, Origin: mark}
+}
+
+// restore puts back every schema stub replaced.
+func (v *onceValidator) restore() {
+	for sc, saved := range v.saved {
+		*sc = saved
+	}
+}
+
+// validateMissing validates the names of names whose schema is missing, as
+// Components.Validate does.
+func (v *onceValidator) validateMissing(names []string) []error {
+	var found []error
+	for _, name := range names {
+		ref := v.schemas[name]
+		if ref != nil && ref.Value != nil {
+			continue
+		}
+		if err := openapi3.ValidateIdentifier(name); err != nil {
+			found = append(found, componentError(name, err))
+			continue
+		}
+		for _, err := range flatten(ref.Validate(v.ctx, v.schemaOpts...)) {
+			found = append(found, componentError(name, err))
 		}
 	}
 	return found
+}
+
+// componentError wraps err, found in the component schema name, as
+// Components.Validate does.
+func componentError(name string, err error) error {
+	return &openapi3.SectionValidationError{Section: "components",
+		Cause: &openapi3.ComponentValidationError{Section: "schema", Name: name, Cause: err}}
 }
 
 // parallel calls job(0) to job(n-1) on every core and returns when all have returned.
@@ -166,7 +213,21 @@ func componentLevels(doc *openapi3.T, names []string) ([][]*openapi3.Schema, map
 			namesOf[ref.Value] = append(namesOf[ref.Value], name)
 		}
 	}
-	// The components each one leads to without passing through another.
+	levelOf := cycleLevels(nodes, componentEdges(nodes, namesOf))
+	var levels [][]*openapi3.Schema
+	for _, v := range nodes {
+		l := levelOf[v]
+		for len(levels) <= l {
+			levels = append(levels, nil)
+		}
+		levels[l] = append(levels[l], v)
+	}
+	return levels, namesOf
+}
+
+// componentEdges lists the components each of nodes leads to without passing through
+// another; namesOf holds every component.
+func componentEdges(nodes []*openapi3.Schema, namesOf map[*openapi3.Schema][]string) map[*openapi3.Schema][]*openapi3.Schema {
 	edges := make(map[*openapi3.Schema][]*openapi3.Schema, len(nodes))
 	for _, sc := range nodes {
 		seen := map[*openapi3.Schema]bool{sc: true}
@@ -186,8 +247,13 @@ func componentLevels(doc *openapi3.T, names []string) ([][]*openapi3.Schema, map
 		}
 		walk(sc)
 	}
-	// Tarjan's strongly connected components come out leaves first; a component's
-	// level is one more than the highest it leads to outside itself.
+	return edges
+}
+
+// cycleLevels gives each of nodes the level of its strongly connected component in the
+// graph of edges: one more than the highest level it leads to outside itself, 0 when it
+// leads nowhere else. Tarjan's algorithm finds the components leaves first.
+func cycleLevels(nodes []*openapi3.Schema, edges map[*openapi3.Schema][]*openapi3.Schema) map[*openapi3.Schema]int {
 	index := map[*openapi3.Schema]int{}
 	low := map[*openapi3.Schema]int{}
 	onStack := map[*openapi3.Schema]bool{}
@@ -237,15 +303,11 @@ func componentLevels(doc *openapi3.T, names []string) ([][]*openapi3.Schema, map
 			connect(v)
 		}
 	}
-	var levels [][]*openapi3.Schema
+	levelOf := make(map[*openapi3.Schema]int, len(nodes))
 	for _, v := range nodes {
-		l := sccLevel[sccOf[v]]
-		for len(levels) <= l {
-			levels = append(levels, nil)
-		}
-		levels[l] = append(levels[l], v)
+		levelOf[v] = sccLevel[sccOf[v]]
 	}
-	return levels, namesOf
+	return levelOf
 }
 
 var (

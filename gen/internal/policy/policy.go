@@ -52,20 +52,13 @@ const (
 // left for the method rules to decide.
 func Default() model.Policy {
 	rp := runtime.DefaultPolicy()
-	codes := make([]string, len(rp.StatusCodes))
-	for i, c := range rp.StatusCodes {
-		codes[i] = strconv.Itoa(int(c))
-		if c < 10 { // a class, runtime.Class5XX
-			codes[i] += "XX"
-		}
-	}
 	p := model.Policy{
 		MaxAttempts:      rp.MaxAttempts,
 		InitialDelay:     rp.InitialDelay,
 		MaxDelay:         rp.MaxDelay,
 		Multiplier:       rp.Multiplier,
-		Jitter:           string(rp.Jitter),
-		StatusCodes:      codes,
+		Jitter:           rp.Jitter,
+		StatusCodes:      rp.StatusCodes,
 		ConnectionErrors: rp.ConnectionErrors,
 		AttemptTimeout:   rp.AttemptTimeout,
 		MaxElapsed:       rp.MaxElapsed,
@@ -93,8 +86,8 @@ type Field struct {
 	// Name is the field as spelled in x-retry, e.g. "maxAttempts"; it is also its key in
 	// model.Policy.Sources and in `retrygen plan -json`.
 	Name string
-	// Value returns the field's value in p: an int, float64, string, bool, []string or
-	// time.Duration.
+	// Value returns the field's value in p: an int, float64, bool, time.Duration,
+	// runtime.Jitter or []runtime.StatusCode.
 	Value func(p *model.Policy) any
 
 	parse func(v any) (any, error)     // a decoded spec value → the field's Go value
@@ -124,9 +117,9 @@ var Fields = []Field{
 	newField("maxDelay", func(p *model.Policy) *time.Duration { return &p.MaxDelay }, parseDuration, durationFix),
 	newField("multiplier", func(p *model.Policy) *float64 { return &p.Multiplier }, parseMultiplier,
 		fmt.Sprintf("use a number from 1 to %d, e.g. 2", maxMultiplier)),
-	newField("jitter", func(p *model.Policy) *string { return &p.Jitter }, parseJitter,
+	newField("jitter", func(p *model.Policy) *runtime.Jitter { return &p.Jitter }, parseJitter,
 		"use full, equal, decorrelated or none"),
-	newField("statusCodes", func(p *model.Policy) *[]string { return &p.StatusCodes }, parseStatusCodes,
+	newField("statusCodes", func(p *model.Policy) *[]runtime.StatusCode { return &p.StatusCodes }, parseStatusCodes,
 		`list 4xx or 5xx codes such as 429 or 503, or classes "4XX" or "5XX"`),
 	newField("connectionErrors", func(p *model.Policy) *bool { return &p.ConnectionErrors }, parseBool, ""),
 	newField("attemptTimeout", func(p *model.Policy) *time.Duration { return &p.AttemptTimeout }, parseDuration, durationFix),
@@ -210,7 +203,30 @@ func (s *Settings) fromOverlay(field string, at ...string) {
 // errs, and extensions that look like retry settings but are not read (x-retry-strategy,
 // say) in warns. op names the operation in messages, "" above operations.
 func Read(l Level, op string, errs, warns *source.ErrorList) Settings {
+	warnUnread(l, op, warns)
 	s := Settings{level: l}
+	r := reader{l: l, op: op, errs: errs}
+	speakeasyAsks := false // x-speakeasy-retries is well formed and not strategy: none
+	if v, ok := l.Ext[ExtSpeakeasy]; ok {
+		s.seen, s.speakeasySet = true, true
+		before := len(*errs)
+		r.speakeasy(v, s.setField, s.turnOff)
+		speakeasyAsks = len(*errs) == before && !s.off
+	}
+	if v, ok := l.Ext[ExtRetry]; ok {
+		s.seen = true
+		s.readRetry(r, v)
+	}
+	if speakeasyAsks && !s.off {
+		s.speakeasy = &speakeasyGroup{level: l, op: op, warns: warns}
+	}
+	s.readIdempotence(r)
+	return s
+}
+
+// warnUnread warns of each extension of l that looks like a retry setting but is not one
+// Read reads, suggesting the closest that is.
+func warnUnread(l Level, op string, warns *source.ErrorList) {
 	for _, k := range source.SortedKeys(l.Ext) {
 		if !retryLike.MatchString(k) || slices.Contains(known, k) {
 			continue
@@ -226,78 +242,77 @@ func Read(l Level, op string, errs, warns *source.ErrorList) Settings {
 		}
 		warns.Add(w)
 	}
-	r := reader{l: l, op: op, errs: errs}
-	// setField sets the field f to v, read at the extension path at.
-	setField := func(f Field, v any, at ...string) {
-		f.set(&s.p, v)
-		if !slices.ContainsFunc(s.set, func(g Field) bool { return g.Name == f.Name }) {
-			s.set = append(s.set, f)
+}
+
+// setField sets the field f to v, read at the extension path at.
+func (s *Settings) setField(f Field, v any, at ...string) {
+	f.set(&s.p, v)
+	if !slices.ContainsFunc(s.set, func(g Field) bool { return g.Name == f.Name }) {
+		s.set = append(s.set, f)
+	}
+	s.fromOverlay(f.Name, at...)
+}
+
+// turnOff turns retries off (maxAttempts 1), as said at the extension path at.
+func (s *Settings) turnOff(at ...string) {
+	s.off = true
+	s.setField(field("maxAttempts"), 1, at...)
+}
+
+// readRetry reads v, the level's x-retry: false turns retries off, a mapping sets each
+// of its fields; r reports an unknown field or a bad value.
+func (s *Settings) readRetry(r reader, v any) {
+	switch v := v.(type) {
+	case bool:
+		if !v {
+			s.turnOff(ExtRetry)
 		}
-		s.fromOverlay(f.Name, at...)
-	}
-	turnOff := func(at ...string) {
-		s.off = true
-		setField(field("maxAttempts"), 1, at...)
-	}
-	speakeasyAsks := false // x-speakeasy-retries is well formed and not strategy: none
-	if v, ok := l.Ext[ExtSpeakeasy]; ok {
-		s.seen, s.speakeasySet = true, true
-		before := len(*errs)
-		r.speakeasy(v, setField, turnOff)
-		speakeasyAsks = len(*errs) == before && !s.off
-	}
-	if v, ok := l.Ext[ExtRetry]; ok {
-		s.seen = true
-		switch v := v.(type) {
-		case bool:
-			if !v {
-				turnOff(ExtRetry)
-			}
-		case map[string]any:
-			s.off = false
-			for _, k := range source.SortedKeys(v) {
-				name := ExtRetry + "." + k
-				i := slices.IndexFunc(Fields, func(f Field) bool { return f.Name == k })
-				if i < 0 {
-					fix := "the fields are " + strings.Join(fieldNames(), ", ")
-					if near := source.Closest(k, fieldNames()); near != "" {
-						fix = "did you mean " + near + "?"
-					}
-					r.fail(r.at(ExtRetry, k), name, fix, "unknown field %s", name)
-					continue
+	case map[string]any:
+		s.off = false
+		for _, k := range source.SortedKeys(v) {
+			name := ExtRetry + "." + k
+			i := slices.IndexFunc(Fields, func(f Field) bool { return f.Name == k })
+			if i < 0 {
+				fix := "the fields are " + strings.Join(fieldNames(), ", ")
+				if near := source.Closest(k, fieldNames()); near != "" {
+					fix = "did you mean " + near + "?"
 				}
-				f := Fields[i]
-				val, err := f.parse(v[k])
-				if err != nil {
-					r.failValue(r.at(ExtRetry, k), []string{ExtRetry, k}, name, f.fix, err)
-					continue
-				}
-				setField(f, val, ExtRetry, k)
+				r.fail(r.at(ExtRetry, k), name, fix, "unknown field %s", name)
+				continue
 			}
-		default:
-			r.fail(r.at(ExtRetry), ExtRetry, "write x-retry as a mapping of fields, or x-retry: false",
-				"x-retry must be a mapping or false, got %s", source.Describe(v))
+			f := Fields[i]
+			val, err := f.parse(v[k])
+			if err != nil {
+				r.failValue(r.at(ExtRetry, k), []string{ExtRetry, k}, name, f.fix, err)
+				continue
+			}
+			s.setField(f, val, ExtRetry, k)
 		}
+	default:
+		r.fail(r.at(ExtRetry), ExtRetry, "write x-retry as a mapping of fields, or x-retry: false",
+			"x-retry must be a mapping or false, got %s", source.Describe(v))
 	}
-	if speakeasyAsks && !s.off {
-		s.speakeasy = &speakeasyGroup{level: l, op: op, warns: warns}
-	}
+}
+
+// readIdempotence reads the level's x-idempotency-key and, on an operation, its
+// x-idempotent, which r reports on any other level.
+func (s *Settings) readIdempotence(r reader) {
 	s.key, s.keySet = r.idempotencyKey()
 	if s.keySet {
 		s.fromOverlay(KeyField, ExtIdempotencyKey)
 	}
+	l := r.l
 	if l.Source == model.FromOperation {
 		if s.idem, s.idemSet = r.idempotent(); s.idemSet {
 			s.fromOverlay(IdempotentField, ExtIdempotent)
 		}
 	} else if _, ok := l.Ext[ExtIdempotent]; ok {
-		errs.Add(&source.Error{
+		r.errs.Add(&source.Error{
 			Pos: l.Locate(ExtIdempotent), Pointer: l.Pointer + "/" + ExtIdempotent,
 			Msg: fmt.Sprintf("x-idempotent is read on operations only, not on the %s", l.Source),
 			Fix: "move x-idempotent to each operation it describes",
 		})
 	}
-	return s
 }
 
 // signalsField is the x-retry field that says whether the server's word is followed.
@@ -726,13 +741,14 @@ func parseMultiplier(v any) (float64, error) {
 	return f, nil
 }
 
-func parseJitter(v any) (string, error) {
+func parseJitter(v any) (runtime.Jitter, error) {
 	s, ok := v.(string)
-	switch {
-	case !ok:
+	if !ok {
 		return "", fmt.Errorf("must be full, equal, decorrelated or none, got %s", source.Describe(v))
-	case s == "full", s == "equal", s == "decorrelated", s == "none":
-		return s, nil
+	}
+	switch j := runtime.Jitter(s); j {
+	case runtime.JitterFull, runtime.JitterEqual, runtime.JitterDecorrelated, runtime.JitterNone:
+		return j, nil
 	}
 	return "", fmt.Errorf("must be full, equal, decorrelated or none, got %q", s)
 }
@@ -764,15 +780,15 @@ func (l itemErrors) Error() string {
 	return strings.Join(msgs, "; ")
 }
 
-// parseStatusCodes reads a list of status codes (429) and classes ("5XX"), normalised to
-// strings and with duplicates dropped. Bad items come back as itemErrors, every one of
-// them, numbered from 1 as a reader counts.
-func parseStatusCodes(v any) ([]string, error) {
+// parseStatusCodes reads a list of status codes (429) and classes ("5XX", as
+// runtime.Class5XX), with duplicates dropped. Bad items come back as itemErrors, every one
+// of them, numbered from 1 as a reader counts.
+func parseStatusCodes(v any) ([]runtime.StatusCode, error) {
 	list, ok := v.([]any)
 	if !ok {
 		return nil, fmt.Errorf("must be a list of status codes, got %s", source.Describe(v))
 	}
-	codes := []string{}
+	codes := []runtime.StatusCode{}
 	var bad itemErrors
 	for i, item := range list {
 		var s string
@@ -787,12 +803,13 @@ func parseStatusCodes(v any) ([]string, error) {
 			}
 			s = strconv.FormatInt(n, 10)
 		}
-		if !validRetryStatus(s) {
+		c, ok := retryStatus(s)
+		if !ok {
 			bad = append(bad, &itemError{i, fmt.Sprintf("item %d: %s is not a retryable status: use a code from 400 to 599 or a class 4XX or 5XX", i+1, strconv.Quote(fmt.Sprint(item)))})
 			continue
 		}
-		if !slices.Contains(codes, s) {
-			codes = append(codes, s)
+		if !slices.Contains(codes, c) {
+			codes = append(codes, c)
 		}
 	}
 	if bad != nil {
@@ -801,13 +818,21 @@ func parseStatusCodes(v any) ([]string, error) {
 	return codes, nil
 }
 
-func validRetryStatus(s string) bool {
-	if s == "4XX" || s == "5XX" {
-		return true
+// retryStatus reads s, a code from 400 to 599 or a class 4XX or 5XX, and reports whether
+// it is one.
+func retryStatus(s string) (runtime.StatusCode, bool) {
+	switch s {
+	case "4XX":
+		return runtime.Class4XX, true
+	case "5XX":
+		return runtime.Class5XX, true
 	}
 	if len(s) != 3 {
-		return false
+		return 0, false
 	}
 	n, err := strconv.Atoi(s)
-	return err == nil && n >= 400 && n <= 599
+	if err != nil || n < 400 || n > 599 {
+		return 0, false
+	}
+	return runtime.StatusCode(n), true
 }

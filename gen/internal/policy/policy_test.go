@@ -11,6 +11,7 @@ import (
 	"github.com/retrygen/retrygen/gen/internal/policy"
 	"github.com/retrygen/retrygen/gen/internal/spectest"
 	"github.com/retrygen/retrygen/gen/model"
+	"github.com/retrygen/retrygen/runtime"
 )
 
 // loadSpec writes text to a temporary spec file and loads it.
@@ -180,7 +181,7 @@ func TestPolicyDerivation(t *testing.T) {
 				"POST /search": want(func(p *model.Policy) {
 					p.Retry, p.Idempotent = true, true
 					p.Reason = "POST is declared idempotent (x-idempotent: true)"
-					p.StatusCodes = []string{"503"}
+					p.StatusCodes = []runtime.StatusCode{503}
 					p.Sources["statusCodes"] = model.FromOperation
 				}),
 			},
@@ -226,7 +227,7 @@ func TestPolicyDerivation(t *testing.T) {
 				"GET /a": want(func(p *model.Policy) {
 					safe(p, "GET")
 					p.MaxAttempts, p.InitialDelay, p.MaxDelay, p.Multiplier, p.Jitter = 7, 250*time.Millisecond, 20*time.Second, 1.5, "decorrelated"
-					p.StatusCodes, p.ConnectionErrors, p.AttemptTimeout, p.MaxElapsed = []string{"429", "5XX", "503"}, false, 3*time.Second, time.Minute
+					p.StatusCodes, p.ConnectionErrors, p.AttemptTimeout, p.MaxElapsed = []runtime.StatusCode{429, runtime.Class5XX, 503}, false, 3*time.Second, time.Minute
 					p.RetryAfter, p.MaxRetryAfter, p.ServerSignals = false, 0, false
 					p.Sources = sources(model.FromOperation, nil)
 				}),
@@ -313,7 +314,7 @@ func TestPolicyDerivation(t *testing.T) {
 				"GET /a": want(func(p *model.Policy) {
 					safe(p, "GET")
 					p.InitialDelay, p.MaxDelay, p.MaxElapsed, p.Multiplier = 500*time.Millisecond, time.Minute, time.Hour, 1.5
-					p.StatusCodes, p.ConnectionErrors = []string{"5XX", "429"}, false
+					p.StatusCodes, p.ConnectionErrors = []runtime.StatusCode{runtime.Class5XX, 429}, false
 					p.Sources = sources(model.FromDefault, map[string]model.Source{
 						"initialDelay": model.FromDocument, "maxDelay": model.FromDocument, "maxElapsed": model.FromDocument,
 						"multiplier": model.FromDocument, "statusCodes": model.FromDocument, "connectionErrors": model.FromDocument,
@@ -329,7 +330,7 @@ func TestPolicyDerivation(t *testing.T) {
 			want: map[string]model.Policy{
 				"GET /a": want(func(p *model.Policy) {
 					safe(p, "GET")
-					p.InitialDelay, p.MaxDelay, p.StatusCodes, p.MaxAttempts = time.Second, 5*time.Second, []string{"503"}, 2
+					p.InitialDelay, p.MaxDelay, p.StatusCodes, p.MaxAttempts = time.Second, 5*time.Second, []runtime.StatusCode{503}, 2
 					p.Sources = sources(model.FromDefault, map[string]model.Source{
 						"initialDelay": model.FromOperation, "maxDelay": model.FromOperation,
 						"statusCodes": model.FromOperation, "maxAttempts": model.FromOperation,
@@ -394,7 +395,7 @@ func TestPolicyFromJSONAndSwagger(t *testing.T) {
 		t.Fatal(err)
 	}
 	ops := s.API.Operations
-	if p := ops[0].Policy; p.MaxAttempts != 3 || p.Multiplier != 1.5 || !cmp.Equal(p.StatusCodes, []string{"503", "4XX"}) {
+	if p := ops[0].Policy; p.MaxAttempts != 3 || p.Multiplier != 1.5 || !cmp.Equal(p.StatusCodes, []runtime.StatusCode{503, runtime.Class4XX}) {
 		t.Errorf("JSON spec: got %+v", p)
 	}
 
@@ -490,7 +491,7 @@ func TestDefaultPolicy(t *testing.T) {
 		MaxDelay:         10 * time.Second,
 		Multiplier:       2,
 		Jitter:           "full",
-		StatusCodes:      []string{"408", "429", "500", "502", "503", "504"},
+		StatusCodes:      []runtime.StatusCode{408, 429, 500, 502, 503, 504},
 		ConnectionErrors: true,
 		AttemptTimeout:   0,
 		MaxElapsed:       0,

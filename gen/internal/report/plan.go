@@ -19,6 +19,7 @@ import (
 	"github.com/retrygen/retrygen/gen/internal/policy"
 	"github.com/retrygen/retrygen/gen/internal/source"
 	"github.com/retrygen/retrygen/gen/model"
+	"github.com/retrygen/retrygen/runtime"
 	"github.com/retrygen/retrygen/templates"
 )
 
@@ -47,8 +48,8 @@ func WriteJSON(w io.Writer, api *model.API) error {
 			switch v := v.(type) {
 			case time.Duration:
 				e = append(e, member{f.Name, v.String()})
-			case []string:
-				e = append(e, member{f.Name, append([]string{}, v...)})
+			case []runtime.StatusCode:
+				e = append(e, member{f.Name, model.StatusTexts(v)})
 			default:
 				e = append(e, member{f.Name, v})
 			}
@@ -173,9 +174,9 @@ var columns = []column{
 		p := op.Policy
 		return fmt.Sprintf("%v..%v x%s", p.InitialDelay, p.MaxDelay, strconv.FormatFloat(p.Multiplier, 'g', -1, 64))
 	}},
-	{header: "JITTER", fields: []string{"jitter"}, value: func(op *model.Operation) string { return op.Policy.Jitter }},
+	{header: "JITTER", fields: []string{"jitter"}, value: func(op *model.Operation) string { return string(op.Policy.Jitter) }},
 	{header: "STATUSES", narrow: true, fields: []string{"statusCodes"}, value: func(op *model.Operation) string {
-		return statusList(op.Policy.StatusCodes)
+		return statusList(model.StatusTexts(op.Policy.StatusCodes))
 	}},
 	{header: "METHOD", narrow: true, value: func(op *model.Operation) string { return op.GoName }},
 	{header: "CONN", fields: []string{"connectionErrors"}, value: func(op *model.Operation) string {
