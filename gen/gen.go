@@ -28,7 +28,7 @@ import (
 	"go/token"
 	"io"
 
-	"github.com/retrygen/retrygen/gen/emit"
+	"github.com/retrygen/retrygen/gen/internal/emit"
 	"github.com/retrygen/retrygen/gen/internal/build"
 	"github.com/retrygen/retrygen/gen/internal/diff"
 	"github.com/retrygen/retrygen/gen/internal/load"

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/retrygen/retrygen/gen/emit"
+	"github.com/retrygen/retrygen/gen/internal/emit"
 	"github.com/retrygen/retrygen/internal/corpus"
 )
 
