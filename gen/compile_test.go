@@ -77,13 +77,47 @@ func TestGoldenCompiles(t *testing.T) {
 			t.Fatal(err)
 		}
 		files := map[string][]byte{"client_gen.go": want}
-		if test, err := os.ReadFile(filepath.Join(goldenDir, name, "client_test.go")); err == nil {
+		test, err := os.ReadFile(filepath.Join(goldenDir, name, "client_test.go"))
+		if err == nil {
 			files["client_test.go"] = test
 		}
 		writePackage(t, dir, name, files)
+		if splitCases[name] {
+			// The same client in parts, as a larger one is written: its tests run on them.
+			files := splitClient(t, name, len(want)/3)
+			if test != nil {
+				files["client_test.go"] = test
+			}
+			writePackage(t, dir, name+"split", files)
+		}
 	}
 	goCmd(t, dir, "vet", "./...")
 	goCmd(t, dir, "test", "-count=1", "./...")
+}
+
+// splitCases are the golden cases TestGoldenCompiles also builds and tests in parts.
+var splitCases = map[string]bool{"paging": true, "semantics": true}
+
+// splitClient generates the golden case name in files of at most splitAbove bytes, by the
+// names PartName gives them.
+func splitClient(t *testing.T, name string, splitAbove int) map[string][]byte {
+	t.Helper()
+	spec, err := Load(filepath.Join(goldenDir, name, "spec.yaml"), LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts, err := GenerateFiles(spec, GenerateOptions{Package: name, Command: "-package " + name + " -o want.go spec.yaml"}, splitAbove)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(parts) < 3 {
+		t.Fatalf("%s in parts of %d bytes: %d files, want 3 or more", name, splitAbove, len(parts))
+	}
+	files := map[string][]byte{}
+	for _, p := range parts {
+		files[PartName("client_gen.go", p.Part)] = p.Source
+	}
+	return files
 }
 
 // TestAllSpecsCompile generates a client for every description in the spec corpus and
@@ -111,13 +145,22 @@ func TestAllSpecsCompile(t *testing.T) {
 			t.Errorf("%s: load: %v", e.Name(), err)
 			continue
 		}
-		out, err := Generate(spec, GenerateOptions{Package: pkg, Command: "-package " + pkg + " " + e.Name()})
+		// In files as the retrygen command writes them.
+		parts, err := GenerateFiles(spec, GenerateOptions{Package: pkg, Command: "-package " + pkg + " " + e.Name()}, SplitAbove)
 		if err != nil {
 			t.Errorf("%s: generate: %v", e.Name(), err)
 			continue
 		}
-		writePackage(t, dir, pkg, map[string][]byte{"client_gen.go": out})
-		t.Logf("%s: %d lines", e.Name(), strings.Count(string(out), "\n"))
+		files, lines := map[string][]byte{}, 0
+		for _, p := range parts {
+			if len(p.Source) > SplitAbove {
+				t.Errorf("%s: part %d holds %d bytes, over %d", e.Name(), p.Part, len(p.Source), SplitAbove)
+			}
+			files[PartName("client_gen.go", p.Part)] = p.Source
+			lines += strings.Count(string(p.Source), "\n")
+		}
+		writePackage(t, dir, pkg, files)
+		t.Logf("%s: %d lines in %d files", e.Name(), lines, len(parts))
 		n++
 	}
 	if n == 0 {

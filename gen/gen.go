@@ -27,10 +27,13 @@ import (
 	"fmt"
 	"go/token"
 	"io"
+	"path/filepath"
+	"strconv"
+	"strings"
 
-	"github.com/retrygen/retrygen/gen/internal/emit"
 	"github.com/retrygen/retrygen/gen/internal/build"
 	"github.com/retrygen/retrygen/gen/internal/diff"
+	"github.com/retrygen/retrygen/gen/internal/emit"
 	"github.com/retrygen/retrygen/gen/internal/load"
 	"github.com/retrygen/retrygen/gen/internal/report"
 	"github.com/retrygen/retrygen/gen/internal/source"
@@ -128,13 +131,44 @@ type GenerateOptions struct {
 	Command string
 }
 
-// Generate returns the gofmt-formatted source of a client for spec. Generated code that
-// does not format is an internal error that carries the source with line numbers.
+// Generate returns the gofmt-formatted source of a client for spec, in one file. Generated
+// code that does not format is an internal error that carries the source with line
+// numbers.
 func Generate(spec *Spec, opts GenerateOptions) ([]byte, error) {
 	if !token.IsIdentifier(opts.Package) || opts.Package == "_" {
 		return nil, fmt.Errorf("package name %q is not a Go identifier", opts.Package)
 	}
 	return emit.Generate(spec.API, emit.Options{Package: opts.Package, Command: opts.Command})
+}
+
+// SplitAbove is the size over which the retrygen command writes a client in several
+// files: an editor opens each of them, and a code review shows it.
+const SplitAbove = 2 << 20
+
+// A File is one file of a generated client: Part 1 is the file the -o flag names, with
+// the client and its options; parts 2 and up hold operations and types, and are named
+// by PartName.
+type File = emit.File
+
+// GenerateFiles is Generate for a client that may be written in several files: one when
+// it is no larger than splitAbove bytes (or splitAbove is 0), else as many as keep each
+// under it, each a declaration's file by a hash of its operation's or type's name, so
+// that a change of the spec changes only the lines of what changed.
+func GenerateFiles(spec *Spec, opts GenerateOptions, splitAbove int) ([]File, error) {
+	if !token.IsIdentifier(opts.Package) || opts.Package == "_" {
+		return nil, fmt.Errorf("package name %q is not a Go identifier", opts.Package)
+	}
+	return emit.GenerateFiles(spec.API, emit.Options{Package: opts.Package, Command: opts.Command, SplitAbove: splitAbove})
+}
+
+// PartName returns the path of part p of a client whose first file is first:
+// "api/client_gen.go" for 1, "api/client_gen_2.go" for 2.
+func PartName(first string, p int) string {
+	if p <= 1 {
+		return first
+	}
+	ext := filepath.Ext(first)
+	return strings.TrimSuffix(first, ext) + "_" + strconv.Itoa(p) + ext
 }
 
 // PlanOptions say how Plan renders.

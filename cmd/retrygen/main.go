@@ -249,18 +249,18 @@ func generate(a generateArgs) int {
 	if a.verbose {
 		printWarnings(a.stderr, spec)
 	}
-	src, err := generateCode(spec, a.pkg, a.command)
+	files, err := gen.GenerateFiles(spec, gen.GenerateOptions{Package: a.pkg, Command: a.command}, gen.SplitAbove)
 	if err != nil {
 		return reportSpecError(a.stderr, a.logger, err)
 	}
 	if a.check {
-		if err := checkStale(a.out, src); err != nil {
+		if err := checkClient(a.out, files); err != nil {
 			a.logger.Print(err)
 			return exitFail
 		}
 		return exitOK
 	}
-	if _, err := writeGenerated(a.out, src); err != nil {
+	if err := writeClient(a.out, files); err != nil {
 		a.logger.Print(err)
 		return exitFail
 	}
@@ -533,9 +533,4 @@ func buildVersion() string {
 		return bi.Main.Version
 	}
 	return "(devel)"
-}
-
-// generateCode renders the client source.
-func generateCode(spec *gen.Spec, pkg, command string) ([]byte, error) {
-	return gen.Generate(spec, gen.GenerateOptions{Package: pkg, Command: command})
 }

@@ -50,36 +50,50 @@ var importNames = map[string]string{
 // built against a runtime it does not fit fails to compile with this name in the message.
 const versionConst = "SupportPackageIsVersion3"
 
-// Options are the settings of one generated file.
+// Options are the settings of one generated client.
 type Options struct {
 	// Package is the package clause, e.g. "petstore".
 	Package string
 	// Command is the argument string shown in the header line, e.g.
 	// "-package petstore -o client_gen.go petstore.yaml".
 	Command string
+	// SplitAbove is the size in bytes over which GenerateFiles writes the client in
+	// several files; 0 keeps it in one.
+	SplitAbove int
 }
 
-// Generate returns the gofmt-formatted source of the client api describes. Source that
-// does not format is a bug of the generator: the error then carries the source around the
-// problem with line numbers.
+// Generate returns the gofmt-formatted source of the client api describes, in one file.
+// Source that does not format is a bug of the generator: the error then carries the
+// source around the problem with line numbers.
+func Generate(api *model.API, opts Options) ([]byte, error) {
+	opts.SplitAbove = 0
+	files, err := GenerateFiles(api, opts)
+	if err != nil {
+		return nil, err
+	}
+	return files[0].Source, nil
+}
+
+// GenerateFiles returns the gofmt-formatted source of the client api describes: one file
+// when it is no larger than opts.SplitAbove (or that is 0), else several (see split).
 //
 // The declarations are built, rendered and formatted in chunks, in parallel, and joined after the
 // header, whose import block lists what the chunks use: gofmt formats each top-level
 // declaration on its own, so the result is the file gofmt makes of the whole (a golden
 // test checks that formatting it again changes nothing).
-func Generate(api *model.API, opts Options) ([]byte, error) {
+func GenerateFiles(api *model.API, opts Options) ([]File, error) {
 	e := &emitter{api: api}
 	items := e.items()
 	n := runtime.GOMAXPROCS(0) * 4
 	if n > len(items)/16+1 {
 		n = len(items)/16 + 1
 	}
-	chunks := make([][]func() jen.Code, 0, n)
+	chunks := make([][]item, 0, n)
 	for i := range n {
 		chunks = append(chunks, items[i*len(items)/n:(i+1)*len(items)/n])
 	}
 
-	out := make([][]byte, len(chunks))
+	texts := make([][][]byte, len(chunks))
 	paths := make([][]string, len(chunks))
 	errs := make([]error, len(chunks))
 	var wg sync.WaitGroup
@@ -90,42 +104,68 @@ func Generate(api *model.API, opts Options) ([]byte, error) {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			out[i], paths[i], errs[i] = formatChunk(opts.Package, chunks[i])
+			texts[i], paths[i], errs[i] = formatChunk(opts.Package, chunks[i])
 		}()
 	}
 	wg.Wait()
 	if err := firstError(errs); err != nil {
 		return nil, err
 	}
+	formatted := slices.Concat(texts...)
+	head, err := e.mainHeader(opts, slices.Concat(paths...))
+	if err != nil {
+		return nil, err
+	}
+	size := 0
+	for _, t := range formatted {
+		size += len(t) + 2
+	}
+	if opts.SplitAbove > 0 && len(head)+size > opts.SplitAbove {
+		return split(e, opts, items, formatted, size)
+	}
+	return []File{{Part: 1, Source: join(head, formatted)}}, nil
+}
+
+// mainHeader returns the formatted start of the client's first file, importing paths
+// besides what the client surface uses.
+func (e *emitter) mainHeader(opts Options, paths []string) ([]byte, error) {
 	f := e.header(opts)
-	// Registering the chunks' imports makes jennifer list them in the header.
-	for _, p := range slices.Sorted(slices.Values(slices.Concat(paths...))) {
-		if _, ok := importNames[p]; !ok {
-			// The naming pass keeps spec names clear of the package names in
-			// importNames (through model.FixedNames) and of no others.
-			return nil, fmt.Errorf("internal error: generated code imports %s, which importNames does not list", p)
-		}
-		_ = jen.Qual(p, "X").RenderWithFile(io.Discard, f)
+	if err := importAll(f, paths); err != nil {
+		return nil, err
 	}
 	head, err := formatFile(f)
 	if err != nil {
 		return nil, err
 	}
-	if head, err = groupImports(head); err != nil {
-		return nil, err
+	return groupImports(head)
+}
+
+// importAll registers paths with f, so that jennifer lists them in its import block.
+func importAll(f *jen.File, paths []string) error {
+	for _, p := range slices.Sorted(slices.Values(paths)) {
+		if _, ok := importNames[p]; !ok {
+			// The naming pass keeps spec names clear of the package names in
+			// importNames (through model.FixedNames) and of no others.
+			return fmt.Errorf("internal error: generated code imports %s, which importNames does not list", p)
+		}
+		_ = jen.Qual(p, "X").RenderWithFile(io.Discard, f)
 	}
+	return nil
+}
+
+// join returns head and the declarations decls, each after an empty line.
+func join(head []byte, decls [][]byte) []byte {
 	var buf bytes.Buffer
 	buf.Write(bytes.TrimSpace(head))
-	for _, b := range out {
-		b = bytes.TrimSpace(b)
-		if len(b) == 0 {
+	for _, d := range decls {
+		if len(d) == 0 {
 			continue
 		}
 		buf.WriteString("\n\n")
-		buf.Write(b)
+		buf.Write(d)
 	}
 	buf.WriteByte('\n')
-	return buf.Bytes(), nil
+	return buf.Bytes()
 }
 
 func firstError(errs []error) error {
@@ -142,7 +182,7 @@ func Source(api *model.API, opts Options) ([]byte, error) {
 	e := &emitter{api: api}
 	f := e.header(opts)
 	for _, it := range e.items() {
-		f.Add(it())
+		f.Add(it.build())
 	}
 	src, err := render(f)
 	if err != nil {
@@ -151,17 +191,25 @@ func Source(api *model.API, opts Options) ([]byte, error) {
 	return groupImports(src)
 }
 
+// An item is one generated declaration, built when build is called, so that chunks of
+// them are built as well as formatted in parallel.
+type item struct {
+	// key places the item when the client is split in several files: the name of the
+	// operation or type it belongs to; "" keeps it in the first file, with the client.
+	key   string
+	build func() jen.Code
+}
+
 // items are the generated declarations, each followed by an empty line: policies,
-// methods, error-model pickers, parameter structs, types. Each is built when it is
-// called, so that chunks of them are built as well as formatted in parallel.
-func (e *emitter) items() []func() jen.Code {
+// methods, error-model pickers, parameter structs, types.
+func (e *emitter) items() []item {
 	api := e.api
-	var items []func() jen.Code
-	add := func(build func() *jen.Statement) {
-		items = append(items, func() jen.Code { return build().Line() })
+	var items []item
+	add := func(key string, build func() *jen.Statement) {
+		items = append(items, item{key, func() jen.Code { return build().Line() }})
 	}
 	for _, c := range slices.Concat(e.serverConsts(), e.securityOptions()) {
-		items = append(items, func() jen.Code { return c })
+		items = append(items, item{"", func() jen.Code { return c }})
 	}
 	users := map[string][]string{} // in the order of the methods, <Op>Stream after <Op>
 	for _, op := range api.Operations {
@@ -176,42 +224,42 @@ func (e *emitter) items() []func() jen.Code {
 	for _, op := range api.Operations {
 		for _, m := range op.Methods() {
 			if u := users[m.PolicyVar]; u != nil {
-				add(func() *jen.Statement { return e.policy(m, u) })
+				add("", func() *jen.Statement { return e.policy(m, u) })
 				delete(users, m.PolicyVar)
 			}
 		}
 	}
 	for _, op := range api.Operations {
-		add(func() *jen.Statement { return e.method(op) })
+		add(op.GoName, func() *jen.Statement { return e.method(op) })
 		if sv := op.StreamVariant(); sv != nil {
-			add(func() *jen.Statement { return e.method(sv) })
+			add(op.GoName, func() *jen.Statement { return e.method(sv) })
 		}
 		for _, v := range op.Variants {
-			add(func() *jen.Statement { return e.method(v) })
+			add(op.GoName, func() *jen.Statement { return e.method(v) })
 		}
 		if op.Pagination != nil {
-			add(func() *jen.Statement { return e.allMethod(op) })
-			add(func() *jen.Statement { return e.pagesMethod(op) })
+			add(op.GoName, func() *jen.Statement { return e.allMethod(op) })
+			add(op.GoName, func() *jen.Statement { return e.pagesMethod(op) })
 		}
 	}
 	for _, set := range api.ErrorSets {
 		if set.Only() == nil {
-			add(func() *jen.Statement { return e.errorSet(set) })
+			add(set.GoName, func() *jen.Statement { return e.errorSet(set) })
 		}
 	}
 	for _, op := range api.Operations {
 		if op.ParamsType != "" {
-			add(func() *jen.Statement { return e.paramsStruct(op) })
+			add(op.GoName, func() *jen.Statement { return e.paramsStruct(op) })
 		}
 		if op.Headers != nil {
-			add(func() *jen.Statement { return e.headerSet(op) })
+			add(op.GoName, func() *jen.Statement { return e.headerSet(op) })
 		}
 		if op.Pagination != nil {
-			add(func() *jen.Statement { return e.pageType(op) })
+			add(op.GoName, func() *jen.Statement { return e.pageType(op) })
 		}
 	}
 	for _, d := range api.Decls {
-		add(func() *jen.Statement { return e.decl(d) })
+		add(d.GoName, func() *jen.Statement { return e.decl(d) })
 	}
 	return items
 }
@@ -326,24 +374,29 @@ func formatFile(f *jen.File) ([]byte, error) {
 	return out, nil
 }
 
-// chunkMark opens the declarations of a chunk; no generated name starts with "_".
-const chunkMark = "const _retrygenChunk = 0\n"
+// itemMark opens each declaration of a chunk; no generated name starts with "_", and no
+// spec text reaches the start of a line outside a comment.
+const itemMark = "const _retrygenItem = 0\n"
 
-// formatChunk formats declarations as part of a file and returns them without the
-// package clause and imports, and the import paths they use.
-func formatChunk(pkg string, items []func() jen.Code) ([]byte, []string, error) {
+// formatChunk formats declarations as part of a file and returns each one's text, without
+// the package clause and imports, and the import paths they use.
+func formatChunk(pkg string, items []item) ([][]byte, []string, error) {
 	f := newFile(pkg)
-	f.Id(chunkMark)
 	for _, it := range items {
-		f.Add(it())
+		f.Id(itemMark)
+		f.Add(it.build())
 	}
 	out, err := formatFile(f)
 	if err != nil {
 		return nil, nil, err
 	}
-	_, body, ok := bytes.Cut(out, []byte("\n"+chunkMark))
-	if !ok {
-		return nil, nil, fmt.Errorf("internal error: chunk marker lost in formatting")
+	parts := bytes.Split(out, []byte("\n"+itemMark))
+	if len(parts) != len(items)+1 {
+		return nil, nil, fmt.Errorf("internal error: %d declaration marks of %d lost in formatting", len(items)+1-len(parts), len(items))
+	}
+	texts := parts[1:]
+	for i, t := range texts {
+		texts[i] = bytes.TrimSpace(t)
 	}
 	parsed, err := parser.ParseFile(token.NewFileSet(), "", out, parser.ImportsOnly)
 	if err != nil {
@@ -357,7 +410,7 @@ func formatChunk(pkg string, items []func() jen.Code) ([]byte, []string, error) 
 		}
 		paths = append(paths, p)
 	}
-	return body, paths, nil
+	return texts, paths, nil
 }
 
 // FormatError reports generated source that go/format rejects.
