@@ -28,9 +28,9 @@ import (
 	"go/token"
 	"io"
 
-	"github.com/retrygen/retrygen/gen/internal/emit"
 	"github.com/retrygen/retrygen/gen/internal/build"
 	"github.com/retrygen/retrygen/gen/internal/diff"
+	"github.com/retrygen/retrygen/gen/internal/emit"
 	"github.com/retrygen/retrygen/gen/internal/load"
 	"github.com/retrygen/retrygen/gen/internal/report"
 	"github.com/retrygen/retrygen/gen/internal/source"

@@ -22,8 +22,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/retrygen/retrygen/gen/internal/emit"
 	"github.com/retrygen/retrygen/gen/internal/build"
+	"github.com/retrygen/retrygen/gen/internal/emit"
 	"github.com/retrygen/retrygen/gen/internal/source"
 	"github.com/retrygen/retrygen/internal/longtest"
 )
