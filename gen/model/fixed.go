@@ -1,5 +1,7 @@
 package model
 
+import "slices"
+
 // Reserved lists the identifiers every generated file declares or imports by itself, so
 // that the naming pass keeps spec-derived names clear of them. The emitter declares
 // exactly these; a test of the emitter checks that the two agree.
@@ -16,9 +18,9 @@ type Reserved struct {
 }
 
 // FixedNames returns the identifiers of the fixed part of generated code, in new slices
-// the caller may change.
+// the caller may change. The names of the options are ClientOptions' and CallOptions'.
 func FixedNames() Reserved {
-	return Reserved{
+	r := Reserved{
 		Package: []string{
 			"APIError", "CallOption", "Client", "Date", "DateOf",
 			"ErrBodyNotReplayable", "ErrBodyTooLarge", "ErrBudgetExhausted", "ErrCircuitOpen",
@@ -27,14 +29,13 @@ func FixedNames() Reserved {
 			"ErrStatusNotRetried", "ErrStreamClosed", "ErrUndeclaredStatus",
 			"EventStream", "File", "NewClient", "Null", "Nullable", "Option", "PageError", "ParseDate", "Policy", "Ptr",
 			"ResponseInfo", "RetryEvent", "Some", "StreamError", "callOptions", "noCompare",
-			"WithAttemptTimeout", "WithCircuitBreaker", "WithCursor", "WithHTTPClient", "WithHeader", "WithIdempotencyKey",
-			"WithIdempotent", "WithJitterSource", "WithLogger", "WithMaxAttempts", "WithMaxBodySize", "WithMaxPages", "WithMaxReconnects",
-			"WithOnRetry", "WithPolicyOverride", "WithRequestEditor", "WithResponseHeaderTimeout",
-			"WithResponseInfo", "WithRetryBudget", "WithUserAgent", "WithoutRetry", "WithoutRetryBudget",
-			"WithoutServerRetrySignals",
 		},
 		ClientMembers: []string{"wire"},
 		Imports:       []string{"context", "http", "io", "iter", "json", "runtime", "slog", "time", "wire"},
 		Locals:        []string{"c", "ctx", "params", "body", "opts", "r", "resp", "err", "out", "w", "stream", "pg"},
 	}
+	for _, o := range slices.Concat(clientOptions, callOptions) {
+		r.Package = append(r.Package, o.Name)
+	}
+	return r
 }

@@ -430,11 +430,11 @@ func (e *emitter) body(b *model.Body) jen.Code {
 			switch {
 			case f.ReadOnly || f.Additional:
 			case isFile(f.Type) && f.Required:
-				stmts = append(stmts, jen.Id("w").Dot("RequiredFile").Call(jen.Lit(f.Name), jen.Lit(f.ContentType), wireFile(jen.Op("&").Add(v))))
+				stmts = append(stmts, jen.Id("w").Dot("RequiredFile").Call(jen.Lit(f.Name), jen.Lit(f.ContentType), wireTwin("File", jen.Op("&").Add(v))))
 			case isFile(f.Type):
-				stmts = append(stmts, jen.Id("w").Dot("File").Call(jen.Lit(f.Name), jen.Lit(f.ContentType), wireFile(jen.Op("&").Add(v))))
+				stmts = append(stmts, jen.Id("w").Dot("File").Call(jen.Lit(f.Name), jen.Lit(f.ContentType), wireTwin("File", jen.Op("&").Add(v))))
 			case f.Type.Kind == model.KindPointer && isFile(f.Type.Elem):
-				stmts = append(stmts, jen.Id("w").Dot("File").Call(jen.Lit(f.Name), jen.Lit(f.ContentType), wireFile(v)))
+				stmts = append(stmts, jen.Id("w").Dot("File").Call(jen.Lit(f.Name), jen.Lit(f.ContentType), wireTwin("File", v)))
 			case f.Type.Kind == model.KindSlice && isFile(f.Type.Elem):
 				stmts = append(stmts, jen.Id("w").Dot("Files").Call(jen.Lit(f.Name), jen.Lit(f.ContentType), jen.Qual(wirePath, "FilesOf").Call(v)))
 			case f.ContentType != "":
@@ -489,11 +489,6 @@ func streamFlag(op *model.Operation) jen.Code {
 		jen.Id("body").Op("=").Qual(wirePath, "Copy").Call(jen.Id("body")),
 		set,
 	)
-}
-
-// wireFile renders the conversion of a *File to its runtime/wire twin.
-func wireFile(v jen.Code) *jen.Statement {
-	return jen.Parens(jen.Op("*").Qual(wirePath, "File")).Call(v)
 }
 
 // declared returns the arguments that make wire.Expect and wire.DecodeDeclared check the
