@@ -18,16 +18,13 @@ type Reserved struct {
 }
 
 // FixedNames returns the identifiers of the fixed part of generated code, in new slices
-// the caller may change. The names of the options are ClientOptions' and CallOptions'.
+// the caller may change. The options are ClientOptions and CallOptions; the errors,
+// Sentinels.
 func FixedNames() Reserved {
 	r := Reserved{
 		Package: []string{
-			"APIError", "CallOption", "Client", "Date", "DateOf",
-			"ErrBodyNotReplayable", "ErrBodyTooLarge", "ErrBudgetExhausted", "ErrCircuitOpen",
-			"ErrConnectionErrorsOff", "ErrContentType", "ErrExhausted", "ErrManyVariants", "ErrNoLocation", "ErrNoVariant", "ErrNotRetrySafe", "ErrNotRetryable",
-			"ErrOptionDoesNotApply", "ErrPageLink", "ErrPageLoop", "ErrRequestBody", "ErrRetriesOff", "ErrRetryAfterTooLong", "ErrServerSaidNoRetry",
-			"ErrStatusNotRetried", "ErrStreamClosed", "ErrUndeclaredStatus",
-			"EventStream", "File", "NewClient", "Null", "Nullable", "Option", "PageError", "ParseDate", "Policy", "Ptr",
+			"APIError", "CallOption", "Client", "Date", "DateOf", "EventStream", "File", "NewClient",
+			"Null", "Nullable", "Option", "PageError", "ParseDate", "Policy", "Ptr",
 			"ResponseInfo", "RetryEvent", "Some", "StreamError", "callOptions", "noCompare",
 		},
 		ClientMembers: []string{"wire"},
@@ -37,5 +34,18 @@ func FixedNames() Reserved {
 	for _, o := range slices.Concat(clientOptions, callOptions) {
 		r.Package = append(r.Package, o.Name)
 	}
+	r.Package = append(r.Package, sentinels...)
 	return r
+}
+
+// Sentinels returns the runtime's errors.Is targets, which the generated package
+// re-exports under the same names, in a new slice the caller may change.
+func Sentinels() []string { return slices.Clone(sentinels) }
+
+var sentinels = []string{
+	"ErrExhausted", "ErrBudgetExhausted", "ErrCircuitOpen", "ErrBodyNotReplayable", "ErrRetryAfterTooLong",
+	"ErrStatusNotRetried", "ErrNotRetrySafe", "ErrNotRetryable", "ErrConnectionErrorsOff", "ErrBodyTooLarge",
+	"ErrOptionDoesNotApply", "ErrRetriesOff", "ErrServerSaidNoRetry", "ErrRequestBody",
+	"ErrContentType", "ErrUndeclaredStatus", "ErrStreamClosed", "ErrNoLocation", "ErrNoVariant", "ErrManyVariants",
+	"ErrPageLoop", "ErrPageLink",
 }

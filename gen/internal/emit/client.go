@@ -15,15 +15,6 @@ import (
 // model.FixedNames lists what this declares, for the naming pass. The options are
 // model.ClientOptions and model.CallOptions, whose names FixedNames reserves from there.
 
-// sentinels are the runtime's errors.Is targets, re-exported under the same names.
-var sentinels = []string{
-	"ErrExhausted", "ErrBudgetExhausted", "ErrCircuitOpen", "ErrBodyNotReplayable", "ErrRetryAfterTooLong",
-	"ErrStatusNotRetried", "ErrNotRetrySafe", "ErrNotRetryable", "ErrConnectionErrorsOff", "ErrBodyTooLarge",
-	"ErrOptionDoesNotApply", "ErrRetriesOff", "ErrServerSaidNoRetry", "ErrRequestBody",
-	"ErrContentType", "ErrUndeclaredStatus", "ErrStreamClosed", "ErrNoLocation", "ErrNoVariant", "ErrManyVariants",
-	"ErrPageLoop", "ErrPageLink",
-}
-
 // clientSurface renders Client, NewClient, the options, the values a caller builds
 // (Nullable, Date, File, Ptr), the event stream and the re-exported runtime names. Every
 // exported name is declared here, so that a caller imports the generated package alone
@@ -73,7 +64,7 @@ func clientSurface(api *model.API) []jen.Code {
 	add("Policy says how an operation is retried; see runtime.Policy for its fields.", jen.Type().Id("Policy").Op("=").Qual(runtimePath, "Policy"))
 	add("RetryEvent describes one retry, for WithOnRetry; see runtime.RetryEvent for its fields.", jen.Type().Id("RetryEvent").Op("=").Qual(runtimePath, "RetryEvent"))
 	add("Reasons a call failed or stopped retrying, for errors.Is.", jen.Var().DefsFunc(func(g *jen.Group) {
-		for _, name := range sentinels {
+		for _, name := range model.Sentinels() {
 			g.Id(name).Op("=").Qual(runtimePath, name)
 		}
 	}))
