@@ -348,6 +348,27 @@ func (r *reportFlags) format() (string, error) {
 	return "table", nil
 }
 
+// parse parses args into fs, which holds r's flags, and returns the output format they
+// ask for. It refuses other than n arguments, want saying what they are; when it fails it
+// reports why, shows the usage where that helps and returns the exit code, as
+// parseFlags does.
+func (r *reportFlags) parse(fs *flag.FlagSet, args []string, logger *log.Logger, n int, want string) (format string, code int, ok bool) {
+	if code, ok := parseFlags(fs, args, logger); !ok {
+		return "", code, false
+	}
+	if fs.NArg() != n {
+		logger.Printf("want %s, got %d arguments", want, fs.NArg())
+		fs.Usage()
+		return "", exitUsage, false
+	}
+	format, err := r.format()
+	if err != nil {
+		logger.Print(err)
+		return "", exitUsage, false
+	}
+	return format, 0, true
+}
+
 func (r *reportFlags) loadOptions(strict bool) gen.LoadOptions {
 	return gen.LoadOptions{AllowExternalRefs: *r.allowExt, Strict: strict, Overlays: r.overlays}
 }
@@ -372,18 +393,9 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 	wide := fs.Bool("wide", false, "show every field in the table, and where each value came from")
 	verbose := fs.Bool("v", false, "also print the spec's warnings: findings that do not stop planning")
 	strict := fs.Bool("strict", false, "treat the spec's warnings as errors")
-	if code, ok := parseFlags(fs, args, logger); !ok {
+	format, code, ok := report.parse(fs, args, logger, 1, "exactly one spec file")
+	if !ok {
 		return code
-	}
-	if fs.NArg() != 1 {
-		logger.Printf("want exactly one spec file, got %d arguments", fs.NArg())
-		fs.Usage()
-		return exitUsage
-	}
-	format, err := report.format()
-	if err != nil {
-		logger.Print(err)
-		return exitUsage
 	}
 	spec, err := gen.Load(fs.Arg(0), report.loadOptions(*strict))
 	if err != nil {
@@ -408,18 +420,9 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("retrygen diff", diffUsage, stderr)
 	report := addReportFlags(fs, "print a JSON object: counts and one entry per change", "print Markdown for a pull request comment", "both specs")
 	allow := fs.String("allow", "", "comma-separated `kinds` that do not fail the run: breaking, loosened")
-	if code, ok := parseFlags(fs, args, logger); !ok {
+	format, code, ok := report.parse(fs, args, logger, 2, "two spec files, OLD and NEW")
+	if !ok {
 		return code
-	}
-	if fs.NArg() != 2 {
-		logger.Printf("want two spec files, OLD and NEW, got %d arguments", fs.NArg())
-		fs.Usage()
-		return exitUsage
-	}
-	format, err := report.format()
-	if err != nil {
-		logger.Print(err)
-		return exitUsage
 	}
 	allowed, err := allowedKinds(*allow)
 	if err != nil {

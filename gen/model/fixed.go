@@ -1,5 +1,7 @@
 package model
 
+import "slices"
+
 // Reserved lists the identifiers every generated file declares or imports by itself, so
 // that the naming pass keeps spec-derived names clear of them. The emitter declares
 // exactly these; a test of the emitter checks that the two agree.
@@ -16,25 +18,34 @@ type Reserved struct {
 }
 
 // FixedNames returns the identifiers of the fixed part of generated code, in new slices
-// the caller may change.
+// the caller may change. The options are ClientOptions and CallOptions; the errors,
+// Sentinels.
 func FixedNames() Reserved {
-	return Reserved{
+	r := Reserved{
 		Package: []string{
-			"APIError", "CallOption", "Client", "Date", "DateOf",
-			"ErrBodyNotReplayable", "ErrBodyTooLarge", "ErrBudgetExhausted", "ErrCircuitOpen",
-			"ErrConnectionErrorsOff", "ErrContentType", "ErrExhausted", "ErrManyVariants", "ErrNoLocation", "ErrNoVariant", "ErrNotRetrySafe", "ErrNotRetryable",
-			"ErrOptionDoesNotApply", "ErrPageLink", "ErrPageLoop", "ErrRequestBody", "ErrRetriesOff", "ErrRetryAfterTooLong", "ErrServerSaidNoRetry",
-			"ErrStatusNotRetried", "ErrStreamClosed", "ErrUndeclaredStatus",
-			"EventStream", "File", "NewClient", "Null", "Nullable", "Option", "PageError", "ParseDate", "Policy", "Ptr",
+			"APIError", "CallOption", "Client", "Date", "DateOf", "EventStream", "File", "NewClient",
+			"Null", "Nullable", "Option", "PageError", "ParseDate", "Policy", "Ptr",
 			"ResponseInfo", "RetryEvent", "Some", "StreamError", "callOptions", "noCompare",
-			"WithAttemptTimeout", "WithCircuitBreaker", "WithCursor", "WithHTTPClient", "WithHeader", "WithIdempotencyKey",
-			"WithIdempotent", "WithJitterSource", "WithLogger", "WithMaxAttempts", "WithMaxBodySize", "WithMaxPages", "WithMaxReconnects",
-			"WithOnRetry", "WithPolicyOverride", "WithRequestEditor", "WithResponseHeaderTimeout",
-			"WithResponseInfo", "WithRetryBudget", "WithUserAgent", "WithoutRetry", "WithoutRetryBudget",
-			"WithoutServerRetrySignals",
 		},
 		ClientMembers: []string{"wire"},
 		Imports:       []string{"context", "http", "io", "iter", "json", "runtime", "slog", "time", "wire"},
 		Locals:        []string{"c", "ctx", "params", "body", "opts", "r", "resp", "err", "out", "w", "stream", "pg"},
 	}
+	for _, o := range slices.Concat(clientOptions, callOptions) {
+		r.Package = append(r.Package, o.Name)
+	}
+	r.Package = append(r.Package, sentinels...)
+	return r
+}
+
+// Sentinels returns the runtime's errors.Is targets, which the generated package
+// re-exports under the same names, in a new slice the caller may change.
+func Sentinels() []string { return slices.Clone(sentinels) }
+
+var sentinels = []string{
+	"ErrExhausted", "ErrBudgetExhausted", "ErrCircuitOpen", "ErrBodyNotReplayable", "ErrRetryAfterTooLong",
+	"ErrStatusNotRetried", "ErrNotRetrySafe", "ErrNotRetryable", "ErrConnectionErrorsOff", "ErrBodyTooLarge",
+	"ErrOptionDoesNotApply", "ErrRetriesOff", "ErrServerSaidNoRetry", "ErrRequestBody",
+	"ErrContentType", "ErrUndeclaredStatus", "ErrStreamClosed", "ErrNoLocation", "ErrNoVariant", "ErrManyVariants",
+	"ErrPageLoop", "ErrPageLink",
 }

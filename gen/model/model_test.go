@@ -1,6 +1,7 @@
 package model
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/retrygen/retrygen/runtime"
@@ -22,5 +23,19 @@ func TestStatusText(t *testing.T) {
 	}
 	if got := StatusTexts(nil); got == nil || len(got) != 0 {
 		t.Errorf("StatusTexts(nil) = %#v, want an empty list", got)
+	}
+}
+
+// Each option is declared once, under a doc comment that begins with its name.
+func TestOptions(t *testing.T) {
+	seen := map[string]bool{}
+	for _, o := range append(ClientOptions(), CallOptions()...) {
+		if seen[o.Name] {
+			t.Errorf("%s is declared twice", o.Name)
+		}
+		seen[o.Name] = true
+		if !strings.HasPrefix(o.Doc, o.Name+" ") {
+			t.Errorf("the doc of %s does not begin with its name: %q", o.Name, o.Doc)
+		}
 	}
 }

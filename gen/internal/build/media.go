@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"iter"
 	"mime"
 	"slices"
 	"strings"
@@ -38,26 +39,18 @@ func isEventStream(ct string) bool {
 // success responses offer nothing else, its method returns the stream; otherwise the
 // stream gets a method of its own, <Op>Stream.
 func (b *builder) stream(op *model.Operation, kop *openapi3.Operation) {
-	if kop.Responses == nil {
-		return
-	}
-	all := kop.Responses.Map()
 	var (
 		ct     string
 		mt     *openapi3.MediaType
 		others bool
 	)
-	for _, code := range source.SortedKeys(all) {
-		rr := all[code]
-		if !strings.HasPrefix(code, "2") || rr == nil || rr.Value == nil {
-			continue
-		}
-		for _, c := range source.SortedKeys(rr.Value.Content) {
+	for r := range successResponses(kop) {
+		for _, c := range source.SortedKeys(r.Content) {
 			switch {
 			case !isEventStream(c):
 				others = true
-			case mt == nil && rr.Value.Content[c] != nil:
-				ct, mt = c, rr.Value.Content[c]
+			case mt == nil && r.Content[c] != nil:
+				ct, mt = c, r.Content[c]
 			}
 		}
 	}
@@ -207,19 +200,11 @@ func mediaSuffix(ct string) string {
 // typed fields, <Op>Headers, that a ResponseInfo fills. Content-Type is left out, as
 // OpenAPI says; a header whose schema is not a scalar is read as a string.
 func (b *builder) responseHeaders(op *model.Operation, kop *openapi3.Operation) {
-	if kop.Responses == nil {
-		return
-	}
-	all := kop.Responses.Map()
 	found := map[string]*openapi3.Header{}
 	var order []string
-	for _, code := range source.SortedKeys(all) {
-		rr := all[code]
-		if !strings.HasPrefix(code, "2") || rr == nil || rr.Value == nil {
-			continue
-		}
-		for _, name := range source.SortedKeys(rr.Value.Headers) {
-			h := rr.Value.Headers[name]
+	for r := range successResponses(kop) {
+		for _, name := range source.SortedKeys(r.Headers) {
+			h := r.Headers[name]
 			key := strings.ToLower(name)
 			if h == nil || h.Value == nil || key == "content-type" || found[key] != nil || !policy.ValidHeaderName(name) {
 				continue
@@ -361,22 +346,29 @@ func successMedia(content openapi3.Content) (string, *openapi3.MediaType, bodyKi
 	return best, content[best], kind
 }
 
+// successResponses yields the 2xx responses of kop, in the order of their statuses.
+func successResponses(kop *openapi3.Operation) iter.Seq[*openapi3.Response] {
+	return func(yield func(*openapi3.Response) bool) {
+		if kop.Responses == nil {
+			return
+		}
+		all := kop.Responses.Map()
+		for _, code := range source.SortedKeys(all) {
+			if rr := all[code]; strings.HasPrefix(code, "2") && rr != nil && rr.Value != nil && !yield(rr.Value) {
+				return
+			}
+		}
+	}
+}
+
 // successTypes lists the media types op's 2xx responses declare, each once, in the order
 // of their statuses and names; the event stream and types that are not valid header
 // values are left out.
 func successTypes(kop *openapi3.Operation) (types []string, media map[string]*openapi3.MediaType) {
 	media = map[string]*openapi3.MediaType{}
-	if kop.Responses == nil {
-		return nil, media
-	}
-	all := kop.Responses.Map()
-	for _, code := range source.SortedKeys(all) {
-		rr := all[code]
-		if !strings.HasPrefix(code, "2") || rr == nil || rr.Value == nil {
-			continue
-		}
-		for _, ct := range source.SortedKeys(rr.Value.Content) {
-			mt := rr.Value.Content[ct]
+	for r := range successResponses(kop) {
+		for _, ct := range source.SortedKeys(r.Content) {
+			mt := r.Content[ct]
 			if mt == nil || isEventStream(ct) || !validHeaderValue(ct) || media[ct] != nil {
 				continue
 			}
@@ -458,18 +450,12 @@ func (b *builder) resultMedia(op *model.Operation, kop *openapi3.Operation) {
 func jsonAlike(kop *openapi3.Operation) map[string]bool {
 	ok := map[string]bool{}
 	refused := map[string]bool{}
-	if kop.Responses == nil {
-		return ok
-	}
-	for code, rr := range kop.Responses.Map() {
-		if !strings.HasPrefix(code, "2") || rr == nil || rr.Value == nil {
-			continue
-		}
-		_, picked, kind := successMedia(rr.Value.Content)
+	for r := range successResponses(kop) {
+		_, picked, kind := successMedia(r.Content)
 		if kind != bodyJSON {
 			continue
 		}
-		for ct, mt := range rr.Value.Content {
+		for ct, mt := range r.Content {
 			if mt == nil || responseBody(ct, mt) != bodyJSON {
 				continue
 			}

@@ -1,173 +1,19 @@
 package emit
 
 import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"slices"
+
 	"github.com/dave/jennifer/jen"
 	"github.com/retrygen/retrygen/gen/model"
 )
 
 // The fixed client surface: the names a user of the generated package calls that do not
 // come from the spec. Each is a line or a few that hand over to runtime/wire or runtime;
-// model.FixedNames lists what this declares, for the naming pass.
-
-// clientOption is an option of NewClient or of a call, declared as a one-line function
-// that returns the runtime/wire or runtime function of the same name.
-type clientOption struct {
-	doc    string
-	name   string
-	params []jen.Code
-	args   []string
-	// convert, when set, gives for an argument the conversion to its runtime/wire type,
-	// e.g. (*wire.ResponseInfo).
-	convert []*jen.Statement
-}
-
-var newClientOptions = []clientOption{
-	{
-		doc:    "WithHTTPClient sends every attempt with hc instead of http.DefaultClient. Do not give it a transport that retries by itself: its attempts would multiply the client's.",
-		name:   "WithHTTPClient",
-		params: []jen.Code{jen.Id("hc").Op("*").Qual(httpPath, "Client")},
-		args:   []string{"hc"},
-	},
-	{
-		doc:  "WithRequestEditor calls edit on each request before it is sent, for example to add authentication. It runs once per call, before the first attempt, never on a redirect, so credentials it adds are not carried to another host. An error from edit ends the call before anything is sent.",
-		name: "WithRequestEditor",
-		params: []jen.Code{jen.Id("edit").Func().Params(
-			jen.Id("ctx").Qual(contextPath, "Context"), jen.Id("req").Op("*").Qual(httpPath, "Request"),
-		).Error()},
-		args: []string{"edit"},
-	},
-	{
-		doc:    "WithUserAgent sets the User-Agent header of every request.",
-		name:   "WithUserAgent",
-		params: []jen.Code{jen.Id("ua").String()},
-		args:   []string{"ua"},
-	},
-	{
-		doc:    "WithLogger logs each retry at WARN level to l, without header values or bodies.",
-		name:   "WithLogger",
-		params: []jen.Code{jen.Id("l").Op("*").Qual(slogPath, "Logger")},
-		args:   []string{"l"},
-	},
-	{
-		doc:    "WithOnRetry calls fn before each wait between attempts.",
-		name:   "WithOnRetry",
-		params: []jen.Code{jen.Id("fn").Func().Params(jen.Id("RetryEvent"))},
-		args:   []string{"fn"},
-	},
-	{
-		doc:    "WithRetryBudget caps the retries of all calls to ratio of recent requests, plus minPerSecond retries per second, instead of the default budget.",
-		name:   "WithRetryBudget",
-		params: []jen.Code{jen.List(jen.Id("ratio"), jen.Id("minPerSecond")).Float64()},
-		args:   []string{"ratio", "minPerSecond"},
-	},
-	{
-		doc:  "WithoutRetryBudget lets every call make all the attempts its policy allows, however many other calls are failing.",
-		name: "WithoutRetryBudget",
-	},
-	{
-		doc:    "WithCircuitBreaker stops calls for coolDown after failures consecutive failed calls, then lets one probe call through to decide whether to close again.",
-		name:   "WithCircuitBreaker",
-		params: []jen.Code{jen.Id("failures").Int(), jen.Id("coolDown").Qual(timePath, "Duration")},
-		args:   []string{"failures", "coolDown"},
-	},
-	{
-		doc:    "WithJitterSource makes rnd the random source of the backoff's jitter: each call returns a number in [0, 1). A seeded source, e.g. rand.New(rand.NewPCG(1, 2)).Float64, makes the waits of a test repeatable.",
-		name:   "WithJitterSource",
-		params: []jen.Code{jen.Id("rnd").Func().Params().Float64()},
-		args:   []string{"rnd"},
-	},
-	{
-		doc:    "WithResponseHeaderTimeout bounds how long each attempt waits for its response header once the request is written: 30s by default; runtime.NoResponseHeaderTimeout turns the bound off, for long polls.",
-		name:   "WithResponseHeaderTimeout",
-		params: []jen.Code{jen.Id("d").Qual(timePath, "Duration")},
-		args:   []string{"d"},
-	},
-	{
-		doc:    "WithMaxBodySize caps the bytes of a response body decoded whole: 32 MiB by default; runtime.NoBodyLimit turns the cap off. A larger body fails the call.",
-		name:   "WithMaxBodySize",
-		params: []jen.Code{jen.Id("n").Int64()},
-		args:   []string{"n"},
-	},
-	{
-		doc:  "WithoutServerRetrySignals makes every call ignore the x-should-retry and Stripe-Should-Retry response headers, by which the server says whether repeating a request is safe: each call is then retried under its operation's policy alone.",
-		name: "WithoutServerRetrySignals",
-	},
-	{
-		doc:    "WithPolicyOverride lets fn adjust the retry policy of every call, e.g. to cap MaxAttempts client-wide. fn receives a copy; changing it does not change the operation's own policy.",
-		name:   "WithPolicyOverride",
-		params: []jen.Code{jen.Id("fn").Func().Params(jen.Op("*").Id("Policy"))},
-		args:   []string{"fn"},
-	},
-}
-
-var callOptions = []clientOption{
-	{
-		doc:    "WithMaxAttempts makes at most n attempts for this call.",
-		name:   "WithMaxAttempts",
-		params: []jen.Code{jen.Id("n").Int()},
-		args:   []string{"n"},
-	},
-	{
-		doc:  "WithoutRetry sends this call once, whatever its policy says.",
-		name: "WithoutRetry",
-	},
-	{
-		doc:    "WithIdempotencyKey sends key as this call's idempotency key instead of a random one. On an operation that declares no key and is not retry-safe by itself (a POST, a PATCH), it sends key as Idempotency-Key and makes this call retry-safe. Where no key is sent (a GET, a PUT), the call fails with ErrOptionDoesNotApply before anything is sent.",
-		name:   "WithIdempotencyKey",
-		params: []jen.Code{jen.Id("key").String()},
-		args:   []string{"key"},
-	},
-	{
-		doc:  "WithIdempotent declares this call retry-safe without an idempotency key, because repeating it does no harm (a search sent as a POST, say).",
-		name: "WithIdempotent",
-	},
-	{
-		doc:    "WithAttemptTimeout bounds each attempt of this call by d.",
-		name:   "WithAttemptTimeout",
-		params: []jen.Code{jen.Id("d").Qual(timePath, "Duration")},
-		args:   []string{"d"},
-	},
-	{
-		doc:    "WithHeader adds a header to every attempt of this call.",
-		name:   "WithHeader",
-		params: []jen.Code{jen.List(jen.Id("key"), jen.Id("value")).String()},
-		args:   []string{"key", "value"},
-	},
-	{
-		doc:    "WithMaxReconnects lets an event stream reconnect at most n times over its life instead of 10; n < 1 means never. Other calls ignore it.",
-		name:   "WithMaxReconnects",
-		params: []jen.Code{jen.Id("n").Int()},
-		args:   []string{"n"},
-	},
-	{
-		doc:    "WithCursor starts a paginated walk (an <Op>All or <Op>Pages method) at the page that cursor asks for: a page's Next, or a PageError's Cursor, to resume a walk where it stopped. Other calls ignore it.",
-		name:   "WithCursor",
-		params: []jen.Code{jen.Id("cursor").String()},
-		args:   []string{"cursor"},
-	},
-	{
-		doc:    "WithMaxPages ends a paginated walk (an <Op>All or <Op>Pages method) after n pages, without an error; n < 1 lets it go to the last page, as it does by default. Other calls ignore it.",
-		name:   "WithMaxPages",
-		params: []jen.Code{jen.Id("n").Int()},
-		args:   []string{"n"},
-	},
-	{
-		doc:     "WithResponseInfo fills *info when the call ends, success or failure: the final status and headers, the attempts made and the Retry-After the server sent. For a stream it is filled when the stream opens and again on each reconnection.",
-		name:    "WithResponseInfo",
-		params:  []jen.Code{jen.Id("info").Op("*").Id("ResponseInfo")},
-		args:    []string{"info"},
-		convert: []*jen.Statement{jen.Parens(jen.Op("*").Qual(wirePath, "ResponseInfo"))},
-	},
-}
-
-// sentinels are the runtime's errors.Is targets, re-exported under the same names.
-var sentinels = []string{
-	"ErrExhausted", "ErrBudgetExhausted", "ErrCircuitOpen", "ErrBodyNotReplayable", "ErrRetryAfterTooLong",
-	"ErrStatusNotRetried", "ErrNotRetrySafe", "ErrNotRetryable", "ErrConnectionErrorsOff", "ErrBodyTooLarge",
-	"ErrOptionDoesNotApply", "ErrRetriesOff", "ErrServerSaidNoRetry", "ErrRequestBody",
-	"ErrContentType", "ErrUndeclaredStatus", "ErrStreamClosed", "ErrNoLocation", "ErrNoVariant", "ErrManyVariants",
-	"ErrPageLoop", "ErrPageLink",
-}
+// model.FixedNames lists what this declares, for the naming pass. The options are
+// model.ClientOptions and model.CallOptions, whose names FixedNames reserves from there.
 
 // clientSurface renders Client, NewClient, the options, the values a caller builds
 // (Nullable, Date, File, Ptr), the event stream and the re-exported runtime names. Every
@@ -193,8 +39,8 @@ func clientSurface(api *model.API) []jen.Code {
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 			jen.Return(jen.Op("&").Id("Client").Values(jen.Dict{jen.Id("wire"): jen.Id("w")}), jen.Nil()),
 		))
-	for _, o := range newClientOptions {
-		add(o.doc, delegate(o, "Option"))
+	for _, o := range model.ClientOptions() {
+		add(o.Doc, delegate(o, "Option"))
 	}
 	add("CallOption changes how one call is made; pass it as the last argument of a method.", wrapperType("CallOption", "CallOption"))
 	// A method expression rather than a function literal: callOptions is inlined into
@@ -205,8 +51,8 @@ func clientSurface(api *model.API) []jen.Code {
 		))
 	add("unwrap returns o as runtime/wire takes it.",
 		jen.Func().Params(jen.Id("o").Id("CallOption")).Id("unwrap").Params().Qual(wirePath, "CallOption").Block(jen.Return(jen.Id("o").Dot("apply"))))
-	for _, o := range callOptions {
-		add(o.doc, delegate(o, "CallOption"))
+	for _, o := range model.CallOptions() {
+		add(o.Doc, delegate(o, "CallOption"))
 	}
 	out = append(out, responseInfo()...)
 	out = append(out, values()...)
@@ -218,7 +64,7 @@ func clientSurface(api *model.API) []jen.Code {
 	add("Policy says how an operation is retried; see runtime.Policy for its fields.", jen.Type().Id("Policy").Op("=").Qual(runtimePath, "Policy"))
 	add("RetryEvent describes one retry, for WithOnRetry; see runtime.RetryEvent for its fields.", jen.Type().Id("RetryEvent").Op("=").Qual(runtimePath, "RetryEvent"))
 	add("Reasons a call failed or stopped retrying, for errors.Is.", jen.Var().DefsFunc(func(g *jen.Group) {
-		for _, name := range sentinels {
+		for _, name := range model.Sentinels() {
 			g.Id(name).Op("=").Qual(runtimePath, name)
 		}
 	}))
@@ -232,17 +78,78 @@ func wrapperType(name, wireName string) *jen.Statement {
 }
 
 // delegate renders `func Name(params) Result { return Result{wire.Name(args)} }` on one
-// line.
-func delegate(o clientOption, result string) *jen.Statement {
-	args := make([]jen.Code, len(o.args))
-	for i, a := range o.args {
-		args[i] = jen.Id(a)
-		if o.convert != nil && o.convert[i] != nil {
-			args[i] = o.convert[i].Clone().Call(jen.Id(a))
+// line: o's function, which hands its parameters to runtime/wire's of the same name.
+func delegate(o model.Option, result string) *jen.Statement {
+	expr, err := parser.ParseExpr("func(" + o.Params + ")")
+	if err != nil {
+		panic(fmt.Sprintf("internal error: option %s: parameters %q: %v", o.Name, o.Params, err))
+	}
+	params := expr.(*ast.FuncType).Params
+	var args []jen.Code
+	for _, f := range params.List {
+		for _, n := range f.Names {
+			args = append(args, toWire(jen.Id(n.Name), f.Type))
 		}
 	}
-	return jen.Func().Id(o.name).Params(o.params...).Id(result).
-		Op("{").Return(jen.Id(result).Values(jen.Qual(wirePath, o.name).Call(args...))).Op("}")
+	return jen.Func().Id(o.Name).Params(sourceParams(params)...).Id(result).
+		Op("{").Return(jen.Id(result).Values(jen.Qual(wirePath, o.Name).Call(args...))).Op("}")
+}
+
+// toWire renders v, of type t, as runtime/wire takes it: a pointer to a struct of the
+// fixed surface converted to a pointer to its twin, e.g. (*wire.ResponseInfo)(info).
+func toWire(v jen.Code, t ast.Expr) jen.Code {
+	if star, ok := t.(*ast.StarExpr); ok {
+		if id, ok := star.X.(*ast.Ident); ok && slices.Contains(wireTwins, id.Name) {
+			return wireTwin(id.Name, v)
+		}
+	}
+	return v
+}
+
+// sourceParams renders a parameter or result list written as Go source, such as
+// "ctx context.Context, req *http.Request".
+func sourceParams(list *ast.FieldList) []jen.Code {
+	if list == nil {
+		return nil
+	}
+	out := make([]jen.Code, len(list.List))
+	for i, f := range list.List {
+		names := make([]jen.Code, len(f.Names))
+		for j, n := range f.Names {
+			names[j] = jen.Id(n.Name)
+		}
+		out[i] = jen.List(names...).Add(sourceType(f.Type))
+	}
+	return out
+}
+
+// sourceType renders a type written as Go source, such as *http.Client or func(*Policy):
+// jennifer then imports the packages it names, which must be importNames'.
+func sourceType(t ast.Expr) jen.Code {
+	switch t := t.(type) {
+	case *ast.Ident:
+		return jen.Id(t.Name)
+	case *ast.StarExpr:
+		return jen.Op("*").Add(sourceType(t.X))
+	case *ast.SelectorExpr:
+		if pkg, ok := t.X.(*ast.Ident); ok {
+			for path, name := range importNames {
+				if name == pkg.Name {
+					return jen.Qual(path, t.Sel.Name)
+				}
+			}
+		}
+	case *ast.FuncType:
+		f := jen.Func().Params(sourceParams(t.Params)...)
+		switch res := t.Results; {
+		case res == nil:
+			return f
+		case len(res.List) == 1 && len(res.List[0].Names) == 0:
+			return f.Add(sourceType(res.List[0].Type))
+		}
+		return f.Params(sourceParams(t.Results)...)
+	}
+	panic(fmt.Sprintf("internal error: a type of option parameters, %T, that sourceType does not render", t))
 }
 
 // newWireClient renders the statement of NewClient that builds the wire client, telling

@@ -168,8 +168,23 @@ func retrySummary(p model.Policy) string {
 	return "Retries: none, as " + reason(p)
 }
 
-// method renders one operation's method on Client.
+// method renders one operation's method on Client: its doc, its signature, and a body
+// that builds the request, sends it and returns what the answer holds.
 func (e *emitter) method(op *model.Operation) *jen.Statement {
+	d := methodDoc(op)
+	args := signature(op)
+	body := e.request(op)
+	if op.Stream != nil && op.Stream.Only {
+		return e.streamMethod(op, d, args, body)
+	}
+	body = append(body, e.exchange(op)...)
+	return d.code().Func().Params(jen.Id("c").Op("*").Id("Client")).Id(op.GoName).
+		Params(args...).Params(results(op)...).Block(body...)
+}
+
+// methodDoc is the doc of op's method: what it calls, the spec's text about the
+// operation, its body, responses, typed errors and parameters, and how it is retried.
+func methodDoc(op *model.Operation) doc {
 	var d doc
 	first := op.GoName + " calls " + oneLine(op.Method) + " " + oneLine(op.Path)
 	if op.OperationID != "" {
@@ -186,17 +201,7 @@ func (e *emitter) method(op *model.Operation) *jen.Statement {
 	for _, r := range op.ResponseDocs {
 		d.para("Response " + r)
 	}
-	if op.Errors != nil && len(op.Errors.Cases) > 0 {
-		var cases []string
-		for _, c := range op.Errors.Cases {
-			status := c.Status
-			if status == "default" {
-				status = "other statuses"
-			}
-			cases = append(cases, status+": "+c.Type.String())
-		}
-		d.para("Typed errors, for errors.As: " + strings.Join(cases, "; ") + ".")
-	}
+	d.para(typedErrors(op.Errors))
 	if op.Deprecated {
 		d.para("Deprecated: the API description marks this operation as deprecated.")
 	}
@@ -209,9 +214,7 @@ func (e *emitter) method(op *model.Operation) *jen.Statement {
 			d.para(sentence(note + ". " + strings.TrimSpace(p.Doc)))
 		}
 	}
-	if media := resultMedia(op.Result); media != "" {
-		d.para(media)
-	}
+	d.para(resultMedia(op.Result))
 	if s := op.Stream; s != nil && s.Flag != nil && !s.Only {
 		d.para("It leaves the body's " + strconv.Quote(oneLine(s.Flag.Name)) + " property out, whatever the caller set, so that the answer is JSON; " + s.GoName + " asks for the event stream.")
 	}
@@ -219,68 +222,99 @@ func (e *emitter) method(op *model.Operation) *jen.Statement {
 		d.para("The operation answers with a redirect: the method does not follow it, and returns its Location, resolved against the request's URL, for the caller to fetch (no credential goes along).")
 	}
 	d.line(retrySummary(op.Policy))
+	return d
+}
 
-	args := signature(op)
-	var results []jen.Code
-	fail := []jen.Code{jen.Err()}
-	if op.Result != nil {
-		results = []jen.Code{typ(op.Result.Type), jen.Error()}
-		fail = []jen.Code{zero(op.Result.Type), jen.Err()}
-	} else {
-		results = []jen.Code{jen.Error()}
+// typedErrors is the method doc's list of the error models errors.As reaches, by
+// status; "" when the operation declares none.
+func typedErrors(set *model.ErrorSet) string {
+	if set == nil || len(set.Cases) == 0 {
+		return ""
 	}
+	var cases []string
+	for _, c := range set.Cases {
+		status := c.Status
+		if status == "default" {
+			status = "other statuses"
+		}
+		cases = append(cases, status+": "+c.Type.String())
+	}
+	return "Typed errors, for errors.As: " + strings.Join(cases, "; ") + "."
+}
 
+// results renders the results of op's method: the result type, if any, and error.
+func results(op *model.Operation) []jen.Code {
+	if op.Result == nil {
+		return []jen.Code{jen.Error()}
+	}
+	return []jen.Code{typ(op.Result.Type), jen.Error()}
+}
+
+// request renders the statements of op's method that build the request r from the
+// method's arguments: the path, the query, header and cookie parameters, and the body.
+func (e *emitter) request(op *model.Operation) []jen.Code {
 	var body []jen.Code
-	add := func(c jen.Code) { body = append(body, c) }
 	if op.ParamsType != "" {
-		add(jen.If(jen.Id("params").Op("==").Nil()).Block(
+		body = append(body, jen.If(jen.Id("params").Op("==").Nil()).Block(
 			jen.Id("params").Op("=").New(jen.Id(op.ParamsType)),
 		))
 	}
-	add(jen.Id("r").Op(":=").Qual(wirePath, "NewRequest").Call(jen.Lit(op.Method)))
+	body = append(body, jen.Id("r").Op(":=").Qual(wirePath, "NewRequest").Call(jen.Lit(op.Method)))
 	body = append(body, e.requestHooks(op)...)
 	for _, part := range op.PathParts {
 		if part.Param == nil {
-			add(jen.Id("r").Dot("Path").Call(jen.Lit(part.Literal)))
+			body = append(body, jen.Id("r").Dot("Path").Call(jen.Lit(part.Literal)))
 			continue
 		}
 		p := part.Param
-		add(jen.Id("r").Dot("PathParam").Call(jen.Lit(p.Name), jen.Qual(wirePath, styleConst(p)), jen.Id(p.LocalName)))
+		body = append(body, jen.Id("r").Dot("PathParam").Call(jen.Lit(p.Name), jen.Qual(wirePath, styleConst(p)), jen.Id(p.LocalName)))
 	}
 	for _, kv := range op.FixedQuery {
-		add(jen.Id("r").Dot("SetQuery").Call(jen.Lit(kv[0]), jen.Lit(kv[1])))
+		body = append(body, jen.Id("r").Dot("SetQuery").Call(jen.Lit(kv[0]), jen.Lit(kv[1])))
 	}
 	for _, p := range op.Params {
-		v := jen.Id("params").Dot(p.GoName)
-		if p.Argument() {
-			v = jen.Id(p.LocalName)
-			if p.Type.Nilable() {
-				add(jen.Id("r").Dot("Require").Call(jen.Lit(p.In), jen.Lit(p.Name), jen.Id(p.LocalName)))
-			}
-		}
-		switch {
-		case p.IdempotencyKey:
-			add(jen.Id("r").Dot("IdempotencyKey").Call(v))
-		case p.In == "query":
-			add(jen.Id("r").Dot("QueryParam").Call(jen.Lit(p.Name), jen.Qual(wirePath, styleConst(p)), v))
-		case p.In == "header":
-			add(jen.Id("r").Dot("HeaderParam").Call(jen.Lit(p.Name), jen.Qual(wirePath, styleConst(p)), v))
-		case p.In == "cookie":
-			add(jen.Id("r").Dot("CookieParam").Call(jen.Lit(p.Name), jen.Qual(wirePath, styleConst(p)), v))
-		}
+		body = append(body, param(p)...)
 	}
 	if op.Stream != nil && op.Stream.Flag != nil {
-		add(streamFlag(op))
+		body = append(body, streamFlag(op))
 	}
 	if op.Body != nil {
-		add(e.body(op.Body))
+		body = append(body, e.body(op.Body))
 	}
 	if op.Redirect {
-		add(jen.Id("r").Dot("StopAtRedirect").Call())
+		body = append(body, jen.Id("r").Dot("StopAtRedirect").Call())
 	}
-	if op.Stream != nil && op.Stream.Only {
-		return e.streamMethod(op, d, args, body)
+	return body
+}
+
+// param renders the statements that put a query, header or cookie parameter on the
+// request: an argument's from the argument, which must not be nil when its type can be,
+// an optional one's from the params struct.
+func param(p *model.Param) []jen.Code {
+	var out []jen.Code
+	v := jen.Id("params").Dot(p.GoName)
+	if p.Argument() {
+		v = jen.Id(p.LocalName)
+		if p.Type.Nilable() {
+			out = append(out, jen.Id("r").Dot("Require").Call(jen.Lit(p.In), jen.Lit(p.Name), jen.Id(p.LocalName)))
+		}
 	}
+	switch {
+	case p.IdempotencyKey:
+		out = append(out, jen.Id("r").Dot("IdempotencyKey").Call(v))
+	case p.In == "query":
+		out = append(out, jen.Id("r").Dot("QueryParam").Call(jen.Lit(p.Name), jen.Qual(wirePath, styleConst(p)), v))
+	case p.In == "header":
+		out = append(out, jen.Id("r").Dot("HeaderParam").Call(jen.Lit(p.Name), jen.Qual(wirePath, styleConst(p)), v))
+	case p.In == "cookie":
+		out = append(out, jen.Id("r").Dot("CookieParam").Call(jen.Lit(p.Name), jen.Qual(wirePath, styleConst(p)), v))
+	}
+	return out
+}
+
+// exchange renders the statements of op's method that send r and return what the answer
+// holds: the redirect's Location, or the error or the decoded result.
+func (e *emitter) exchange(op *model.Operation) []jen.Code {
 	accept := ""
 	if op.Result != nil {
 		accept = op.Result.Accept
@@ -291,27 +325,22 @@ func (e *emitter) method(op *model.Operation) *jen.Statement {
 	if op.ReadsBodyWhole() {
 		call = "Fetch"
 	}
-	add(jen.List(jen.Id("resp"), jen.Err()).Op(":=").Id("c").Dot("wire").Dot(call).Call(
+	out := []jen.Code{jen.List(jen.Id("resp"), jen.Err()).Op(":=").Id("c").Dot("wire").Dot(call).Call(
 		jen.Id("ctx"), jen.Id("r"), jen.Op("&").Id(op.PolicyVar), jen.Lit(accept), jen.Id("callOptions").Call(jen.Id("opts")),
-	))
+	)}
 	if op.Redirect {
-		add(jen.Return(jen.Qual(wirePath, "Location").Call(jen.Id("resp"), jen.Err(), picker(op.Errors))))
-		return d.code().Func().Params(jen.Id("c").Op("*").Id("Client")).Id(op.GoName).
-			Params(args...).Params(results...).Block(body...)
+		return append(out, jen.Return(jen.Qual(wirePath, "Location").Call(jen.Id("resp"), jen.Err(), picker(op.Errors))))
 	}
 	errValue := jen.Err()
 	if op.Errors != nil {
 		errValue = jen.Qual(wirePath, "DecodeError").Call(jen.Err(), picker(op.Errors))
 	}
+	fail := []jen.Code{errValue}
 	if op.Result != nil {
-		add(jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(zero(op.Result.Type), errValue)))
-	} else {
-		add(jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(errValue)))
+		fail = []jen.Code{zero(op.Result.Type), errValue}
 	}
-	e.decodeResult(op, add, fail)
-
-	return d.code().Func().Params(jen.Id("c").Op("*").Id("Client")).Id(op.GoName).
-		Params(args...).Params(results...).Block(body...)
+	out = append(out, jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(fail...)))
+	return append(out, decodeResult(op)...)
 }
 
 // signature renders the parameters of op's method: the context, the path parameters and
@@ -401,11 +430,11 @@ func (e *emitter) body(b *model.Body) jen.Code {
 			switch {
 			case f.ReadOnly || f.Additional:
 			case isFile(f.Type) && f.Required:
-				stmts = append(stmts, jen.Id("w").Dot("RequiredFile").Call(jen.Lit(f.Name), jen.Lit(f.ContentType), wireFile(jen.Op("&").Add(v))))
+				stmts = append(stmts, jen.Id("w").Dot("RequiredFile").Call(jen.Lit(f.Name), jen.Lit(f.ContentType), wireTwin("File", jen.Op("&").Add(v))))
 			case isFile(f.Type):
-				stmts = append(stmts, jen.Id("w").Dot("File").Call(jen.Lit(f.Name), jen.Lit(f.ContentType), wireFile(jen.Op("&").Add(v))))
+				stmts = append(stmts, jen.Id("w").Dot("File").Call(jen.Lit(f.Name), jen.Lit(f.ContentType), wireTwin("File", jen.Op("&").Add(v))))
 			case f.Type.Kind == model.KindPointer && isFile(f.Type.Elem):
-				stmts = append(stmts, jen.Id("w").Dot("File").Call(jen.Lit(f.Name), jen.Lit(f.ContentType), wireFile(v)))
+				stmts = append(stmts, jen.Id("w").Dot("File").Call(jen.Lit(f.Name), jen.Lit(f.ContentType), wireTwin("File", v)))
 			case f.Type.Kind == model.KindSlice && isFile(f.Type.Elem):
 				stmts = append(stmts, jen.Id("w").Dot("Files").Call(jen.Lit(f.Name), jen.Lit(f.ContentType), jen.Qual(wirePath, "FilesOf").Call(v)))
 			case f.ContentType != "":
@@ -462,11 +491,6 @@ func streamFlag(op *model.Operation) jen.Code {
 	)
 }
 
-// wireFile renders the conversion of a *File to its runtime/wire twin.
-func wireFile(v jen.Code) *jen.Statement {
-	return jen.Parens(jen.Op("*").Qual(wirePath, "File")).Call(v)
-}
-
 // declared returns the arguments that make wire.Expect and wire.DecodeDeclared check the
 // status: the error-model picker and the declared 2xx statuses. It returns nil when any
 // 2xx is declared: a 2XX class, or none at all (then the default response describes
@@ -486,108 +510,137 @@ func declared(op *model.Operation) []jen.Code {
 	return out
 }
 
-// decodeResult renders what follows a successful Do: the typed result, or closing the
-// response.
-func (e *emitter) decodeResult(op *model.Operation, add func(jen.Code), fail []jen.Code) {
-	res := op.Result
+// decodeResult renders what follows a successful call: the typed result returned, or
+// the response checked and closed when there is none.
+func decodeResult(op *model.Operation) []jen.Code {
 	check := declared(op)
-	if res == nil {
-		if check != nil {
-			add(jen.Return(jen.Qual(wirePath, "Expect").Call(append([]jen.Code{jen.Id("resp")}, check...)...)))
-			return
-		}
-		add(jen.Return(jen.Qual(wirePath, "Discard").Call(jen.Id("resp"))))
-		return
+	switch res := op.Result; {
+	case res == nil && check != nil:
+		return []jen.Code{jen.Return(jen.Qual(wirePath, "Expect").Call(append([]jen.Code{jen.Id("resp")}, check...)...))}
+	case res == nil:
+		return []jen.Code{jen.Return(jen.Qual(wirePath, "Discard").Call(jen.Id("resp")))}
+	case res.Multi != nil:
+		return multiResult(op)
 	}
-	decodeJSON := "DecodeJSON"
+	return singleResult(op.Result, check)
+}
+
+// singleResult renders the decoding of a result that one response gives: text, a body
+// handed over unread, or JSON into a value or a pointer. check is what declared returns.
+func singleResult(res *model.Result, check []jen.Code) []jen.Code {
+	var out []jen.Code
+	r := res.Responses[0]
+	// The other decoders check the status themselves.
+	if !r.JSON || res.StrictJSON {
+		out = expectDeclared(res, check)
+	}
+	switch {
+	case r.Text:
+		return append(out, decodeInto(res, jen.Var().Id("out").String(), decodeText(jen.Op("&").Id("out"), r.Media))...)
+	case !r.JSON:
+		return append(out, jen.Return(jen.Id("resp").Dot("Body"), jen.Nil()))
+	case res.Type.Kind == model.KindPointer:
+		return append(out, decodeInto(res, jen.Id("out").Op(":=").New(typ(res.Type.Elem)), decodeJSON(res, check, jen.Id("out")))...)
+	}
+	return append(out, decodeInto(res, jen.Var().Id("out").Add(typ(res.Type)), decodeJSON(res, check, jen.Op("&").Id("out")))...)
+}
+
+// decodeInto renders the statements that declare out, fill it with decode and return
+// it, or the error:
+//
+//	var out Pet
+//	if err := wire.DecodeJSON(resp, &out); err != nil { return nil, err }
+//	return out, nil
+func decodeInto(res *model.Result, declare, decode jen.Code) []jen.Code {
+	return []jen.Code{
+		declare,
+		jen.If(jen.Err().Op(":=").Add(decode), jen.Err().Op("!=").Nil()).Block(jen.Return(zero(res.Type), jen.Err())),
+		jen.Return(jen.Id("out"), jen.Nil()),
+	}
+}
+
+// expectDeclared renders the test that makes a status other than the declared ones an
+// error, for the decoders that do not check it themselves; nothing when check is nil.
+func expectDeclared(res *model.Result, check []jen.Code) []jen.Code {
+	if check == nil {
+		return nil
+	}
+	statuses := jen.Null()
+	for i, c := range check[1:] {
+		if i > 0 {
+			statuses.Op("&&")
+		}
+		statuses.Add(jen.Id("resp").Dot("StatusCode").Op("!=").Add(c))
+	}
+	return []jen.Code{jen.If(statuses).Block(jen.Return(zero(res.Type), jen.Qual(wirePath, "Undeclared").Call(jen.Id("resp"), check[0])))}
+}
+
+// jsonDecoder names the runtime/wire function that decodes res's JSON.
+func jsonDecoder(res *model.Result) string {
 	if res.StrictJSON {
-		decodeJSON = "DecodeJSONStrict"
+		return "DecodeJSONStrict"
 	}
-	decode := func(target jen.Code) *jen.Statement {
-		if check != nil && !res.StrictJSON {
-			return jen.Qual(wirePath, "DecodeDeclared").Call(append([]jen.Code{jen.Id("resp"), target}, check...)...)
-		}
-		return jen.Qual(wirePath, decodeJSON).Call(jen.Id("resp"), target)
+	return "DecodeJSON"
+}
+
+// decodeJSON renders the call that decodes the JSON body into target; a lenient decoder
+// checks the status too when check, what declared returns, is not nil.
+func decodeJSON(res *model.Result, check []jen.Code, target jen.Code) *jen.Statement {
+	if check != nil && !res.StrictJSON {
+		return jen.Qual(wirePath, "DecodeDeclared").Call(append([]jen.Code{jen.Id("resp"), target}, check...)...)
 	}
-	// expectDeclared makes a status other than the declared ones an error, for the
-	// decoders that do not check it themselves.
-	expectDeclared := func() {
-		if check == nil {
-			return
-		}
-		statuses := jen.Null()
-		for _, c := range check[1:] {
-			statuses.Add(jen.Id("resp").Dot("StatusCode").Op("!=").Add(c))
-			if c != check[len(check)-1] {
-				statuses.Op("&&")
-			}
-		}
-		add(jen.If(statuses).Block(jen.Return(zero(res.Type), jen.Qual(wirePath, "Undeclared").Call(jen.Id("resp"), check[0]))))
-	}
-	if res.Multi != nil {
-		add(jen.Id("out").Op(":=").New(jen.Id(res.Multi.GoName)))
-		add(jen.Switch().BlockFunc(func(g *jen.Group) {
+	return jen.Qual(wirePath, jsonDecoder(res)).Call(jen.Id("resp"), target)
+}
+
+// multiResult renders the decoding of a result with a field for each status: a switch
+// on the status that fills the field of the response's.
+func multiResult(op *model.Operation) []jen.Code {
+	res := op.Result
+	return []jen.Code{
+		jen.Id("out").Op(":=").New(jen.Id(res.Multi.GoName)),
+		jen.Switch().BlockFunc(func(g *jen.Group) {
 			for _, r := range res.Responses {
-				target := jen.Op("&").Id("out").Dot(r.Field.GoName)
-				var call jen.Code
-				switch {
-				case r.JSON:
-					call = jen.Qual(wirePath, decodeJSON).Call(jen.Id("resp"), target)
-				case r.Text:
-					call = decodeText(target, r.Media)
-				default:
-					call = jen.Qual(wirePath, "ReadBody").Call(jen.Id("resp"), target)
-				}
-				g.Case(statusCond(r.Status)).Block(jen.Err().Op("=").Add(call))
+				g.Case(statusCond(r.Status)).Block(jen.Err().Op("=").Add(readResponse(res, r)))
 			}
-			// Declared statuses without content succeed with no field set.
-			var empty []jen.Code
-			other := jen.Return(jen.Nil(), jen.Qual(wirePath, "Undeclared").Call(jen.Id("resp"), picker(op.Errors)))
-			for _, st := range op.SuccessStatuses {
-				if slices.ContainsFunc(res.Responses, func(r *model.Response) bool { return r.Status == st }) {
-					continue
-				}
-				if _, err := strconv.Atoi(st); err != nil {
-					other = jen.Err().Op("=").Qual(wirePath, "Discard").Call(jen.Id("resp"))
-					continue
-				}
-				empty = append(empty, statusCond(st))
-			}
+			empty, other := contentless(op)
 			if len(empty) > 0 {
 				g.Case(empty...).Block(jen.Err().Op("=").Qual(wirePath, "Discard").Call(jen.Id("resp")))
 			}
 			g.Default().Block(other)
-		}))
-		add(jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(fail...)))
-		add(jen.Return(jen.Id("out"), jen.Nil()))
-		return
+		}),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(zero(res.Type), jen.Err())),
+		jen.Return(jen.Id("out"), jen.Nil()),
 	}
-	r := res.Responses[0]
+}
+
+// readResponse renders the call that reads r's body into its field of out.
+func readResponse(res *model.Result, r *model.Response) jen.Code {
+	target := jen.Op("&").Id("out").Dot(r.Field.GoName)
 	switch {
-	case !r.JSON:
-		expectDeclared()
-		if r.Text {
-			add(jen.Var().Id("out").String())
-			add(jen.If(jen.Err().Op(":=").Add(decodeText(jen.Op("&").Id("out"), r.Media)), jen.Err().Op("!=").Nil()).Block(jen.Return(fail...)))
-			add(jen.Return(jen.Id("out"), jen.Nil()))
-			return
-		}
-		add(jen.Return(jen.Id("resp").Dot("Body"), jen.Nil()))
-	case res.Type.Kind == model.KindPointer:
-		if res.StrictJSON {
-			expectDeclared()
-		}
-		add(jen.Id("out").Op(":=").New(typ(res.Type.Elem)))
-		add(jen.If(jen.Err().Op(":=").Add(decode(jen.Id("out"))), jen.Err().Op("!=").Nil()).Block(jen.Return(fail...)))
-		add(jen.Return(jen.Id("out"), jen.Nil()))
-	default:
-		if res.StrictJSON {
-			expectDeclared()
-		}
-		add(jen.Var().Id("out").Add(typ(res.Type)))
-		add(jen.If(jen.Err().Op(":=").Add(decode(jen.Op("&").Id("out"))), jen.Err().Op("!=").Nil()).Block(jen.Return(fail...)))
-		add(jen.Return(jen.Id("out"), jen.Nil()))
+	case r.JSON:
+		return jen.Qual(wirePath, jsonDecoder(res)).Call(jen.Id("resp"), target)
+	case r.Text:
+		return decodeText(target, r.Media)
 	}
+	return jen.Qual(wirePath, "ReadBody").Call(jen.Id("resp"), target)
+}
+
+// contentless returns the conditions on the declared 2xx statuses that have no content,
+// which succeed with no field set, and the default case of the switch: an undeclared
+// status is an error, unless a class such as 2XX is declared, which discards the body.
+func contentless(op *model.Operation) (empty []jen.Code, other jen.Code) {
+	other = jen.Return(jen.Nil(), jen.Qual(wirePath, "Undeclared").Call(jen.Id("resp"), picker(op.Errors)))
+	for _, st := range op.SuccessStatuses {
+		if slices.ContainsFunc(op.Result.Responses, func(r *model.Response) bool { return r.Status == st }) {
+			continue
+		}
+		if _, err := strconv.Atoi(st); err != nil {
+			other = jen.Err().Op("=").Qual(wirePath, "Discard").Call(jen.Id("resp"))
+			continue
+		}
+		empty = append(empty, statusCond(st))
+	}
+	return empty, other
 }
 
 // decodeText renders the call that reads a text body into target, a *string, taking the

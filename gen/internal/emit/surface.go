@@ -9,6 +9,16 @@ import (
 // converted to its runtime/wire twin where generated code hands it over: the structs
 // have the same fields, so the conversion costs nothing; the others hold their twin.
 
+// wireTwins are the structs of the fixed surface with the fields of their runtime/wire
+// twin.
+var wireTwins = []string{"File", "ResponseInfo"}
+
+// wireTwin renders the conversion of v, a pointer to the struct name of wireTwins, to a
+// pointer to its twin: (*wire.File)(v).
+func wireTwin(name string, v jen.Code) *jen.Statement {
+	return jen.Parens(jen.Op("*").Qual(wirePath, name)).Call(v)
+}
+
 // method renders `func (recv) name(params) results { body }` with a doc line.
 func method(docText string, recv *jen.Statement, name string, params, results []jen.Code, body ...jen.Code) *jen.Statement {
 	var d doc

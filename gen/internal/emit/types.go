@@ -293,15 +293,21 @@ func objectJSON(d *model.Decl) *jen.Statement {
 	return s
 }
 
-// sumType renders a union with a discriminator: one pointer field per variant, set by
-// UnmarshalJSON from the discriminator's value, and the raw JSON for unknown values.
-func sumType(d *model.Decl) *jen.Statement {
-	s := jen.Type().Id(d.GoName).StructFunc(func(g *jen.Group) {
+// unionStruct renders the struct of a union, one pointer field per variant and the raw
+// JSON, followed by a blank line.
+func unionStruct(d *model.Decl) *jen.Statement {
+	return jen.Type().Id(d.GoName).StructFunc(func(g *jen.Group) {
 		for _, v := range d.Variants {
 			g.Id(v.GoName).Add(typ(model.PointerTo(v.Type)))
 		}
 		g.Id("raw").Qual(jsonPath, "RawMessage")
 	}).Line().Line()
+}
+
+// sumType renders a union with a discriminator: one pointer field per variant, set by
+// UnmarshalJSON from the discriminator's value, and the raw JSON for unknown values.
+func sumType(d *model.Decl) *jen.Statement {
+	s := unionStruct(d)
 	var marshal []jen.Code
 	if len(d.Variants) > 1 {
 		set := make([]jen.Code, len(d.Variants))
@@ -367,12 +373,7 @@ func sumType(d *model.Decl) *jen.Statement {
 //	func (v Title) MarshalJSON() ([]byte, error)      { return wire.MarshalUnion(v.raw, v.String, v.Integer) }
 //	func (v *Title) UnmarshalJSON(data []byte) error { return wire.UnmarshalUnion(data, &v.raw, &v.String, &v.Integer) }
 func rawUnion(d *model.Decl) *jen.Statement {
-	s := jen.Type().Id(d.GoName).StructFunc(func(g *jen.Group) {
-		for _, v := range d.Variants {
-			g.Id(v.GoName).Add(typ(model.PointerTo(v.Type)))
-		}
-		g.Id("raw").Qual(jsonPath, "RawMessage")
-	}).Line().Line()
+	s := unionStruct(d)
 	set := []jen.Code{jen.Id("v").Dot("raw")}
 	fields := []jen.Code{jen.Id("data"), jen.Op("&").Id("v").Dot("raw")}
 	for _, v := range d.Variants {

@@ -317,7 +317,7 @@ const MaxRefFanIn = 1_000_000
 // checkRefFanIn refuses a document whose $refs would make kin-openapi walk the same
 // large schemas too many times; the place is the schema that costs the most.
 func (g *guard) checkRefFanIn(root *yaml.Node) *source.Error {
-	schemas := mappingValue(mappingValue(root, "components"), "schemas")
+	schemas := source.MappingValue(source.MappingValue(root, "components"), "schemas")
 	if schemas == nil || schemas.Kind != yaml.MappingNode {
 		return nil
 	}
@@ -326,7 +326,7 @@ func (g *guard) checkRefFanIn(root *yaml.Node) *source.Error {
 	for i := 0; i+1 < len(schemas.Content); i += 2 {
 		name := schemas.Content[i].Value
 		props[name] = 1
-		if p := mappingValue(schemas.Content[i+1], "properties"); p != nil && p.Kind == yaml.MappingNode {
+		if p := source.MappingValue(schemas.Content[i+1], "properties"); p != nil && p.Kind == yaml.MappingNode {
 			props[name] += len(p.Content) / 2
 		}
 		keys[name] = schemas.Content[i]
@@ -370,7 +370,7 @@ func (g *guard) checkRefFanIn(root *yaml.Node) *source.Error {
 
 // countOperations refuses more than MaxOperations operations before they are decoded.
 func (g *guard) countOperations(root *yaml.Node) *source.Error {
-	paths := mappingValue(root, "paths")
+	paths := source.MappingValue(root, "paths")
 	if paths == nil || paths.Kind != yaml.MappingNode {
 		return nil
 	}
@@ -395,33 +395,10 @@ func (g *guard) countOperations(root *yaml.Node) *source.Error {
 	if n <= MaxOperations {
 		return nil
 	}
-	k := mappingKey(root, "paths")
+	k := source.MappingKey(root, "paths")
 	return &source.Error{Pos: g.pos(k), Pointer: "#/paths",
 		Msg: fmt.Sprintf("limit exceeded: %d operations, more than %d", n, MaxOperations),
 		Fix: "split the description into several, one client each"}
-}
-
-// mappingValue returns the value of key in mapping n, or nil.
-func mappingValue(n *yaml.Node, key string) *yaml.Node {
-	if n == nil || n.Kind != yaml.MappingNode {
-		return nil
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == key {
-			return n.Content[i+1]
-		}
-	}
-	return nil
-}
-
-// mappingKey returns the key node of key in mapping n, or nil.
-func mappingKey(n *yaml.Node, key string) *yaml.Node {
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == key {
-			return n.Content[i]
-		}
-	}
-	return nil
 }
 
 // checkRefChains refuses chains of local $refs that each name another $ref, when one
@@ -523,7 +500,7 @@ func (rc *refChains) target(ref string) *yaml.Node {
 			switch {
 			case n == nil:
 			case n.Kind == yaml.MappingNode:
-				n = mappingValue(n, step)
+				n = source.MappingValue(n, step)
 			case n.Kind == yaml.SequenceNode:
 				i, err := strconv.Atoi(step)
 				if err != nil || i < 0 || i >= len(n.Content) {

@@ -479,7 +479,7 @@ func (e *refEscapeError) Error() string {
 // decides, and the loader reports the syntax error.
 func isSwagger2(root *yaml.Node, data []byte) bool {
 	if root != nil {
-		return mappingValue(root, "swagger") != nil
+		return source.MappingValue(root, "swagger") != nil
 	}
 	return hasSwaggerLine(data)
 }
@@ -491,7 +491,7 @@ func (s *Spec) checkVersionFields(root *yaml.Node) *source.Error {
 	if root == nil || root.Kind != yaml.MappingNode {
 		return nil
 	}
-	sw, oa := mappingKey(root, "swagger"), mappingKey(root, "openapi")
+	sw, oa := source.MappingKey(root, "swagger"), source.MappingKey(root, "openapi")
 	if sw == nil || oa == nil {
 		return nil
 	}

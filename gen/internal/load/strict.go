@@ -86,7 +86,7 @@ func (s *Spec) checkKeyCase(n *yaml.Node, t reflect.Type, depth int) *source.Err
 		// A $ref or the value itself.
 		if v, ok := t.FieldByName("Value"); ok {
 			if _, isRef := t.FieldByName("Ref"); isRef {
-				if mappingValue(n, "$ref") != nil {
+				if source.MappingValue(n, "$ref") != nil {
 					return nil
 				}
 				return s.checkKeyCase(n, v.Type, depth+1)

@@ -232,7 +232,7 @@ func (p *parser) action(o *Overlay, n int, a *yaml.Node) *Action {
 	if c := value(a, "copy"); c != nil {
 		switch {
 		case !o.minor11():
-			p.fail(mappingKey(a, "copy"), "declare overlay: 1.1.0 to use copy", "action %d: copy is an Overlay 1.1 action; this overlay declares %s", n, o.Version)
+			p.fail(source.MappingKey(a, "copy"), "declare overlay: 1.1.0 to use copy", "action %d: copy is an Overlay 1.1 action; this overlay declares %s", n, o.Version)
 		case !isString(c):
 			p.fail(c, "write copy as a JSONPath string that selects one node", "action %d: copy must be a string, got %s", n, describe(c))
 		default:
@@ -442,16 +442,6 @@ func resolve(n *yaml.Node) *yaml.Node {
 		return resolve(n.Content[0])
 	}
 	return n
-}
-
-// mappingKey returns the key node of key in mapping n, or nil.
-func mappingKey(n *yaml.Node, key string) *yaml.Node {
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == key {
-			return n.Content[i]
-		}
-	}
-	return nil
 }
 
 // value returns the value of key in mapping n, aliases followed, or nil.

@@ -90,7 +90,7 @@ func TestUpdateMergesIntoEachSelectedObject(t *testing.T) {
 	}
 	// What the overlay added is located in the overlay; what it merged into keeps its place.
 	post := value(value(value(d.Root, "paths"), "/pets"), "post")
-	key := mappingKey(post, "x-idempotency-key")
+	key := source.MappingKey(post, "x-idempotency-key")
 	if f := d.File(key); f != "o.yaml" || key.Line != 7 || key.Column != 7 {
 		t.Errorf("added key at %s:%d:%d, want o.yaml:7:7", f, key.Line, key.Column)
 	}
