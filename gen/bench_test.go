@@ -6,8 +6,8 @@ import (
 	"github.com/retrygen/retrygen/internal/corpus"
 )
 
-// BenchmarkGenerate measures Generate (emit the model as Go, format it) on the largest
-// shared specs, loaded once. Run it with:
+// BenchmarkGenerate measures GenerateFiles (emit the model as Go, format it, in parts as
+// the retrygen command writes them) on the largest shared specs, loaded once. Run it with:
 //
 //	go test -run '^$' -bench BenchmarkGenerate -benchmem ./gen/
 func BenchmarkGenerate(b *testing.B) {
@@ -21,11 +21,14 @@ func BenchmarkGenerate(b *testing.B) {
 			b.ReportAllocs()
 			var size int
 			for b.Loop() {
-				out, err := Generate(spec, GenerateOptions{Package: "bench", Command: name})
+				parts, err := GenerateFiles(spec, GenerateOptions{Package: "bench", Command: name}, SplitAbove)
 				if err != nil {
 					b.Fatal(err)
 				}
-				size = len(out)
+				size = 0
+				for _, p := range parts {
+					size += len(p.Source)
+				}
 			}
 			b.ReportMetric(float64(size), "bytes/op-output")
 		})
