@@ -128,7 +128,7 @@ func (e *emitter) allMethod(op *model.Operation) *jen.Statement {
 	d.para(walkRules + " " + pg.PagesName + " gives the pages themselves, with each one's ResponseInfo.")
 	yield := pg.Yield()
 	at := jen.Id("p").Dot("Items").Index(jen.Id("i"))
-	if yield.Kind == model.KindPointer {
+	if yield != pg.Item { // Yield made a pointer to the item; an item that is one already is yielded as it is
 		at = jen.Op("&").Add(at)
 	}
 	item := jen.Func().Params(jen.Id("p").Op("*").Id(pg.PageType), jen.Id("i").Int()).Params(jen.Id("item").Add(typ(yield)), jen.Id("ok").Bool()).Block(
