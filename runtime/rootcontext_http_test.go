@@ -15,7 +15,7 @@ import (
 	"go.uber.org/goleak"
 )
 
-type attackKey struct{}
+type callerKey struct{}
 
 // valueTransport checks that a caller's value reaches the RoundTripper, and derives a
 // context through a layer the context package does not know (a WithValue, then a
@@ -27,11 +27,11 @@ type valueTransport struct {
 }
 
 func (v *valueTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	if r.Context().Value(attackKey{}) == "caller" {
+	if r.Context().Value(callerKey{}) == "caller" {
 		v.seen.Add(1)
 	}
 	if v.derive {
-		ctx, cancel := context.WithCancel(context.WithValue(r.Context(), attackKey{}, "caller"))
+		ctx, cancel := context.WithCancel(context.WithValue(r.Context(), callerKey{}, "caller"))
 		_ = cancel // kept alive on purpose: only the attempt's end cancels it
 		r = r.WithContext(ctx)
 	}
@@ -92,7 +92,7 @@ func TestRootContextOverRealConnections(t *testing.T) {
 			base := srv.Client()
 			vt := &valueTransport{next: base.Transport, derive: true}
 			e := &Engine{HTTPClient: &http.Client{Transport: vt}, ResponseHeaderTimeout: 150 * time.Millisecond, Rand: func() float64 { return 0 }}
-			ctx := context.WithValue(context.Background(), attackKey{}, "caller")
+			ctx := context.WithValue(context.Background(), callerKey{}, "caller")
 			if ctx.Done() != nil {
 				t.Fatal("the caller's context can be canceled")
 			}
@@ -149,7 +149,7 @@ func TestRootContextOverRealConnections(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if resp.Request.Context().Value(attackKey{}) != "caller" {
+			if resp.Request.Context().Value(callerKey{}) != "caller" {
 				t.Error("the final request's context lost the caller's value")
 			}
 			io.ReadFull(resp.Body, make([]byte, 10))
