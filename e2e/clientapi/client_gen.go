@@ -1136,7 +1136,9 @@ type Item struct {
 type Message struct {
 	UserMessage   *UserMessage
 	SystemMessage *SystemMessage
-	raw           json.RawMessage
+	// Raw is the JSON the value was read from, nil when it was not read. With no variant
+	// set, it is what MarshalJSON writes: a value of a variant the spec does not describe.
+	Raw json.RawMessage
 }
 
 // MarshalJSON writes the variant that is set, with the discriminator "role" that selects it,
@@ -1151,13 +1153,13 @@ func (v Message) MarshalJSON() ([]byte, error) {
 	case v.SystemMessage != nil:
 		return wire.MarshalVariant(v.SystemMessage, "role", "system", "SystemMessage")
 	}
-	return wire.MarshalRaw(v.raw)
+	return wire.MarshalRaw(v.Raw)
 }
 
 // UnmarshalJSON sets the variant the discriminator "role" names;
 // a value it does not know is kept as raw JSON.
 func (v *Message) UnmarshalJSON(data []byte) error {
-	*v = Message{raw: append(json.RawMessage(nil), data...)}
+	*v = Message{Raw: append(json.RawMessage(nil), data...)}
 	switch wire.DiscriminatorValue(data, "role") {
 	case "user", "UserMessage":
 		v.UserMessage = new(UserMessage)
@@ -1167,11 +1169,6 @@ func (v *Message) UnmarshalJSON(data []byte) error {
 		return json.Unmarshal(data, v.SystemMessage)
 	}
 	return nil
-}
-
-// Raw returns the JSON the value was read from, nil when it was not read.
-func (v *Message) Raw() json.RawMessage {
-	return v.raw
 }
 
 // NewMessage returns Message{X: &v} for the variant X of v's type.
@@ -1235,24 +1232,21 @@ type UserMessage struct {
 type IssueRequestLabelsItem struct {
 	String *string
 	Object *IssueRequestLabelsItemObject
-	raw    json.RawMessage
+	// Raw is the JSON the value was read from, nil when it was not read. With no variant
+	// set, it is what MarshalJSON writes: a value of a variant the spec does not describe.
+	Raw json.RawMessage
 }
 
 // MarshalJSON writes the variant that is set, else the JSON the value was read from.
 // More than one variant set is an error.
 func (v IssueRequestLabelsItem) MarshalJSON() ([]byte, error) {
-	return wire.MarshalUnion(v.raw, v.String, v.Object)
+	return wire.MarshalUnion(v.Raw, v.String, v.Object)
 }
 
 // UnmarshalJSON sets the first variant that takes the JSON's kind and decodes it; the JSON
 // stays in Raw.
 func (v *IssueRequestLabelsItem) UnmarshalJSON(data []byte) error {
-	return wire.UnmarshalUnion(data, &v.raw, &v.String, &v.Object)
-}
-
-// Raw returns the JSON the value was read from, nil when it was not read.
-func (v *IssueRequestLabelsItem) Raw() json.RawMessage {
-	return v.raw
+	return wire.UnmarshalUnion(data, &v.Raw, &v.String, &v.Object)
 }
 
 // NewIssueRequestLabelsItem returns IssueRequestLabelsItem{X: &v} for the variant X of v's type.
@@ -1277,24 +1271,21 @@ type IssueRequestLabelsItemObject struct {
 type IssueRequestTitle struct {
 	String *string
 	Int64  *int64
-	raw    json.RawMessage
+	// Raw is the JSON the value was read from, nil when it was not read. With no variant
+	// set, it is what MarshalJSON writes: a value of a variant the spec does not describe.
+	Raw json.RawMessage
 }
 
 // MarshalJSON writes the variant that is set, else the JSON the value was read from.
 // More than one variant set is an error.
 func (v IssueRequestTitle) MarshalJSON() ([]byte, error) {
-	return wire.MarshalUnion(v.raw, v.String, v.Int64)
+	return wire.MarshalUnion(v.Raw, v.String, v.Int64)
 }
 
 // UnmarshalJSON sets the first variant that takes the JSON's kind and decodes it; the JSON
 // stays in Raw.
 func (v *IssueRequestTitle) UnmarshalJSON(data []byte) error {
-	return wire.UnmarshalUnion(data, &v.raw, &v.String, &v.Int64)
-}
-
-// Raw returns the JSON the value was read from, nil when it was not read.
-func (v *IssueRequestTitle) Raw() json.RawMessage {
-	return v.raw
+	return wire.UnmarshalUnion(data, &v.Raw, &v.String, &v.Int64)
 }
 
 // NewIssueRequestTitle returns IssueRequestTitle{X: &v} for the variant X of v's type.

@@ -16,11 +16,11 @@ import (
 //	type Title struct {
 //		String  *string
 //		Integer *int64
-//		raw     json.RawMessage
+//		Raw     json.RawMessage
 //	}
 //
-//	func (v Title) MarshalJSON() ([]byte, error)      { return wire.MarshalUnion(v.raw, v.String, v.Integer) }
-//	func (v *Title) UnmarshalJSON(data []byte) error { return wire.UnmarshalUnion(data, &v.raw, &v.String, &v.Integer) }
+//	func (v Title) MarshalJSON() ([]byte, error)      { return wire.MarshalUnion(v.Raw, v.String, v.Integer) }
+//	func (v *Title) UnmarshalJSON(data []byte) error { return wire.UnmarshalUnion(data, &v.Raw, &v.String, &v.Integer) }
 
 // MarshalUnion writes the variant of a union that is set: variants are the union's
 // fields, each a pointer (nil when unset). With none set it writes raw, the JSON the value

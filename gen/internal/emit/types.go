@@ -293,14 +293,16 @@ func objectJSON(d *model.Decl) *jen.Statement {
 	return s
 }
 
-// unionStruct renders the struct of a union, one pointer field per variant and the raw
-// JSON, followed by a blank line.
+// unionStruct renders the struct of a union, one pointer field per variant and the JSON
+// it was read from, followed by a blank line.
 func unionStruct(d *model.Decl) *jen.Statement {
 	return jen.Type().Id(d.GoName).StructFunc(func(g *jen.Group) {
 		for _, v := range d.Variants {
 			g.Id(v.GoName).Add(typ(model.PointerTo(v.Type)))
 		}
-		g.Id("raw").Qual(jsonPath, "RawMessage")
+		g.Comment("Raw is the JSON the value was read from, nil when it was not read. With no variant")
+		g.Comment("set, it is what MarshalJSON writes: a value of a variant the spec does not describe.")
+		g.Id("Raw").Qual(jsonPath, "RawMessage")
 	}).Line().Line()
 }
 
@@ -334,13 +336,13 @@ func sumType(d *model.Decl) *jen.Statement {
 				)
 			}
 		}),
-		jen.Return(jen.Qual(wirePath, "MarshalRaw").Call(jen.Id("v").Dot("raw"))),
+		jen.Return(jen.Qual(wirePath, "MarshalRaw").Call(jen.Id("v").Dot("Raw"))),
 	)...).Line().Line()
 	s.Comment("// UnmarshalJSON sets the variant the discriminator " + strconv.Quote(oneLine(d.Discriminator)) + " names;").Line()
 	s.Comment("// a value it does not know is kept as raw JSON.").Line()
 	s.Func().Params(jen.Id("v").Op("*").Id(d.GoName)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
 		jen.Op("*").Id("v").Op("=").Id(d.GoName).Values(jen.Dict{
-			jen.Id("raw"): jen.Append(jen.Qual(jsonPath, "RawMessage").Call(jen.Nil()), jen.Id("data").Op("...")),
+			jen.Id("Raw"): jen.Append(jen.Qual(jsonPath, "RawMessage").Call(jen.Nil()), jen.Id("data").Op("...")),
 		}),
 		jen.Switch(jen.Qual(wirePath, "DiscriminatorValue").Call(jen.Id("data"), jen.Lit(d.Discriminator))).BlockFunc(func(g *jen.Group) {
 			for _, v := range d.Variants {
@@ -356,7 +358,6 @@ func sumType(d *model.Decl) *jen.Statement {
 		}),
 		jen.Return(jen.Nil()),
 	).Line().Line()
-	s.Add(rawMethod(d))
 	return s
 }
 
@@ -367,15 +368,15 @@ func sumType(d *model.Decl) *jen.Statement {
 //	type Title struct {
 //		String  *string
 //		Integer *int64
-//		raw     json.RawMessage
+//		Raw     json.RawMessage
 //	}
 //
-//	func (v Title) MarshalJSON() ([]byte, error)      { return wire.MarshalUnion(v.raw, v.String, v.Integer) }
-//	func (v *Title) UnmarshalJSON(data []byte) error { return wire.UnmarshalUnion(data, &v.raw, &v.String, &v.Integer) }
+//	func (v Title) MarshalJSON() ([]byte, error)      { return wire.MarshalUnion(v.Raw, v.String, v.Integer) }
+//	func (v *Title) UnmarshalJSON(data []byte) error { return wire.UnmarshalUnion(data, &v.Raw, &v.String, &v.Integer) }
 func rawUnion(d *model.Decl) *jen.Statement {
 	s := unionStruct(d)
-	set := []jen.Code{jen.Id("v").Dot("raw")}
-	fields := []jen.Code{jen.Id("data"), jen.Op("&").Id("v").Dot("raw")}
+	set := []jen.Code{jen.Id("v").Dot("Raw")}
+	fields := []jen.Code{jen.Id("data"), jen.Op("&").Id("v").Dot("Raw")}
 	for _, v := range d.Variants {
 		set = append(set, jen.Id("v").Dot(v.GoName))
 		fields = append(fields, jen.Op("&").Id("v").Dot(v.GoName))
@@ -390,7 +391,7 @@ func rawUnion(d *model.Decl) *jen.Statement {
 	s.Func().Params(jen.Id("v").Op("*").Id(d.GoName)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
 		jen.Return(jen.Qual(wirePath, "UnmarshalUnion").Call(fields...)),
 	).Line().Line()
-	return s.Add(rawMethod(d))
+	return s
 }
 
 // unionConstructor renders New<Union>, which makes a union of a value of one of its
@@ -434,12 +435,5 @@ func unionConstructor(d *model.Decl) *jen.Statement {
 		Func().Id(name).Types(jen.Id("T").Add(constraint)).Params(jen.Id("v").Id("T")).Id(d.GoName).Block(
 		jen.Switch(jen.Id("x").Op(":=").Id("any").Call(jen.Id("v")).Assert(jen.Type())).Block(cases...),
 		jen.Return(jen.Id(d.GoName).Values()),
-	)
-}
-
-func rawMethod(d *model.Decl) *jen.Statement {
-	return jen.Comment("// Raw returns the JSON the value was read from, nil when it was not read.").Line().
-		Func().Params(jen.Id("v").Op("*").Id(d.GoName)).Id("Raw").Params().Qual(jsonPath, "RawMessage").Block(
-		jen.Return(jen.Id("v").Dot("raw")),
 	)
 }

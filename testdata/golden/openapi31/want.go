@@ -465,7 +465,9 @@ type Deleted struct {
 type Event struct {
 	Created *Created
 	Deleted *Deleted
-	raw     json.RawMessage
+	// Raw is the JSON the value was read from, nil when it was not read. With no variant
+	// set, it is what MarshalJSON writes: a value of a variant the spec does not describe.
+	Raw json.RawMessage
 }
 
 // MarshalJSON writes the variant that is set, with the discriminator "type" that selects it,
@@ -480,13 +482,13 @@ func (v Event) MarshalJSON() ([]byte, error) {
 	case v.Deleted != nil:
 		return wire.MarshalVariant(v.Deleted, "type", "thing.deleted", "Deleted")
 	}
-	return wire.MarshalRaw(v.raw)
+	return wire.MarshalRaw(v.Raw)
 }
 
 // UnmarshalJSON sets the variant the discriminator "type" names;
 // a value it does not know is kept as raw JSON.
 func (v *Event) UnmarshalJSON(data []byte) error {
-	*v = Event{raw: append(json.RawMessage(nil), data...)}
+	*v = Event{Raw: append(json.RawMessage(nil), data...)}
 	switch wire.DiscriminatorValue(data, "type") {
 	case "thing.created", "Created":
 		v.Created = new(Created)
@@ -496,11 +498,6 @@ func (v *Event) UnmarshalJSON(data []byte) error {
 		return json.Unmarshal(data, v.Deleted)
 	}
 	return nil
-}
-
-// Raw returns the JSON the value was read from, nil when it was not read.
-func (v *Event) Raw() json.RawMessage {
-	return v.raw
 }
 
 // NewEvent returns Event{X: &v} for the variant X of v's type.

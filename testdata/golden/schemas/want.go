@@ -540,7 +540,9 @@ type Item struct {
 	InputMessage  *InputMessage
 	OutputMessage *OutputMessage
 	ToolCall      *ToolCall
-	raw           json.RawMessage
+	// Raw is the JSON the value was read from, nil when it was not read. With no variant
+	// set, it is what MarshalJSON writes: a value of a variant the spec does not describe.
+	Raw json.RawMessage
 }
 
 // MarshalJSON writes the variant that is set, with the discriminator "type" that selects it,
@@ -557,13 +559,13 @@ func (v Item) MarshalJSON() ([]byte, error) {
 	case v.ToolCall != nil:
 		return wire.MarshalVariant(v.ToolCall, "type", "tool_call", "ToolCall")
 	}
-	return wire.MarshalRaw(v.raw)
+	return wire.MarshalRaw(v.Raw)
 }
 
 // UnmarshalJSON sets the variant the discriminator "type" names;
 // a value it does not know is kept as raw JSON.
 func (v *Item) UnmarshalJSON(data []byte) error {
-	*v = Item{raw: append(json.RawMessage(nil), data...)}
+	*v = Item{Raw: append(json.RawMessage(nil), data...)}
 	switch wire.DiscriminatorValue(data, "type") {
 	case "message", "InputMessage":
 		v.InputMessage = new(InputMessage)
@@ -576,11 +578,6 @@ func (v *Item) UnmarshalJSON(data []byte) error {
 		return json.Unmarshal(data, v.ToolCall)
 	}
 	return nil
-}
-
-// Raw returns the JSON the value was read from, nil when it was not read.
-func (v *Item) Raw() json.RawMessage {
-	return v.raw
 }
 
 // NewItem returns Item{X: &v} for the variant X of v's type.
@@ -632,7 +629,9 @@ type Peer struct {
 type Pet struct {
 	Cat *Cat
 	Dog *Dog
-	raw json.RawMessage
+	// Raw is the JSON the value was read from, nil when it was not read. With no variant
+	// set, it is what MarshalJSON writes: a value of a variant the spec does not describe.
+	Raw json.RawMessage
 }
 
 // MarshalJSON writes the variant that is set, with the discriminator "petType" that selects it,
@@ -647,13 +646,13 @@ func (v Pet) MarshalJSON() ([]byte, error) {
 	case v.Dog != nil:
 		return wire.MarshalVariant(v.Dog, "petType", "dog")
 	}
-	return wire.MarshalRaw(v.raw)
+	return wire.MarshalRaw(v.Raw)
 }
 
 // UnmarshalJSON sets the variant the discriminator "petType" names;
 // a value it does not know is kept as raw JSON.
 func (v *Pet) UnmarshalJSON(data []byte) error {
-	*v = Pet{raw: append(json.RawMessage(nil), data...)}
+	*v = Pet{Raw: append(json.RawMessage(nil), data...)}
 	switch wire.DiscriminatorValue(data, "petType") {
 	case "cat", "kitten":
 		v.Cat = new(Cat)
@@ -663,11 +662,6 @@ func (v *Pet) UnmarshalJSON(data []byte) error {
 		return json.Unmarshal(data, v.Dog)
 	}
 	return nil
-}
-
-// Raw returns the JSON the value was read from, nil when it was not read.
-func (v *Pet) Raw() json.RawMessage {
-	return v.raw
 }
 
 // NewPet returns Pet{X: &v} for the variant X of v's type.
@@ -705,24 +699,21 @@ type Value struct {
 	Float64    *float64
 	StringList *[]string
 	Cat        *Cat
-	raw        json.RawMessage
+	// Raw is the JSON the value was read from, nil when it was not read. With no variant
+	// set, it is what MarshalJSON writes: a value of a variant the spec does not describe.
+	Raw json.RawMessage
 }
 
 // MarshalJSON writes the variant that is set, else the JSON the value was read from.
 // More than one variant set is an error.
 func (v Value) MarshalJSON() ([]byte, error) {
-	return wire.MarshalUnion(v.raw, v.String, v.Float64, v.StringList, v.Cat)
+	return wire.MarshalUnion(v.Raw, v.String, v.Float64, v.StringList, v.Cat)
 }
 
 // UnmarshalJSON sets the first variant that takes the JSON's kind and decodes it; the JSON
 // stays in Raw.
 func (v *Value) UnmarshalJSON(data []byte) error {
-	return wire.UnmarshalUnion(data, &v.raw, &v.String, &v.Float64, &v.StringList, &v.Cat)
-}
-
-// Raw returns the JSON the value was read from, nil when it was not read.
-func (v *Value) Raw() json.RawMessage {
-	return v.raw
+	return wire.UnmarshalUnion(data, &v.Raw, &v.String, &v.Float64, &v.StringList, &v.Cat)
 }
 
 // NewValue returns Value{X: &v} for the variant X of v's type.

@@ -589,7 +589,9 @@ type Dog struct {
 type PetDisc struct {
 	Cat *Cat
 	Dog *Dog
-	raw json.RawMessage
+	// Raw is the JSON the value was read from, nil when it was not read. With no variant
+	// set, it is what MarshalJSON writes: a value of a variant the spec does not describe.
+	Raw json.RawMessage
 }
 
 // MarshalJSON writes the variant that is set, with the discriminator "petType" that selects it,
@@ -604,13 +606,13 @@ func (v PetDisc) MarshalJSON() ([]byte, error) {
 	case v.Dog != nil:
 		return wire.MarshalVariant(v.Dog, "petType", "Dog")
 	}
-	return wire.MarshalRaw(v.raw)
+	return wire.MarshalRaw(v.Raw)
 }
 
 // UnmarshalJSON sets the variant the discriminator "petType" names;
 // a value it does not know is kept as raw JSON.
 func (v *PetDisc) UnmarshalJSON(data []byte) error {
-	*v = PetDisc{raw: append(json.RawMessage(nil), data...)}
+	*v = PetDisc{Raw: append(json.RawMessage(nil), data...)}
 	switch wire.DiscriminatorValue(data, "petType") {
 	case "kitty":
 		v.Cat = new(Cat)
@@ -620,11 +622,6 @@ func (v *PetDisc) UnmarshalJSON(data []byte) error {
 		return json.Unmarshal(data, v.Dog)
 	}
 	return nil
-}
-
-// Raw returns the JSON the value was read from, nil when it was not read.
-func (v *PetDisc) Raw() json.RawMessage {
-	return v.raw
 }
 
 // NewPetDisc returns PetDisc{X: &v} for the variant X of v's type.
