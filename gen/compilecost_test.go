@@ -12,13 +12,13 @@ import (
 )
 
 // What keeps a large client cheap to compile, checked on the compiler's own output for the
-// golden paging and semantics clients: no equality function for any of their types (each
+// golden paging and basics clients: no equality function for any of their types (each
 // struct holds a noCompare field), and none of runtime/wire's helpers that every method
 // calls compiled into each method (Path, Unwrap, All stay out of line).
 func TestGeneratedCodeStaysCheapToCompile(t *testing.T) {
 	longtest.Only(t)
 	dir := tempModule(t)
-	for _, name := range []string{"paging", "semantics"} {
+	for _, name := range []string{"paging", "basics"} {
 		want, err := os.ReadFile(filepath.Join(goldenDir, name, "want.go"))
 		if err != nil {
 			t.Fatal(err)
