@@ -181,9 +181,10 @@ type ResponseInfo struct {
 	RetryAfter time.Duration
 }
 
-// noCompare, the first field of Nullable and of every struct of the package, makes them not comparable
-// with ==: the compiler then writes no equality function for each of them, which in a large API costs
-// more to build than any use of == is worth. reflect.DeepEqual and go-cmp compare them.
+// noCompare, the first field of Nullable and of the package's schema, parameter and header structs,
+// makes them not comparable with ==: the compiler then writes no equality function for each of them,
+// which in a large API costs more to build than any use of == is worth. reflect.DeepEqual and go-cmp
+// compare them.
 type noCompare [0]func()
 
 // Ptr returns a pointer to v, for the optional fields of a request: Name: Ptr("Rex").
@@ -1035,6 +1036,7 @@ func errorsProblem2(status int) any {
 // ListItemsHeaders holds the response headers ListItems declares, typed; From reads them from the
 // ResponseInfo of a call (see WithResponseInfo). A header the response lacks is nil.
 type ListItemsHeaders struct {
+	_ noCompare
 	// XRateLimitRemaining is the header "X-Rate-Limit-Remaining".
 	XRateLimitRemaining *int64
 }
@@ -1049,6 +1051,7 @@ func (h *ListItemsHeaders) From(info *ResponseInfo) error {
 
 // ListItemsAfterParams holds the optional query, header and cookie parameters of ListItemsAfter.
 type ListItemsAfterParams struct {
+	_ noCompare
 	// Limit is the query parameter "limit".
 	Limit *int64
 	// StartingAfter is the query parameter "starting_after".
@@ -1071,6 +1074,7 @@ type ListItemsAfterPage struct {
 
 // ListLinkedItemsParams holds the optional query, header and cookie parameters of ListLinkedItems.
 type ListLinkedItemsParams struct {
+	_ noCompare
 	// Page is the query parameter "page".
 	Page *int64
 	// PerPage is the query parameter "per_page".
@@ -1080,6 +1084,7 @@ type ListLinkedItemsParams struct {
 // ListLinkedItemsHeaders holds the response headers ListLinkedItems declares, typed; From reads them
 // from the ResponseInfo of a call (see WithResponseInfo). A header the response lacks is nil.
 type ListLinkedItemsHeaders struct {
+	_ noCompare
 	// Link is the header "Link".
 	Link *string
 }

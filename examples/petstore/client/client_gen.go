@@ -180,9 +180,10 @@ type ResponseInfo struct {
 	RetryAfter time.Duration
 }
 
-// noCompare, the first field of Nullable and of every struct of the package, makes them not comparable
-// with ==: the compiler then writes no equality function for each of them, which in a large API costs
-// more to build than any use of == is worth. reflect.DeepEqual and go-cmp compare them.
+// noCompare, the first field of Nullable and of the package's schema, parameter and header structs,
+// makes them not comparable with ==: the compiler then writes no equality function for each of them,
+// which in a large API costs more to build than any use of == is worth. reflect.DeepEqual and go-cmp
+// compare them.
 type noCompare [0]func()
 
 // Ptr returns a pointer to v, for the optional fields of a request: Name: Ptr("Rex").
@@ -831,6 +832,7 @@ func (c *Client) PlaceOrder(ctx context.Context, params *PlaceOrderParams, body 
 
 // ListPetsParams holds the optional query, header and cookie parameters of ListPets.
 type ListPetsParams struct {
+	_ noCompare
 	// Limit is the query parameter "limit".
 	//
 	// How many pets to return at most.
@@ -846,6 +848,7 @@ type ListPetsParams struct {
 // ListPetsHeaders holds the response headers ListPets declares, typed; From reads them from the
 // ResponseInfo of a call (see WithResponseInfo). A header the response lacks is nil.
 type ListPetsHeaders struct {
+	_ noCompare
 	// Link is the header "Link".
 	//
 	// The next page, as a link with rel="next" (RFC 8288), when there is one.
@@ -874,6 +877,7 @@ type ListPetsPage struct {
 
 // PlaceOrderParams holds the optional query, header and cookie parameters of PlaceOrder.
 type PlaceOrderParams struct {
+	_ noCompare
 	// IdempotencyKey is the header parameter "Idempotency-Key"; when empty, a random key is sent.
 	//
 	// A unique key for this order; repeated requests with it place one order.

@@ -20,6 +20,7 @@ func (e *emitter) headerSet(op *model.Operation) *jen.Statement {
 	var d doc
 	d.para(set.GoName + " holds the response headers " + op.GoName + " declares, typed; From reads them from the ResponseInfo of a call (see WithResponseInfo). A header the response lacks is nil.")
 	st := d.code().Type().Id(set.GoName).StructFunc(func(g *jen.Group) {
+		g.Add(noCompareField())
 		for _, f := range set.Fields {
 			var fd doc
 			fd.para(f.GoName + " is the header " + strconv.Quote(oneLine(f.Name)) + ".")

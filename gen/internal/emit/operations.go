@@ -748,6 +748,7 @@ func (e *emitter) paramsStruct(op *model.Operation) *jen.Statement {
 	var d doc
 	d.para(op.ParamsType + " holds the optional query, header and cookie parameters of " + op.GoName + ".")
 	return d.code().Type().Id(op.ParamsType).StructFunc(func(g *jen.Group) {
+		g.Add(noCompareField())
 		for _, p := range op.Params {
 			if p.Argument() {
 				continue

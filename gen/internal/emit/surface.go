@@ -62,7 +62,7 @@ func values() []jen.Code {
 	d := jen.Id("d").Id("Date")
 	wireD := jen.Qual(wirePath, "Date").Call(jen.Id("d"))
 	return []jen.Code{
-		declare("noCompare, the first field of Nullable and of every struct of the package, makes them not comparable with ==: the compiler then writes no equality function for each of them, which in a large API costs more to build than any use of == is worth. reflect.DeepEqual and go-cmp compare them.",
+		declare("noCompare, the first field of Nullable and of the package's schema, parameter and header structs, makes them not comparable with ==: the compiler then writes no equality function for each of them, which in a large API costs more to build than any use of == is worth. reflect.DeepEqual and go-cmp compare them.",
 			jen.Type().Id("noCompare").Index(jen.Lit(0)).Func().Params()),
 		declare("Ptr returns a pointer to v, for the optional fields of a request: Name: Ptr(\"Rex\").",
 			jen.Func().Id("Ptr").Types(jen.Id("T").Any()).Params(jen.Id("v").Id("T")).Op("*").Id("T").Block(jen.Return(jen.Op("&").Id("v")))),

@@ -181,9 +181,10 @@ type ResponseInfo struct {
 	RetryAfter time.Duration
 }
 
-// noCompare, the first field of Nullable and of every struct of the package, makes them not comparable
-// with ==: the compiler then writes no equality function for each of them, which in a large API costs
-// more to build than any use of == is worth. reflect.DeepEqual and go-cmp compare them.
+// noCompare, the first field of Nullable and of the package's schema, parameter and header structs,
+// makes them not comparable with ==: the compiler then writes no equality function for each of them,
+// which in a large API costs more to build than any use of == is worth. reflect.DeepEqual and go-cmp
+// compare them.
 type noCompare [0]func()
 
 // Ptr returns a pointer to v, for the optional fields of a request: Name: Ptr("Rex").
@@ -645,6 +646,7 @@ func errorsNotFound(status int) any {
 
 // ListPetsParams holds the optional query, header and cookie parameters of ListPets.
 type ListPetsParams struct {
+	_ noCompare
 	// Limit is the query parameter "limit".
 	//
 	// How many pets to return at most.
@@ -655,6 +657,7 @@ type ListPetsParams struct {
 
 // CreatePetParams holds the optional query, header and cookie parameters of CreatePet.
 type CreatePetParams struct {
+	_ noCompare
 	// IdempotencyKey is the header parameter "Idempotency-Key"; when empty, a random key is sent.
 	IdempotencyKey string
 	// XRequestID is the header parameter "X-Request-ID".

@@ -189,9 +189,10 @@ type ResponseInfo struct {
 	RetryAfter time.Duration
 }
 
-// noCompare, the first field of Nullable and of every struct of the package, makes them not comparable
-// with ==: the compiler then writes no equality function for each of them, which in a large API costs
-// more to build than any use of == is worth. reflect.DeepEqual and go-cmp compare them.
+// noCompare, the first field of Nullable and of the package's schema, parameter and header structs,
+// makes them not comparable with ==: the compiler then writes no equality function for each of them,
+// which in a large API costs more to build than any use of == is worth. reflect.DeepEqual and go-cmp
+// compare them.
 type noCompare [0]func()
 
 // Ptr returns a pointer to v, for the optional fields of a request: Name: Ptr("Rex").
@@ -635,6 +636,7 @@ func (c *Client) GetURL(ctx context.Context, url string, ctx2 string, newRequest
 
 // GetURLParams holds the optional query, header and cookie parameters of GetURL.
 type GetURLParams struct {
+	_ noCompare
 	// Params is the query parameter "params".
 	Params *string
 	// ABCD is the query parameter "a&b=c#d".

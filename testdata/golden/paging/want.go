@@ -180,9 +180,10 @@ type ResponseInfo struct {
 	RetryAfter time.Duration
 }
 
-// noCompare, the first field of Nullable and of every struct of the package, makes them not comparable
-// with ==: the compiler then writes no equality function for each of them, which in a large API costs
-// more to build than any use of == is worth. reflect.DeepEqual and go-cmp compare them.
+// noCompare, the first field of Nullable and of the package's schema, parameter and header structs,
+// makes them not comparable with ==: the compiler then writes no equality function for each of them,
+// which in a large API costs more to build than any use of == is worth. reflect.DeepEqual and go-cmp
+// compare them.
 type noCompare [0]func()
 
 // Ptr returns a pointer to v, for the optional fields of a request: Name: Ptr("Rex").
@@ -1246,6 +1247,7 @@ func (c *Client) ListSchedulesPages(ctx context.Context, params *ListSchedulesPa
 
 // ListAssistantsParams holds the optional query, header and cookie parameters of ListAssistants.
 type ListAssistantsParams struct {
+	_ noCompare
 	// After is the query parameter "after".
 	After *string
 }
@@ -1280,6 +1282,7 @@ type ListBooksPage struct {
 
 // ListChargesParams holds the optional query, header and cookie parameters of ListCharges.
 type ListChargesParams struct {
+	_ noCompare
 	// Limit is the query parameter "limit".
 	Limit *int64
 	// StartingAfter is the query parameter "starting_after".
@@ -1302,6 +1305,7 @@ type ListChargesPage struct {
 
 // ListCustomersParams holds the optional query, header and cookie parameters of ListCustomers.
 type ListCustomersParams struct {
+	_ noCompare
 	// StartingAfter is the query parameter "startingAfter".
 	StartingAfter *string
 }
@@ -1320,6 +1324,7 @@ type ListCustomersPage struct {
 
 // ListEventsParams holds the optional query, header and cookie parameters of ListEvents.
 type ListEventsParams struct {
+	_ noCompare
 	// Cursor is the query parameter "cursor".
 	Cursor *string
 }
@@ -1340,6 +1345,7 @@ type ListEventsPage struct {
 
 // ListIssuesParams holds the optional query, header and cookie parameters of ListIssues.
 type ListIssuesParams struct {
+	_ noCompare
 	// PerPage is the query parameter "per_page".
 	PerPage *int64
 }
@@ -1347,6 +1353,7 @@ type ListIssuesParams struct {
 // ListIssuesHeaders holds the response headers ListIssues declares, typed; From reads them from the
 // ResponseInfo of a call (see WithResponseInfo). A header the response lacks is nil.
 type ListIssuesHeaders struct {
+	_ noCompare
 	// Link is the header "Link".
 	Link *string
 }
@@ -1387,6 +1394,7 @@ type ListLinksPage struct {
 
 // ListModelsParams holds the optional query, header and cookie parameters of ListModels.
 type ListModelsParams struct {
+	_ noCompare
 	// Offset is the query parameter "offset".
 	Offset *int64
 	// Limit is the query parameter "limit".
@@ -1409,6 +1417,7 @@ type ListModelsPage struct {
 
 // ListRulesParams holds the optional query, header and cookie parameters of ListRules.
 type ListRulesParams struct {
+	_ noCompare
 	// PageNumber is the query parameter "page_number".
 	//
 	// Default: 0.
@@ -1433,6 +1442,7 @@ type ListRulesPage struct {
 
 // ListSchedulesParams holds the optional query, header and cookie parameters of ListSchedules.
 type ListSchedulesParams struct {
+	_ noCompare
 	// XPageToken is the header parameter "X-Page-Token".
 	XPageToken *string
 }

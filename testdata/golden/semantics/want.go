@@ -181,9 +181,10 @@ type ResponseInfo struct {
 	RetryAfter time.Duration
 }
 
-// noCompare, the first field of Nullable and of every struct of the package, makes them not comparable
-// with ==: the compiler then writes no equality function for each of them, which in a large API costs
-// more to build than any use of == is worth. reflect.DeepEqual and go-cmp compare them.
+// noCompare, the first field of Nullable and of the package's schema, parameter and header structs,
+// makes them not comparable with ==: the compiler then writes no equality function for each of them,
+// which in a large API costs more to build than any use of == is worth. reflect.DeepEqual and go-cmp
+// compare them.
 type noCompare [0]func()
 
 // Ptr returns a pointer to v, for the optional fields of a request: Name: Ptr("Rex").
@@ -565,6 +566,7 @@ func (c *Client) Search(ctx context.Context, reqInt int64, xReq string, session 
 
 // SearchParams holds the optional query, header and cookie parameters of Search.
 type SearchParams struct {
+	_ noCompare
 	// Page is the query parameter "page".
 	//
 	// Default: 1.
