@@ -22,6 +22,10 @@ type File struct {
 // it split, so that files of unequal shares stay under it.
 func splitTarget(above int) int { return max(above/4*3, 1) }
 
+// maxParts caps the parts after the first: far more than any client needs, and few enough
+// that no part's name ends in a number that is a build constraint (client_gen_386.go).
+const maxParts = 256
+
 // split spreads the client over several files, none over opts.SplitAbove where it can (size
 // is that of the declarations, texts, without the client surface): the
 // first holds the header, the client surface, the servers, credentials and policies; each
@@ -42,7 +46,7 @@ func split(e *emitter, opts Options, items []item, texts [][]byte, size int) ([]
 		for i, t := range texts {
 			sizes[part[i]] += len(t) + 2
 		}
-		if slices.Max(sizes[2:]) <= opts.SplitAbove || n >= 1<<10 {
+		if slices.Max(sizes[2:]) <= opts.SplitAbove || n >= maxParts {
 			break
 		}
 		n *= 2
