@@ -38,7 +38,7 @@ const maxParts = 256
 // declarations, when the client has doubled in size.
 func split(e *emitter, opts Options, items []item, texts [][]byte, size int) ([]File, error) {
 	target := splitTarget(opts.SplitAbove)
-	n := 1 << bits.Len(uint((size+target-1)/target-1)) // the least power of two ≥ size/target
+	n := min(1<<bits.Len(uint((size+target-1)/target-1)), maxParts) // the least power of two ≥ size/target
 	var part []int
 	for {
 		part = parts(items, n)
