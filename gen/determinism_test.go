@@ -157,21 +157,29 @@ func generateListed(t *testing.T, list string) {
 // Adding an operation whose path sorts first to the petstore changes no line of the
 // generated file but its own and its policy's doc: regenerating after a spec change shows
 // what changed and nothing else.
-func TestAddedOperationChangesNothingElse(t *testing.T) {
+// petstoreAndOneMore returns examples/petstore/petstore.yaml, and the same with one more
+// operation, getAaa, whose path sorts first.
+func petstoreAndOneMore(t *testing.T) (spec, added []byte) {
+	t.Helper()
 	spec, err := os.ReadFile(filepath.Join("..", "examples", "petstore", "petstore.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	added := strings.Replace(string(spec), "\npaths:\n", "\npaths:\n  /aaa:\n    get:\n      operationId: getAaa\n      responses:\n        \"200\":\n          description: ok\n          content:\n            application/json:\n              schema: {type: string}\n", 1)
-	if added == string(spec) {
+	more := strings.Replace(string(spec), "\npaths:\n", "\npaths:\n  /aaa:\n    get:\n      operationId: getAaa\n      responses:\n        \"200\":\n          description: ok\n          content:\n            application/json:\n              schema: {type: string}\n", 1)
+	if more == string(spec) {
 		t.Fatal("petstore.yaml has no paths line")
 	}
+	return spec, []byte(more)
+}
+
+func TestAddedOperationChangesNothingElse(t *testing.T) {
+	spec, added := petstoreAndOneMore(t)
 	dir := t.TempDir()
 	before, err := generateFile(dir, "before.yaml", spec, "client")
 	if err != nil {
 		t.Fatal(err)
 	}
-	after, err := generateFile(dir, "after.yaml", []byte(added), "client")
+	after, err := generateFile(dir, "after.yaml", added, "client")
 	if err != nil {
 		t.Fatal(err)
 	}

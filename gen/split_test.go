@@ -107,14 +107,7 @@ func declarations(t *testing.T, src []byte) []string {
 // Adding an operation to a split client changes the part the operation goes to, and the
 // first part for the policy its methods share, and no other part.
 func TestSplitClientAddedOperationTouchesOnePart(t *testing.T) {
-	spec, err := os.ReadFile(filepath.Join("..", "examples", "petstore", "petstore.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	added := strings.Replace(string(spec), "\npaths:\n", "\npaths:\n  /aaa:\n    get:\n      operationId: getAaa\n      responses:\n        \"200\":\n          description: ok\n          content:\n            application/json:\n              schema: {type: string}\n", 1)
-	if added == string(spec) {
-		t.Fatal("petstore.yaml has no paths line")
-	}
+	spec, added := petstoreAndOneMore(t)
 	dir := t.TempDir()
 	split := func(name string, src []byte) []File {
 		t.Helper()
@@ -132,7 +125,7 @@ func TestSplitClientAddedOperationTouchesOnePart(t *testing.T) {
 		}
 		return parts
 	}
-	before, after := split("before.yaml", spec), split("after.yaml", []byte(added))
+	before, after := split("before.yaml", spec), split("after.yaml", added)
 	if len(before) < 3 || len(before) != len(after) {
 		t.Fatalf("%d parts before the new operation, %d after; want the same number, 3 or more", len(before), len(after))
 	}

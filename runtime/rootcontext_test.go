@@ -217,19 +217,7 @@ func TestAttemptBoundsUnderAContextNeverCanceled(t *testing.T) {
 	})
 	t.Run("net/http's re-sends", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
-			seen := map[string]bool{}
-			var w *wire
-			w = newWire(t, "api.test:80", func(_ *wire, rw http.ResponseWriter, r *http.Request) {
-				w.mu.Lock()
-				reused := seen[r.RemoteAddr]
-				seen[r.RemoteAddr] = true
-				w.mu.Unlock()
-				if reused {
-					hijackClose(rw)
-					return
-				}
-				rw.WriteHeader(503)
-			})
+			w := newWire(t, "api.test:80", closeReused())
 			_, err := w.e.Do(ctx, newRequest(t, ctx, "GET", "http://api.test/pets", nil), idempotent())
 			ee := mustError(t, err)
 			if w.arrivals() != 3 || ee.Attempts != 3 || !errors.Is(err, ErrExhausted) {

@@ -312,26 +312,9 @@ func TestResponseHeaderTimeout(t *testing.T) {
 func TestNetHTTPResendsCount(t *testing.T) {
 	// The first request on each connection gets a 503; a later one sees the connection
 	// closed under it, which net/http answers by sending again on a new connection.
-	closeReused := func(w *wire) func(*wire, http.ResponseWriter, *http.Request) {
-		seen := map[string]bool{}
-		return func(_ *wire, rw http.ResponseWriter, r *http.Request) {
-			w.mu.Lock()
-			reused := seen[r.RemoteAddr]
-			seen[r.RemoteAddr] = true
-			w.mu.Unlock()
-			if reused {
-				hijackClose(rw)
-				return
-			}
-			rw.WriteHeader(503)
-		}
-	}
 	t.Run("GET on dead reused connections", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
-			var w *wire
-			var h func(*wire, http.ResponseWriter, *http.Request)
-			w = newWire(t, "api.test:80", func(w2 *wire, rw http.ResponseWriter, r *http.Request) { h(w2, rw, r) })
-			h = closeReused(w)
+			w := newWire(t, "api.test:80", closeReused())
 			_, err := w.e.Do(t.Context(), newRequest(t, t.Context(), "GET", "http://api.test/pets", nil), idempotent())
 			ee := mustError(t, err)
 			if w.arrivals() != 3 || ee.Attempts != 3 || !errors.Is(err, ErrExhausted) {
@@ -341,10 +324,7 @@ func TestNetHTTPResendsCount(t *testing.T) {
 	})
 	t.Run("an empty key does not make a POST re-sendable", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
-			var w *wire
-			var h func(*wire, http.ResponseWriter, *http.Request)
-			w = newWire(t, "api.test:80", func(w2 *wire, rw http.ResponseWriter, r *http.Request) { h(w2, rw, r) })
-			h = closeReused(w)
+			w := newWire(t, "api.test:80", closeReused())
 			// A first call leaves a connection idle; the POST reuses it and finds it closed.
 			warm, err := w.e.Do(t.Context(), newRequest(t, t.Context(), "GET", "http://api.test/warm", nil), &Policy{MaxAttempts: 1})
 			if err == nil {
@@ -462,4 +442,21 @@ func TestBadLocationIsNotRetried(t *testing.T) {
 			t.Errorf("the error shows the query value: %v / %v", err, ee.Err)
 		}
 	})
+}
+
+// closeReused answers 503 on a connection's first request and closes a connection that
+// is used again, as a server that drops idle connections does.
+func closeReused() func(*wire, http.ResponseWriter, *http.Request) {
+	seen := map[string]bool{}
+	return func(w *wire, rw http.ResponseWriter, r *http.Request) {
+		w.mu.Lock()
+		reused := seen[r.RemoteAddr]
+		seen[r.RemoteAddr] = true
+		w.mu.Unlock()
+		if reused {
+			hijackClose(rw)
+			return
+		}
+		rw.WriteHeader(503)
+	}
 }

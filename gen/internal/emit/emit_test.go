@@ -26,18 +26,7 @@ paths:
             application/json: {schema: {type: object, properties: {a: {type: string}}}}
             text/event-stream: {schema: {type: object, properties: {a: {type: string}}}}
 `
-	s, err := load.Load(spectest.Write(t, "chat.yaml", spec), load.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	api, err := build.Build(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	src, err := Generate(api, Options{Package: "p"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	src := generate(t, "chat.yaml", spec)
 	if !strings.Contains(string(src), "&policyIdempotent, wire.StreamConfig{") {
 		t.Fatalf("ChatStream does not use policyIdempotent:\n%s", src)
 	}
@@ -53,7 +42,18 @@ func TestItemsPolicyUsersCounted(t *testing.T) {
 	for i := range 12 {
 		spec += fmt.Sprintf("  /p%d:\n    get:\n      operationId: op%02d\n      responses: {\"204\": {description: ok}}\n", i, i)
 	}
-	s, err := load.Load(spectest.Write(t, "many.yaml", spec), load.Options{})
+	src := generate(t, "many.yaml", spec)
+	want := "// policyIdempotent is the retry policy of Op00, Op01, Op10, Op11, Op02, Op03, Op04 and 5 other\n// methods.\n"
+	if !strings.Contains(string(src), want) {
+		t.Errorf("want %q in:\n%s", want, src)
+	}
+}
+
+// generate writes spec to a file called name and returns the client it generates, in
+// package p.
+func generate(t *testing.T, name, spec string) []byte {
+	t.Helper()
+	s, err := load.Load(spectest.Write(t, name, spec), load.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,8 +65,5 @@ func TestItemsPolicyUsersCounted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "// policyIdempotent is the retry policy of Op00, Op01, Op10, Op11, Op02, Op03, Op04 and 5 other\n// methods.\n"
-	if !strings.Contains(string(src), want) {
-		t.Errorf("want %q in:\n%s", want, src)
-	}
+	return src
 }
