@@ -23,6 +23,7 @@ import (
 	"github.com/getkin/kin-openapi/routers/legacy/pathpattern"
 	"github.com/retrygen/retrygen/conformance/driver"
 	"github.com/retrygen/retrygen/gen"
+	"github.com/retrygen/retrygen/internal/tempmod"
 )
 
 var update = flag.Bool("update", false, "rewrite REPORT.md from this run (needs RETRYGEN_LONG=1, so that it covers the whole corpus)")
@@ -399,35 +400,17 @@ func registerFile(r *specRun) []byte {
 	return []byte(b.String())
 }
 
-// tempModule creates a module that builds against this repository's working tree,
-// offline: its go.mod replaces the retrygen module with it, and go.sum is the
-// repository's.
+// tempModule creates a module that builds against this repository's working tree, offline.
 func tempModule(t *testing.T) string {
 	t.Helper()
-	root, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	gomod := fmt.Sprintf("module retrygen.test/conformance\n\ngo 1.26\n\nrequire github.com/retrygen/retrygen v0.0.0\n\nreplace github.com/retrygen/retrygen => %s\n", root)
-	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return dir
+	return tempmod.New(t, "..", "retrygen.test/conformance")
 }
 
 // goCmd runs the go command in dir, offline, and returns its output.
 func goCmd(dir string, args ...string) (string, error) {
 	cmd := exec.Command("go", args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off", "GOTOOLCHAIN=local")
+	cmd.Env = tempmod.Env()
 	out, err := cmd.CombinedOutput()
 	return string(out), err
 }

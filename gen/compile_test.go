@@ -1,7 +1,6 @@
 package gen
 
 import (
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,30 +11,13 @@ import (
 
 	"github.com/retrygen/retrygen/internal/corpus"
 	"github.com/retrygen/retrygen/internal/longtest"
+	"github.com/retrygen/retrygen/internal/tempmod"
 )
 
-// tempModule creates a module that builds against this repository's runtime, offline:
-// its go.mod replaces the retrygen module with the working tree, and go.sum is the
-// repository's.
+// tempModule creates a module that builds against this repository's runtime, offline.
 func tempModule(t *testing.T) string {
 	t.Helper()
-	root, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	gomod := fmt.Sprintf("module retrygen.test/clients\n\ngo 1.26\n\nrequire github.com/retrygen/retrygen v0.0.0\n\nreplace github.com/retrygen/retrygen => %s\n", root)
-	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return dir
+	return tempmod.New(t, "..", "retrygen.test/clients")
 }
 
 // writePackage writes files into the package folder pkg of the module at dir.
@@ -58,7 +40,7 @@ func goCmd(t *testing.T, dir string, args ...string) {
 	t.Helper()
 	cmd := exec.Command("go", args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off", "GOTOOLCHAIN=local")
+	cmd.Env = tempmod.Env()
 	start := time.Now()
 	out, err := cmd.CombinedOutput()
 	if err != nil {
@@ -196,7 +178,7 @@ func compileCost(t *testing.T, dir, pkg string) {
 	// A flag of this package's alone: only it is compiled again.
 	cmd := exec.Command("go", "build", "-gcflags=retrygen.test/clients/"+pkg+"=-bench="+report, "./"+pkg)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off", "GOTOOLCHAIN=local")
+	cmd.Env = tempmod.Env()
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build ./%s: %v\n%s", pkg, err, out)
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/retrygen/retrygen/internal/longtest"
+	"github.com/retrygen/retrygen/internal/tempmod"
 )
 
 // What keeps a large client cheap to compile, checked on the compiler's own output for the
@@ -58,7 +59,7 @@ func goOutput(t *testing.T, dir string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command("go", args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off", "GOTOOLCHAIN=local")
+	cmd.Env = tempmod.Env()
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)

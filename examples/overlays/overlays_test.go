@@ -15,6 +15,7 @@ import (
 	"github.com/retrygen/retrygen/gen"
 	"github.com/retrygen/retrygen/internal/corpus"
 	"github.com/retrygen/retrygen/internal/longtest"
+	"github.com/retrygen/retrygen/internal/tempmod"
 	"go.yaml.in/yaml/v4"
 )
 
@@ -149,7 +150,7 @@ func TestOneKeyPerCall(t *testing.T) {
 `)
 	cmd := exec.Command("go", "test", "./stripe")
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off", "GOTOOLCHAIN=local")
+	cmd.Env = tempmod.Env()
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go test: %v\n%s", err, out)
 	}
@@ -158,18 +159,7 @@ func TestOneKeyPerCall(t *testing.T) {
 // tempModule creates a module that builds against this repository, offline.
 func tempModule(t *testing.T) string {
 	t.Helper()
-	root, err := filepath.Abs(filepath.Join("..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	write(t, filepath.Join(dir, "go.mod"), "module retrygen.test/clients\n\ngo 1.26\n\nrequire github.com/retrygen/retrygen v0.0.0\n\nreplace github.com/retrygen/retrygen => "+root+"\n")
-	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	write(t, filepath.Join(dir, "go.sum"), string(sum))
-	return dir
+	return tempmod.New(t, filepath.Join("..", ".."), "retrygen.test/clients")
 }
 
 func write(t *testing.T, path, text string) {
