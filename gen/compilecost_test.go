@@ -15,7 +15,7 @@ import (
 // What keeps a large client cheap to compile, checked on the compiler's own output for the
 // golden paging and basics clients: no equality function for any of their types (each
 // struct holds a noCompare field), and none of runtime/wire's helpers that every method
-// calls compiled into each method (Path, Unwrap, All stay out of line).
+// calls compiled into each method (Path, Unwrap, Items stay out of line).
 func TestGeneratedCodeStaysCheapToCompile(t *testing.T) {
 	longtest.Only(t)
 	dir := tempModule(t)
@@ -28,7 +28,7 @@ func TestGeneratedCodeStaysCheapToCompile(t *testing.T) {
 
 		pkg := "retrygen.test/clients/" + name
 		inlined := goOutput(t, dir, "build", "-gcflags="+pkg+"=-m", "./"+name)
-		for _, helper := range []string{"wire.(*Request).Path", "wire.Unwrap", "wire.All"} {
+		for _, helper := range []string{"wire.(*Request).Path", "wire.Unwrap", "wire.Items"} {
 			if strings.Contains(inlined, "inlining call to "+helper) {
 				t.Errorf("%s: %s is inlined into generated methods", name, helper)
 			}

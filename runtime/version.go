@@ -1,10 +1,15 @@
 package runtime
 
-// SupportPackageIsVersion3 is referenced by every file retrygen generates. A generated
+// SupportPackageIsVersion4 is referenced by every file retrygen generates. A generated
 // client that needs a newer runtime than the one it is built against fails to compile with
-// this name in the message, instead of misbehaving at run time. Version 3 clients call
+// this name in the message, instead of misbehaving at run time. Version 4 clients walk
+// their pages with wire.Items, which yields pointers to object items.
+const SupportPackageIsVersion4 = true
+
+// SupportPackageIsVersion3 is referenced by clients generated for version 3, which call
 // the text, form-style, one-variant and error-model helpers of runtime/wire
-// (wire.DecodeText, wire.StyledFormBody, wire.OneVariant, wire.Model).
+// (wire.DecodeText, wire.StyledFormBody, wire.OneVariant, wire.Model) and wire.All; they
+// still build against this runtime.
 const SupportPackageIsVersion3 = true
 
 // SupportPackageIsVersion2 is referenced by clients generated for version 2, the first

@@ -22,7 +22,7 @@ import (
 	"github.com/retrygen/retrygen/runtime/wire"
 )
 
-const _ = runtime.SupportPackageIsVersion3
+const _ = runtime.SupportPackageIsVersion4
 
 // Client calls the API. It is safe for concurrent use; all its calls share one retry budget and, when
 // enabled, one circuit breaker.
@@ -832,7 +832,7 @@ func (c *Client) ListItemsAfter(ctx context.Context, params *ListItemsAfterParam
 // followed (ErrPageLink). Stopping the loop sends nothing more; WithMaxPages caps the pages.
 // ListItemsAfterPages gives the pages themselves, with each one's ResponseInfo.
 func (c *Client) ListItemsAfterAll(ctx context.Context, params *ListItemsAfterParams, opts ...CallOption) iter.Seq2[*Named, error] {
-	return wire.All(c.ListItemsAfterPages(ctx, params, opts...), func(p *ListItemsAfterPage, i int) (item *Named, ok bool) {
+	return wire.Items(c.ListItemsAfterPages(ctx, params, opts...), func(p *ListItemsAfterPage, i int) (item *Named, ok bool) {
 		if i < len(p.Items) {
 			item, ok = &p.Items[i], true
 		}
@@ -917,7 +917,7 @@ func (c *Client) ListLinkedItems(ctx context.Context, params *ListLinkedItemsPar
 // followed (ErrPageLink). Stopping the loop sends nothing more; WithMaxPages caps the pages.
 // ListLinkedItemsPages gives the pages themselves, with each one's ResponseInfo.
 func (c *Client) ListLinkedItemsAll(ctx context.Context, params *ListLinkedItemsParams, opts ...CallOption) iter.Seq2[*Item, error] {
-	return wire.All(c.ListLinkedItemsPages(ctx, params, opts...), func(p *ListLinkedItemsPage, i int) (item *Item, ok bool) {
+	return wire.Items(c.ListLinkedItemsPages(ctx, params, opts...), func(p *ListLinkedItemsPage, i int) (item *Item, ok bool) {
 		if i < len(p.Items) {
 			item, ok = &p.Items[i], true
 		}

@@ -382,16 +382,16 @@ func Walk[P any](pager *Pager, opts []CallOption, page func(step *PageStep) (P, 
 	}
 }
 
-// All yields the items of the pages that pages yields, in order, then the error that
+// Items yields the items of the pages that pages yields, in order, then the error that
 // ended them, if any; item returns a page's i-th item, and false past its last. Stopping
 // the loop stops the pages.
 //
 // Generated code passes pointers (a *Charge rather than a Charge), so that the one body
-// compiled for pointer shapes serves every paginated operation of a client; All is kept
+// compiled for pointer shapes serves every paginated operation of a client; Items is kept
 // out of line for the same reason, or each call site would compile a copy of it.
 //
 //go:noinline
-func All[P, T any](pages iter.Seq2[P, error], item func(page P, i int) (T, bool)) iter.Seq2[T, error] {
+func Items[P, T any](pages iter.Seq2[P, error], item func(page P, i int) (T, bool)) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
 		for p, err := range pages {
 			if err != nil {
@@ -410,6 +410,18 @@ func All[P, T any](pages iter.Seq2[P, error], item func(page P, i int) (T, bool)
 			}
 		}
 	}
+}
+
+// All yields the items of the pages that pages yields, in order, then the error that
+// ended them, if any; items returns a page's items. Clients generated for
+// runtime.SupportPackageIsVersion3 call it; later ones call Items.
+func All[P, T any](pages iter.Seq2[P, error], items func(P) []T) iter.Seq2[T, error] {
+	return Items(pages, func(p P, i int) (item T, ok bool) {
+		if all := items(p); i < len(all) {
+			item, ok = all[i], true
+		}
+		return
+	})
 }
 
 // CursorOf writes a cursor that a response gives as something else than a string (a

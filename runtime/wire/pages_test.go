@@ -315,7 +315,7 @@ func TestWalkStops(t *testing.T) {
 		t.Errorf("breaking out of the first page sent %d requests", n)
 	}
 	s = endless()
-	for item, err := range All(walk(pageClient(t, s), &Pager{Kind: PageCursor, In: "query", Param: "cursor"}, nil), func(p *testPage, i int) (string, bool) {
+	for item, err := range Items(walk(pageClient(t, s), &Pager{Kind: PageCursor, In: "query", Param: "cursor"}, nil), func(p *testPage, i int) (string, bool) {
 		if i < len(p.Items) {
 			return p.Items[i], true
 		}

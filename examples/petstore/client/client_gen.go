@@ -21,7 +21,7 @@ import (
 	"github.com/retrygen/retrygen/runtime/wire"
 )
 
-const _ = runtime.SupportPackageIsVersion3
+const _ = runtime.SupportPackageIsVersion4
 
 // Client calls the API. It is safe for concurrent use; all its calls share one retry budget and, when
 // enabled, one circuit breaker.
@@ -551,7 +551,7 @@ func (c *Client) ListPets(ctx context.Context, params *ListPetsParams, opts ...C
 // followed (ErrPageLink). Stopping the loop sends nothing more; WithMaxPages caps the pages.
 // ListPetsPages gives the pages themselves, with each one's ResponseInfo.
 func (c *Client) ListPetsAll(ctx context.Context, params *ListPetsParams, opts ...CallOption) iter.Seq2[*Pet, error] {
-	return wire.All(c.ListPetsPages(ctx, params, opts...), func(p *ListPetsPage, i int) (item *Pet, ok bool) {
+	return wire.Items(c.ListPetsPages(ctx, params, opts...), func(p *ListPetsPage, i int) (item *Pet, ok bool) {
 		if i < len(p.Items) {
 			item, ok = &p.Items[i], true
 		}

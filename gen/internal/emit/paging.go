@@ -114,7 +114,7 @@ func (e *emitter) pagesMethod(op *model.Operation) *jen.Statement {
 // items and the items themselves otherwise:
 //
 //	func (c *Client) GetChargesAll(ctx context.Context, params *GetChargesParams, opts ...CallOption) iter.Seq2[*Charge, error] {
-//		return wire.All(c.GetChargesPages(ctx, params, opts...), func(p *GetChargesPage, i int) (item *Charge, ok bool) {
+//		return wire.Items(c.GetChargesPages(ctx, params, opts...), func(p *GetChargesPage, i int) (item *Charge, ok bool) {
 //			if i < len(p.Items) {
 //				item, ok = &p.Items[i], true
 //			}
@@ -135,7 +135,7 @@ func (e *emitter) allMethod(op *model.Operation) *jen.Statement {
 		jen.If(jen.Id("i").Op("<").Len(jen.Id("p").Dot("Items"))).Block(jen.List(jen.Id("item"), jen.Id("ok")).Op("=").List(at, jen.True())),
 		jen.Return(),
 	)
-	all := jen.Qual(wirePath, "All").Call(jen.Id("c").Dot(pg.PagesName).Call(passOn(op, jen.Id("opts").Op("..."))...), item)
+	all := jen.Qual(wirePath, "Items").Call(jen.Id("c").Dot(pg.PagesName).Call(passOn(op, jen.Id("opts").Op("..."))...), item)
 	return d.code().Func().Params(jen.Id("c").Op("*").Id("Client")).Id(pg.AllName).Params(signature(op)...).
 		Qual(iterPath, "Seq2").Types(typ(yield), jen.Error()).Block(jen.Return(all))
 }

@@ -22,7 +22,7 @@ import (
 	"github.com/retrygen/retrygen/runtime/wire"
 )
 
-const _ = runtime.SupportPackageIsVersion3
+const _ = runtime.SupportPackageIsVersion4
 
 // Client calls the API. It is safe for concurrent use; all its calls share one retry budget and, when
 // enabled, one circuit breaker.

@@ -22,7 +22,7 @@ import (
 	"github.com/retrygen/retrygen/runtime/wire"
 )
 
-const _ = runtime.SupportPackageIsVersion3
+const _ = runtime.SupportPackageIsVersion4
 
 // Client calls the API. It is safe for concurrent use; all its calls share one retry budget and, when
 // enabled, one circuit breaker.
@@ -463,7 +463,7 @@ func (c *Client) ListAssistants(ctx context.Context, params *ListAssistantsParam
 // followed (ErrPageLink). Stopping the loop sends nothing more; WithMaxPages caps the pages.
 // ListAssistantsPages gives the pages themselves, with each one's ResponseInfo.
 func (c *Client) ListAssistantsAll(ctx context.Context, params *ListAssistantsParams, opts ...CallOption) iter.Seq2[*Charge, error] {
-	return wire.All(c.ListAssistantsPages(ctx, params, opts...), func(p *ListAssistantsPage, i int) (item *Charge, ok bool) {
+	return wire.Items(c.ListAssistantsPages(ctx, params, opts...), func(p *ListAssistantsPage, i int) (item *Charge, ok bool) {
 		if i < len(p.Items) {
 			item, ok = &p.Items[i], true
 		}
@@ -543,7 +543,7 @@ func (c *Client) ListBooks(ctx context.Context, pageToken string, opts ...CallOp
 // followed (ErrPageLink). Stopping the loop sends nothing more; WithMaxPages caps the pages.
 // ListBooksPages gives the pages themselves, with each one's ResponseInfo.
 func (c *Client) ListBooksAll(ctx context.Context, pageToken string, opts ...CallOption) iter.Seq2[string, error] {
-	return wire.All(c.ListBooksPages(ctx, pageToken, opts...), func(p *ListBooksPage, i int) (item string, ok bool) {
+	return wire.Items(c.ListBooksPages(ctx, pageToken, opts...), func(p *ListBooksPage, i int) (item string, ok bool) {
 		if i < len(p.Items) {
 			item, ok = p.Items[i], true
 		}
@@ -624,7 +624,7 @@ func (c *Client) ListCharges(ctx context.Context, params *ListChargesParams, opt
 // followed (ErrPageLink). Stopping the loop sends nothing more; WithMaxPages caps the pages.
 // ListChargesPages gives the pages themselves, with each one's ResponseInfo.
 func (c *Client) ListChargesAll(ctx context.Context, params *ListChargesParams, opts ...CallOption) iter.Seq2[*Charge, error] {
-	return wire.All(c.ListChargesPages(ctx, params, opts...), func(p *ListChargesPage, i int) (item *Charge, ok bool) {
+	return wire.Items(c.ListChargesPages(ctx, params, opts...), func(p *ListChargesPage, i int) (item *Charge, ok bool) {
 		if i < len(p.Items) {
 			item, ok = &p.Items[i], true
 		}
@@ -705,7 +705,7 @@ func (c *Client) ListCustomers(ctx context.Context, params *ListCustomersParams,
 // followed (ErrPageLink). Stopping the loop sends nothing more; WithMaxPages caps the pages.
 // ListCustomersPages gives the pages themselves, with each one's ResponseInfo.
 func (c *Client) ListCustomersAll(ctx context.Context, params *ListCustomersParams, opts ...CallOption) iter.Seq2[*ListCustomersResponseItem, error] {
-	return wire.All(c.ListCustomersPages(ctx, params, opts...), func(p *ListCustomersPage, i int) (item *ListCustomersResponseItem, ok bool) {
+	return wire.Items(c.ListCustomersPages(ctx, params, opts...), func(p *ListCustomersPage, i int) (item *ListCustomersResponseItem, ok bool) {
 		if i < len(p.Items) {
 			item, ok = &p.Items[i], true
 		}
@@ -784,7 +784,7 @@ func (c *Client) ListEvents(ctx context.Context, params *ListEventsParams, opts 
 // followed (ErrPageLink). Stopping the loop sends nothing more; WithMaxPages caps the pages.
 // ListEventsPages gives the pages themselves, with each one's ResponseInfo.
 func (c *Client) ListEventsAll(ctx context.Context, params *ListEventsParams, opts ...CallOption) iter.Seq2[string, error] {
-	return wire.All(c.ListEventsPages(ctx, params, opts...), func(p *ListEventsPage, i int) (item string, ok bool) {
+	return wire.Items(c.ListEventsPages(ctx, params, opts...), func(p *ListEventsPage, i int) (item string, ok bool) {
 		if i < len(p.Items) {
 			item, ok = p.Items[i], true
 		}
@@ -869,7 +869,7 @@ func (c *Client) ListIssues(ctx context.Context, params *ListIssuesParams, opts 
 // followed (ErrPageLink). Stopping the loop sends nothing more; WithMaxPages caps the pages.
 // ListIssuesPages gives the pages themselves, with each one's ResponseInfo.
 func (c *Client) ListIssuesAll2(ctx context.Context, params *ListIssuesParams, opts ...CallOption) iter.Seq2[*Issue, error] {
-	return wire.All(c.ListIssuesPages(ctx, params, opts...), func(p *ListIssuesPage2, i int) (item *Issue, ok bool) {
+	return wire.Items(c.ListIssuesPages(ctx, params, opts...), func(p *ListIssuesPage2, i int) (item *Issue, ok bool) {
 		if i < len(p.Items) {
 			item, ok = &p.Items[i], true
 		}
@@ -950,7 +950,7 @@ func (c *Client) ListLinks(ctx context.Context, opts ...CallOption) (*ListLinksR
 // followed (ErrPageLink). Stopping the loop sends nothing more; WithMaxPages caps the pages.
 // ListLinksPages gives the pages themselves, with each one's ResponseInfo.
 func (c *Client) ListLinksAll(ctx context.Context, opts ...CallOption) iter.Seq2[string, error] {
-	return wire.All(c.ListLinksPages(ctx, opts...), func(p *ListLinksPage, i int) (item string, ok bool) {
+	return wire.Items(c.ListLinksPages(ctx, opts...), func(p *ListLinksPage, i int) (item string, ok bool) {
 		if i < len(p.Items) {
 			item, ok = p.Items[i], true
 		}
@@ -1028,7 +1028,7 @@ func (c *Client) ListModels(ctx context.Context, params *ListModelsParams, opts 
 // followed (ErrPageLink). Stopping the loop sends nothing more; WithMaxPages caps the pages.
 // ListModelsPages gives the pages themselves, with each one's ResponseInfo.
 func (c *Client) ListModelsAll(ctx context.Context, params *ListModelsParams, opts ...CallOption) iter.Seq2[*Charge, error] {
-	return wire.All(c.ListModelsPages(ctx, params, opts...), func(p *ListModelsPage, i int) (item *Charge, ok bool) {
+	return wire.Items(c.ListModelsPages(ctx, params, opts...), func(p *ListModelsPage, i int) (item *Charge, ok bool) {
 		if i < len(p.Items) {
 			item, ok = &p.Items[i], true
 		}
@@ -1104,7 +1104,7 @@ func (c *Client) ListRules(ctx context.Context, params *ListRulesParams, opts ..
 // followed (ErrPageLink). Stopping the loop sends nothing more; WithMaxPages caps the pages.
 // ListRulesPages gives the pages themselves, with each one's ResponseInfo.
 func (c *Client) ListRulesAll(ctx context.Context, params *ListRulesParams, opts ...CallOption) iter.Seq2[string, error] {
-	return wire.All(c.ListRulesPages(ctx, params, opts...), func(p *ListRulesPage, i int) (item string, ok bool) {
+	return wire.Items(c.ListRulesPages(ctx, params, opts...), func(p *ListRulesPage, i int) (item string, ok bool) {
 		if i < len(p.Items) {
 			item, ok = p.Items[i], true
 		}
@@ -1190,7 +1190,7 @@ func (c *Client) ListSchedules(ctx context.Context, params *ListSchedulesParams,
 // followed (ErrPageLink). Stopping the loop sends nothing more; WithMaxPages caps the pages.
 // ListSchedulesPages gives the pages themselves, with each one's ResponseInfo.
 func (c *Client) ListSchedulesAll(ctx context.Context, params *ListSchedulesParams, opts ...CallOption) iter.Seq2[int64, error] {
-	return wire.All(c.ListSchedulesPages(ctx, params, opts...), func(p *ListSchedulesPage, i int) (item int64, ok bool) {
+	return wire.Items(c.ListSchedulesPages(ctx, params, opts...), func(p *ListSchedulesPage, i int) (item int64, ok bool) {
 		if i < len(p.Items) {
 			item, ok = p.Items[i], true
 		}
