@@ -12,10 +12,14 @@ import (
 // Env is the environment variable that turns the slow suites on.
 const Env = "RETRYGEN_LONG"
 
+// On reports whether RETRYGEN_LONG=1 asks for the slow suites, for a test whose slow part
+// is optional.
+func On() bool { return os.Getenv(Env) == "1" }
+
 // Only skips the test unless RETRYGEN_LONG=1 asks for the slow suites.
 func Only(t testing.TB) {
 	t.Helper()
-	if os.Getenv(Env) != "1" {
+	if !On() {
 		t.Skip("slow suite: run with " + Env + "=1 (.ci/run does)")
 	}
 }
