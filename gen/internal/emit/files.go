@@ -22,6 +22,9 @@ type File struct {
 // it split, so that files of unequal shares stay under it.
 func splitTarget(above int) int { return max(above/4*3, 1) }
 
+// partHeadroom is room for a part's header line, package clause and imports.
+const partHeadroom = 1 << 10
+
 // maxParts caps the parts after the first: far more than any client needs, and few enough
 // that no part's name ends in a number that is a build constraint (client_gen_386.go).
 const maxParts = 256
@@ -31,7 +34,7 @@ const maxParts = 256
 // first holds the header, the client surface, the servers, credentials and policies; each
 // other declaration goes to one of n more files by a hash of its key (the name of its
 // operation or type), n a power of two large enough for each share to stay under the
-// target. An operation's method, parameters, page and error types share a file. A
+// target. An operation's methods and its parameter, header and page types share a file. A
 // declaration keeps its file when others are added or removed, and the files keep the
 // declarations in the order of the single file, so that regenerating after a change of the
 // spec changes the lines of what changed and nothing else; only a doubling of n moves
@@ -46,7 +49,7 @@ func split(e *emitter, opts Options, items []item, texts [][]byte, size int) ([]
 		for i, t := range texts {
 			sizes[part[i]] += len(t) + 2
 		}
-		if slices.Max(sizes[2:]) <= opts.SplitAbove || n >= maxParts {
+		if slices.Max(sizes[2:])+partHeadroom <= opts.SplitAbove || n >= maxParts {
 			break
 		}
 		n *= 2
