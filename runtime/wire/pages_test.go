@@ -326,7 +326,19 @@ func TestWalkStops(t *testing.T) {
 		}
 	}
 	if n := len(s.urls()); n != 1 {
-		t.Errorf("breaking out of All within the first page sent %d requests", n)
+		t.Errorf("breaking out of Items within the first page sent %d requests", n)
+	}
+	// All, which clients generated for version 3 call, walks the same way.
+	s = endless()
+	var got []string
+	for item, err := range All(walk(pageClient(t, s), &Pager{Kind: PageCursor, In: "query", Param: "cursor"}, nil, WithMaxPages(2)), func(p *testPage) []string { return p.Items }) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, item)
+	}
+	if strings.Join(got, ",") != "a,b,a,b" || len(s.urls()) != 2 {
+		t.Errorf("All over two pages yielded %v in %d requests, want a,b,a,b in 2", got, len(s.urls()))
 	}
 	s = endless()
 	_, pages, err := collect(walk(pageClient(t, s), &Pager{Kind: PageCursor, In: "query", Param: "cursor"}, nil, WithMaxPages(3)))
