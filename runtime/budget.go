@@ -14,16 +14,19 @@ const (
 	budgetSlot   = BudgetWindow / budgetSlots
 )
 
-// Default budget, chosen from the measurements of `retrygen herd -budgets`: one retry for
-// each attempt that succeeded in the last BudgetWindow, plus three retries per window (0.3 a
-// second) so that a client with little traffic, or none yet, can retry a call. Nothing is
-// granted per call: in a total outage nothing succeeds, so retries add only the floor to
-// the offered load, while when 30% of attempts fail the successes pay for every retry the
-// failures need.
+// Default budget, chosen from the measurements of `retrygen herd -budgets` (docs/herd.md):
+// each attempt that succeeded in the last BudgetWindow funds three retries and each attempt
+// that failed takes one back, never below none, plus three retries per window (0.3 a second)
+// so that a client with little traffic, or none yet, can retry a call. Nothing is granted
+// per call. In a total outage nothing succeeds: the failures soon use up what the healthy
+// traffic before it had funded, and retries add little more than the reserve to the offered
+// load. While fewer than about three attempts in four fail, the successes pay for every
+// retry the failures need, so a partial outage fails no more calls than it must.
 const (
 	DefaultBudgetRatio         = 0.0
 	DefaultBudgetMinRetriesSec = 0.3
-	DefaultBudgetSuccessRatio  = 1.0
+	DefaultBudgetSuccessRatio  = 3.0
+	DefaultBudgetFailureCost   = 1.0
 )
 
 // Budget caps the retries of all calls of one client to a share of their recent calls and
@@ -32,18 +35,20 @@ const (
 // still succeed, the successes pay for the retries of the calls that failed.
 //
 // A retry is allowed when the retries of the last BudgetWindow, this one included, number at
-// most ratio × the calls (first attempts) of that window, plus successRatio × the attempts
-// that succeeded in that window (as reported by Succeeded), plus minRetriesPerSecond × the
-// window in seconds. A retry funds further retries only by succeeding, and a first
-// attempt is never refused. A nil *Budget allows every retry. It is safe for concurrent use.
+// most
+//
+//	PerCall × calls + max(0, PerSuccess × successes − PerFailure × failures) + PerSecond × window
+//
+// where calls are the first attempts of that window, successes the attempts reported by
+// Succeeded and failures those reported by Failed (see BudgetTerms). A first attempt is
+// never refused. A nil *Budget allows every retry. It is safe for concurrent use.
 //
 // The methods take the current time explicitly, so that a simulation can drive a Budget in
 // virtual time; Engine.Do passes its clock's time. A time earlier than one already seen
 // counts as that one.
 type Budget struct {
-	ratio        float64
-	successRatio float64
-	reserve      float64 // minRetriesPerSecond × the window in seconds
+	terms   BudgetTerms // clamped
+	reserve float64     // PerSecond × the window in seconds
 
 	mu      sync.Mutex
 	started bool
@@ -57,6 +62,28 @@ type budgetCount struct {
 	requests  int64
 	retries   int64
 	successes int64
+	failures  int64
+}
+
+// BudgetTerms are what funds a Budget's retries, each counted over the last BudgetWindow.
+// Negative or NaN terms count as 0; an infinite PerCall or PerSuccess allows every retry
+// once a call or a success has been seen.
+type BudgetTerms struct {
+	PerCall    float64 // retries each call funds, whatever its outcome (0.1 = 10%)
+	PerSuccess float64 // retries each attempt that succeeded funds
+	PerFailure float64 // funded retries each failed attempt takes back (the reserve stays)
+	PerSecond  float64 // retries a second allowed whatever happened: the reserve
+}
+
+// NewBudgetOf returns a budget with terms t.
+func NewBudgetOf(t BudgetTerms) *Budget {
+	t = BudgetTerms{
+		PerCall:    budgetRatio(t.PerCall),
+		PerSuccess: budgetRatio(t.PerSuccess),
+		PerFailure: budgetRatio(t.PerFailure),
+		PerSecond:  budgetRatio(t.PerSecond),
+	}
+	return &Budget{terms: t, reserve: t.PerSecond * BudgetWindow.Seconds()}
 }
 
 // NewBudget returns a budget that allows retries up to ratio (0.1 = 10%) of recent calls
@@ -72,11 +99,7 @@ func NewBudget(ratio float64, minRetriesPerSecond float64) *Budget {
 // arguments count as 0; an infinite ratio or successRatio allows every retry once a call or
 // a success has been seen.
 func NewSuccessBudget(ratio, minRetriesPerSecond, successRatio float64) *Budget {
-	return &Budget{
-		ratio:        budgetRatio(ratio),
-		successRatio: budgetRatio(successRatio),
-		reserve:      budgetRatio(minRetriesPerSecond) * BudgetWindow.Seconds(),
-	}
+	return NewBudgetOf(BudgetTerms{PerCall: ratio, PerSuccess: successRatio, PerSecond: minRetriesPerSecond})
 }
 
 // budgetRatio clamps a ratio to [0, MaxFloat64]; NaN counts as 0.
@@ -90,11 +113,17 @@ func budgetRatio(r float64) float64 {
 	return r
 }
 
-// DefaultBudget returns NewSuccessBudget(DefaultBudgetRatio, DefaultBudgetMinRetriesSec,
-// DefaultBudgetSuccessRatio): one retry for each recent successful attempt, plus three per
-// BudgetWindow. Its successes come from Succeeded; without them it allows only the three.
+// DefaultBudget returns the budget of the Default constants: three retries for each recent
+// successful attempt, less one for each recent failed attempt, plus three per BudgetWindow.
+// Its successes and failures come from Succeeded and Failed; without successes it allows
+// only the three.
 func DefaultBudget() *Budget {
-	return NewSuccessBudget(DefaultBudgetRatio, DefaultBudgetMinRetriesSec, DefaultBudgetSuccessRatio)
+	return NewBudgetOf(BudgetTerms{
+		PerCall:    DefaultBudgetRatio,
+		PerSuccess: DefaultBudgetSuccessRatio,
+		PerFailure: DefaultBudgetFailureCost,
+		PerSecond:  DefaultBudgetMinRetriesSec,
+	})
 }
 
 // Deposit records a call's first attempt at time now.
@@ -119,6 +148,18 @@ func (b *Budget) Succeeded(now time.Time) {
 	b.mu.Unlock()
 }
 
+// Failed records, at time now, an attempt that ended in a failure that would be retried:
+// a transport error or a status the call retries. Each one takes back PerFailure of what the
+// successes funded while it stays in the window.
+func (b *Budget) Failed(now time.Time) {
+	if b == nil {
+		return
+	}
+	b.mu.Lock()
+	b.slot(now).failures++
+	b.mu.Unlock()
+}
+
 // Withdraw asks for one retry at time now and records it when allowed.
 func (b *Budget) Withdraw(now time.Time) bool {
 	if b == nil {
@@ -127,16 +168,25 @@ func (b *Budget) Withdraw(now time.Time) bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	cur := b.slot(now)
-	var requests, retries, successes int64
+	var sum budgetCount
 	for i := range b.slots {
 		s := &b.slots[i]
 		if s.index > cur.index-budgetSlots && s.index <= cur.index {
-			requests += s.requests
-			retries += s.retries
-			successes += s.successes
+			sum.requests += s.requests
+			sum.retries += s.retries
+			sum.successes += s.successes
+			sum.failures += s.failures
 		}
 	}
-	if float64(retries+1) > b.ratio*float64(requests)+b.successRatio*float64(successes)+b.reserve {
+	t := &b.terms
+	paid := t.PerSuccess * float64(sum.successes)
+	if sum.failures > 0 && t.PerFailure > 0 {
+		paid -= t.PerFailure * float64(sum.failures)
+	}
+	if !(paid > 0) { // none left, or infinite terms on both sides
+		paid = 0
+	}
+	if float64(sum.retries+1) > t.PerCall*float64(sum.requests)+paid+b.reserve {
 		return false
 	}
 	cur.retries++

@@ -99,7 +99,7 @@ func TestRetryBudgetCapsRetries(t *testing.T) {
 			t.Error("NewBudget counted a success")
 		}
 	})
-	t.Run("default: one retry per success plus three per window", func(t *testing.T) {
+	t.Run("default: three retries per success, less one per failure, plus three per window", func(t *testing.T) {
 		b := DefaultBudget()
 		for range 100 {
 			b.Deposit(at(0))
@@ -110,11 +110,42 @@ func TestRetryBudgetCapsRetries(t *testing.T) {
 		for range 20 {
 			b.Succeeded(at(2 * time.Second))
 		}
-		if g := withdraw(b, at(2*time.Second), 50); g != 20 {
-			t.Fatalf("20 successes granted %d more retries, want 20", g)
+		if g := withdraw(b, at(2*time.Second), 100); g != 60 {
+			t.Fatalf("20 successes granted %d more retries, want 60", g)
 		}
-		if DefaultBudgetRatio != 0 || DefaultBudgetMinRetriesSec != 0.3 || DefaultBudgetSuccessRatio != 1 {
+		// 70 failures take back what the successes paid, and no more: the floor stays.
+		for range 70 {
+			b.Failed(at(3 * time.Second))
+		}
+		if g := withdraw(b, at(3*time.Second), 10); g != 0 {
+			t.Fatalf("granted %d with the successes' share spent, want 0", g)
+		}
+		// Once the retries of 2s leave the window, only the floor is left.
+		if g := withdraw(b, at(12*time.Second), 10); g != 3 {
+			t.Fatalf("granted %d at 12s, want the floor's 3", g)
+		}
+		if DefaultBudgetRatio != 0 || DefaultBudgetMinRetriesSec != 0.3 || DefaultBudgetSuccessRatio != 3 || DefaultBudgetFailureCost != 1 {
 			t.Fatal("the documented defaults changed")
+		}
+	})
+	t.Run("failures take back what successes paid", func(t *testing.T) {
+		b := NewBudgetOf(BudgetTerms{PerSuccess: 2, PerFailure: 1})
+		for range 10 {
+			b.Succeeded(at(0))
+		}
+		for range 5 {
+			b.Failed(at(0))
+		}
+		if g := withdraw(b, at(0), 100); g != 15 {
+			t.Fatalf("10 successes at 2 and 5 failures at 1 granted %d, want 15", g)
+		}
+		var none *Budget
+		none.Failed(at(0)) // a nil budget ignores failures
+		b = NewBudgetOf(BudgetTerms{PerSuccess: math.Inf(1), PerFailure: math.Inf(1), PerSecond: 0.1})
+		b.Succeeded(at(0))
+		b.Failed(at(0))
+		if g := withdraw(b, at(0), 10); g != 1 {
+			t.Fatalf("infinite terms on both sides granted %d, want the floor's 1", g)
 		}
 	})
 	t.Run("odd arguments and clocks", func(t *testing.T) {

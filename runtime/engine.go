@@ -140,7 +140,8 @@ var zeroPolicy Policy
 // most) and closed first, so the connection is reused; the request body is replayed through
 // req.GetBody. net/http's own re-sends within an attempt count as attempts. Each attempt
 // waits ResponseHeaderTimeout at most for its response header. The breaker, if any, is
-// asked once before the first attempt and told the call's outcome once it ends.
+// asked once before the first attempt and told the call's outcome once it ends. A call
+// that gives up for load reasons under a request of OneRetryLayer records it there.
 //
 // When p.IdempotencyKey is set and req lacks that header (or has it empty), every attempt
 // carries the same key, redirects to another host included: the WithIdempotencyKey value,
@@ -192,7 +193,9 @@ func (e *Engine) Do(ctx context.Context, req *http.Request, p *Policy, opts ...C
 	ok, probe := e.Breaker.allow(e.clock())
 	if !ok {
 		closeBody(req)
-		return nil, &Error{Method: req.Method, URL: redactURL(req.URL), Cause: ErrCircuitOpen}
+		err := &Error{Method: req.Method, URL: redactURL(req.URL), Cause: ErrCircuitOpen}
+		noteGiveUp(ctx, err)
+		return nil, err
 	}
 	result := outcomeNeutral
 	if e.Breaker != nil {
@@ -200,6 +203,9 @@ func (e *Engine) Do(ctx context.Context, req *http.Request, p *Policy, opts ...C
 	}
 	resp, err := e.do(ctx, req, p, &cfg, probe)
 	result = callOutcome(ctx, err)
+	if err != nil {
+		noteGiveUp(ctx, err) // for OneRetryLayer
+	}
 	return resp, err
 }
 
@@ -316,6 +322,9 @@ func (e *Engine) do(ctx context.Context, req *http.Request, p *Policy, cfg *call
 				return nil, e.newError(req, sent, &last, err)
 			}
 			last = lastOutcome{err: err}
+			if ctx.Err() == nil {
+				e.Budget.Failed(now)
+			}
 		} else {
 			if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
 				e.Budget.Succeeded(now) // an answer that funds retries of later failures
@@ -330,6 +339,8 @@ func (e *Engine) do(ctx context.Context, req *http.Request, p *Policy, cfg *call
 			sig := pol.signal(resp.StatusCode, resp.Header)
 			if !pol.retriesStatus(resp.StatusCode) && sig != signalRetry {
 				e.Budget.Succeeded(now) // an answer that is not a failure to retry funds too
+			} else {
+				e.Budget.Failed(now)
 			}
 			last = lastOutcome{status: resp.StatusCode, header: resp.Header, signal: sig, resp: resp, attempt: a}
 			last.retryAfter, _ = ParseRetryAfter(resp.Header, now)

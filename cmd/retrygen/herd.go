@@ -18,6 +18,7 @@ const herdUsage = `usage: retrygen herd [-clients N] [-retries N] [-initial D] [
        retrygen herd -fail SHARE [-clients N] [-rate R] [-duration D] [-warmup D]
                      [-retries N] [-initial D] [-max D] [-latency D] [-seed N] [-json]
        retrygen herd -budgets [the flags of -fail]
+       retrygen herd -chain N [-fail SHARE] [the flags of -fail but -clients]
 
 The first form simulates N clients that fail at the same moment against a server that
 stays down, each retrying with the runtime's own backoff code, and counts the retries that
@@ -32,12 +33,19 @@ per call. -budgets runs that for a total outage and for 50%, 30% and 20% failing
 side. These forms default to 1 client making 10 calls/s for 1m after 10s of healthy traffic,
 with the generated client's policy (3 retries, 500ms initial delay, 10s cap).
 
+-chain N simulates a chain of N retrying clients (the user's, then N-1 services, each with
+its own budget) in front of a store that fails: every layer retrying, with and without
+budgets, one retry layer (services run runtime.OneRetryLayer), and a user's client of another
+library that honours or ignores X-Should-Retry. It shows the attempts at the store per user
+call and the share of user calls that failed, in a total outage and with 50% and 30% of the
+store's attempts failing (or the one share -fail gives).
+
 Long runs report their progress on stderr.
 `
 
 // steadyFlags are the flags of -fail and -budgets only; burstFlags those of the first form.
 var (
-	steadyFlags = []string{"rate", "duration", "warmup", "latency"}
+	steadyFlags = []string{"rate", "duration", "warmup", "latency", "chain"}
 	burstFlags  = []string{"window", "retry-after", "svg"}
 )
 
@@ -47,10 +55,10 @@ var (
 // own, with their own defaults.
 func runHerd(args []string, stdout, stderr io.Writer) int {
 	logger := newLogger(stderr)
-	steady := hasFlag(args, "fail") || hasFlag(args, "budgets")
-	wrong, why := steadyFlags, "herd: -%s goes with -fail or -budgets"
+	steady := hasFlag(args, "fail") || hasFlag(args, "budgets") || hasFlag(args, "chain")
+	wrong, why := steadyFlags, "herd: -%s goes with -fail, -budgets or -chain"
 	if steady {
-		wrong, why = burstFlags, "herd: -%s is for the first form, not with -fail or -budgets"
+		wrong, why = burstFlags, "herd: -%s is for the first form, not with -fail, -budgets or -chain"
 	}
 	for _, name := range wrong {
 		if hasFlag(args, name) {
@@ -162,6 +170,7 @@ func runSteadyHerd(args []string, stdout, stderr io.Writer, logger *log.Logger) 
 	fs.DurationVar(&o.Duration, "duration", def.Duration, "how long the clients make calls")
 	fs.DurationVar(&o.Warmup, "warmup", def.Warmup, "healthy traffic before the outage, not counted")
 	fs.DurationVar(&o.Latency, "latency", def.Latency, "how long one attempt takes")
+	depth := fs.Int("chain", 0, "simulate a chain of N retrying clients in front of a failing store")
 	if code, ok := parseHerdFlags(fs, args, logger); !ok {
 		return code
 	}
@@ -170,9 +179,39 @@ func runSteadyHerd(args []string, stdout, stderr io.Writer, logger *log.Logger) 
 		return exitUsage
 	}
 	o.Attempts = retries + 1
+	if hasFlag(args, "chain") {
+		if *budgets || hasFlag(args, "clients") {
+			logger.Printf("herd: -chain simulates one user's client; it takes neither -budgets nor -clients")
+			return exitUsage
+		}
+		shares := herd.ChainShares
+		if hasFlag(args, "fail") {
+			shares = []float64{o.Fail}
+		}
+		return runChain(herd.ChainConfig{OutageConfig: o, Depth: *depth}, shares, *asJSON, stdout, logger)
+	}
 	progress := newProgress(stderr)
 	defer progress.finish()
 	return runSteady(o, *budgets, *asJSON, progress, stdout, logger)
+}
+
+// runChain is "retrygen herd -chain".
+func runChain(c herd.ChainConfig, shares []float64, asJSON bool, stdout io.Writer, logger *log.Logger) int {
+	if err := c.Validate(); err != nil {
+		logger.Printf("herd: %v", err)
+		return exitUsage
+	}
+	rows, err := herd.RunChain(c, shares)
+	if err == nil && asJSON {
+		err = herd.WriteChainJSON(stdout, rows)
+	} else if err == nil {
+		err = herd.WriteChainTable(stdout, c, rows)
+	}
+	if err != nil {
+		logger.Printf("herd: %v", err)
+		return exitFail
+	}
+	return exitOK
 }
 
 // runSteady is "retrygen herd -fail" and "retrygen herd -budgets".

@@ -65,6 +65,12 @@ func TestHerdCommand(t *testing.T) {
 		{"herd", "-fail", "0.3", "-rate", "0"},
 		{"herd", "-fail", "0.3", "-clients", "100000", "-rate", "10"}, // too many calls
 		{"herd", "-budgets", "-retries", "20"},
+		{"herd", "-chain", "0"},
+		{"herd", "-chain", "6"},
+		{"herd", "-chain", "3", "-budgets"},
+		{"herd", "-chain", "3", "-clients", "2"},
+		{"herd", "-chain", "3", "-window", "1s"},
+		{"herd", "-chain", "5", "-rate", "100"}, // too many attempts at the store
 	} {
 		errb.Reset()
 		if code := run(args, &out, &errb); code != 2 || errb.Len() == 0 {
@@ -102,7 +108,7 @@ func TestHerdPartialOutage(t *testing.T) {
 		Failed   int     `json:"failed"`
 		Attempts int     `json:"attempts"`
 	}
-	if err := json.Unmarshal(out.Bytes(), &rows); err != nil || len(rows) != 8 {
+	if err := json.Unmarshal(out.Bytes(), &rows); err != nil || len(rows) != 9 {
 		t.Fatalf("JSON %v:\n%s", err, out.String())
 	}
 	// 3 clients × 2 calls/s × 10 s, all failing; without a budget 3 attempts each.
@@ -129,7 +135,7 @@ func TestHerdPartialOutage(t *testing.T) {
 			Fail float64 `json:"fail"`
 		} `json:"results"`
 	}
-	if err := json.Unmarshal(out.Bytes(), &tradeoff); err != nil || len(tradeoff) != 8 || len(tradeoff[1].Results) != 4 || tradeoff[1].Results[2].Fail != 0.3 {
+	if err := json.Unmarshal(out.Bytes(), &tradeoff); err != nil || len(tradeoff) != 9 || len(tradeoff[1].Results) != 4 || tradeoff[1].Results[2].Fail != 0.3 {
 		t.Fatalf("trade-off JSON %v:\n%s", err, out.String())
 	}
 }
@@ -179,5 +185,36 @@ func TestHerdProgress(t *testing.T) {
 	// A command run with a buffer for stderr is not a terminal.
 	if newProgress(&buf).terminal {
 		t.Fatal("a buffer is taken for a terminal")
+	}
+}
+
+func TestHerdChain(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run([]string{"herd", "-chain", "3", "-duration", "20s"}, &out, &errb); code != 0 || errb.Len() != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	for _, want := range []string{"A chain of 3 clients (the user's, then 2 services)", "total outage: store load",
+		"50%: calls failed", "every layer retries, no budget", "one retry layer, default budgets", "ignores the signal"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("table lacks %q:\n%s", want, out.String())
+		}
+	}
+	out.Reset()
+	if code := run([]string{"herd", "-chain", "2", "-fail", "1", "-duration", "10s", "-warmup", "0s", "-json"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var rows []struct {
+		Setup   struct{ Name string }
+		Results []struct {
+			Calls, StoreCalls int
+			StoreLoad         float64
+		}
+	}
+	if err := json.Unmarshal(out.Bytes(), &rows); err != nil || len(rows) != 6 || len(rows[0].Results) != 1 {
+		t.Fatalf("JSON %v:\n%s", err, out.String())
+	}
+	// Two layers of 4 attempts, no budget, a total outage: 16 attempts at the store per call.
+	if r := rows[0].Results[0]; r.Calls != 100 || r.StoreCalls != 1600 {
+		t.Errorf("%s: %+v, want 100 calls and 1600 store attempts", rows[0].Setup.Name, r)
 	}
 }

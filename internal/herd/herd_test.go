@@ -334,11 +334,18 @@ func TestCommittedChartIsCurrent(t *testing.T) {
 		t.Fatal(err)
 	}
 	WriteTradeoffMarkdown(&many, rows)
+	// And a chain of three: -chain 3.
+	var chain bytes.Buffer
+	crows, err := RunChain(ChainConfig{OutageConfig: DefaultOutage(), Depth: 3}, ChainShares)
+	if err != nil {
+		t.Fatal(err)
+	}
+	WriteChainMarkdown(&chain, crows)
 	for _, doc := range []struct {
 		name   string
 		tables []*bytes.Buffer
 	}{
-		{"docs/herd.md", []*bytes.Buffer{&table, &budgets, &many}},
+		{"docs/herd.md", []*bytes.Buffer{&table, &budgets, &many, &chain}},
 	} {
 		text, err := os.ReadFile(filepath.Join("..", "..", filepath.FromSlash(doc.name)))
 		if err != nil {

@@ -133,14 +133,17 @@ type BudgetShape struct {
 
 // Shapes returns the budgets that `retrygen herd -fail` compares, in a fixed order: none,
 // the runtime's default, the default as an engine that reports no successes sees it, the
-// runtime's budget with its former defaults, Finagle's and Envoy's default budgets, gRPC's
+// runtime's budget with its two former defaults, Finagle's and Envoy's default budgets, gRPC's
 // retry throttling and the AWS SDKs' retry quota.
 func Shapes() []BudgetShape {
 	return []BudgetShape{
 		{Name: "none"},
 		{Name: "retrygen default", New: func() Limiter { return runtimeLimiter{b: runtime.DefaultBudget(), successes: true} }},
 		{Name: "retrygen default, successes not reported", New: func() Limiter { return runtimeLimiter{b: runtime.DefaultBudget()} }},
-		{Name: "retrygen before: 10% + 1/s", New: func() Limiter { return runtimeLimiter{b: runtime.NewBudget(0.1, 1)} }},
+		{Name: "retrygen before: 1 per success + 0.3/s", New: func() Limiter {
+			return runtimeLimiter{b: runtime.NewSuccessBudget(0, 0.3, 1), successes: true}
+		}},
+		{Name: "retrygen earlier: 10% + 1/s", New: func() Limiter { return runtimeLimiter{b: runtime.NewBudget(0.1, 1)} }},
 		{Name: "Finagle: 20% + 10/s, ttl 10s", New: func() Limiter { return runtimeLimiter{b: runtime.NewBudget(0.2, 10)} }},
 		{Name: "Envoy: 20% of active, min 3", New: func() Limiter { return &envoyBudget{percent: 0.2, min: 3} }},
 		{Name: "gRPC throttling: 10 tokens, ratio 0.1", New: func() Limiter { return newGRPCThrottle(10, 0.1) }},
@@ -149,8 +152,8 @@ func Shapes() []BudgetShape {
 }
 
 // runtimeLimiter drives a runtime.Budget as Engine.Do does: Deposit before a call's first
-// attempt, Withdraw before each retry, and, when successes is set, Succeeded after an
-// attempt that succeeded.
+// attempt, Failed after an attempt that failed and Withdraw before each retry, and, when
+// successes is set, Succeeded after an attempt that succeeded.
 type runtimeLimiter struct {
 	b         *runtime.Budget
 	successes bool
@@ -169,6 +172,7 @@ func (r runtimeLimiter) Succeed(now time.Duration, _ int) {
 }
 
 func (r runtimeLimiter) Fail(now time.Duration, _ int, last bool) bool {
+	r.b.Failed(epoch.Add(now))
 	return !last && r.b.Withdraw(epoch.Add(now))
 }
 

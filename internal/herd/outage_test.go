@@ -17,8 +17,9 @@ import (
 //
 //   - a total outage multiplies the offered load by at most 1.2: one client at 10 and at
 //     100 calls/s, with and without healthy traffic before, and 1,000 calls failing at once;
-//   - when 30% of attempts fail, at most 1.5 times the calls fail that fail without a
-//     budget, for 3 and for 4 attempts per call.
+//   - when 50% of attempts fail, at most 1.5 times the calls fail that fail without a
+//     budget, and when 30% fail at most 1.1 times, for 3 and for 4 attempts per call
+//     (three seeds of ten minutes each).
 func budgetTargets(t *testing.T, newBudget func() *runtime.Budget, successes bool) []string {
 	t.Helper()
 	shapes := []BudgetShape{{Name: "none"}, {Name: "budget", New: func() Limiter {
@@ -53,18 +54,25 @@ func budgetTargets(t *testing.T, newBudget func() *runtime.Budget, successes boo
 		missed = append(missed, fmt.Sprintf("1,000 calls failing at once: load ×%.3f", a))
 	}
 	for _, attempts := range []int{3, 4} {
-		c := DefaultOutage()
-		c.Attempts, c.Duration, c.Fail = attempts, 10*time.Minute, 0.3
-		rs, err := RunOutageProgress(c, shapes, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if rs[0].Failed < 20 {
-			t.Fatalf("%d attempts: only %d calls failed without a budget; too few to compare", attempts, rs[0].Failed)
-		}
-		if r := float64(rs[1].Failed) / float64(rs[0].Failed); r > 1.5 {
-			missed = append(missed, fmt.Sprintf("30%% failing, %d attempts: %d calls failed, %.2f× the %d without a budget",
-				attempts, rs[1].Failed, r, rs[0].Failed))
+		for _, target := range []struct{ fail, most float64 }{{0.5, 1.5}, {0.3, 1.1}} {
+			c := DefaultOutage()
+			c.Attempts, c.Duration, c.Fail = attempts, 10*time.Minute, target.fail
+			var none, budget int
+			for seed := range uint64(3) {
+				c.Seed = seed + 1
+				rs, err := RunOutageProgress(c, shapes, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				none, budget = none+rs[0].Failed, budget+rs[1].Failed
+			}
+			if none < 20 {
+				t.Fatalf("%d attempts, %v failing: only %d calls failed without a budget; too few to compare", attempts, target.fail, none)
+			}
+			if r := float64(budget) / float64(none); r > target.most {
+				missed = append(missed, fmt.Sprintf("%v%% failing, %d attempts: %d calls failed, %.2f× the %d without a budget (at most %v×)",
+					100*target.fail, attempts, budget, r, none, target.most))
+			}
 		}
 	}
 	return missed
@@ -74,10 +82,14 @@ func TestDefaultBudgetMeetsTargets(t *testing.T) {
 	if missed := budgetTargets(t, runtime.DefaultBudget, true); len(missed) > 0 {
 		t.Errorf("runtime.DefaultBudget misses its targets:\n%s", strings.Join(missed, "\n"))
 	}
-	// The former default, 10% of calls plus 1/s, and the default without the successes the
-	// engine reports, miss them: the targets tell budgets apart.
+	// The former defaults (10% of calls plus 1/s; one retry per success plus 0.3/s), and the
+	// default without the successes the engine reports, miss them: the targets tell budgets
+	// apart.
 	if missed := budgetTargets(t, func() *runtime.Budget { return runtime.NewBudget(0.1, 1) }, true); len(missed) == 0 {
 		t.Error("10% + 1/s meets the targets; the check cannot fail")
+	}
+	if missed := budgetTargets(t, func() *runtime.Budget { return runtime.NewSuccessBudget(0, 0.3, 1) }, true); len(missed) == 0 {
+		t.Error("one retry per success meets the targets; the check cannot fail")
 	}
 	if missed := budgetTargets(t, runtime.DefaultBudget, false); len(missed) == 0 {
 		t.Error("the default without successes meets the targets; the check cannot fail")

@@ -159,22 +159,31 @@ func tradeoffCells(rows []Tradeoff, i int) []string {
 // WriteTradeoffTable prints the trade-off rows as an aligned table under a line that
 // describes c (whose Fail each column replaces).
 func WriteTradeoffTable(w io.Writer, c OutageConfig, rows []Tradeoff) error {
-	head := append([]string{"budget"}, tradeoffHeader(rows)...)
-	table := [][]string{head}
+	table := [][]string{append([]string{"budget"}, tradeoffHeader(rows)...)}
 	for i, r := range rows {
 		table = append(table, append([]string{r.Budget}, tradeoffCells(rows, i)...))
-	}
-	widths := make([]int, len(head))
-	for _, line := range table {
-		for j, cell := range line {
-			widths[j] = max(widths[j], utf8.RuneCountInString(cell))
-		}
 	}
 	var b strings.Builder
 	c.Fail = 1
 	fmt.Fprintf(&b, "%s\n", strings.Replace(c.Describe(), "; every attempt fails (a total outage).", ".", 1))
 	b.WriteString("Each column is one run with that share of attempts failing at random. Load: attempts per call;\n" +
 		"(n×): the failed calls compared with those without a budget.\n\n")
+	writeAligned(&b, table)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// writeAligned writes table's rows, the first column left-aligned and the others right.
+func writeAligned(b *strings.Builder, table [][]string) {
+	var widths []int
+	for _, line := range table {
+		for j, cell := range line {
+			if j == len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[j] = max(widths[j], utf8.RuneCountInString(cell))
+		}
+	}
 	for _, line := range table {
 		for j, cell := range line {
 			pad := strings.Repeat(" ", widths[j]-utf8.RuneCountInString(cell))
@@ -186,8 +195,77 @@ func WriteTradeoffTable(w io.Writer, c OutageConfig, rows []Tradeoff) error {
 		}
 		b.WriteString("\n")
 	}
+}
+
+// chainHeader returns the chain table's column titles after "setup".
+func chainHeader(rows []ChainRow) []string {
+	var h []string
+	if len(rows) == 0 {
+		return h
+	}
+	for _, r := range rows[0].Results {
+		if r.Fail == 1 {
+			h = append(h, "total outage: store load")
+			continue
+		}
+		h = append(h, pct(r.Fail)+" failing: store load", pct(r.Fail)+": calls failed")
+	}
+	return h
+}
+
+// chainCells returns row's cells after its name.
+func chainCells(row ChainRow) []string {
+	var cells []string
+	for _, r := range row.Results {
+		cells = append(cells, fmt.Sprintf("%.2f", r.StoreLoad))
+		if r.Fail != 1 {
+			cells = append(cells, fmt.Sprintf("%.1f%%", 100*r.FailedShare))
+		}
+	}
+	return cells
+}
+
+// WriteChainTable prints the chain rows as an aligned table under lines that describe c.
+func WriteChainTable(w io.Writer, c ChainConfig, rows []ChainRow) error {
+	table := [][]string{append([]string{"setup"}, chainHeader(rows)...)}
+	for _, r := range rows {
+		table = append(table, append([]string{r.Setup.Name}, chainCells(r)...))
+	}
+	var b strings.Builder
+	warm := ""
+	if c.Warmup > 0 {
+		warm = fmt.Sprintf(" after %v of healthy traffic", c.Warmup)
+	}
+	fmt.Fprintf(&b, "A chain of %d clients (the user's, then %d services) in front of a store: %v user calls/s for %v%s.\n",
+		c.Depth, c.Depth-1, c.Rate, c.Duration, warm)
+	fmt.Fprintf(&b, "Every client makes up to %d attempts (full jitter from %v, cap %v); the store answers in %v; seed %d.\n",
+		c.Attempts, c.Initial, c.Max, c.Latency, c.Seed)
+	b.WriteString("Each outage is one run with that share of the store's attempts failing. Store load: attempts at\n" +
+		"the store per user call; calls failed: the share of user calls that failed (all, in a total outage).\n\n")
+	writeAligned(&b, table)
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// WriteChainMarkdown prints the chain rows as a Markdown table, for docs/herd.md.
+func WriteChainMarkdown(w io.Writer, rows []ChainRow) error {
+	head := chainHeader(rows)
+	var b strings.Builder
+	b.WriteString("| setup | " + strings.Join(head, " | ") + " |\n| --- |" + strings.Repeat(" ---: |", len(head)) + "\n")
+	for _, r := range rows {
+		b.WriteString("| " + r.Setup.Name + " | " + strings.Join(chainCells(r), " | ") + " |\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// WriteChainJSON prints the rows as a JSON array of objects with the keys setup and
+// results.
+func WriteChainJSON(w io.Writer, rows []ChainRow) error {
+	if rows == nil {
+		rows = []ChainRow{}
+	}
+	return writeJSON(w, rows)
 }
 
 // WriteTradeoffMarkdown prints the trade-off rows as a Markdown table, for docs/herd.md.

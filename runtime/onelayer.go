@@ -1,0 +1,203 @@
+package runtime
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+)
+
+// Retries multiply through a chain of services: three layers that each make 4 attempts turn
+// one user call into 64 at the bottom. OneRetryLayer keeps the retries at the layer next to
+// the failure: a service whose own client call gave up after retrying tells its callers not
+// to retry again, with the X-Should-Retry: false that retrygen clients (and Stainless-made
+// SDKs) obey.
+
+// ShouldRetryHeader is the response header through which a server tells its clients whether
+// to repeat a request: "false" stops a retrygen client's retries of that call.
+const ShouldRetryHeader = "X-Should-Retry"
+
+// giveUps is what the calls made under one request's context report: whether one of them
+// gave up for load reasons, and the longest Retry-After any of them was told. Calls of one
+// request may run concurrently.
+type giveUps struct {
+	gaveUp atomic.Bool
+	hint   atomic.Int64 // nanoseconds
+}
+
+type giveUpsKey struct{}
+
+func (g *giveUps) record(hint time.Duration) {
+	g.gaveUp.Store(true)
+	for {
+		old := g.hint.Load()
+		if int64(hint) <= old || g.hint.CompareAndSwap(old, int64(hint)) {
+			return
+		}
+	}
+}
+
+// noteGiveUp records on the tracker of ctx, if it has one, that a call ended with err for
+// load reasons: retries ran out on failures that would be retried, the budget refused a
+// retry, the breaker was open, the server said not to retry, or its Retry-After was longer
+// than the call could wait. The caller's cancellation, and stops for safety (an operation
+// that is not retry-safe, a status no policy retries), are not load. Without a tracker it
+// costs a context lookup on a failed call, and nothing on a call that succeeded.
+func noteGiveUp(ctx context.Context, err error) {
+	e, ok := err.(*Error) // as Do returns it
+	if !ok || ctx.Err() != nil {
+		return
+	}
+	switch e.Cause {
+	case ErrExhausted, ErrBudgetExhausted, ErrCircuitOpen, ErrServerSaidNoRetry, ErrRetryAfterTooLong:
+	default:
+		return
+	}
+	if g, ok := ctx.Value(giveUpsKey{}).(*giveUps); ok {
+		g.record(e.RetryAfter)
+	}
+}
+
+// OneRetryLayer wraps the handler of a service that calls other services through retrygen
+// clients, so that a chain of such services retries at one layer only: the one next to the
+// failure.
+//
+// It gives each request's context a tracker. A generated client's call made with that
+// context (or one derived from it) that gives up for load reasons — its retries ran out on
+// retryable failures, the retry budget refused a retry, the circuit breaker was open, the
+// server said not to retry, or the server's Retry-After was longer than allowed — records
+// it there. When the handler then answers with a 5xx or a 429 and has not set
+// X-Should-Retry (or Stripe-Should-Retry) itself, the response gets X-Should-Retry: false,
+// and, when the handler set neither Retry-After nor Retry-After-Ms, a Retry-After of the
+// longest hint the given-up calls were sent (in seconds, rounded up). The clients above
+// then make one attempt and pass the answer on instead of retrying what was retried
+// already.
+//
+// It never writes true, never changes a 2xx, 3xx or other 4xx answer, and reads nothing of
+// the request: no header a client sends can switch off a service's own retries. A call that
+// failed for safety (an operation that is not retry-safe, a status no policy retries) or
+// that the request's cancellation ended is not a give-up, and a 5xx the handler makes on
+// its own carries no signal. Work detached from the request with context.WithoutCancel
+// keeps the tracker but loses nothing: it retries as before, and a give-up it records after
+// the answer is written changes nothing.
+//
+// For browsers: on a response that carries Access-Control-Allow-Origin (the application
+// answered a CORS request), OneRetryLayer adds Retry-After, Retry-After-Ms and
+// X-Should-Retry to Access-Control-Expose-Headers, merged with what the application lists,
+// so that a script can read the server's word; without that CORS hides those headers.
+//
+// The ResponseWriter the handler gets keeps http.Flusher and http.Hijacker, and unwraps
+// for http.ResponseController; the body, streamed or not, passes through untouched.
+func OneRetryLayer(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		g := new(giveUps)
+		lw := &layerWriter{ResponseWriter: w, giveUps: g}
+		next.ServeHTTP(lw, r.WithContext(context.WithValue(r.Context(), giveUpsKey{}, g)))
+	})
+}
+
+// layerWriter adds one retry layer's headers to the response header when it is written.
+type layerWriter struct {
+	http.ResponseWriter
+	giveUps *giveUps
+	wrote   bool // the final header is written
+}
+
+// signalHeaders are the headers of a server's word on retrying that a browser may read.
+var signalHeaders = []string{"Retry-After", "Retry-After-Ms", ShouldRetryHeader}
+
+func (w *layerWriter) WriteHeader(code int) {
+	if !w.wrote && code >= 200 { // 1xx answers come before the final header
+		w.wrote = true
+		w.addSignals(code)
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+// addSignals sets the headers of a response with status code.
+func (w *layerWriter) addSignals(code int) {
+	h := w.ResponseWriter.Header()
+	failed := code >= 500 || code == http.StatusTooManyRequests
+	if failed && w.giveUps.gaveUp.Load() && len(h.Values(ShouldRetryHeader)) == 0 && len(h.Values("Stripe-Should-Retry")) == 0 {
+		h.Set(ShouldRetryHeader, "false")
+		if hint := time.Duration(w.giveUps.hint.Load()); hint > 0 && len(h.Values("Retry-After")) == 0 && len(h.Values("Retry-After-Ms")) == 0 {
+			h.Set("Retry-After", strconv.FormatInt(int64((hint+time.Second-1)/time.Second), 10))
+		}
+	}
+	if len(h.Values("Access-Control-Allow-Origin")) > 0 {
+		exposeSignals(h)
+	}
+}
+
+// exposeSignals adds signalHeaders to h's Access-Control-Expose-Headers, keeping what it
+// lists. A wildcard already exposes them, unless credentials are allowed, where it is a
+// header name.
+func exposeSignals(h http.Header) {
+	listed := map[string]bool{}
+	for _, v := range h.Values("Access-Control-Expose-Headers") {
+		for name := range strings.SplitSeq(v, ",") {
+			listed[strings.ToLower(strings.TrimSpace(name))] = true
+		}
+	}
+	if listed["*"] && !strings.EqualFold(strings.TrimSpace(h.Get("Access-Control-Allow-Credentials")), "true") {
+		return
+	}
+	var add []string
+	for _, name := range signalHeaders {
+		if !listed[strings.ToLower(name)] {
+			add = append(add, name)
+		}
+	}
+	if len(add) == 0 {
+		return
+	}
+	if v := h.Values("Access-Control-Expose-Headers"); len(v) > 0 {
+		add = append(v, add...)
+	}
+	h.Set("Access-Control-Expose-Headers", strings.Join(add, ", "))
+}
+
+func (w *layerWriter) Write(p []byte) (int, error) {
+	if !w.wrote {
+		w.WriteHeader(http.StatusOK)
+	}
+	return w.ResponseWriter.Write(p)
+}
+
+// ReadFrom lets io.Copy reach the server's own ReadFrom (sendfile) through the wrapper.
+func (w *layerWriter) ReadFrom(r io.Reader) (int64, error) {
+	if !w.wrote {
+		w.WriteHeader(http.StatusOK)
+	}
+	return io.Copy(w.ResponseWriter, r)
+}
+
+// FlushError flushes the response, writing a 200 header first if none was written, as
+// http.Flusher does.
+func (w *layerWriter) FlushError() error {
+	if !w.wrote {
+		w.WriteHeader(http.StatusOK)
+	}
+	return http.NewResponseController(w.ResponseWriter).Flush()
+}
+
+// Flush is http.Flusher's Flush; FlushError reports the error it drops.
+func (w *layerWriter) Flush() { _ = w.FlushError() }
+
+// Hijack hands over the connection, as http.Hijacker does; it fails with
+// http.ErrNotSupported when the server's writer cannot (HTTP/2).
+func (w *layerWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	conn, rw, err := http.NewResponseController(w.ResponseWriter).Hijack()
+	if err == nil {
+		w.wrote = true
+	}
+	return conn, rw, err
+}
+
+// Unwrap returns the server's writer, for http.ResponseController.
+func (w *layerWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
