@@ -69,11 +69,16 @@
 //     even to a subdomain.
 //   - An empty idempotency key counts as no key: it is not sent, and a policy with an
 //     IdempotencyKey sends a fresh key instead.
-//   - A [Budget] shared by a client's calls caps retries; [DefaultBudget] allows one per
+//   - A [Budget] shared by a client's calls caps retries; [DefaultBudget] allows three per
 //     attempt of the last 10 s ([BudgetWindow]) that the server answered with a 2xx or a
-//     status the call does not retry, plus three per 10 s, so a total outage adds little
-//     load while a partial one is retried as without a budget. A call's first attempt is
-//     never refused; a refused retry ends the call with [ErrBudgetExhausted].
+//     status the call does not retry, less one per attempt that failed in a way the call
+//     retries, plus three per 10 s, so a total outage adds little load while a partial one
+//     is retried as without a budget. A call's first attempt is never refused; a refused
+//     retry ends the call with [ErrBudgetExhausted].
+//   - A call made under a request of [OneRetryLayer] that gives up for load reasons
+//     (retries ran out, the budget or the breaker refused, the server said not to retry or
+//     asked for a longer wait than allowed) records it there, so that the service's 5xx
+//     tells its own callers not to retry: retries stay at one layer of a call chain.
 //   - A [Breaker] counts calls, not attempts: a call fails when it ends with a transport
 //     error, a 5xx or a 429, whatever the operation retries. Consecutive failed calls open
 //     it for a cool-down, in which calls are refused with [ErrCircuitOpen] before anything
