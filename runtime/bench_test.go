@@ -171,3 +171,34 @@ func BenchmarkErrorString(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCallMemoryFailed: Engine.Do of a call that fails at once (a 404, which no policy
+// retries), with no OneRetryLayer tracker in its context and with one.
+func BenchmarkCallMemoryFailed(b *testing.B) {
+	client := &http.Client{Transport: notFoundTransport{}}
+	for _, tracked := range []bool{false, true} {
+		ctx := context.Background()
+		name := "no-tracker"
+		if tracked {
+			ctx, name = context.WithValue(ctx, giveUpsKey{}, new(giveUps)), "tracker"
+		}
+		b.Run(name, func(b *testing.B) {
+			e := &Engine{HTTPClient: client, Budget: DefaultBudget()}
+			p := benchGetPolicy()
+			b.ReportAllocs()
+			for b.Loop() {
+				req, _ := http.NewRequestWithContext(ctx, "GET", "http://api.test/pets/1", nil)
+				if _, err := e.Do(ctx, req, &p); err == nil {
+					b.Fatal("a 404 succeeded")
+				}
+			}
+		})
+	}
+}
+
+// notFoundTransport answers every request with an empty 404.
+type notFoundTransport struct{}
+
+func (notFoundTransport) RoundTrip(*http.Request) (*http.Response, error) {
+	return &http.Response{StatusCode: 404, Body: http.NoBody}, nil
+}
