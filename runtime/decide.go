@@ -52,7 +52,7 @@ func stop(cause error) verdict { return verdict{cause: cause} }
 //
 // In order: an outcome the policy does not retry stops the call with the reason
 // (ErrNotRetryable, ErrConnectionErrorsOff, ErrServerSaidNoRetry, ErrStatusNotRetried,
-// ErrNotRetrySafe; no cause for the caller's own cancellation, which is its own reason;
+// ErrNotRetrySafe, ErrOutcomeUnknown; no cause for the caller's own cancellation, which is its own reason;
 // see refusal for the server's word); then the
 // attempts, the breaker, a body that cannot be replayed, a server hint that does not fit
 // (ErrRetryAfterTooLong), a wait that does not fit the deadline (context.DeadlineExceeded)
@@ -72,7 +72,7 @@ func decide(s *situation) verdict {
 		case !pol.ConnectionErrors:
 			return stop(ErrConnectionErrorsOff)
 		case kind == failMaybeSent && !pol.Idempotent:
-			return stop(ErrNotRetrySafe)
+			return stop(ErrOutcomeUnknown)
 		}
 	} else {
 		if s.status >= 200 && s.status <= 299 {

@@ -57,6 +57,11 @@ var (
 	// retry-safe (not idempotent, no idempotency key); see WithIdempotencyKey and
 	// WithIdempotent for one call.
 	ErrNotRetrySafe = errors.New("not retried: the operation is not idempotent and its policy has no idempotency key")
+	// ErrOutcomeUnknown: a transport failure after the request may have reached the server
+	// (a reset, a timeout, a lost answer), for an operation that is not retry-safe: the
+	// server may or may not have done the work, and repeating it could do it twice. It is
+	// an ErrNotRetrySafe: errors.Is(err, ErrNotRetrySafe) holds too.
+	ErrOutcomeUnknown error = outcomeUnknown{}
 	// ErrRetriesOff: the policy or the call allows one attempt (MaxAttempts 1,
 	// WithoutRetry), so a failure that could have been retried ends the call.
 	ErrRetriesOff = errors.New("not retried: one attempt allowed")
@@ -245,3 +250,12 @@ func (e *Error) Unwrap() []error {
 	}
 	return errs
 }
+
+// outcomeUnknown is ErrOutcomeUnknown, a kind of ErrNotRetrySafe.
+type outcomeUnknown struct{}
+
+func (outcomeUnknown) Error() string {
+	return "not retried: the request may have reached the server, so its outcome is unknown, and the operation is not idempotent and its policy has no idempotency key"
+}
+
+func (outcomeUnknown) Is(target error) bool { return target == ErrNotRetrySafe }

@@ -2,7 +2,9 @@
 // and deterministically: a Transport that answers requests in memory, with no socket, so
 // that it works inside a testing/synctest bubble where retries' waits pass in virtual
 // time, and that injects the faults a struggling server shows (5xx, 429 with
-// Retry-After, the server's x-should-retry, connection resets and refusals, slow bodies).
+// Retry-After, the server's x-should-retry, connection resets and refusals, slow bodies,
+// answers lost after the work was done), and a server that keeps idempotency keys
+// (Idempotent), to prove that a retried payment is charged once.
 //
 //	func TestListPetsRetries(t *testing.T) {
 //		synctest.Test(t, func(t *testing.T) {
@@ -38,8 +40,9 @@ import (
 type Fault struct {
 	name  string
 	apply func(req *http.Request) (*http.Response, error)
-	// through: the handler still answers, and apply changes its response.
-	through func(resp *http.Response)
+	// through: the handler still answers, and through changes its response, or drops it
+	// and returns the error the client sees instead.
+	through func(resp *http.Response) error
 }
 
 func (f Fault) String() string { return f.name }
@@ -92,16 +95,30 @@ func Refused() Fault {
 // an attempt timeout shorter than d, the attempt times out. Inside a synctest bubble the
 // wait is virtual.
 func SlowBody(d time.Duration) Fault {
-	return Fault{name: "body after " + d.String(), through: func(resp *http.Response) {
+	return Fault{name: "body after " + d.String(), through: func(resp *http.Response) error {
 		resp.Body = &slowBody{body: resp.Body, ctx: resp.Request.Context(), delay: d}
+		return nil
 	}}
 }
 
 // CutBody lets the handler answer, but ends the body after n bytes with an unexpected
 // EOF, as a connection that dropped half-way does.
 func CutBody(n int64) Fault {
-	return Fault{name: "body cut after " + strconv.FormatInt(n, 10) + " bytes", through: func(resp *http.Response) {
+	return Fault{name: "body cut after " + strconv.FormatInt(n, 10) + " bytes", through: func(resp *http.Response) error {
 		resp.Body = &cutBody{r: io.LimitReader(resp.Body, n), body: resp.Body}
+		return nil
+	}}
+}
+
+// LostResponse lets the handler answer, so the work it does is done, and then fails the
+// request as a connection reset before the answer arrives: the case where a client that
+// repeats the request does the work twice unless the server keeps its idempotency key
+// (see Idempotent). Only a retry-safe operation retries it; any other call ends with
+// an error that says its outcome is unknown.
+func LostResponse() Fault {
+	return Fault{name: "response lost", through: func(resp *http.Response) error {
+		resp.Body.Close()
+		return &net.OpError{Op: "read", Net: "tcp", Err: syscall.ECONNRESET}
 	}}
 }
 
@@ -201,7 +218,9 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	resp := t.serve(req, body)
 	if fault != nil && fault.through != nil {
-		fault.through(resp)
+		if err := fault.through(resp); err != nil {
+			return nil, err
+		}
 	}
 	return resp, nil
 }

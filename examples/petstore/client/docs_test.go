@@ -6,18 +6,20 @@ import (
 	"testing"
 )
 
-// docs/testing.md shows example_test.go as it is.
+// docs/testing.md shows example_test.go and idempotency_test.go as they are.
 func TestTestingDocShowsTheExample(t *testing.T) {
 	doc, err := os.ReadFile("../../../docs/testing.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	example, err := os.ReadFile("example_test.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(doc), "```go\n"+string(example)+"```\n") {
-		t.Error("docs/testing.md does not show example_test.go as it is: copy it there")
+	for _, name := range []string{"example_test.go", "idempotency_test.go"} {
+		example, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(doc), "```go\n"+string(example)+"```\n") {
+			t.Errorf("docs/testing.md does not show %s as it is: copy it there", name)
+		}
 	}
 }
 

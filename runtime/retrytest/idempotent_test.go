@@ -1,0 +1,128 @@
+package retrytest
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+)
+
+// send makes one request to h and returns the status, the replay mark and the body.
+func send(h http.Handler, method, path, key, body string) (int, string, string) {
+	r := httptest.NewRequest(method, path, strings.NewReader(body))
+	if key != "" {
+		r.Header.Set("Idempotency-Key", key)
+	}
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	b, _ := io.ReadAll(w.Result().Body)
+	return w.Code, w.Result().Header.Get(ReplayedHeader), string(b)
+}
+
+// counter answers 201 with the number of times it ran, or with next's status when set.
+type counter struct {
+	mu   sync.Mutex
+	n    int
+	next int // status of the next answer; 0 for 201
+}
+
+func (c *counter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	c.mu.Lock()
+	c.n++
+	n, status := c.n, c.next
+	c.next = 0
+	c.mu.Unlock()
+	if status == 0 {
+		status = http.StatusCreated
+	}
+	w.Header().Set("X-Run", string(rune('0'+n)))
+	w.WriteHeader(status)
+	io.WriteString(w, "run "+string(rune('0'+n)))
+}
+
+func TestIdempotent(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c := &counter{}
+		h := Idempotent(c, KeyTTL(time.Hour))
+		if code, replayed, body := send(h, "POST", "/charges", "k1", `{"amount":5}`); code != 201 || replayed != "" || body != "run 1" {
+			t.Fatalf("first: %d %q %q", code, replayed, body)
+		}
+		// The same key and request: the stored answer, marked, without running the handler.
+		if code, replayed, body := send(h, "POST", "/charges", "k1", `{"amount":5}`); code != 201 || replayed != "true" || body != "run 1" {
+			t.Errorf("repeat: %d %q %q, want the first answer replayed", code, replayed, body)
+		}
+		// The same key with another body, method or path: 422.
+		for _, req := range [][3]string{{"POST", "/charges", `{"amount":6}`}, {"PUT", "/charges", `{"amount":5}`}, {"POST", "/refunds", `{"amount":5}`}} {
+			if code, _, _ := send(h, req[0], req[1], "k1", req[2]); code != http.StatusUnprocessableEntity {
+				t.Errorf("%v with the same key: %d, want 422", req, code)
+			}
+		}
+		// No key: the handler runs every time.
+		send(h, "POST", "/charges", "", `{}`)
+		send(h, "POST", "/charges", "", `{}`)
+		if h.Runs("k1") != 1 || h.Replays() != 1 || c.n != 3 {
+			t.Errorf("runs %d, replays %d, handler ran %d times; want 1, 1, 3", h.Runs("k1"), h.Replays(), c.n)
+		}
+		// A 5xx is not stored: the retry runs the handler again, and that answer is kept.
+		c.next = 503
+		if code, _, _ := send(h, "POST", "/charges", "k2", "x"); code != 503 {
+			t.Fatalf("503 not passed on: %d", code)
+		}
+		if code, replayed, _ := send(h, "POST", "/charges", "k2", "x"); code != 201 || replayed != "" || h.Runs("k2") != 2 {
+			t.Errorf("after a 503: %d %q with %d runs, want a new run", code, replayed, h.Runs("k2"))
+		}
+		// Keys expire.
+		time.Sleep(time.Hour)
+		if code, replayed, _ := send(h, "POST", "/charges", "k1", `{"amount":5}`); code != 201 || replayed != "" || h.Runs("k1") != 2 {
+			t.Errorf("after the TTL: %d %q, runs %d; want the handler run again", code, replayed, h.Runs("k1"))
+		}
+	})
+}
+
+// A repeat while the first request with the key is still running is refused with 409.
+func TestIdempotentConflict(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		release := make(chan struct{})
+		h := Idempotent(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			<-release
+			w.WriteHeader(201)
+		}), KeyHeader("X-Request-Key"))
+		req := func() int {
+			r := httptest.NewRequest("POST", "/orders", strings.NewReader("o"))
+			r.Header.Set("X-Request-Key", "k")
+			w := httptest.NewRecorder()
+			h.ServeHTTP(w, r)
+			return w.Code
+		}
+		first := make(chan int)
+		go func() { first <- req() }()
+		synctest.Wait()
+		if code := req(); code != http.StatusConflict {
+			t.Errorf("a repeat during the first: %d, want 409", code)
+		}
+		close(release)
+		if code := <-first; code != 201 {
+			t.Errorf("first: %d", code)
+		}
+		if code := req(); code != 201 || h.Runs("k") != 1 || h.Replays() != 1 {
+			t.Errorf("after the first: %d, runs %d, replays %d; want a replayed 201", code, h.Runs("k"), h.Replays())
+		}
+	})
+}
+
+// LostResponse runs the handler and fails the request as a reset.
+func TestLostResponse(t *testing.T) {
+	ran := 0
+	tr := NewTransport(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { ran++ }), LostResponse())
+	req, _ := http.NewRequest("POST", "http://api.test/x", strings.NewReader("body"))
+	if resp, err := tr.RoundTrip(req); err == nil || resp != nil || ran != 1 {
+		t.Fatalf("RoundTrip = %v, %v after %d runs; want an error after the handler ran", resp, err, ran)
+	}
+	if got := tr.Requests(); len(got) != 1 || got[0].Fault != "response lost" || string(got[0].Body) != "body" {
+		t.Errorf("recorded %+v", got)
+	}
+}
