@@ -190,7 +190,7 @@ func TestExampleLogShowsEachRule(t *testing.T) {
 		}, nil},
 		{"feedPet", []string{
 			`server  #2 POST /v1/pets/7/feed: pet 7 fed \(meal 1\) -> drops the connection without answering`,
-			`result  failed after 1 attempt in 0s: POST ` + host + `/pets/7/feed: EOF after 1 attempt: not retried: the operation is not idempotent and its policy has no idempotency key`,
+			`result  failed after 1 attempt in 0s: POST ` + host + `/pets/7/feed: EOF after 1 attempt: not retried: the request may have reached the server, so its outcome is unknown, and the operation is not idempotent and its policy has no idempotency key`,
 		}, nil},
 		{"feedPet", []string{
 			`client  attempt 1 failed: could not connect \(connect: connection refused\), so nothing was sent; retrying in ` + dur,
