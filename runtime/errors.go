@@ -41,6 +41,9 @@ var (
 	ErrUndeclaredStatus = errors.New("response status not declared by the API description")
 	// ErrStreamClosed: an event stream's Close ended it before it ended by itself.
 	ErrStreamClosed = errors.New("event stream closed")
+	// ErrEventTooLarge: an event of a stream held more data than its bound allows (see
+	// WithMaxEventSize in a generated package).
+	ErrEventTooLarge = errors.New("server-sent event too large")
 	// ErrNoLocation: a redirect that an operation answers with has no usable Location.
 	ErrNoLocation = errors.New("redirect without a Location")
 	// ErrNoVariant: a union with no variant set, not read from JSON, cannot be sent.

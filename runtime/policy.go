@@ -250,6 +250,12 @@ func ValidHeaderName(s string) bool {
 	return true
 }
 
+// RetriesStatus reports whether p retries a response with this status: it is one of
+// StatusCodes (the defaults when nil), or in a class listed there (see retriesStatus). A
+// caller that classifies failures of its own, such as an event stream's error event, asks
+// it as the engine does.
+func (p *Policy) RetriesStatus(code int) bool { return p.retriesStatus(code) }
+
 // retriesStatus reports whether p retries a response with this status. A class covers its
 // hundred codes except 501 Not Implemented and 505 HTTP Version Not Supported, which no
 // retry can fix: they are retried only when listed by number.

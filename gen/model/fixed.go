@@ -23,7 +23,7 @@ type Reserved struct {
 func FixedNames() Reserved {
 	r := Reserved{
 		Package: []string{
-			"APIError", "CallOption", "Client", "Date", "DateOf", "EventStream", "File", "NewClient",
+			"APIError", "CallOption", "Client", "Date", "DateOf", "EventError", "EventStream", "File", "NewClient",
 			"Null", "Nullable", "Option", "PageError", "ParseDate", "Policy", "Ptr",
 			"ResponseInfo", "RetryEvent", "Some", "StreamError", "callOptions", "noCompare",
 		},
@@ -47,5 +47,5 @@ var sentinels = []string{
 	"ErrStatusNotRetried", "ErrNotRetrySafe", "ErrNotRetryable", "ErrConnectionErrorsOff", "ErrBodyTooLarge",
 	"ErrOptionDoesNotApply", "ErrRetriesOff", "ErrServerSaidNoRetry", "ErrRequestBody",
 	"ErrContentType", "ErrUndeclaredStatus", "ErrStreamClosed", "ErrNoLocation", "ErrNoVariant", "ErrManyVariants",
-	"ErrPageLoop", "ErrPageLink",
+	"ErrPageLoop", "ErrPageLink", "ErrEventTooLarge", "ErrOutcomeUnknown",
 }

@@ -125,6 +125,11 @@ var callOptions = []Option{
 		Doc:    "WithMaxReconnects lets an event stream reconnect at most n times over its life instead of 10; n < 1 means never. Other calls ignore it.",
 	},
 	{
+		Name:   "WithMaxEventSize",
+		Params: "n int",
+		Doc:    "WithMaxEventSize lets one event of an event stream hold at most n bytes (16 MiB by default); a larger one ends the stream with an error that matches ErrEventTooLarge. Other calls ignore it.",
+	},
+	{
 		Name:   "WithCursor",
 		Params: "cursor string",
 		Doc:    "WithCursor starts a paginated walk (an <Op>All or <Op>Pages method) at the page that cursor asks for: a page's Next, or a PageError's Cursor, to resume a walk where it stopped. Other calls ignore it.",

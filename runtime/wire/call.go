@@ -17,6 +17,7 @@ type callSettings struct {
 
 	maxReconnects int  // WithMaxReconnects
 	reconnectsSet bool // WithMaxReconnects was given
+	maxEventSize  int  // WithMaxEventSize; 0 for DefaultMaxEventSize
 
 	// lastEventID is the Last-Event-ID WithHeader gives, sent after every other header;
 	// a stream sends it with its first request only.

@@ -2,10 +2,11 @@ package wire
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"time"
+
+	"github.com/retrygen/retrygen/runtime"
 )
 
 // Event is one server-sent event as the WHATWG HTML standard's event stream
@@ -27,7 +28,7 @@ const DefaultMaxEventSize = 16 << 20
 
 // ErrEventTooLarge is returned by EventReader.Next for an event, or a line, larger than
 // its MaxEventSize.
-var ErrEventTooLarge = errors.New("server-sent event too large")
+var ErrEventTooLarge = runtime.ErrEventTooLarge
 
 // EventReader reads server-sent events from a text/event-stream body, following the
 // WHATWG parsing rules: lines end with CRLF, LF or CR; a leading byte order mark is

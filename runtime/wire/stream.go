@@ -61,6 +61,11 @@ type StreamConfig struct {
 	// DecodeError picks an error model for a failed response's status, as DecodeError
 	// does; nil when the operation declares none.
 	DecodeError func(status int) any
+	// ErrorEvent is the type of the error event the spec declares, besides "error";
+	// ErrorModel decodes an error event's data into the model the spec declares for it
+	// (nil when it declares none, or when the data does not decode).
+	ErrorEvent string
+	ErrorModel func(data []byte) any
 }
 
 // StreamError ends a stream that was cut and could not be resumed: the operation is not
@@ -93,6 +98,14 @@ const DefaultMaxReconnects = 10
 // DefaultMaxReconnects; n < 1 means never. Other calls ignore it.
 func WithMaxReconnects(n int) CallOption {
 	return func(s *callSettings) { s.maxReconnects, s.reconnectsSet = max(n, 0), true }
+}
+
+// WithMaxEventSize lets one event of a stream hold at most n bytes of data (and one line
+// n bytes) instead of DefaultMaxEventSize; a larger event ends the stream with a
+// *StreamError that matches ErrEventTooLarge. n < 1 means the default. Other calls ignore
+// it.
+func WithMaxEventSize(n int) CallOption {
+	return func(s *callSettings) { s.maxEventSize = max(n, 0) }
 }
 
 // ErrStreamClosed is what a stream's Err matches once Close ended it before it ended by
@@ -133,6 +146,16 @@ var ErrStreamClosed = runtime.ErrStreamClosed
 // first request sent, not a new one, and the stream's own last event ID (none when it
 // has none), whatever Last-Event-ID the first request carried. A stream that ends
 // without its sentinel, at the end of a response, simply ends.
+//
+// An error event in place of an event (type "error", a data object whose only member is
+// "error", or StreamConfig.ErrorEvent) is never delivered: it is an *EventError,
+// classified like the status it stands for (an overloaded server or a rate limit is
+// retried, an invalid request is not). Before the first event it is that connection's
+// failure, and the stream connects again, with the same idempotency key, under the rules
+// of a reconnection above: the caller sees only the events of the connection that
+// succeeded. After it, the stream resumes with Last-Event-ID when it can, and otherwise
+// Err is a *StreamError that carries the *EventError and the events delivered. One event
+// holds at most DefaultMaxEventSize bytes, or what WithMaxEventSize says.
 type Stream[T any] struct {
 	ctx    context.Context // the call's, ended by Close too
 	stop   context.CancelCauseFunc
@@ -246,6 +269,7 @@ func (s *Stream[T]) connect(set *callSettings, extra http.Header) error {
 	} else {
 		s.events = NewEventReader(resp.Body)
 	}
+	s.events.MaxEventSize = s.set.maxEventSize
 	return nil
 }
 
@@ -262,6 +286,12 @@ func (s *Stream[T]) Next() bool {
 	for {
 		ev, err := s.events.Next()
 		if err == nil {
+			if ee := errorEvent(ev, s.cfg.ErrorEvent); ee != nil {
+				if s.failed(ee) {
+					continue
+				}
+				return false
+			}
 			return s.deliver(ev)
 		}
 		switch {
@@ -297,6 +327,30 @@ func (s *Stream[T]) deliver(ev Event) bool {
 	s.current, s.event = v, Event{Type: ev.Type, ID: ev.ID}
 	s.delivered++
 	s.failures = 0
+	return true
+}
+
+// failed handles an error event in place of an event, and reports whether the stream goes
+// on. Before the first event is delivered, and once it has been when the stream can resume
+// with Last-Event-ID, an error that stands for a status the policy retries is that
+// connection's failure: the stream reconnects as after a cut, under the same rules (a
+// retry-safe operation only, the policy's attempts, the budget, the backoff). Otherwise it
+// ends the stream with the error.
+func (s *Stream[T]) failed(ee *EventError) bool {
+	if s.cfg.ErrorModel != nil {
+		ee.Model = s.cfg.ErrorModel(ee.Data)
+	}
+	s.closeResponse()
+	resumes := s.delivered == 0 || s.events.LastEventID() != ""
+	if ee.StatusCode == 0 || !s.wait.RetriesStatus(ee.StatusCode) || !resumes {
+		s.end(ee)
+		return false
+	}
+	s.client.engine.Budget.Failed(time.Now())
+	if err := s.reconnect(ee); err != nil {
+		s.end(err)
+		return false
+	}
 	return true
 }
 

@@ -61,6 +61,8 @@ func clientSurface(api *model.API) []jen.Code {
 		jen.Type().Id("APIError").Op("=").Qual(runtimePath, "Error"))
 	add("PageError ends a paginated walk (an <Op>All or <Op>Pages method) at the page it could not get: Page counts from 1, Cursor is what the page was to be asked with (WithCursor(Cursor) resumes the walk there), and Err is why: the page's call failed (an *APIError, a context error) or the walk would not go on (ErrPageLoop, ErrPageLink). See runtime.PageError.",
 		jen.Type().Id("PageError").Op("=").Qual(runtimePath, "PageError"))
+	add("EventError is an error event an event stream received in place of an event: an event of type \"error\", or one whose data is an object whose only member is \"error\". It is never delivered as an event: before the first event it is retried like the status it stands for (StatusCode: 503 for an overloaded server, 429 for a rate limit; an invalid request is not retried), and after it the stream ends with a *StreamError that errors.As reaches it through, unless the stream resumes. See runtime.EventError.",
+		jen.Type().Id("EventError").Op("=").Qual(runtimePath, "EventError"))
 	add("Policy says how an operation is retried; see runtime.Policy for its fields.", jen.Type().Id("Policy").Op("=").Qual(runtimePath, "Policy"))
 	add("RetryEvent describes one retry, for WithOnRetry; see runtime.RetryEvent for its fields.", jen.Type().Id("RetryEvent").Op("=").Qual(runtimePath, "RetryEvent"))
 	add("Reasons a call failed or stopped retrying, for errors.Is.", jen.Var().DefsFunc(func(g *jen.Group) {

@@ -30,7 +30,7 @@ import (
 	"github.com/retrygen/retrygen/runtime/wire"
 )
 
-const _ = runtime.SupportPackageIsVersion4
+const _ = runtime.SupportPackageIsVersion5
 
 // Client calls the API. It is safe for concurrent use; all its calls share one retry budget and, when
 // enabled, one circuit breaker.
@@ -158,6 +158,10 @@ func WithHeader(key, value string) CallOption { return CallOption{wire.WithHeade
 // WithMaxReconnects lets an event stream reconnect at most n times over its life instead of 10; n < 1
 // means never. Other calls ignore it.
 func WithMaxReconnects(n int) CallOption { return CallOption{wire.WithMaxReconnects(n)} }
+
+// WithMaxEventSize lets one event of an event stream hold at most n bytes (16 MiB by default); a
+// larger one ends the stream with an error that matches ErrEventTooLarge. Other calls ignore it.
+func WithMaxEventSize(n int) CallOption { return CallOption{wire.WithMaxEventSize(n)} }
 
 // WithCursor starts a paginated walk (an <Op>All or <Op>Pages method) at the page that cursor asks
 // for: a page's Next, or a PageError's Cursor, to resume a walk where it stopped. Other calls ignore
@@ -395,6 +399,14 @@ type APIError = runtime.Error
 // go on (ErrPageLoop, ErrPageLink). See runtime.PageError.
 type PageError = runtime.PageError
 
+// EventError is an error event an event stream received in place of an event: an event of type
+// "error", or one whose data is an object whose only member is "error". It is never delivered as an
+// event: before the first event it is retried like the status it stands for (StatusCode: 503 for an
+// overloaded server, 429 for a rate limit; an invalid request is not retried), and after it the stream
+// ends with a *StreamError that errors.As reaches it through, unless the stream resumes. See
+// runtime.EventError.
+type EventError = runtime.EventError
+
 // Policy says how an operation is retried; see runtime.Policy for its fields.
 type Policy = runtime.Policy
 
@@ -425,6 +437,8 @@ var (
 	ErrManyVariants        = runtime.ErrManyVariants
 	ErrPageLoop            = runtime.ErrPageLoop
 	ErrPageLink            = runtime.ErrPageLink
+	ErrEventTooLarge       = runtime.ErrEventTooLarge
+	ErrOutcomeUnknown      = runtime.ErrOutcomeUnknown
 )
 
 // ServerURL is a server of the API, from the spec's servers list.
