@@ -245,3 +245,51 @@ actions:
 		t.Errorf("strict: %v", err)
 	}
 }
+
+// Scalars with explicit tags, anchors, aliases and merge keys mean with an overlay that
+// changes nothing what they mean without one: the same error, or the same client.
+func TestOverlayKeepsWhatScalarsMean(t *testing.T) {
+	neutral := writeOverlay(t, "neutral.yaml", neutralOverlay)
+	op := func(lines ...string) string {
+		return "openapi: 3.0.3\ninfo: {title: t, version: \"1\"}\npaths:\n  /a:\n    post:\n      operationId: createA\n" +
+			"      responses: {\"200\": {description: ok}}\n      " + strings.Join(lines, "\n      ") + "\n"
+	}
+	for name, spec := range map[string]string{
+		"int tag on flow text":    op(`x-note: !!int 1,"x-idempotent":true`),
+		"float tag on flow text":  op(`x-note: !!float 1.5}, "x-idempotent": true, "x": {`),
+		"bool tag on flow text":   op(`x-note: !!bool true,"x-idempotent":true`),
+		"null tag on text":        op(`x-note: !!null x,"x-idempotent":true`),
+		"int tag on a number":     op(`x-note: !!int 7`),
+		"float tag on an int":     op(`x-note: !!float 7`),
+		"str tag on a bool":       op(`x-idempotent: !!str true`),
+		"bool tag on a string":    op(`x-idempotent: !!bool "true"`),
+		"int tag on a quoted int": op(`x-retry: {maxAttempts: !!int "3"}`),
+		"custom tag":              op(`x-note: !custom 1,"x-idempotent":true`),
+		"custom tag on a mapping": op(`x-retry: !custom {maxAttempts: 3}`),
+		"tagged key":              op(`!!int 1,"x-idempotent": true`),
+		"timestamp":               op(`x-note: 2001-12-14t21:59:43.10-05:00`),
+		"binary":                  op(`x-note: !!binary aGVsbG8=`),
+		"merge key":               op(`x-base: &b {maxAttempts: 2}`, `x-retry: {<<: *b, maxDelay: 1s}`),
+		"alias":                   op(`x-base: &b true`, `x-idempotent: *b`),
+		"octal and hex":           op(`x-retry: {maxAttempts: 0o3}`, `x-note: [0x1F, 1_000, +5, 1e3, -0.5]`),
+		"json flow":               op(`x-retry: {"maxAttempts": !!int "3", "x-note": !!int "1,\"x-idempotent\":true"}`),
+		"yes and no":              op(`x-idempotent: yes`),
+	} {
+		t.Run(name, func(t *testing.T) {
+			path := writeOverlay(t, "api.yaml", spec)
+			_, err := Load(path, LoadOptions{})
+			_, errWith := Load(path, LoadOptions{Overlays: []string{neutral}})
+			if err != nil || errWith != nil {
+				if fmt.Sprint(err) != fmt.Sprint(errWith) {
+					t.Errorf("without the overlay: %v\nwith it: %v", err, errWith)
+				}
+				return
+			}
+			want, _ := generateWith(t, path, LoadOptions{})
+			got, _ := generateWith(t, path, LoadOptions{Overlays: []string{neutral}})
+			if !bytes.Equal(want, got) {
+				t.Errorf("the client differs with the overlay:\n%s", cmp.Diff(string(want), string(got)))
+			}
+		})
+	}
+}
