@@ -184,6 +184,36 @@ actions:
 		{"not an overlay", overlayPetstore, []string{"o.yaml:1:1: not an overlay: it is an OpenAPI description, not an overlay of one"}},
 		{"broken YAML", "overlay: 1.0.0\nactions: [\n", []string{"o.yaml:3:1: malformed overlay: "}},
 		{"alias bomb", aliasBomb(), []string{"o.yaml:8:32: limit exceeded: excessive aliasing"}},
+		{"a second list of actions", `overlay: 1.0.0
+info: {title: t, version: "1"}
+actions:
+  - {target: '$.paths.*.get', update: {x-idempotent: true}}
+actions:
+  - {target: '$.paths.*.post', update: {x-idempotent: true}}
+`, []string{`o.yaml:5:1: malformed overlay: mapping key "actions" already defined at line 3`}},
+		{"a second target", `overlay: 1.0.0
+info: {title: t, version: "1"}
+actions:
+  - target: $.paths.*.get
+    target: $.paths.*.post
+    update: {x-idempotent: true}
+`, []string{`o.yaml:5:5: malformed overlay: mapping key "target" already defined at line 4`}},
+		{"update twice", `overlay: 1.0.0
+info: {title: t, version: "1"}
+actions:
+  - target: $.paths.*.post
+    update: {x-idempotent: false}
+    update: {x-idempotent: true}
+`, []string{`o.yaml:6:5: malformed overlay: mapping key "update" already defined at line 5`}},
+		{"a key twice in an update", `overlay: 1.0.0
+info: {title: t, version: "1"}
+actions:
+  - target: $.paths.*.post
+    update: {x-idempotent: false, x-idempotent: true}
+`, []string{`o.yaml:5:35: malformed overlay: mapping key "x-idempotent" already defined at line 5`}},
+		{"a key twice in JSON", `{"overlay": "1.0.0", "info": {"title": "t", "version": "1"},
+ "actions": [{"target": "$.paths.*.post", "remove": true, "remove": false}]}
+`, []string{`o.yaml:2:59: malformed overlay: mapping key "remove" already defined at line 2`}},
 		{"removing paths", `overlay: 1.0.0
 info: {title: t, version: "1"}
 actions:
