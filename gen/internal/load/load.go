@@ -197,6 +197,7 @@ func (s *Spec) load(data, text []byte, swagger2 bool, opts Options, budget *int6
 		return nil, errs.Err()
 	}
 	s.validate(&errs)
+	s.checkServers(&errs)
 	s.danglingMappings(&errs)
 	s.checkDepth(opts.MaxDepth, &errs)
 	return s, errs.Err()
