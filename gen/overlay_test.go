@@ -323,3 +323,51 @@ func TestOverlayKeepsWhatScalarsMean(t *testing.T) {
 		})
 	}
 }
+
+// What an overlay removes is gone for the $refs that name it too: a $ref to a removed
+// schema, or to a removed place outside the components, is unresolved, as it is in a
+// description written without it, and is located where the description wrote it.
+func TestOverlayRemovesWhatARefNames(t *testing.T) {
+	const spec = `openapi: 3.0.3
+info: {title: t, version: "1"}
+paths:
+  /a:
+    get:
+      operationId: getA
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema: {$ref: "#/components/schemas/Status"}
+  /b:
+    get:
+      operationId: getB
+      responses:
+        "200": {$ref: "#/paths/~1a/get/responses/200"}
+components:
+  schemas:
+    Status: {type: string, enum: [on, off]}
+`
+	for _, tt := range []struct{ name, target, want string }{
+		{"a schema", "$.components.schemas.Status", `api.yaml:12:24: unresolved $ref "#/components/schemas/Status": nothing is defined there`},
+		{"a response", "$.paths['/a'].get.responses['200']", `api.yaml:17:17: unresolved $ref "#/paths/~1a/get/responses/200": nothing is defined there`},
+	} {
+		for _, external := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s, external refs %v", tt.name, external), func(t *testing.T) {
+				dir := t.TempDir()
+				path, o := filepath.Join(dir, "api.yaml"), filepath.Join(dir, "o.yaml")
+				for file, text := range map[string]string{path: spec,
+					o: "overlay: 1.0.0\ninfo: {title: t, version: '1'}\nactions:\n  - {target: \"" + tt.target + "\", remove: true}\n"} {
+					if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+				_, err := Load(path, LoadOptions{Overlays: []string{o}, AllowExternalRefs: external})
+				if err == nil || !strings.Contains(err.Error(), tt.want) {
+					t.Errorf("got %v, want %s", err, tt.want)
+				}
+			})
+		}
+	}
+}
