@@ -331,3 +331,40 @@ func TestRefFanInIsCapped(t *testing.T) {
 		t.Errorf("100 $refs to 500 properties: %v", err)
 	}
 }
+
+// A path item whose $refs go round a cycle would be dropped by kin-openapi without a
+// word; it is an error located at its $ref, in the description or in the overlay that
+// wrote it. A path item that names another one that holds operations is read.
+func TestPathItemRefCycles(t *testing.T) {
+	const get = "    get: {operationId: getB, responses: {\"200\": {description: ok}}}\n"
+	for _, tt := range []struct{ name, paths, want string }{
+		{"itself", "  /a: {$ref: '#/paths/~1a'}\n  /b:\n" + get,
+			`api.yaml:4:8: $ref cycle: the $refs of path item "/a" go round in a circle (#/paths/~1a)`},
+		{"two", "  /a: {$ref: '#/paths/~1b'}\n  /b: {$ref: '#/paths/~1a'}\n",
+			`api.yaml:4:8: $ref cycle: the $refs of path item "/a" go round in a circle (#/paths/~1b → #/paths/~1a)`},
+		{"into a cycle", "  /a: {$ref: '#/paths/~1b'}\n  /b: {$ref: '#/paths/~1c'}\n  /c: {$ref: '#/paths/~1b'}\n  /d:\n" + get,
+			`api.yaml:4:8: $ref cycle: the $refs of path item "/a" go round in a circle (#/paths/~1b → #/paths/~1c → #/paths/~1b)`},
+		{"a chain", "  /a: {$ref: '#/paths/~1b'}\n  /b:\n    get: {responses: {\"200\": {description: ok}}}\n", ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			path := writeSpec(t, "api.yaml", "openapi: 3.0.3\ninfo: {title: t, version: \"1\"}\npaths:\n"+tt.paths)
+			_, err := Load(path, LoadOptions{})
+			if tt.want == "" {
+				if err != nil {
+					t.Error(err)
+				}
+				return
+			}
+			wantLocated(t, tt.name, err, tt.want)
+		})
+	}
+	webhook := writeSpec(t, "hooks.yaml", "openapi: 3.1.0\ninfo: {title: t, version: \"1\"}\nwebhooks:\n  a: {$ref: '#/webhooks/a'}\n")
+	_, err := Load(webhook, LoadOptions{})
+	wantLocated(t, "a webhook", err, `hooks.yaml:4:7: $ref cycle: the $refs of path item "a" go round in a circle (#/webhooks/a)`)
+
+	spec := writeSpec(t, "api.yaml", overlayPetstore)
+	o := writeOverlay(t, "o.yaml", "overlay: 1.0.0\ninfo: {title: t, version: '1'}\nactions:\n"+
+		"  - {target: '$.paths', update: {/cats: {$ref: '#/paths/~1cats'}}}\n")
+	_, err = Load(spec, LoadOptions{Overlays: []string{o}})
+	wantLocated(t, "an overlay's", err, `o.yaml:4:42: $ref cycle: the $refs of path item "/cats" go round in a circle (#/paths/~1cats)`)
+}

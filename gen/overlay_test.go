@@ -184,6 +184,36 @@ actions:
 		{"not an overlay", overlayPetstore, []string{"o.yaml:1:1: not an overlay: it is an OpenAPI description, not an overlay of one"}},
 		{"broken YAML", "overlay: 1.0.0\nactions: [\n", []string{"o.yaml:3:1: malformed overlay: "}},
 		{"alias bomb", aliasBomb(), []string{"o.yaml:8:32: limit exceeded: excessive aliasing"}},
+		{"a second list of actions", `overlay: 1.0.0
+info: {title: t, version: "1"}
+actions:
+  - {target: '$.paths.*.get', update: {x-idempotent: true}}
+actions:
+  - {target: '$.paths.*.post', update: {x-idempotent: true}}
+`, []string{`o.yaml:5:1: malformed overlay: mapping key "actions" already defined at line 3`}},
+		{"a second target", `overlay: 1.0.0
+info: {title: t, version: "1"}
+actions:
+  - target: $.paths.*.get
+    target: $.paths.*.post
+    update: {x-idempotent: true}
+`, []string{`o.yaml:5:5: malformed overlay: mapping key "target" already defined at line 4`}},
+		{"update twice", `overlay: 1.0.0
+info: {title: t, version: "1"}
+actions:
+  - target: $.paths.*.post
+    update: {x-idempotent: false}
+    update: {x-idempotent: true}
+`, []string{`o.yaml:6:5: malformed overlay: mapping key "update" already defined at line 5`}},
+		{"a key twice in an update", `overlay: 1.0.0
+info: {title: t, version: "1"}
+actions:
+  - target: $.paths.*.post
+    update: {x-idempotent: false, x-idempotent: true}
+`, []string{`o.yaml:5:35: malformed overlay: mapping key "x-idempotent" already defined at line 5`}},
+		{"a key twice in JSON", `{"overlay": "1.0.0", "info": {"title": "t", "version": "1"},
+ "actions": [{"target": "$.paths.*.post", "remove": true, "remove": false}]}
+`, []string{`o.yaml:2:59: malformed overlay: mapping key "remove" already defined at line 2`}},
 		{"removing paths", `overlay: 1.0.0
 info: {title: t, version: "1"}
 actions:
@@ -243,5 +273,101 @@ actions:
 	}
 	if _, err := Load(spec, LoadOptions{Overlays: []string{o}, Strict: true}); err == nil || !strings.Contains(err.Error(), "selects nothing") {
 		t.Errorf("strict: %v", err)
+	}
+}
+
+// Scalars with explicit tags, anchors, aliases and merge keys mean with an overlay that
+// changes nothing what they mean without one: the same error, or the same client.
+func TestOverlayKeepsWhatScalarsMean(t *testing.T) {
+	neutral := writeOverlay(t, "neutral.yaml", neutralOverlay)
+	op := func(lines ...string) string {
+		return "openapi: 3.0.3\ninfo: {title: t, version: \"1\"}\npaths:\n  /a:\n    post:\n      operationId: createA\n" +
+			"      responses: {\"200\": {description: ok}}\n      " + strings.Join(lines, "\n      ") + "\n"
+	}
+	for name, spec := range map[string]string{
+		"int tag on flow text":    op(`x-note: !!int 1,"x-idempotent":true`),
+		"float tag on flow text":  op(`x-note: !!float 1.5}, "x-idempotent": true, "x": {`),
+		"bool tag on flow text":   op(`x-note: !!bool true,"x-idempotent":true`),
+		"null tag on text":        op(`x-note: !!null x,"x-idempotent":true`),
+		"int tag on a number":     op(`x-note: !!int 7`),
+		"float tag on an int":     op(`x-note: !!float 7`),
+		"str tag on a bool":       op(`x-idempotent: !!str true`),
+		"bool tag on a string":    op(`x-idempotent: !!bool "true"`),
+		"int tag on a quoted int": op(`x-retry: {maxAttempts: !!int "3"}`),
+		"custom tag":              op(`x-note: !custom 1,"x-idempotent":true`),
+		"custom tag on a mapping": op(`x-retry: !custom {maxAttempts: 3}`),
+		"tagged key":              op(`!!int 1,"x-idempotent": true`),
+		"timestamp":               op(`x-note: 2001-12-14t21:59:43.10-05:00`),
+		"binary":                  op(`x-note: !!binary aGVsbG8=`),
+		"merge key":               op(`x-base: &b {maxAttempts: 2}`, `x-retry: {<<: *b, maxDelay: 1s}`),
+		"alias":                   op(`x-base: &b true`, `x-idempotent: *b`),
+		"octal and hex":           op(`x-retry: {maxAttempts: 0o3}`, `x-note: [0x1F, 1_000, +5, 1e3, -0.5]`),
+		"json flow":               op(`x-retry: {"maxAttempts": !!int "3", "x-note": !!int "1,\"x-idempotent\":true"}`),
+		"yes and no":              op(`x-idempotent: yes`),
+	} {
+		t.Run(name, func(t *testing.T) {
+			path := writeOverlay(t, "api.yaml", spec)
+			_, err := Load(path, LoadOptions{})
+			_, errWith := Load(path, LoadOptions{Overlays: []string{neutral}})
+			if err != nil || errWith != nil {
+				if fmt.Sprint(err) != fmt.Sprint(errWith) {
+					t.Errorf("without the overlay: %v\nwith it: %v", err, errWith)
+				}
+				return
+			}
+			want, _ := generateWith(t, path, LoadOptions{})
+			got, _ := generateWith(t, path, LoadOptions{Overlays: []string{neutral}})
+			if !bytes.Equal(want, got) {
+				t.Errorf("the client differs with the overlay:\n%s", cmp.Diff(string(want), string(got)))
+			}
+		})
+	}
+}
+
+// What an overlay removes is gone for the $refs that name it too: a $ref to a removed
+// schema, or to a removed place outside the components, is unresolved, as it is in a
+// description written without it, and is located where the description wrote it.
+func TestOverlayRemovesWhatARefNames(t *testing.T) {
+	const spec = `openapi: 3.0.3
+info: {title: t, version: "1"}
+paths:
+  /a:
+    get:
+      operationId: getA
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema: {$ref: "#/components/schemas/Status"}
+  /b:
+    get:
+      operationId: getB
+      responses:
+        "200": {$ref: "#/paths/~1a/get/responses/200"}
+components:
+  schemas:
+    Status: {type: string, enum: [on, off]}
+`
+	for _, tt := range []struct{ name, target, want string }{
+		{"a schema", "$.components.schemas.Status", `api.yaml:12:24: unresolved $ref "#/components/schemas/Status": nothing is defined there`},
+		{"a response", "$.paths['/a'].get.responses['200']", `api.yaml:17:17: unresolved $ref "#/paths/~1a/get/responses/200": nothing is defined there`},
+	} {
+		for _, external := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s, external refs %v", tt.name, external), func(t *testing.T) {
+				dir := t.TempDir()
+				path, o := filepath.Join(dir, "api.yaml"), filepath.Join(dir, "o.yaml")
+				for file, text := range map[string]string{path: spec,
+					o: "overlay: 1.0.0\ninfo: {title: t, version: '1'}\nactions:\n  - {target: \"" + tt.target + "\", remove: true}\n"} {
+					if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+				_, err := Load(path, LoadOptions{Overlays: []string{o}, AllowExternalRefs: external})
+				if err == nil || !strings.Contains(err.Error(), tt.want) {
+					t.Errorf("got %v, want %s", err, tt.want)
+				}
+			})
+		}
 	}
 }

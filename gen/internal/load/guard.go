@@ -74,6 +74,7 @@ func (g *guard) check(root *yaml.Node) *source.Error {
 		g.checkKeyPairs,
 		func() *source.Error { return g.checkRefFanIn(root) },
 		func() *source.Error { return g.checkRefChains(root) },
+		func() *source.Error { return g.checkPathItemCycles(root) },
 	} {
 		if e := check(); e != nil {
 			return e
@@ -435,6 +436,54 @@ func (g *guard) checkRefChains(root *yaml.Node) *source.Error {
 	}
 	walk(root, 0)
 	return err
+}
+
+// checkPathItemCycles refuses a path item, of paths or webhooks, whose $ref leads through
+// the $refs of other path items back to one it passed: kin-openapi drops such a path
+// item without a word, and its operations would be missing from the client. It runs
+// after checkRefChains, which bounds the chains.
+func (g *guard) checkPathItemCycles(root *yaml.Node) *source.Error {
+	if root == nil || root.Kind != yaml.MappingNode {
+		return nil
+	}
+	rc := &refChains{root: root, targets: map[string]*yaml.Node{}, lengths: map[*yaml.Node]int{}}
+	for _, group := range []string{"paths", "webhooks"} {
+		items := source.MappingValue(root, group)
+		if items == nil || items.Kind != yaml.MappingNode {
+			continue
+		}
+		for i := 0; i+1 < len(items.Content); i += 2 {
+			if e := g.pathItemCycle(rc, items.Content[i].Value, items.Content[i+1]); e != nil {
+				return e
+			}
+		}
+	}
+	return nil
+}
+
+// pathItemCycle follows the $refs from the path item named name, and refuses them if they
+// go round a cycle.
+func (g *guard) pathItemCycle(rc *refChains, name string, item *yaml.Node) *source.Error {
+	_, first := refOf(item)
+	seen := map[*yaml.Node]bool{}
+	var chain []string
+	for n := item; len(chain) <= MaxRefChain; {
+		ref, at := refOf(n)
+		if at == nil {
+			return nil
+		}
+		seen[n] = true
+		chain = append(chain, ref)
+		if n = rc.target(ref); n == nil {
+			return nil
+		}
+		if seen[n] {
+			return &source.Error{Pos: g.pos(first),
+				Msg: fmt.Sprintf("$ref cycle: the $refs of path item %q go round in a circle (%s), so it has no operations", name, strings.Join(chain, " → ")),
+				Fix: "write the operations in one path item, and $ref that one from the others"}
+		}
+	}
+	return nil
 }
 
 // refOf returns the local $ref of a mapping and the node of its key.

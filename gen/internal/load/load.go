@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"path"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -197,6 +198,7 @@ func (s *Spec) load(data, text []byte, swagger2 bool, opts Options, budget *int6
 		return nil, errs.Err()
 	}
 	s.validate(&errs)
+	s.checkServers(&errs)
 	s.danglingMappings(&errs)
 	s.checkDepth(opts.MaxDepth, &errs)
 	return s, errs.Err()
@@ -238,6 +240,10 @@ func (s *Spec) setDoc(doc *openapi3.T) {
 func (s *Spec) decode(text []byte, swagger2 bool, opts Options, budget *int64) (*openapi3.T, error) {
 	loader := openapi3.NewLoader()
 	loader.IncludeOrigin = true
+	location := &url.URL{Path: filepath.ToSlash(s.Path)}
+	if !swagger2 {
+		text = s.forParser(text)
+	}
 	if opts.AllowExternalRefs {
 		loader.IsExternalRefsAllowed = true
 		r, err := newConfinedReader(s, s.Path, budget)
@@ -246,11 +252,51 @@ func (s *Spec) decode(text []byte, swagger2 bool, opts Options, budget *int64) (
 		}
 		loader.ReadFromURIFunc = r.read
 	}
-	location := &url.URL{Path: filepath.ToSlash(s.Path)}
+	if s.doc != nil {
+		loader.ReadFromURIFunc = s.rootAs(text, location, loader.ReadFromURIFunc)
+	}
 	if swagger2 {
 		return s.loadSwagger2(loader, text, location)
 	}
-	return loader.LoadFromDataWithPath(s.forParser(text), location)
+	return loader.LoadFromDataWithPath(text, location)
+}
+
+// rootAs returns the function the loader reads files with when the root file's text is
+// not the file's bytes, but the description as overlays changed it: the root file is
+// that text (kin-openapi reads it again to find what a $ref names outside the places it
+// decodes, and must not find there what an overlay removed), and any other file is read
+// by other or, when other is nil, refused as kin-openapi refuses it, naming the $ref as
+// written.
+func (s *Spec) rootAs(text []byte, root *url.URL, other openapi3.ReadFromURIFunc) openapi3.ReadFromURIFunc {
+	return func(l *openapi3.Loader, u *url.URL) ([]byte, error) {
+		if u.Scheme == "" && u.Host == "" && u.Opaque == "" && path.Clean(u.Path) == path.Clean(root.Path) {
+			return text, nil
+		}
+		if other != nil {
+			return other(l, u)
+		}
+		ref := u.String()
+		if _, written := s.Files.FindRef(func(v string) bool { return refNames(v, root, u) }); written != "" {
+			ref = written
+		}
+		return nil, &openapi3.DisallowedExternalRefError{Ref: ref}
+	}
+}
+
+// refNames reports whether the $ref ref, written in the file at root, names the file u.
+func refNames(ref string, root, u *url.URL) bool {
+	r, err := url.Parse(ref)
+	if err != nil || r.Path == "" && r.Host == "" {
+		return false
+	}
+	if r.IsAbs() || r.Host != "" {
+		r.Fragment = ""
+		return r.String() == u.String()
+	}
+	if path.IsAbs(r.Path) {
+		return path.Clean(r.Path) == path.Clean(u.Path)
+	}
+	return path.Clean(path.Join(path.Dir(root.Path), r.Path)) == path.Clean(u.Path)
 }
 
 // addElsewhere adds e, a loader error besides errs, when it is located at a place none

@@ -74,6 +74,10 @@ func (s *Spec) readOverlay(path string, budget *int64) (*overlay.Overlay, source
 	if e := g.checkKeyPairs(); e != nil {
 		return nil, source.ErrorList{e}
 	}
+	if k, first := repeatedKey(root, 0); k != nil {
+		return nil, fail(k.Line, k.Column, fmt.Sprintf("malformed overlay: mapping key %q already defined at line %d", k.Value, first.Line),
+			"remove one of them: tools disagree on which one counts")
+	}
 	s.Files.Add(source.URIOf(path), data)
 	return overlay.Parse(path, root)
 }

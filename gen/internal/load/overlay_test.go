@@ -33,6 +33,10 @@ func TestHostileOverlaysOnStripe(t *testing.T) {
 		{"$..*[?@..['x-none']]", "remove: true", ""},
 		{"$..*[?count(@.*) > 1 && count(@.*.*) > 1 && count(@.*.*.*) > 1]", "remove: true",
 			"the searches in its filters would visit"},
+		{"$.paths.*[?match(@.operationId, 'Post.*')]", "update: {x-a: 1}", ""},
+		{"$..[?search(@.description, 'charge') && length(@.description) > 10]", "update: {x-a: 1}", ""},
+		{`$..[?search(@, "` + strings.Repeat(`\\pL{1,1000}`, 70) + `")]`, "remove: true", "a regular expression too large"},
+		{"$..[?@ == $.components.schemas]", "remove: true", `unresolved $ref "#/components/schemas/account"`},
 		{"$.paths.*.get", "update: {requestBody: {$ref: '#/components/requestBodies/none'}}",
 			`o.yaml:5:28: unresolved $ref "#/components/requestBodies/none": nothing is defined there`},
 	} {

@@ -25,8 +25,18 @@ func (s *Spec) checkSwagger2(root *yaml.Node) *source.Error {
 
 // checkDuplicateKeys refuses a key repeated in one mapping, as YAML does.
 func (s *Spec) checkDuplicateKeys(n *yaml.Node, depth int) *source.Error {
+	if k, first := repeatedKey(n, depth); k != nil {
+		return &source.Error{Pos: s.nodePos(k),
+			Msg: fmt.Sprintf("malformed document: mapping key %q already defined at line %d", k.Value, first.Line)}
+	}
+	return nil
+}
+
+// repeatedKey returns the first key of a mapping of the tree at n that repeats one
+// before it in the same mapping, and that one; nil when none does.
+func repeatedKey(n *yaml.Node, depth int) (repeated, first *yaml.Node) {
 	if n == nil || depth > 10000 {
-		return nil
+		return nil, nil
 	}
 	if n.Kind == yaml.MappingNode {
 		seen := make(map[string]*yaml.Node, len(n.Content)/2)
@@ -36,18 +46,17 @@ func (s *Spec) checkDuplicateKeys(n *yaml.Node, depth int) *source.Error {
 				continue
 			}
 			if first, ok := seen[k.Value]; ok {
-				return &source.Error{Pos: s.nodePos(k),
-					Msg: fmt.Sprintf("malformed document: mapping key %q already defined at line %d", k.Value, first.Line)}
+				return k, first
 			}
 			seen[k.Value] = k
 		}
 	}
 	for _, c := range n.Content {
-		if e := s.checkDuplicateKeys(c, depth+1); e != nil {
-			return e
+		if k, first := repeatedKey(c, depth+1); k != nil {
+			return k, first
 		}
 	}
-	return nil
+	return nil, nil
 }
 
 // checkKeyCase refuses a mapping key of n that names a field of t only when compared

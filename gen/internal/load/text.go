@@ -115,14 +115,19 @@ func (w *textWriter) node(n *yaml.Node, depth int) {
 }
 
 // scalar writes a scalar so that the YAML parser reads the same value with the same tag.
+// A plain scalar whose tag the parser resolved from its text (a number, a boolean, null,
+// the merge key <<) is written as it was, which resolves the same way; every other one
+// is quoted, after its tag unless it is a string. A tag written in the file keeps its
+// text quoted too: `!!int 1,"x-idempotent":true` is one scalar, which the parser refuses
+// as an int, not the text of a second key.
 func (w *textWriter) scalar(n *yaml.Node) {
-	plain := n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) == 0
+	resolved := n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle|yaml.TaggedStyle) == 0
 	switch {
 	case n.Tag == "!!str":
 		w.write(quoteYAML(n.Value))
-	case n.Tag == "!!null" && plain:
+	case n.Tag == "!!null" && resolved:
 		w.write("null")
-	case (n.Tag == "!!int" || n.Tag == "!!float" || n.Tag == "!!bool" || n.Tag == "!!merge") && plain && n.Value != "":
+	case (n.Tag == "!!int" || n.Tag == "!!float" || n.Tag == "!!bool" || n.Tag == "!!merge") && resolved && n.Value != "":
 		w.write(n.Value)
 	default:
 		w.write(shortTag(n.Tag) + " " + quoteYAML(n.Value))

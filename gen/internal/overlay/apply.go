@@ -32,8 +32,11 @@ func (d *Document) apply(o *Overlay, a *Action, warns *source.ErrorList) *source
 	matches, err := d.selectNodes(a.target)
 	if err != nil {
 		fix := "select fewer nodes, by their path from the root"
-		if errors.Is(err, errTotalWork) {
+		switch {
+		case errors.Is(err, errTotalWork):
 			fix = "search the whole document (with ..) in fewer actions: one target may select many nodes"
+		case errors.Is(err, errPattern):
+			fix = "write a shorter regular expression, without large repetitions such as {1,1000}"
 		}
 		return fail(a.at, fix, "target %q: %v", a.Target, err)
 	}

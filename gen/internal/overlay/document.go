@@ -22,6 +22,7 @@ type Document struct {
 	nodes int                   // nodes in the tree
 	limit int                   // the most nodes it may grow to
 	work  int                   // what remains of MaxTotalWork
+	meter *meter                // evaluates the metered queries of targets
 
 	// The tree as plain values, for the JSONPath selectors: a map[string]any for each
 	// mapping, a []any for each sequence, built when first needed and kept in step with
@@ -35,7 +36,7 @@ type Document struct {
 // at path (as the user named it), aliases written out. The tree may grow to limit nodes,
 // aliases and what overlays add counted.
 func NewDocument(path string, root *yaml.Node, limit int) *Document {
-	d := &Document{path: path, files: map[*yaml.Node]string{}, limit: limit, work: MaxTotalWork}
+	d := &Document{path: path, files: map[*yaml.Node]string{}, limit: limit, work: MaxTotalWork, meter: newMeter()}
 	d.Root = d.expand(resolve(root), 0)
 	return d
 }

@@ -65,8 +65,15 @@ type Action struct {
 	// Remove removes each selected node from the object or array holding it.
 	Remove bool
 
-	target, copyFrom *jsonpath.Path
+	target, copyFrom *compiledPath
 	at, copyAt       *yaml.Node // the target's and the copy's values, for messages
+}
+
+// compiledPath is a JSONPath of an action, and the metered query it is evaluated as (see
+// meter.go).
+type compiledPath struct {
+	path    *jsonpath.Path
+	metered string
 }
 
 // versionPattern matches the overlay versions retrygen applies: 1.0 and 1.1, whatever
@@ -260,7 +267,7 @@ func (p *parser) action(o *Overlay, n int, a *yaml.Node) *Action {
 }
 
 // jsonPath parses the JSONPath written at n, the value of field ("target" or "copy").
-func (p *parser) jsonPath(n int, field string, at *yaml.Node) *jsonpath.Path {
+func (p *parser) jsonPath(n int, field string, at *yaml.Node) *compiledPath {
 	if len(at.Value) > MaxTargetBytes {
 		p.fail(at, "select with a shorter path; several actions may share one update",
 			"action %d: limit exceeded: a %s of %d bytes, more than %d", n, field, len(at.Value), MaxTargetBytes)
@@ -277,8 +284,19 @@ func (p *parser) jsonPath(n int, field string, at *yaml.Node) *jsonpath.Path {
 			"action %d: %s %q %s", n, field, at.Value, msg)
 		return nil
 	}
-	return path
+	metered, err := rewrite(at.Value)
+	if err == nil {
+		_, err = meterParser.Parse(metered)
+	}
+	if err != nil {
+		p.fail(at, "select the nodes with a simpler path", "action %d: %s %q cannot be evaluated: %v", n, field, at.Value, err)
+		return nil
+	}
+	return &compiledPath{path: path, metered: metered}
 }
+
+// meterParser checks that metered queries parse; it evaluates none.
+var meterParser = newMeter().parser
 
 // MaxFilterSearches caps the queries inside a target's filters that search (with *, ..,
 // a slice, several selectors or a filter) rather than name one value.

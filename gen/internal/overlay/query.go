@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/theory/jsonpath"
 	"github.com/theory/jsonpath/spec"
 	"go.yaml.in/yaml/v4"
 )
@@ -43,19 +42,27 @@ type match struct{ node, parent *yaml.Node }
 // within the children of one node. RFC 9535 lets a nodelist repeat a node (`$..*..*`
 // selects a node once for each of its ancestors); an overlay changes each selected node
 // once.
-func (d *Document) selectNodes(p *jsonpath.Path) ([]match, error) {
-	if searches, _ := filterSearches(p); searches > 0 {
+func (d *Document) selectNodes(p *compiledPath) ([]match, error) {
+	if searches, _ := filterSearches(p.path); searches > 0 {
 		if cost := searches * d.belowSum(); cost > MaxFilterWork {
 			return nil, fmt.Errorf("limit exceeded: the searches in its filters would visit %d nodes of this document, more than %d", cost, MaxFilterWork)
 		}
 	}
+	metered, err := d.meter.path(p.metered)
+	if err != nil {
+		return nil, fmt.Errorf("cannot be evaluated: %v", err)
+	}
 	d.mirrored()
 	budget := min(MaxQueryWork, d.work)
 	q := &query{d: d, work: budget}
+	d.meter.q = q
 	defer func() { d.work -= budget - q.work }()
 	cur := []match{{node: d.Root}}
-	for _, seg := range p.Query().Segments() {
+	for _, seg := range metered.Query().Segments() {
 		next := q.segment(seg, cur)
+		if q.err != nil {
+			return nil, q.err
+		}
 		if q.work < 0 {
 			if budget < MaxQueryWork {
 				return nil, errTotalWork
@@ -88,7 +95,8 @@ func (d *Document) belowSum() int {
 // query is the state of one evaluation.
 type query struct {
 	d    *Document
-	work int // what remains of MaxQueryWork
+	work int   // what remains of MaxQueryWork
+	err  error // why a filter's function cannot be evaluated, e.g. a regular expression too large
 }
 
 // segment returns what seg selects from the nodes in: for a child segment, among their
@@ -191,7 +199,7 @@ func (q *query) children(n *yaml.Node, sels []spec.Selector, add func(match)) {
 var errNoNodes = errors.New("selects nothing")
 
 // selectOne returns the one node p selects, or an error that says how many it selects.
-func (d *Document) selectOne(p *jsonpath.Path) (*yaml.Node, error) {
+func (d *Document) selectOne(p *compiledPath) (*yaml.Node, error) {
 	ms, err := d.selectNodes(p)
 	switch {
 	case err != nil:
