@@ -175,33 +175,36 @@ func (w *pendingWrite) discard() { os.Remove(w.tmp) }
 
 // writeClient writes the files of a client whose first file is out, and removes the
 // parts of an earlier, larger client that this one has no more. Every file is written
-// to a temporary file before any is renamed, so that a failure to write one leaves all
-// of them as they were.
+// to a temporary file, and every path the client touches is inspected (the stale parts
+// too), before any is renamed, so that a failure leaves all of them as they were.
 func writeClient(out string, files []gen.File) error {
 	var pending []*pendingWrite
+	discard := func() {
+		for _, w := range pending {
+			w.discard()
+		}
+	}
 	for _, f := range files {
 		w, err := prepareWrite(gen.PartName(out, f.Part), f.Source, generatedOnly)
 		if err != nil {
-			for _, w := range pending {
-				w.discard()
-			}
+			discard()
 			return err
 		}
 		if w != nil {
 			pending = append(pending, w)
 		}
 	}
-	for i, w := range pending {
-		if err := w.commit(); err != nil {
-			for _, w := range pending[i+1:] {
-				w.discard()
-			}
-			return err
-		}
-	}
 	stale, err := staleParts(out, len(files))
 	if err != nil {
+		discard()
 		return err
+	}
+	for i, w := range pending {
+		if err := w.commit(); err != nil {
+			pending = pending[i+1:]
+			discard()
+			return err
+		}
 	}
 	for _, path := range stale {
 		if err := os.Remove(path); err != nil {
