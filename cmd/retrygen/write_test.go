@@ -136,7 +136,7 @@ func TestCheck(t *testing.T) {
 	if n := strings.Count(stale.Diff, "\n"); n > maxDiffLines+4 {
 		t.Errorf("diff has %d lines, want at most about %d", n, maxDiffLines)
 	}
-	if !strings.Contains(stale.Diff, "more lines)") {
+	if !strings.Contains(stale.Diff, "\n… 641 more lines\n") {
 		t.Errorf("cut diff does not say so:\n%s", stale.Diff)
 	}
 
