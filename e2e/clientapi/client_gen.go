@@ -564,7 +564,7 @@ func (c *Client) GetAlternatives(ctx context.Context, opts ...CallOption) (*Item
 // It leaves the body's "stream" property out, whatever the caller set, so that the answer is JSON;
 // ChatStream asks for the event stream.
 //
-// Retries: up to 4 attempts, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2); only attempts that could not connect, and answers the server says to retry, are retried.
+// Retries: one attempt, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2). It is repeated, up to 4 attempts in all, only when the connection could not be opened or the server says so (X-Should-Retry: true).
 func (c *Client) Chat(ctx context.Context, body ChatRequest, opts ...CallOption) (*ChatChunk, error) {
 	r := wire.NewRequest("POST")
 	r.Security([]string{"bearerAuth"})
@@ -590,7 +590,7 @@ func (c *Client) Chat(ctx context.Context, body ChatRequest, opts ...CallOption)
 //
 // Typed errors, for errors.As: 400: Problem.
 //
-// Retries: up to 4 attempts, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2); only attempts that could not connect, and answers the server says to retry, are retried.
+// Retries: one attempt, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2). It is repeated, up to 4 attempts in all, only when the connection could not be opened or the server says so (X-Should-Retry: true).
 //
 // It returns the server-sent events as an EventStream that ends at the event whose data is "[END]". A
 // stream that is cut is not resumed: it ends with a *StreamError that says how many events were
@@ -624,7 +624,7 @@ func (c *Client) ChatStream(ctx context.Context, body ChatRequest, opts ...CallO
 //
 // Typed errors, for errors.As: 400: Problem.
 //
-// Retries: up to 4 attempts, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2); only attempts that could not connect, and answers the server says to retry, are retried.
+// Retries: one attempt, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2). It is repeated, up to 4 attempts in all, only when the connection could not be opened or the server says so (X-Should-Retry: true).
 func (c *Client) ChatForm(ctx context.Context, body ChatRequest, opts ...CallOption) (*ChatChunk, error) {
 	r := wire.NewRequest("POST")
 	r.Security([]string{"bearerAuth"})
@@ -651,7 +651,7 @@ func (c *Client) ChatForm(ctx context.Context, body ChatRequest, opts ...CallOpt
 //
 // Typed errors, for errors.As: 400: Problem.
 //
-// Retries: up to 4 attempts, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2); only attempts that could not connect, and answers the server says to retry, are retried.
+// Retries: one attempt, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2). It is repeated, up to 4 attempts in all, only when the connection could not be opened or the server says so (X-Should-Retry: true).
 func (c *Client) ChatText(ctx context.Context, body io.Reader, opts ...CallOption) (*ChatChunk, error) {
 	r := wire.NewRequest("POST")
 	r.Security([]string{"bearerAuth"})
