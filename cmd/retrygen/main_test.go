@@ -112,7 +112,7 @@ func TestPlanJSON(t *testing.T) {
 	if len(entries) != 10 {
 		t.Fatalf("%d entries, want 10", len(entries))
 	}
-	want := []string{"attemptTimeout", "connectionErrors", "goMethod", "idempotencyKey", "initialDelay", "jitter", "maxAttempts",
+	want := []string{"attemptTimeout", "attempts", "connectionErrors", "goMethod", "idempotencyKey", "initialDelay", "jitter", "maxAttempts",
 		"maxDelay", "maxElapsed", "maxRetryAfter", "method", "multiplier", "operationId", "overlays", "pagination", "path", "reason", "retry",
 		"retryAfter", "serverSignals", "sources", "statusCodes"}
 	for _, e := range entries {
