@@ -23,6 +23,7 @@ import (
 	"github.com/getkin/kin-openapi/routers/legacy/pathpattern"
 	"github.com/retrygen/retrygen/conformance/driver"
 	"github.com/retrygen/retrygen/gen"
+	"github.com/retrygen/retrygen/internal/corpus"
 	"github.com/retrygen/retrygen/internal/tempmod"
 )
 
@@ -60,6 +61,14 @@ func TestConformance(t *testing.T) {
 	if *update && !long() {
 		t.Fatalf("-update rewrites the report of the whole corpus: run it with %s=1", longEnv)
 	}
+	dir, haveCorpus := corpus.Find()
+	switch {
+	case haveCorpus:
+	case os.Getenv(corpus.Required) == "1":
+		corpus.Dir(t) // fails, saying where the corpus should be
+	case *update:
+		t.Fatalf("-update rewrites the report of the whole corpus, and there is no spec corpus at %s (set %s to its folder)", dir, corpus.Env)
+	}
 	start := time.Now()
 	files, err := specFiles()
 	if err != nil {
@@ -91,8 +100,11 @@ func TestConformance(t *testing.T) {
 	for _, e := range unmatched {
 		t.Errorf("exclusion %s %s %q matches no failure of this run: delete it", e.Spec, e.Op, e.Match)
 	}
-	checkReport(t, runs, rep)
+	checkReport(t, runs, rep, haveCorpus)
 	t.Logf("total: %v", time.Since(start).Round(time.Millisecond))
+	if !haveCorpus {
+		corpus.Dir(t) // skips, saying that only this repository's specs were checked
+	}
 }
 
 // prepare loads and generates one spec and plans its calls.

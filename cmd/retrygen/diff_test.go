@@ -45,6 +45,9 @@ func TestDiffExitCodes(t *testing.T) {
 		{"both", []string{"-allow=breaking"}, 1, "1 loosened retry rule (-allow=loosened accepts them)"},
 		{"both", []string{"-allow=loosened"}, 1, "1 breaking change (-allow=breaking accepts them)"},
 		{"both", []string{"-allow=breaking,loosened"}, 0, ""},
+		// paging: walks removed and a page type changed; a walk added.
+		{"paging", nil, 1, "10 breaking changes (-allow=breaking accepts them)"},
+		{"paging", []string{"-allow=breaking"}, 0, ""},
 		// Only policy changes that loosen nothing, and compatible ones.
 		{"hostile", nil, 0, ""},
 		{"nochange", nil, 0, ""},

@@ -93,7 +93,7 @@ func hasFlag(args []string, name string) bool {
 
 // parseHerdFlags parses args into fs and refuses positional arguments.
 func parseHerdFlags(fs *flag.FlagSet, args []string, logger *log.Logger) (int, bool) {
-	if code, ok := parseFlags(fs, args, logger); !ok {
+	if code, ok := parseFlags(fs, args, logger, ""); !ok {
 		return code, false
 	}
 	if fs.NArg() != 0 {

@@ -66,6 +66,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -165,12 +166,16 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 	version := fs.Bool("version", false, "print the version and exit")
 	verbose := fs.Bool("v", false, "also print the spec's warnings: findings that do not stop generation")
 	strict := fs.Bool("strict", false, "treat the spec's warnings as errors")
-	if code, ok := parseFlags(fs, args, logger); !ok {
+	if code, ok := parseFlags(fs, args, logger, commandAfterFlags(args)); !ok {
 		return code
 	}
 	if *version {
 		fmt.Fprintln(stdout, "retrygen", buildVersion())
 		return exitOK
+	}
+	if msg := misplacedArgs(fs, args, 1); msg != "" {
+		logger.Print(msg)
+		return exitUsage
 	}
 	if fs.NArg() != 1 {
 		logger.Printf("want exactly one spec file, got %d arguments", fs.NArg())
@@ -182,6 +187,11 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 		*pkg = packageOf(*out)
 	}
 	if *pkg == "" {
+		if _, err := os.Stat(fs.Arg(0)); err != nil {
+			// A spec that is not there says more than a package name that is not given.
+			logger.Printf("%s: %v", fs.Arg(0), bareOSError(err))
+			return exitFail
+		}
 		logger.Print("no package name: pass -package, or run from go generate, which sets $GOPACKAGE")
 		return exitUsage
 	}
@@ -209,8 +219,9 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 }
 
 // parseFlags parses args; when it fails it reports the problem with the "retrygen: "
-// prefix, shows the usage and returns the exit code (0 for -h, 2 otherwise).
-func parseFlags(fs *flag.FlagSet, args []string, logger *log.Logger) (code int, ok bool) {
+// prefix, then hint when not "", shows the usage and returns the exit code (0 for -h, 2
+// otherwise).
+func parseFlags(fs *flag.FlagSet, args []string, logger *log.Logger, hint string) (code int, ok bool) {
 	// Parse would print the error and the usage itself; they are printed below instead,
 	// the error with the prefix.
 	usage := fs.Usage
@@ -226,6 +237,9 @@ func parseFlags(fs *flag.FlagSet, args []string, logger *log.Logger) (code int, 
 		return exitOK, false
 	}
 	logger.Print(err)
+	if hint != "" {
+		logger.Print(hint)
+	}
 	fs.Usage()
 	return exitUsage, false
 }
@@ -288,6 +302,74 @@ func headerName(path string) string {
 		name = strconv.Quote(name)
 	}
 	return name
+}
+
+// misplacedArgs explains arguments that Go's flag parsing, which stops at the first
+// argument that is not a flag, did not read as flags: a command word after a flag
+// ("retrygen -v plan api.yaml"), or a flag after a spec file ("retrygen plan api.yaml
+// -json"). want is how many spec files the command takes. It returns "" when the
+// arguments are not like that, or when "--" says that they are all files.
+func misplacedArgs(fs *flag.FlagSet, args []string, want int) string {
+	rest := fs.Args()
+	if len(rest) == 0 || len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
+		return ""
+	}
+	if fs.Name() == "retrygen" { // generate's flags: was a command meant?
+		if _, err := os.Stat(rest[0]); slices.Contains(commands, rest[0]) && (len(rest) > want || err != nil) {
+			return commandFirst(rest[0], args[:len(args)-len(rest)], rest[1:])
+		}
+	}
+	files := "the spec file"
+	if want > 1 {
+		files += "s"
+	}
+	for i, arg := range rest[1:] {
+		name, _, _ := strings.Cut(strings.TrimLeft(arg, "-"), "=")
+		if strings.HasPrefix(arg, "-") && name != "" && fs.Lookup(name) != nil {
+			return fmt.Sprintf("flag %s comes after %s: flags go before %s, which end them (see %s -h)",
+				arg, shellLine(rest[:i+1]), files, fs.Name())
+		}
+	}
+	return ""
+}
+
+// commandFirst says that command, found after the flags before it, comes first, and
+// shows the command line that does so.
+func commandFirst(command string, before, after []string) string {
+	fixed := []string{"retrygen", command}
+	if command != "help" && command != "version" { // they take no flags
+		fixed = append(append(fixed, before...), after...)
+	}
+	return fmt.Sprintf("%s is a command: it comes first, its flags after it, as in %s", command, shellLine(fixed))
+}
+
+// commandAfterFlags finds, in args that do not parse as generate's flags, a command word
+// that the flags before it kept from being read as one, and says where it goes; "" when
+// there is none.
+func commandAfterFlags(args []string) string {
+	for i, arg := range args {
+		if arg == "--" {
+			return ""
+		}
+		if i > 0 && slices.Contains(commands, arg) {
+			return commandFirst(arg, args[:i], args[i+1:])
+		}
+	}
+	return ""
+}
+
+// shellLine spells args as a shell command line, quoting the ones that need it.
+func shellLine(args []string) string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = a
+		if a == "" || strings.ContainsFunc(a, func(r rune) bool {
+			return !(unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("-_./=,:@+", r))
+		}) {
+			out[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+	}
+	return strings.Join(out, " ")
 }
 
 // overlayFlag collects the values of a repeated -overlay, in order.
@@ -353,8 +435,12 @@ func (r *reportFlags) format() (string, error) {
 // reports why, shows the usage where that helps and returns the exit code, as
 // parseFlags does.
 func (r *reportFlags) parse(fs *flag.FlagSet, args []string, logger *log.Logger, n int, want string) (format string, code int, ok bool) {
-	if code, ok := parseFlags(fs, args, logger); !ok {
+	if code, ok := parseFlags(fs, args, logger, ""); !ok {
 		return "", code, false
+	}
+	if msg := misplacedArgs(fs, args, n); msg != "" {
+		logger.Print(msg)
+		return "", exitUsage, false
 	}
 	if fs.NArg() != n {
 		logger.Printf("want %s, got %d arguments", want, fs.NArg())

@@ -112,7 +112,7 @@ func TestPlanJSON(t *testing.T) {
 	if len(entries) != 10 {
 		t.Fatalf("%d entries, want 10", len(entries))
 	}
-	want := []string{"attemptTimeout", "connectionErrors", "goMethod", "idempotencyKey", "initialDelay", "jitter", "maxAttempts",
+	want := []string{"attemptTimeout", "attempts", "connectionErrors", "goMethod", "idempotencyKey", "initialDelay", "jitter", "maxAttempts",
 		"maxDelay", "maxElapsed", "maxRetryAfter", "method", "multiplier", "operationId", "overlays", "pagination", "path", "reason", "retry",
 		"retryAfter", "serverSignals", "sources", "statusCodes"}
 	for _, e := range entries {
@@ -380,6 +380,48 @@ func TestExitCodes(t *testing.T) {
 		}
 		if code != 0 && !strings.Contains(stderr.String(), "retrygen: ") && !strings.Contains(stderr.String(), ".yaml:") {
 			t.Errorf("retrygen %q: stderr %q lacks the prefix or a location", tt.args, stderr.String())
+		}
+	}
+}
+
+// Flags that Go's flag parsing leaves as arguments, before a command word or after a
+// spec file, are named with where they go; after "--" every argument is a file.
+func TestMisplacedFlags(t *testing.T) {
+	t.Setenv("GOPACKAGE", "")
+	spaced := filepath.Join(t.TempDir(), "my api.yaml")
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-v", "plan", goodSpec}, "retrygen: plan is a command: it comes first, its flags after it, as in retrygen plan -v " + goodSpec + "\n"},
+		{[]string{"-v", "-json", "plan", goodSpec}, "retrygen: plan is a command: it comes first, its flags after it, as in retrygen plan -v -json " + goodSpec + "\n"},
+		{[]string{"-v", "plan", spaced}, "as in retrygen plan -v '" + spaced + "'\n"},
+		{[]string{"-strict", "diff", "a.yaml", "b.yaml"}, "retrygen: diff is a command: it comes first, its flags after it, as in retrygen diff -strict a.yaml b.yaml\n"},
+		{[]string{"-v", "version"}, "retrygen: version is a command: it comes first, its flags after it, as in retrygen version\n"},
+		{[]string{"plan", goodSpec, "-json"}, "retrygen: flag -json comes after " + goodSpec + ": flags go before the spec file, which end them (see retrygen plan -h)\n"},
+		{[]string{"plan", goodSpec, "--wide"}, "retrygen: flag --wide comes after " + goodSpec},
+		{[]string{"diff", "a.yaml", "-allow=breaking", "b.yaml"}, "retrygen: flag -allow=breaking comes after a.yaml: flags go before the spec files"},
+		{[]string{"diff", "a.yaml", "b.yaml", "-json"}, "retrygen: flag -json comes after a.yaml b.yaml: flags go before the spec files"},
+		{[]string{"-package", "p", goodSpec, "-o", "x.go"}, "retrygen: flag -o comes after " + goodSpec + ": flags go before the spec file, which end them (see retrygen -h)\n"},
+		{[]string{"-package", "p", "--", goodSpec, "-o"}, "retrygen: want exactly one spec file, got 2 arguments\n"},
+		{[]string{"plan", "--", goodSpec, "-json"}, "retrygen: want exactly one spec file, got 2 arguments\n"},
+		{[]string{"--", "plan", goodSpec}, "retrygen: want exactly one spec file, got 2 arguments\n"},
+	} {
+		code, stdout, stderr := runCmd(t, tt.args...)
+		if code != exitUsage || stdout != "" || !strings.HasPrefix(stderr, "retrygen: ") || !strings.Contains(stderr, tt.want) {
+			t.Errorf("%q: exit %d, stderr %q; want exit 2 and %q", tt.args, code, stderr, tt.want)
+		}
+	}
+}
+
+// A spec that is not there is reported as such, even where no package name is given.
+func TestMissingSpecBeforePackage(t *testing.T) {
+	t.Setenv("GOPACKAGE", "")
+	missing := filepath.Join(t.TempDir(), "no such api.yaml")
+	for _, args := range [][]string{{missing}, {"-o", filepath.Join(t.TempDir(), "c.go"), missing}, {"-package", "p", missing}} {
+		code, _, stderr := runCmd(t, args...)
+		if code != exitFail || !strings.Contains(stderr, missing+": no such file or directory") || strings.Contains(stderr, "package") {
+			t.Errorf("%q: exit %d, stderr %q; want exit 1 naming the missing spec", args, code, stderr)
 		}
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strings"
 
 	"github.com/retrygen/retrygen/gen"
 )
@@ -175,33 +174,36 @@ func (w *pendingWrite) discard() { os.Remove(w.tmp) }
 
 // writeClient writes the files of a client whose first file is out, and removes the
 // parts of an earlier, larger client that this one has no more. Every file is written
-// to a temporary file before any is renamed, so that a failure to write one leaves all
-// of them as they were.
+// to a temporary file, and every path the client touches is inspected (the stale parts
+// too), before any is renamed, so that a failure leaves all of them as they were.
 func writeClient(out string, files []gen.File) error {
 	var pending []*pendingWrite
+	discard := func() {
+		for _, w := range pending {
+			w.discard()
+		}
+	}
 	for _, f := range files {
 		w, err := prepareWrite(gen.PartName(out, f.Part), f.Source, generatedOnly)
 		if err != nil {
-			for _, w := range pending {
-				w.discard()
-			}
+			discard()
 			return err
 		}
 		if w != nil {
 			pending = append(pending, w)
 		}
 	}
-	for i, w := range pending {
-		if err := w.commit(); err != nil {
-			for _, w := range pending[i+1:] {
-				w.discard()
-			}
-			return err
-		}
-	}
 	stale, err := staleParts(out, len(files))
 	if err != nil {
+		discard()
 		return err
+	}
+	for i, w := range pending {
+		if err := w.commit(); err != nil {
+			pending = pending[i+1:]
+			discard()
+			return err
+		}
 	}
 	for _, path := range stale {
 		if err := os.Remove(path); err != nil {
@@ -278,127 +280,4 @@ func checkStale(path string, want []byte) error {
 		return nil
 	}
 	return &staleError{Path: path, Diff: shortDiff(path, path+" (regenerated)", got, want)}
-}
-
-// Diff limits: the output is for a terminal or a CI log, not for patching.
-const (
-	maxDiffLines = 60    // lines of hunk output shown
-	maxDiffCells = 4e6   // largest n×m the line-matching table may hold
-	diffContext  = 3     // unchanged lines shown around a change
-	maxLineShown = 200   // longer lines are cut
-	diffEllipsis = "..." // marks a cut line
-)
-
-// shortDiff returns a short unified diff of a and b, by lines, cut to maxDiffLines lines.
-func shortDiff(aName, bName string, a, b []byte) string {
-	if bytes.Equal(a, b) {
-		return ""
-	}
-	al, bl := splitLines(a), splitLines(b)
-	// Common prefix and suffix first: regenerated files usually change in one place.
-	pre := 0
-	for pre < len(al) && pre < len(bl) && al[pre] == bl[pre] {
-		pre++
-	}
-	suf := 0
-	for suf < len(al)-pre && suf < len(bl)-pre && al[len(al)-1-suf] == bl[len(bl)-1-suf] {
-		suf++
-	}
-	ops := diffMiddle(al[pre:len(al)-suf], bl[pre:len(bl)-suf])
-
-	var out strings.Builder
-	fmt.Fprintf(&out, "--- %s\n+++ %s\n", aName, bName)
-	start := max(0, pre-diffContext)
-	aEnd := min(len(al), len(al)-suf+diffContext)
-	bEnd := min(len(bl), len(bl)-suf+diffContext)
-	fmt.Fprintf(&out, "@@ -%d,%d +%d,%d @@\n", start+1, aEnd-start, start+1, bEnd-start)
-	lines := 0
-	emit := func(prefix, line string) bool {
-		if lines == maxDiffLines {
-			return false
-		}
-		if len(line) > maxLineShown {
-			line = line[:maxLineShown] + diffEllipsis
-		}
-		out.WriteString(prefix + line + "\n")
-		lines++
-		return true
-	}
-	total := (pre - start) + len(ops) + (aEnd - (len(al) - suf))
-	ok := true
-	for i := start; i < pre && ok; i++ {
-		ok = emit(" ", al[i])
-	}
-	for _, op := range ops {
-		if !ok {
-			break
-		}
-		ok = emit(op.prefix, op.line)
-	}
-	for i := len(al) - suf; i < aEnd && ok; i++ {
-		ok = emit(" ", al[i])
-	}
-	if !ok {
-		fmt.Fprintf(&out, "... (%d more lines)\n", total-lines)
-	}
-	return out.String()
-}
-
-type diffLine struct {
-	prefix string // " ", "-" or "+"
-	line   string
-}
-
-// diffMiddle matches the lines of a and b by longest common subsequence, or, when the
-// table would be too big, shows all of a removed and all of b added.
-func diffMiddle(a, b []string) []diffLine {
-	var out []diffLine
-	if len(a)*len(b) > maxDiffCells {
-		for _, l := range a {
-			out = append(out, diffLine{"-", l})
-		}
-		for _, l := range b {
-			out = append(out, diffLine{"+", l})
-		}
-		return out
-	}
-	// lcs[i][j] is the LCS length of a[i:] and b[j:].
-	lcs := make([][]int32, len(a)+1)
-	for i := range lcs {
-		lcs[i] = make([]int32, len(b)+1)
-	}
-	for i := len(a) - 1; i >= 0; i-- {
-		for j := len(b) - 1; j >= 0; j-- {
-			if a[i] == b[j] {
-				lcs[i][j] = lcs[i+1][j+1] + 1
-			} else {
-				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
-			}
-		}
-	}
-	i, j := 0, 0
-	for i < len(a) || j < len(b) {
-		switch {
-		case i < len(a) && j < len(b) && a[i] == b[j]:
-			out = append(out, diffLine{" ", a[i]})
-			i++
-			j++
-		case i < len(a) && (j == len(b) || lcs[i+1][j] >= lcs[i][j+1]):
-			out = append(out, diffLine{"-", a[i]})
-			i++
-		default:
-			out = append(out, diffLine{"+", b[j]})
-			j++
-		}
-	}
-	return out
-}
-
-func splitLines(b []byte) []string {
-	s := string(b)
-	if s == "" {
-		return nil
-	}
-	s = strings.TrimSuffix(s, "\n")
-	return strings.Split(s, "\n")
 }

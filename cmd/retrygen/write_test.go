@@ -136,7 +136,7 @@ func TestCheck(t *testing.T) {
 	if n := strings.Count(stale.Diff, "\n"); n > maxDiffLines+4 {
 		t.Errorf("diff has %d lines, want at most about %d", n, maxDiffLines)
 	}
-	if !strings.Contains(stale.Diff, "more lines)") {
+	if !strings.Contains(stale.Diff, "\n… 641 more lines\n") {
 		t.Errorf("cut diff does not say so:\n%s", stale.Diff)
 	}
 
@@ -337,5 +337,44 @@ func TestWriteClientIsAllOrNothing(t *testing.T) {
 	}
 	if tmp, _ := filepath.Glob(filepath.Join(dir, ".*tmp*")); len(tmp) > 0 {
 		t.Errorf("temporary files left: %v", tmp)
+	}
+}
+
+// A folder or a symbolic link with a part's name beside a one-file client fails the run
+// before any file is written: the client stays as it was, or absent.
+func TestWriteClientChecksStalePartsFirst(t *testing.T) {
+	for _, obstacle := range []string{"folder", "symlink"} {
+		for _, existing := range []bool{false, true} {
+			dir := t.TempDir()
+			out := filepath.Join(dir, "client_gen.go")
+			if existing {
+				if err := writeClient(out, parts(1, "old")); err != nil {
+					t.Fatal(err)
+				}
+			}
+			part := filepath.Join(dir, "client_gen_2.go")
+			var err error
+			if obstacle == "folder" {
+				err = os.Mkdir(part, 0o755)
+			} else {
+				err = os.Symlink(filepath.Join(dir, "elsewhere.go"), part)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := writeClient(out, parts(1, "new")); err == nil || !strings.Contains(err.Error(), part) {
+				t.Errorf("%s, client there %v: got %v, want an error naming %s", obstacle, existing, err, part)
+			}
+			data, err := os.ReadFile(out)
+			switch {
+			case existing && !strings.Contains(string(data), "old"):
+				t.Errorf("%s: the client holds %q after a failed run, want the old content", obstacle, data)
+			case !existing && err == nil:
+				t.Errorf("%s: the client was written by a failed run", obstacle)
+			}
+			if tmp, _ := filepath.Glob(filepath.Join(dir, ".*tmp*")); len(tmp) > 0 {
+				t.Errorf("%s: temporary files left: %v", obstacle, tmp)
+			}
+		}
 	}
 }

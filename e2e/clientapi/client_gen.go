@@ -536,7 +536,8 @@ var policyIdempotent = runtime.Policy{
 	Idempotent:       true,
 }
 
-// policyNotIdempotent is the retry policy of Chat, ChatStream, ChatForm and ChatText.
+// policyNotIdempotent is the retry policy of Chat, ChatStream, ChatForm, ChatText, Complete,
+// CompleteStream, Transcribe and TranscribeStream.
 var policyNotIdempotent = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
@@ -578,7 +579,7 @@ func (c *Client) GetAlternatives(ctx context.Context, opts ...CallOption) (*Item
 // It leaves the body's "stream" property out, whatever the caller set, so that the answer is JSON;
 // ChatStream asks for the event stream.
 //
-// Retries: up to 4 attempts, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2); only attempts that could not connect, and answers the server says to retry, are retried.
+// Retries: one attempt, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2). It is repeated, up to 4 attempts in all, only when the connection could not be opened or the server says so (X-Should-Retry: true).
 func (c *Client) Chat(ctx context.Context, body ChatRequest, opts ...CallOption) (*ChatChunk, error) {
 	r := wire.NewRequest("POST")
 	r.Security([]string{"bearerAuth"})
@@ -604,7 +605,7 @@ func (c *Client) Chat(ctx context.Context, body ChatRequest, opts ...CallOption)
 //
 // Typed errors, for errors.As: 400: Problem.
 //
-// Retries: up to 4 attempts, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2); only attempts that could not connect, and answers the server says to retry, are retried.
+// Retries: one attempt, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2). It is repeated, up to 4 attempts in all, only when the connection could not be opened or the server says so (X-Should-Retry: true).
 //
 // It returns the server-sent events as an EventStream that ends at the event whose data is "[END]". A
 // stream that is cut is not resumed: it ends with a *StreamError that says how many events were
@@ -638,11 +639,15 @@ func (c *Client) ChatStream(ctx context.Context, body ChatRequest, opts ...CallO
 //
 // Typed errors, for errors.As: 400: Problem.
 //
-// Retries: up to 4 attempts, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2); only attempts that could not connect, and answers the server says to retry, are retried.
+// It leaves the body's "stream" property out, whatever the caller set, so that the answer is JSON;
+// ChatStream asks for the event stream.
+//
+// Retries: one attempt, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2). It is repeated, up to 4 attempts in all, only when the connection could not be opened or the server says so (X-Should-Retry: true).
 func (c *Client) ChatForm(ctx context.Context, body ChatRequest, opts ...CallOption) (*ChatChunk, error) {
 	r := wire.NewRequest("POST")
 	r.Security([]string{"bearerAuth"})
 	r.Path("/chat")
+	body.Stream = nil
 	r.FormBody("application/x-www-form-urlencoded", body)
 	resp, err := c.wire.Fetch(ctx, r, &policyNotIdempotent, "application/json", callOptions(opts))
 	if err != nil {
@@ -665,7 +670,7 @@ func (c *Client) ChatForm(ctx context.Context, body ChatRequest, opts ...CallOpt
 //
 // Typed errors, for errors.As: 400: Problem.
 //
-// Retries: up to 4 attempts, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2); only attempts that could not connect, and answers the server says to retry, are retried.
+// Retries: one attempt, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2). It is repeated, up to 4 attempts in all, only when the connection could not be opened or the server says so (X-Should-Retry: true).
 func (c *Client) ChatText(ctx context.Context, body io.Reader, opts ...CallOption) (*ChatChunk, error) {
 	r := wire.NewRequest("POST")
 	r.Security([]string{"bearerAuth"})
@@ -680,6 +685,62 @@ func (c *Client) ChatText(ctx context.Context, body io.Reader, opts ...CallOptio
 		return nil, err
 	}
 	return out, nil
+}
+
+// Complete calls POST /completions (operationId complete).
+//
+// A form answered whole, or as a stream of chunks when asked.
+//
+// Response 200: The completion.
+//
+// It leaves the body's "stream" property out, whatever the caller set, so that the answer is JSON;
+// CompleteStream asks for the event stream.
+//
+// Retries: one attempt, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2). It is repeated, up to 4 attempts in all, only when the connection could not be opened or the server says so (X-Should-Retry: true).
+func (c *Client) Complete(ctx context.Context, body ChatRequest, opts ...CallOption) (*ChatChunk, error) {
+	r := wire.NewRequest("POST")
+	r.Security([]string{"bearerAuth"})
+	r.Path("/completions")
+	body.Stream = nil
+	r.FormBody("application/x-www-form-urlencoded", body)
+	resp, err := c.wire.Fetch(ctx, r, &policyNotIdempotent, "application/json", callOptions(opts))
+	if err != nil {
+		return nil, err
+	}
+	out := new(ChatChunk)
+	if err := wire.DecodeDeclared(resp, out, nil, 200); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// CompleteStream calls POST /completions (operationId complete).
+//
+// A form answered whole, or as a stream of chunks when asked.
+//
+// Response 200: The completion.
+//
+// Retries: one attempt, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2). It is repeated, up to 4 attempts in all, only when the connection could not be opened or the server says so (X-Should-Retry: true).
+//
+// It returns the server-sent events as an EventStream that ends at the event whose data is "[DONE]". A
+// stream that is cut is not resumed: it ends with a *StreamError that says how many events were
+// delivered.
+//
+// It sends the body's "stream" property true, whatever the caller set, to ask for the stream.
+func (c *Client) CompleteStream(ctx context.Context, body ChatRequest, opts ...CallOption) (*EventStream[ChatChunk], error) {
+	r := wire.NewRequest("POST")
+	r.Security([]string{"bearerAuth"})
+	r.Path("/completions")
+	body.Stream = Ptr(true)
+	r.FormBody("application/x-www-form-urlencoded", body)
+	stream, err := wire.OpenStream[ChatChunk](ctx, c.wire, r, &policyNotIdempotent, wire.StreamConfig{
+		Accept:   "text/event-stream",
+		Sentinel: "[DONE]",
+	}, callOptions(opts))
+	if err != nil {
+		return nil, err
+	}
+	return &EventStream[ChatChunk]{stream}, nil
 }
 
 // GetWithCookie calls GET /cookie (operationId getWithCookie).
@@ -1029,6 +1090,68 @@ func (c *Client) WatchTicks(ctx context.Context, opts ...CallOption) (*EventStre
 	return &EventStream[Tick]{stream}, nil
 }
 
+// Transcribe calls POST /transcriptions (operationId transcribe).
+//
+// A multipart upload answered whole, or as a stream of chunks when asked.
+//
+// Response 200: The transcript.
+//
+// It leaves the body's "stream" property out, whatever the caller set, so that the answer is JSON;
+// TranscribeStream asks for the event stream.
+//
+// Retries: one attempt, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2). It is repeated, up to 4 attempts in all, only when the connection could not be opened or the server says so (X-Should-Retry: true).
+func (c *Client) Transcribe(ctx context.Context, body TranscribeRequest, opts ...CallOption) (*ChatChunk, error) {
+	r := wire.NewRequest("POST")
+	r.Security([]string{"bearerAuth"})
+	r.Path("/transcriptions")
+	body.Stream = Nullable[bool]{}
+	w := wire.NewMultipart()
+	w.RequiredFile("file", "", (*wire.File)(&body.File))
+	w.Field("stream", body.Stream)
+	r.MultipartBody(w)
+	resp, err := c.wire.Fetch(ctx, r, &policyNotIdempotent, "application/json", callOptions(opts))
+	if err != nil {
+		return nil, err
+	}
+	out := new(ChatChunk)
+	if err := wire.DecodeDeclared(resp, out, nil, 200); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// TranscribeStream calls POST /transcriptions (operationId transcribe).
+//
+// A multipart upload answered whole, or as a stream of chunks when asked.
+//
+// Response 200: The transcript.
+//
+// Retries: one attempt, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2). It is repeated, up to 4 attempts in all, only when the connection could not be opened or the server says so (X-Should-Retry: true).
+//
+// It returns the server-sent events as an EventStream that ends at the event whose data is "[DONE]". A
+// stream that is cut is not resumed: it ends with a *StreamError that says how many events were
+// delivered.
+//
+// It sends the body's "stream" property true, whatever the caller set, to ask for the stream.
+func (c *Client) TranscribeStream(ctx context.Context, body TranscribeRequest, opts ...CallOption) (*EventStream[ChatChunk], error) {
+	r := wire.NewRequest("POST")
+	r.Security([]string{"bearerAuth"})
+	r.Path("/transcriptions")
+	body.Stream = Some(true)
+	w := wire.NewMultipart()
+	w.RequiredFile("file", "", (*wire.File)(&body.File))
+	w.Field("stream", body.Stream)
+	r.MultipartBody(w)
+	stream, err := wire.OpenStream[ChatChunk](ctx, c.wire, r, &policyNotIdempotent, wire.StreamConfig{
+		Accept:   "text/event-stream",
+		Sentinel: "[DONE]",
+	}, callOptions(opts))
+	if err != nil {
+		return nil, err
+	}
+	return &EventStream[ChatChunk]{stream}, nil
+}
+
 // errorsProblem returns a new error model for a response status, nil when none is declared.
 func errorsProblem(status int) any {
 	switch {
@@ -1349,6 +1472,13 @@ func (v ListItemsAfterResponse) MarshalJSON() ([]byte, error) {
 		v.Data = []Named{}
 	}
 	return wire.MarshalObject(plain(v), nil)
+}
+
+// TranscribeRequest is the request body of Transcribe, written as multipart/form-data.
+type TranscribeRequest struct {
+	_      noCompare
+	File   File           `json:"file"`
+	Stream Nullable[bool] `json:"stream,omitzero"`
 }
 
 // ItemCreatedPayload is the type of the payload of webhook "itemCreated".

@@ -552,7 +552,7 @@ func (c *Client) GetItem(ctx context.Context, name string, params *GetItemParams
 //
 // Response 200: The item.
 //
-// Retries: up to 4 attempts, as PATCH is not idempotent and has no idempotency key (RFC 9110 §9.2.2); only attempts that could not connect, and answers the server says to retry, are retried.
+// Retries: one attempt, as PATCH is not idempotent and has no idempotency key (RFC 9110 §9.2.2). It is repeated, up to 4 attempts in all, only when the connection could not be opened or the server says so (X-Should-Retry: true).
 func (c *Client) PatchItem(ctx context.Context, name string, body Item, opts ...CallOption) (*Item, error) {
 	r := wire.NewRequest("PATCH")
 	r.Path("/items/")
@@ -661,7 +661,7 @@ func (c *Client) GetHourlyReport(ctx context.Context, opts ...CallOption) (*Item
 //
 // Response 200: The report.
 //
-// Retries: none, as GET is safe (RFC 9110 §9.2.1); retries turned off (maxAttempts 1, from operation).
+// Retries: none (one attempt), as GET is safe (RFC 9110 §9.2.1); retries turned off (maxAttempts 1, from operation).
 func (c *Client) GetLiveReport(ctx context.Context, opts ...CallOption) (*Item, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/reports/live")

@@ -29,9 +29,10 @@ type Stream struct {
 	Sentinel string
 	// Accept is the Accept header the stream method sends, e.g. "text/event-stream".
 	Accept string
-	// Flag is the JSON request body's boolean property "stream", by which the caller asks
-	// for the event stream: the stream method sends it true, the operation's other method
-	// leaves it out (false when it is required). nil when the body has none.
+	// Flag is the request body's boolean property "stream" (JSON, form or multipart), by
+	// which the caller asks for the event stream: the stream method sends it true, the
+	// operation's other methods leave it out (false when it is required). nil when the
+	// body has none.
 	Flag *Field
 }
 

@@ -90,7 +90,9 @@ type Operation struct {
 	// Server is the operation's own server URL (path- or operation-level servers), ""
 	// for the client's base URL.
 	Server string
-	// Stream is the operation's server-sent event stream; nil when it has none.
+	// Stream is the operation's server-sent event stream; nil when it has none. A variant
+	// (Variants) of an operation that offers the stream beside other responses holds a
+	// copy with Only false, for its Flag: the variant itself returns no stream.
 	Stream *Stream
 	// Variants are the operation again for each further content type of its request
 	// body, each with its own GoName (e.g. "CreateThingForm") and Body; the rest is

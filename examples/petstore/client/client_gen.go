@@ -772,7 +772,7 @@ func (c *Client) WatchPet(ctx context.Context, petID int64, opts ...CallOption) 
 //
 // Typed errors, for errors.As: other statuses: Problem.
 //
-// Retries: up to 3 attempts, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2); only attempts that could not connect, and answers the server says to retry, are retried.
+// Retries: one attempt, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2). It is repeated, up to 3 attempts in all, only when the connection could not be opened or the server says so (X-Should-Retry: true).
 func (c *Client) FeedPet(ctx context.Context, petID int64, body Meal, opts ...CallOption) (*Pet, error) {
 	r := wire.NewRequest("POST")
 	r.Path("/pets/")

@@ -240,7 +240,7 @@ func (b *builder) operation(op *model.Operation) {
 	b.requestBody(op, kop)
 	b.responses(op, kop)
 	b.clientParts(op, item, kop)
-	streamFlag(op)
+	streamFlags(op)
 	b.paging(op, item, kop)
 }
 

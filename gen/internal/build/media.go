@@ -80,11 +80,32 @@ func (b *builder) stream(op *model.Operation, kop *openapi3.Operation) {
 	op.Stream = s
 }
 
-// streamFlag finds the boolean property "stream" of op's JSON request body, by which the
-// caller asks the server for the event stream (OpenAI's and OpenRouter's chat
-// completions), so that the stream method sends it true and the other method does not.
+// streamFlags finds, for op and each of its variants, the boolean property "stream" of
+// the request body, by which the caller asks the server for the event stream (OpenAI's
+// and OpenRouter's chat completions and transcriptions), so that the stream methods send
+// it true and the other methods do not. A variant of an operation that offers the stream
+// beside other responses gets a copy of the stream (Only false) to hold its own flag.
+func streamFlags(op *model.Operation) {
+	streamFlag(op)
+	for _, v := range op.Variants {
+		if v.Stream == nil && op.Stream != nil && !op.Stream.Only {
+			s := *op.Stream
+			s.Flag = nil
+			v.Stream = &s
+		}
+		streamFlag(v)
+	}
+}
+
+// streamFlag sets op.Stream.Flag to the boolean property "stream" of op's JSON, form or
+// multipart request body, when it has one.
 func streamFlag(op *model.Operation) {
-	if op.Stream == nil || op.Body == nil || op.Body.Encoding != model.JSONBody {
+	if op.Stream == nil || op.Body == nil {
+		return
+	}
+	switch op.Body.Encoding {
+	case model.JSONBody, model.FormBody, model.MultipartBody:
+	default:
 		return
 	}
 	t := op.Body.Type

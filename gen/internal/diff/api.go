@@ -2,6 +2,7 @@ package diff
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -10,32 +11,36 @@ import (
 
 // methods compares the Client methods, matched by Go name as a caller's code refers to
 // them, with their arguments, results, parameter structs and error responses. An
-// operation's further methods (<Op>Text, <Op>Form, <Op>Stream...) are methods of their
-// own; its error responses are compared once, with its first method.
+// operation's further methods (<Op>Text, <Op>Form, <Op>Stream, and <Op>All and <Op>Pages
+// for a paginated one) are methods of their own; its error responses are compared once,
+// with its first method.
 func (c *comparer) methods(old, new *model.API) {
-	olds := map[string]*model.Operation{}
+	olds := map[string]goMethod{}
 	for _, m := range allMethods(old) {
-		olds[m.GoName] = m
+		olds[m.name] = m
 	}
 	news := map[string]bool{}
 	for _, n := range allMethods(new) {
-		news[n.GoName] = true
-		o := olds[n.GoName]
-		if o == nil {
+		news[n.name] = true
+		o, ok := olds[n.name]
+		if !ok {
 			note := "not retried"
-			if n.Policy.Retry {
+			if n.op.Policy.Retry {
 				note = "retried"
 			}
-			c.add(Change{Area: API, Level: Compatible, Operation: opName(n), Element: ElemMethod,
-				Name: n.GoName, Change: Added, New: Signature(n), Note: note})
+			if n.walk {
+				note = "walks the pages of " + n.op.GoName
+			}
+			c.add(Change{Area: API, Level: Compatible, Operation: opName(n.op), Element: ElemMethod,
+				Name: n.name, Change: Added, New: n.signature(), Note: note})
 			continue
 		}
 		c.method(o, n)
 	}
 	for _, o := range allMethods(old) {
-		if !news[o.GoName] {
-			c.add(Change{Area: API, Level: Breaking, Operation: opName(o), Element: ElemMethod,
-				Name: o.GoName, Change: Removed, Old: Signature(o)})
+		if !news[o.name] {
+			c.add(Change{Area: API, Level: Breaking, Operation: opName(o.op), Element: ElemMethod,
+				Name: o.name, Change: Removed, Old: o.signature()})
 		}
 	}
 	firsts := map[string]*model.Operation{}
@@ -49,16 +54,41 @@ func (c *comparer) methods(old, new *model.API) {
 	}
 }
 
+// A goMethod is one method of the generated Client.
+type goMethod struct {
+	// op is the operation whose arguments the method takes.
+	op *model.Operation
+	// name is the method's Go name, result what it returns besides the error ("" when
+	// nothing).
+	name, result string
+	// walk marks <Op>All and <Op>Pages, which take the arguments of op's own method and
+	// leave their changes to it.
+	walk bool
+}
+
 // allMethods are the methods of api's operations, each operation's first.
-func allMethods(api *model.API) []*model.Operation {
-	var out []*model.Operation
+func allMethods(api *model.API) []goMethod {
+	var out []goMethod
+	add := func(op *model.Operation) { out = append(out, goMethod{op: op, name: op.GoName, result: result(op)}) }
 	for _, op := range api.Operations {
-		out = append(out, op.Methods()...)
+		for _, m := range op.Methods() {
+			add(m)
+		}
 		if sv := op.StreamVariant(); sv != nil {
-			out = append(out, sv)
+			add(sv)
+		}
+		if pg := op.Pagination; pg != nil {
+			out = append(out,
+				goMethod{op: op, name: pg.AllName, result: "iter.Seq2[" + pg.Yield().String() + ", error]", walk: true},
+				goMethod{op: op, name: pg.PagesName, result: "iter.Seq2[*" + pg.PageType + ", error]", walk: true})
 		}
 	}
 	return out
+}
+
+// signature spells the method as Signature does.
+func (m goMethod) signature() string {
+	return m.name + "(" + strings.Join(arguments(m.op), ", ") + ") " + results(m.result)
 }
 
 // result spells what op's method returns besides the error, "" when nothing:
@@ -76,6 +106,11 @@ func result(op *model.Operation) string {
 // Signature spells an operation's method without the arguments every method has, ctx
 // and opts, in full: "GetPet(ctx, petID string, params *GetPetParams, opts...) (*Pet, error)".
 func Signature(op *model.Operation) string {
+	return goMethod{op: op, name: op.GoName, result: result(op)}.signature()
+}
+
+// arguments spells the arguments of op's method: "ctx", "petID string", ..., "opts...".
+func arguments(op *model.Operation) []string {
 	args := []string{"ctx"}
 	for _, p := range op.PathParams {
 		args = append(args, p.LocalName+" "+p.Type.String())
@@ -86,16 +121,47 @@ func Signature(op *model.Operation) string {
 	if op.Body != nil {
 		args = append(args, "body "+op.Body.Type.String())
 	}
-	args = append(args, "opts...")
-	res := "error"
-	if r := result(op); r != "" {
-		res = "(" + r + ", error)"
+	return append(args, "opts...")
+}
+
+// results spells a method's results given what it returns besides the error.
+func results(r string) string {
+	if r == "" {
+		return "error"
 	}
-	return op.GoName + "(" + strings.Join(args, ", ") + ") " + res
+	if strings.HasPrefix(r, "iter.") {
+		return r // an iterator yields the errors
+	}
+	return "(" + r + ", error)"
 }
 
 // method compares two versions of one method.
-func (c *comparer) method(o, n *model.Operation) {
+func (c *comparer) method(om, nm goMethod) {
+	o, n := om.op, nm.op
+	name := opName(n)
+	breaking := func(elem, what, change, old, new string) {
+		c.add(Change{Area: API, Level: Breaking, Operation: name, Element: elem, Name: what,
+			Change: change, Old: old, New: new})
+	}
+	if !om.walk && !nm.walk {
+		c.arguments(o, n)
+	}
+	switch or, nr := om.result, nm.result; {
+	case or == "" && nr != "":
+		breaking(ElemResult, nm.name, Added, "", nr)
+	case or != "" && nr == "":
+		breaking(ElemResult, nm.name, Removed, or, "")
+	case or != nr:
+		breaking(ElemResult, nm.name, Modified, or, nr)
+	}
+	if !nm.walk && n.Deprecated && !o.Deprecated {
+		c.add(Change{Area: API, Level: Compatible, Operation: name, Element: ElemMethod,
+			Name: n.GoName, Change: Deprecated})
+	}
+}
+
+// arguments compares the arguments of two versions of an operation's method.
+func (c *comparer) arguments(o, n *model.Operation) {
 	name := opName(n)
 	breaking := func(elem, what, change, old, new string) {
 		c.add(Change{Area: API, Level: Breaking, Operation: name, Element: elem, Name: what,
@@ -127,18 +193,6 @@ func (c *comparer) method(o, n *model.Operation) {
 		if ot, nt := o.Body.Type.String(), n.Body.Type.String(); ot != nt {
 			breaking(ElemArgument, arg("body"), Modified, ot, nt)
 		}
-	}
-	switch or, nr := result(o), result(n); {
-	case or == "" && nr != "":
-		breaking(ElemResult, n.GoName, Added, "", nr)
-	case or != "" && nr == "":
-		breaking(ElemResult, n.GoName, Removed, or, "")
-	case or != nr:
-		breaking(ElemResult, n.GoName, Modified, or, nr)
-	}
-	if n.Deprecated && !o.Deprecated {
-		c.add(Change{Area: API, Level: Compatible, Operation: name, Element: ElemMethod,
-			Name: n.GoName, Change: Deprecated})
 	}
 }
 
@@ -282,14 +336,16 @@ func (c *comparer) errors(op string, old, new *model.ErrorSet) {
 	}
 }
 
-// decls compares the named types, matched by Go name.
+// decls compares the named types, matched by Go name: the spec's and the structs of
+// one page of a paginated operation.
 func (c *comparer) decls(old, new *model.API) {
+	oldDecls, newDecls := withPages(old), withPages(new)
 	olds := map[string]*model.Decl{}
-	for _, d := range old.Decls {
+	for _, d := range oldDecls {
 		olds[d.GoName] = d
 	}
 	news := map[string]bool{}
-	for _, n := range new.Decls {
+	for _, n := range newDecls {
 		news[n.GoName] = true
 		o := olds[n.GoName]
 		if o == nil {
@@ -299,12 +355,37 @@ func (c *comparer) decls(old, new *model.API) {
 		}
 		c.decl(o, n)
 	}
-	for _, o := range old.Decls {
+	for _, o := range oldDecls {
 		if !news[o.GoName] {
 			c.add(Change{Area: API, Level: Breaking, Element: ElemType, Name: o.GoName,
 				Change: Removed, Old: kind(o)})
 		}
 	}
+}
+
+// withPages is api's declarations followed by the page struct of each paginated
+// operation, with the fields the generated one has: Items, Response when the items are
+// inside the result, Info and Next.
+func withPages(api *model.API) []*model.Decl {
+	decls := slices.Clone(api.Decls)
+	for _, op := range api.Operations {
+		pg := op.Pagination
+		if pg == nil {
+			continue
+		}
+		d := &model.Decl{Kind: model.StructDecl, GoName: pg.PageType}
+		field := func(name string, t *model.Type) {
+			d.Fields = append(d.Fields, &model.Field{GoName: name, Type: t, Required: true})
+		}
+		field("Items", model.SliceOf(pg.Item))
+		if len(pg.Items) > 0 && op.Result != nil {
+			field("Response", op.Result.Type)
+		}
+		field("Info", model.BuiltinType("ResponseInfo"))
+		field("Next", model.BuiltinType(model.String))
+		decls = append(decls, d)
+	}
+	return decls
 }
 
 // kind describes what a declaration is: "struct", "enum of string", "[]Pet",

@@ -1,6 +1,7 @@
 // Package diff compares two versions of an API, as built into the model, the way a
 // reviewer of a spec change needs it: each operation's retry policy, and the Go API of the
-// generated client (methods, arguments, parameters, types, fields, enum values). It reads
+// generated client (methods, arguments, parameters, types, fields, enum values; the walks
+// of a paginated operation and the struct of its page among them). It reads
 // only the model, so names the generated code keeps to itself (policy variables, error
 // mappings) are not noise.
 //

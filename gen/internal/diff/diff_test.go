@@ -104,6 +104,61 @@ func TestCompareMediaMethods(t *testing.T) {
 	})
 }
 
+// Pagination is Go API: <Op>All, <Op>Pages and the page struct come and go with it,
+// removed is breaking and added compatible, and an item type that changes changes what
+// <Op>All yields.
+func TestComparePagination(t *testing.T) {
+	r := compareCase(t, "paging")
+	checkChanges(t, r, []string{
+		`breaking|GET /events (listEvents)|result|ListEventsAll|changed|iter.Seq2[*Charge, error]|iter.Seq2[*Event, error]`,
+		`breaking|GET /charges (listCharges)|method|ListChargesAll|removed|ListChargesAll(ctx, params *ListChargesParams, opts...) iter.Seq2[*Charge, error]|`,
+		`breaking|GET /charges (listCharges)|method|ListChargesPages|removed|ListChargesPages(ctx, params *ListChargesParams, opts...) iter.Seq2[*ListChargesPage, error]|`,
+		`breaking|GET /schedules (listSchedules)|method|ListSchedulesAll|removed|ListSchedulesAll(ctx, params *ListSchedulesParams, opts...) iter.Seq2[int64, error]|`,
+		`breaking|GET /schedules (listSchedules)|method|ListSchedulesPages|removed|ListSchedulesPages(ctx, params *ListSchedulesParams, opts...) iter.Seq2[*ListSchedulesPage, error]|`,
+		`breaking||field|ListChargesResponse.HasMore|removed|*bool|`,
+		`breaking||field|ListEventsResponse.Data|changed|[]Charge|[]Event`,
+		`breaking||field|ListEventsPage.Items|changed|[]Charge|[]Event`,
+		`breaking||type|ListChargesPage|removed|struct|`,
+		`breaking||type|ListSchedulesPage|removed|struct|`,
+		`compatible|GET /refunds (listRefunds)|method|ListRefundsAll|added||ListRefundsAll(ctx, params *ListRefundsParams, opts...) iter.Seq2[string, error]`,
+		`compatible|GET /refunds (listRefunds)|method|ListRefundsPages|added||ListRefundsPages(ctx, params *ListRefundsParams, opts...) iter.Seq2[*ListRefundsPage, error]`,
+		`compatible||type|Event|added||struct`,
+		`compatible||type|ListRefundsPage|added||struct`,
+	})
+}
+
+// Specs without operations compare without a change, and against a spec with
+// operations give each of its methods and types.
+func TestCompareNoOperations(t *testing.T) {
+	empty := loadAPI(t, spectest.Write(t, "empty.yaml", "openapi: 3.0.3\ninfo: {title: E, version: \"1\"}\npaths: {}\n"))
+	if r := Compare(empty, empty); len(r.Changes) != 0 {
+		t.Errorf("empty against empty: %v", r.Changes)
+	}
+	paging := loadAPI(t, filepath.Join(diffDir, "paging", "old.yaml"))
+	for _, tt := range []struct {
+		name     string
+		old, new *model.API
+		level    Level
+	}{
+		{"removed", paging, empty, Breaking},
+		{"added", empty, paging, Compatible},
+	} {
+		r := Compare(tt.old, tt.new)
+		if len(r.Changes) == 0 || r.Count(tt.level) != len(r.Changes) {
+			t.Errorf("%s: want only %s changes, got %v", tt.name, tt.level, r.Changes)
+		}
+		names := map[string]bool{}
+		for _, c := range r.Changes {
+			names[c.Name] = true
+		}
+		for _, n := range []string{"ListChargesAll", "ListChargesPages", "ListChargesPage", "ListSchedulesAll"} {
+			if !names[n] {
+				t.Errorf("%s: no change names %s", tt.name, n)
+			}
+		}
+	}
+}
+
 func TestCompareTypes(t *testing.T) {
 	r := compareCase(t, "types")
 	checkChanges(t, r, []string{

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/dave/jennifer/jen"
+	"github.com/retrygen/retrygen/gen/internal/policy"
 	"github.com/retrygen/retrygen/gen/model"
 	"github.com/retrygen/retrygen/runtime"
 )
@@ -141,7 +142,9 @@ func list(names []string) string {
 	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
-// retrySummary is the method doc's account of its policy and why.
+// retrySummary is the method doc's account of its policy and why. An operation that is
+// not retry-safe makes one attempt, repeated only when it did not reach the server, or
+// when the server says to (X-Should-Retry: true) and the policy follows the server's word.
 func retrySummary(p model.Policy) string {
 	switch {
 	case p.Retry:
@@ -161,11 +164,21 @@ func retrySummary(p model.Policy) string {
 		}
 		return s + ", as " + reason(p)
 	case p.MaxAttempts > 1:
-		// The reason ends "only attempts that could not connect[, and answers the server
-		// says to retry,] are retried".
-		return fmt.Sprintf("Retries: up to %d attempts, as %s", p.MaxAttempts, reason(p))
+		when := "the connection could not be opened"
+		if p.ServerSignals {
+			when += " or the server says so (X-Should-Retry: true)"
+		}
+		return fmt.Sprintf("Retries: one attempt, as %s It is repeated, up to %d attempts in all, only when %s.", why(p), p.MaxAttempts, when)
 	}
-	return "Retries: none, as " + reason(p)
+	return "Retries: none (one attempt), as " + why(p)
+}
+
+// why is the reason of a policy that is not retried, without the ending that says which
+// attempts are retried all the same, which retrySummary says in its own words.
+func why(p model.Policy) string {
+	r := strings.TrimSuffix(strings.TrimSuffix(p.Reason, policy.OnlyUnsentOrSignalled), policy.OnlyUnsent)
+	p.Reason = r
+	return reason(p)
 }
 
 // method renders one operation's method on Client: its doc, its signature, and a body

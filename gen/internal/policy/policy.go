@@ -436,11 +436,18 @@ func notRetrySafe(pol *model.Policy, op Operation, doc, path, own Settings, errs
 		own.placeTo(pol, "maxAttempts")
 	}
 	if pol.ServerSignals && pol.MaxAttempts > 1 {
-		pol.Reason += "; only attempts that could not connect, and answers the server says to retry, are retried"
+		pol.Reason += OnlyUnsentOrSignalled
 	} else {
-		pol.Reason += "; only attempts that could not connect are retried"
+		pol.Reason += OnlyUnsent
 	}
 }
+
+// The endings of the Reason of an operation that is not retry-safe: which of its attempts
+// are retried all the same.
+const (
+	OnlyUnsent            = "; only attempts that could not connect are retried"
+	OnlyUnsentOrSignalled = "; only attempts that could not connect, and answers the server says to retry, are retried"
+)
 
 // applyTo sets in pol the fields this level sets, and says where they came from.
 func (s Settings) applyTo(pol *model.Policy) {

@@ -25,7 +25,8 @@ import (
 
 // WriteJSON writes the plan of api as an indented JSON array, one object per operation.
 // Its keys are a contract with scripts, listed in docs/cli.md: operationId, goMethod (the
-// generated method, e.g. "ListPets"), method, path, retry, reason, one key per x-retry
+// generated method, e.g. "ListPets"), method, path, retry, attempts (see attempts),
+// reason, one key per x-retry
 // field (policy.Fields, durations as Go duration strings), idempotencyKey ("" when none),
 // sources (field → "default", "document", "path" or "operation"), overlays (field →
 // "file:line:col" of the overlay value that set it, for the values an overlay put in the
@@ -41,6 +42,7 @@ func WriteJSON(w io.Writer, api *model.API) error {
 			{"method", op.Method},
 			{"path", op.Path},
 			{"retry", p.Retry},
+			{"attempts", attempts(p)},
 			{"reason", p.Reason},
 		}
 		for _, f := range policy.Fields {
@@ -72,6 +74,17 @@ func WriteJSON(w io.Writer, api *model.API) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(entries)
+}
+
+// attempts is how many attempts a call makes at most when the server answers and does
+// not say to retry: maxAttempts for an operation that is retried, 1 for one that is not,
+// whose maxAttempts bounds only the attempts that could not connect and the answers the
+// server says to retry.
+func attempts(p model.Policy) int {
+	if p.Retry {
+		return p.MaxAttempts
+	}
+	return 1
 }
 
 // pagination is the plan -json value of op's pagination: nil, or its kind ("link", "url",
@@ -168,7 +181,13 @@ var columns = []column{
 		return yesNo(op.Policy.Retry)
 	}},
 	{header: "ATTEMPTS", narrow: true, fields: []string{"maxAttempts"}, value: func(op *model.Operation) string {
-		return strconv.Itoa(op.Policy.MaxAttempts)
+		p := op.Policy
+		if n := attempts(p); n != p.MaxAttempts {
+			// Not retried: one attempt, and in parentheses those of a call that did
+			// not reach the server or that the server says to retry.
+			return fmt.Sprintf("%d (%d)", n, p.MaxAttempts)
+		}
+		return strconv.Itoa(p.MaxAttempts)
 	}},
 	{header: "BACKOFF", narrow: true, fields: []string{"initialDelay", "maxDelay", "multiplier"}, value: func(op *model.Operation) string {
 		p := op.Policy
@@ -176,6 +195,9 @@ var columns = []column{
 	}},
 	{header: "JITTER", fields: []string{"jitter"}, value: func(op *model.Operation) string { return string(op.Policy.Jitter) }},
 	{header: "STATUSES", narrow: true, fields: []string{"statusCodes"}, value: func(op *model.Operation) string {
+		if !op.Policy.Retry {
+			return "-" // no status is retried
+		}
 		return statusList(model.StatusTexts(op.Policy.StatusCodes))
 	}},
 	{header: "METHOD", narrow: true, value: func(op *model.Operation) string { return op.GoName }},

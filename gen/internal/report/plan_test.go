@@ -93,7 +93,7 @@ func TestPlanJSONKeys(t *testing.T) {
 	if err := json.Unmarshal(buf.Bytes(), &entries); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"attemptTimeout", "connectionErrors", "goMethod", "idempotencyKey", "initialDelay", "jitter", "maxAttempts",
+	want := []string{"attemptTimeout", "attempts", "connectionErrors", "goMethod", "idempotencyKey", "initialDelay", "jitter", "maxAttempts",
 		"maxDelay", "maxElapsed", "maxRetryAfter", "method", "multiplier", "operationId", "overlays", "pagination", "path", "reason", "retry",
 		"retryAfter", "serverSignals", "sources", "statusCodes"}
 	for _, e := range entries {
@@ -112,6 +112,14 @@ func TestPlanJSONKeys(t *testing.T) {
 		}
 		if _, ok := e["statusCodes"].([]any); !ok {
 			t.Errorf("statusCodes is %T", e["statusCodes"])
+		}
+		// attempts is what a call the server answers makes: 1 when it is not retried.
+		want := e["maxAttempts"]
+		if e["retry"] == false {
+			want = 1.0
+		}
+		if e["attempts"] != want {
+			t.Errorf("%s: attempts %v, retry %v, maxAttempts %v", e["operationId"], e["attempts"], e["retry"], e["maxAttempts"])
 		}
 		for field, src := range e["sources"].(map[string]any) {
 			if !slices.Contains([]any{"default", "document", "path", "operation"}, src) {

@@ -584,7 +584,7 @@ func (c *Client) Go(ctx context.Context, opts ...CallOption) error {
 //
 // Response 204: ok
 //
-// Retries: up to 4 attempts, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2); only attempts that could not connect, and answers the server says to retry, are retried.
+// Retries: one attempt, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2). It is repeated, up to 4 attempts in all, only when the connection could not be opened or the server says so (X-Should-Retry: true).
 func (c *Client) Func(ctx context.Context, opts ...CallOption) error {
 	r := wire.NewRequest("POST")
 	r.Path("/type")

@@ -461,7 +461,7 @@ var policyIdempotent = runtime.Policy{
 //
 // Response 200: Echo.
 //
-// Retries: up to 4 attempts, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2); only attempts that could not connect, and answers the server says to retry, are retried.
+// Retries: one attempt, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2). It is repeated, up to 4 attempts in all, only when the connection could not be opened or the server says so (X-Should-Retry: true).
 func (c *Client) PutShapes(ctx context.Context, body Everything, opts ...CallOption) (*Everything, error) {
 	r := wire.NewRequest("POST")
 	r.Path("/shapes")

@@ -459,7 +459,7 @@ var policyIdempotent = runtime.Policy{
 //
 // Response 201: created
 //
-// Retries: up to 4 attempts, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2); only attempts that could not connect, and answers the server says to retry, are retried.
+// Retries: one attempt, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2). It is repeated, up to 4 attempts in all, only when the connection could not be opened or the server says so (X-Should-Retry: true).
 func (c *Client) CreatePet(ctx context.Context, body PetDisc, opts ...CallOption) (*PetDisc, error) {
 	r := wire.NewRequest("POST")
 	r.Path("/pets")
@@ -479,7 +479,7 @@ func (c *Client) CreatePet(ctx context.Context, body PetDisc, opts ...CallOption
 //
 // Response 204: stored
 //
-// Retries: up to 4 attempts, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2); only attempts that could not connect, and answers the server says to retry, are retried.
+// Retries: one attempt, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2). It is repeated, up to 4 attempts in all, only when the connection could not be opened or the server says so (X-Should-Retry: true).
 func (c *Client) UploadPhoto(ctx context.Context, body UploadPhotoRequest, opts ...CallOption) error {
 	r := wire.NewRequest("POST")
 	r.Path("/photos")
@@ -537,7 +537,7 @@ func (c *Client) PutRecord(ctx context.Context, id string, body Record, opts ...
 //
 // Response 204: patched
 //
-// Retries: up to 4 attempts, as PATCH is not idempotent and has no idempotency key (RFC 9110 §9.2.2); only attempts that could not connect, and answers the server says to retry, are retried.
+// Retries: one attempt, as PATCH is not idempotent and has no idempotency key (RFC 9110 §9.2.2). It is repeated, up to 4 attempts in all, only when the connection could not be opened or the server says so (X-Should-Retry: true).
 func (c *Client) PatchRecord(ctx context.Context, id string, body RecordPatch, opts ...CallOption) error {
 	r := wire.NewRequest("PATCH")
 	r.Path("/records/")

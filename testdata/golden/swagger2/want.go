@@ -461,7 +461,7 @@ var policyIdempotent = runtime.Policy{
 //
 // Response 204: Logged in.
 //
-// Retries: up to 4 attempts, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2); only attempts that could not connect, and answers the server says to retry, are retried.
+// Retries: one attempt, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2). It is repeated, up to 4 attempts in all, only when the connection could not be opened or the server says so (X-Should-Retry: true).
 func (c *Client) Login(ctx context.Context, body LoginRequest, opts ...CallOption) error {
 	r := wire.NewRequest("POST")
 	r.Path("/login")
@@ -502,7 +502,7 @@ func (c *Client) ListUsers(ctx context.Context, params *ListUsersParams, opts ..
 //
 // Response 201: Created.
 //
-// Retries: up to 4 attempts, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2); only attempts that could not connect, and answers the server says to retry, are retried.
+// Retries: one attempt, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2). It is repeated, up to 4 attempts in all, only when the connection could not be opened or the server says so (X-Should-Retry: true).
 func (c *Client) CreateUser(ctx context.Context, body User, opts ...CallOption) (*User, error) {
 	r := wire.NewRequest("POST")
 	r.Path("/users")
@@ -522,7 +522,7 @@ func (c *Client) CreateUser(ctx context.Context, body User, opts ...CallOption) 
 //
 // Response 204: Tagged.
 //
-// Retries: up to 4 attempts, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2); only attempts that could not connect, and answers the server says to retry, are retried.
+// Retries: one attempt, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2). It is repeated, up to 4 attempts in all, only when the connection could not be opened or the server says so (X-Should-Retry: true).
 func (c *Client) TagUsers(ctx context.Context, body *TagUsersRequest, opts ...CallOption) error {
 	r := wire.NewRequest("POST")
 	r.Path("/users/tag")
