@@ -130,6 +130,68 @@ func TestChatStream(t *testing.T) {
 	}
 }
 
+// An overloaded first event is that attempt's failure: with an idempotency key the
+// request is sent again, with the same key, and the answer arrives once, with no event of
+// the failed attempt and none twice.
+func TestChatStreamRetriesAnErrorEvent(t *testing.T) {
+	var keys []string
+	s, _ := server(t, func(w http.ResponseWriter, r *http.Request) {
+		keys = append(keys, r.Header.Get("Idempotency-Key"))
+		w.Header().Set("Content-Type", "text/event-stream")
+		if len(keys) == 1 {
+			io.WriteString(w, "data: {\"error\":{\"message\":\"The server is overloaded\",\"type\":\"server_error\",\"code\":null}}\n\n")
+			return
+		}
+		for _, word := range []string{"one ", "two ", "three"} {
+			fmt.Fprintf(w, "data: {\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\",\"choices\":[{\"index\":0,\"finish_reason\":null,\"delta\":{\"content\":%q}}]}\n\n", word)
+		}
+		io.WriteString(w, "data: [DONE]\n\n")
+	})
+	c, err := openai.NewClient(s.URL, openai.WithAPIKeyAuth("sk-test"),
+		openai.WithPolicyOverride(func(p *openai.Policy) { p.InitialDelay = 0 })) // no wait between attempts
+	if err != nil {
+		t.Fatal(err)
+	}
+	stream, err := c.CreateChatCompletionStream(t.Context(), openai.CreateChatCompletionRequest{
+		Model: "gpt-5.4-mini",
+		Messages: []openai.ChatCompletionRequestMessage{
+			openai.NewChatCompletionRequestMessage(openai.ChatCompletionRequestUserMessage{
+				Content: openai.NewChatCompletionRequestUserMessageContent("Count to three."),
+			}),
+		},
+	}, openai.WithIdempotencyKey("count-1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stream.Close()
+	var out strings.Builder
+	for stream.Next() {
+		for _, choice := range stream.Current().Choices {
+			if text, ok := choice.Delta.Content.Get(); ok {
+				out.WriteString(text)
+			}
+		}
+	}
+	if out.String() != "one two three" || stream.Err() != nil {
+		t.Errorf("streamed %q, %v; want the answer once", out.String(), stream.Err())
+	}
+	if len(keys) != 2 || keys[0] != "count-1" || keys[1] != "count-1" {
+		t.Errorf("requests with keys %q, want two with count-1", keys)
+	}
+	// Without a key the POST is not sent again, and the error carries the event.
+	keys = nil
+	stream, err = c.CreateChatCompletionStream(t.Context(), openai.CreateChatCompletionRequest{Model: "gpt-5.4-mini"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for stream.Next() {
+		t.Error("an event was delivered")
+	}
+	if ee, ok := errors.AsType[*openai.EventError](stream.Err()); !ok || ee.StatusCode != 500 || !errors.Is(stream.Err(), openai.ErrNotRetrySafe) || len(keys) != 1 {
+		t.Errorf("err = %v after %d requests, want the error event, not retried", stream.Err(), len(keys))
+	}
+}
+
 // openIssue files a bug with two labels.
 func openIssue(ctx context.Context, c *github.Client) (int64, error) {
 	issue, err := c.IssuesCreate(ctx, "octo", "hello", github.IssuesCreateRequest{
