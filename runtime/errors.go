@@ -80,12 +80,18 @@ var (
 	// scheme, host or port than the client's base URL, or a path outside its base path),
 	// so the walk ends without sending anything there, credentials included.
 	ErrPageLink = errors.New("next-page link outside the API not followed")
+	// ErrTooManyPages: a paginated walk reached its page bound without a last page (a
+	// server that hands out a fresh cursor forever), so the walk ends instead of going on
+	// without end. The bound is wire.DefaultMaxPages unless the call's WithMaxPages sets
+	// another, which ends the walk without an error.
+	ErrTooManyPages = errors.New("paginated walk reached its page bound without a last page")
 )
 
 // PageError ends a paginated walk (a generated <Op>All or <Op>Pages method) at the page
 // it could not get: Page counts from 1, Cursor is what that page was to be asked with
 // ("" for the first page of a walk), and Err is why: the page's call failed (an *Error,
-// a context error) or the walk refused to go on (ErrPageLoop, ErrPageLink). Giving Cursor
+// a context error) or the walk refused to go on (ErrPageLoop, ErrPageLink,
+// ErrTooManyPages). Giving Cursor
 // to the generated WithCursor option resumes the walk at that page. The pages before it
 // were delivered.
 type PageError struct {

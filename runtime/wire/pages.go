@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"iter"
 	"net/http"
@@ -336,6 +337,12 @@ func isNextLink(params []string) bool {
 	return false
 }
 
+// DefaultMaxPages is the most pages a walk asks for unless WithMaxPages says otherwise:
+// far more than any real API's list needs, and few enough that a server handing out a
+// fresh cursor forever ends the walk (with runtime.ErrTooManyPages). WithMaxPages(n) with
+// a larger n lifts it, math.MaxInt for no bound at all.
+const DefaultMaxPages = 100_000
+
 // Walk returns the pages of a paginated operation, asked for one at a time as the loop
 // over them goes on: page fetches one with the operation's ordinary method, passing it
 // step.Option(), and builds the page from the response, with step.Info() and
@@ -344,11 +351,13 @@ func isNextLink(params []string) bool {
 //
 // The walk ends after the last page (see PageStep.Next), after WithMaxPages pages, when
 // the loop stops (nothing more is sent), or with a *runtime.PageError yielded once: a
-// page's call failed, or its cursor repeats one the walk already used
-// (runtime.ErrPageLoop). It starts at WithCursor's cursor when opts have one. Every page
-// gets opts: a WithResponseInfo describes the last page asked for when the walk ends. A
-// WithIdempotencyKey ends the walk before anything is sent, as it cannot be every page's
-// key.
+// page's call failed, its cursor repeats one the walk already used
+// (runtime.ErrPageLoop), or it would be page DefaultMaxPages+1 and WithMaxPages set no
+// bound (runtime.ErrTooManyPages). The walk keeps a hash of each cursor it used, not the
+// cursor, so its memory does not grow with the cursors' size. It starts at WithCursor's
+// cursor when opts have one. Every page gets opts: a WithResponseInfo describes the last
+// page asked for when the walk ends. A WithIdempotencyKey ends the walk before anything
+// is sent, as it cannot be every page's key.
 func Walk[P any](pager *Pager, opts []CallOption, page func(step *PageStep) (P, error)) iter.Seq2[P, error] {
 	s := settings(opts)
 	return func(yield func(P, error) bool) {
@@ -358,15 +367,15 @@ func Walk[P any](pager *Pager, opts []CallOption, page func(step *PageStep) (P, 
 				Err: fmt.Errorf("WithIdempotencyKey: %w: each page is a call of its own", runtime.ErrOptionDoesNotApply)})
 			return
 		}
-		seen := map[string]bool{}
+		seen := map[[sha256.Size]byte]struct{}{}
 		cursor := s.cursor
-		for n := 1; s.maxPages < 1 || n <= s.maxPages; n++ {
-			if cursor != "" {
-				if seen[cursor] {
-					yield(zero, &runtime.PageError{Page: n, Cursor: cursor, Err: runtime.ErrPageLoop})
-					return
-				}
-				seen[cursor] = true
+		for n := 1; ; n++ {
+			if n > s.maxPages && s.maxPages > 0 {
+				return
+			}
+			if err := walkOn(n, cursor, s.maxPages, seen); err != nil {
+				yield(zero, err)
+				return
 			}
 			step := &PageStep{pager: pager, cursor: cursor}
 			p, err := page(step)
@@ -380,6 +389,24 @@ func Walk[P any](pager *Pager, opts []CallOption, page func(step *PageStep) (P, 
 			cursor = step.next
 		}
 	}
+}
+
+// walkOn returns why page n of a walk, to be asked with cursor, must not be: past the
+// default bound when the walk has none of its own (maxPages < 1), or a cursor among seen,
+// which it then joins. It returns nil when the page may be asked for.
+func walkOn(n int, cursor string, maxPages int, seen map[[sha256.Size]byte]struct{}) error {
+	if maxPages < 1 && n > DefaultMaxPages {
+		return &runtime.PageError{Page: n, Cursor: cursor, Err: runtime.ErrTooManyPages}
+	}
+	if cursor == "" {
+		return nil
+	}
+	sum := sha256.Sum256([]byte(cursor))
+	if _, ok := seen[sum]; ok {
+		return &runtime.PageError{Page: n, Cursor: cursor, Err: runtime.ErrPageLoop}
+	}
+	seen[sum] = struct{}{}
+	return nil
 }
 
 // Items yields the items of the pages that pages yields, in order, then the error that

@@ -6,7 +6,9 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	goruntime "runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -487,5 +489,89 @@ func TestNextLink(t *testing.T) {
 	}
 	if got := nextLink(http.Header{"Link": {`<https://a/1>; rel="prev"`, `<https://a/2>; rel="next"`}}); got != "https://a/2" {
 		t.Errorf("two Link fields: %q", got)
+	}
+}
+
+// freshCursors is the page function of a walk whose every page holds one item and a
+// cursor never given before, of size bytes: a server that never ends its list.
+func freshCursors(size int) func(step *PageStep) (*testPage, error) {
+	n := 0
+	return func(step *PageStep) (*testPage, error) {
+		n++
+		cursor := strconv.Itoa(n) + strings.Repeat("c", size)
+		return &testPage{Items: []string{"a"}, Next: step.Next(PageFacts{Items: 1, Cursor: cursor})}, nil
+	}
+}
+
+// liveHeap returns the bytes of live heap, after a collection.
+func liveHeap() uint64 {
+	goruntime.GC()
+	var m goruntime.MemStats
+	goruntime.ReadMemStats(&m)
+	return m.HeapAlloc
+}
+
+// A walk remembers the cursors it used by a hash of each, not whole: 300 pages of 256 KiB
+// cursors (75 MiB of cursors) leave the caller's live heap about where it was, and a
+// repeated one is still caught.
+func TestWalkRemembersCursorsByHash(t *testing.T) {
+	const pages, size = 300, 256 << 10
+	before := liveHeap()
+	var grown uint64
+	n := 0
+	for _, err := range Walk(&Pager{Kind: PageCursor, In: "query", Param: "cursor"}, nil, freshCursors(size)) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n++; n == pages {
+			grown = max(liveHeap(), before) - before
+			break
+		}
+	}
+	if grown > 8<<20 {
+		t.Errorf("%d pages of %d KiB cursors grew the live heap by %d MiB", pages, size>>10, grown>>20)
+	}
+
+	repeat := 0
+	_, _, err := collect(Walk(&Pager{Kind: PageCursor}, nil, func(step *PageStep) (*testPage, error) {
+		repeat++
+		return &testPage{Items: []string{"a"}, Next: step.Next(PageFacts{Items: 1, Cursor: strings.Repeat("c", size)})}, nil
+	}))
+	if pe, ok := errors.AsType[*runtime.PageError](err); !ok || !errors.Is(err, runtime.ErrPageLoop) || pe.Page != 3 || repeat != 2 {
+		t.Errorf("a repeated 256 KiB cursor: %d pages, err %v; want 2 pages, then ErrPageLoop", repeat, err)
+	}
+}
+
+// collectAtMost is collect for a walk that may not end: it stops after limit pages.
+func collectAtMost(pages func(func(*testPage, error) bool), limit int) (got []*testPage, err error) {
+	for p, err := range pages {
+		if err != nil || len(got) == limit {
+			return got, err
+		}
+		got = append(got, p)
+	}
+	return got, nil
+}
+
+// A walk that never reaches a last page ends after DefaultMaxPages pages with
+// ErrTooManyPages; WithMaxPages sets another bound, which ends the walk without an error.
+func TestWalkHasADefaultPageBound(t *testing.T) {
+	pager := &Pager{Kind: PageCursor, In: "query", Param: "cursor"}
+	const enough = 2 * DefaultMaxPages
+	pages, err := collectAtMost(Walk(pager, nil, freshCursors(0)), enough)
+	pe, ok := errors.AsType[*runtime.PageError](err)
+	if !errors.Is(err, runtime.ErrTooManyPages) || !ok || pe.Page != DefaultMaxPages+1 || len(pages) != DefaultMaxPages {
+		t.Errorf("%d pages, err %v; want %d pages, then ErrTooManyPages", len(pages), err, DefaultMaxPages)
+	}
+	if pe != nil && pe.Cursor == "" {
+		t.Error("the error has no cursor to resume the walk with")
+	}
+	for _, n := range []int{0, -1} {
+		if pages, err := collectAtMost(Walk(pager, []CallOption{WithMaxPages(n)}, freshCursors(0)), enough); !errors.Is(err, runtime.ErrTooManyPages) || len(pages) != DefaultMaxPages {
+			t.Errorf("WithMaxPages(%d): %d pages, err %v; want the default bound", n, len(pages), err)
+		}
+	}
+	if pages, err := collectAtMost(Walk(pager, []CallOption{WithMaxPages(DefaultMaxPages + 5)}, freshCursors(0)), enough); err != nil || len(pages) != DefaultMaxPages+5 {
+		t.Errorf("WithMaxPages(DefaultMaxPages+5): %d pages, err %v", len(pages), err)
 	}
 }
