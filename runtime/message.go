@@ -9,6 +9,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/retrygen/retrygen/runtime/internal/shown"
 )
 
 // Bounds of what Error shows of a response, in bytes before the "…" that marks a cut.
@@ -241,36 +243,6 @@ type skipped struct{}
 
 func (*skipped) UnmarshalJSON([]byte) error { return nil }
 
-// excerpt returns s on one line, cut to at most limit bytes: control characters (C0, DEL,
-// C1) and white space (line and paragraph separators included) become a space, runs of
-// them one, and none leads or trails; format characters (bidi controls, zero-width
-// characters) are dropped; bytes that are not UTF-8 become U+FFFD. A cut falls between
-// runes and is marked with "…", which comes on top of limit.
-func excerpt(s string, limit int) string {
-	var b strings.Builder
-	b.Grow(min(len(s), limit) + len("…"))
-	space := false // a space is due before the next rune written
-	for _, r := range s {
-		switch {
-		case unicode.IsControl(r) || unicode.IsSpace(r):
-			space = b.Len() > 0
-			continue
-		case unicode.Is(unicode.Cf, r):
-			continue
-		}
-		n := utf8.RuneLen(r)
-		if space {
-			n++
-		}
-		if b.Len()+n > limit {
-			b.WriteString("…")
-			break
-		}
-		if space {
-			b.WriteByte(' ')
-			space = false
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
+// excerpt returns s on one line of printable characters, cut to at most limit bytes
+// (plus the "…" that marks a cut): see shown.Excerpt.
+func excerpt(s string, limit int) string { return shown.Excerpt(s, limit) }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/retrygen/retrygen/runtime"
+	"github.com/retrygen/retrygen/runtime/internal/shown"
 )
 
 // PageKind says how a paginated operation asks for the page after the one it got.
@@ -218,9 +219,9 @@ func (s *PageStep) apply(base, u *url.URL, plain, query url.Values, header http.
 
 // follow parses next, a next page's URL, against from, the URL of the page that gave it,
 // and checks that it stays in the API at base: the same scheme, host and port, a path
-// at or under base's, no user information and no dot segments. Anything else is refused
-// with runtime.ErrPageLink: credentials never go to another server, nor elsewhere on the
-// same one.
+// at or under base's, no user information and no dot segment (see plainPath). Anything
+// else is refused with runtime.ErrPageLink: credentials never go to another server, nor
+// elsewhere on the same one.
 func follow(base, from *url.URL, next string) (*url.URL, error) {
 	ref, err := url.Parse(next)
 	if err != nil {
@@ -230,10 +231,17 @@ func follow(base, from *url.URL, next string) (*url.URL, error) {
 	u.Fragment, u.RawFragment = "", ""
 	if u.User != nil || !sameOrigin(u, base) || !underPath(u.Path, base.Path) {
 		u.User = nil
-		return nil, fmt.Errorf("%w: %s is outside %s", runtime.ErrPageLink, RedactURL(u.String()), RedactURL(base.String()))
+		return nil, fmt.Errorf("%w: %s is outside %s", runtime.ErrPageLink, shownLink(u), shownLink(base))
 	}
 	return u, nil
 }
+
+// linkShown is the most of a link that an error shows, in bytes.
+const linkShown = 120
+
+// shownLink returns u as an error shows it: redacted, on one line, cut after linkShown
+// bytes.
+func shownLink(u *url.URL) string { return shown.Excerpt(RedactURL(u.String()), linkShown) }
 
 // sameOrigin reports whether a and b have the same scheme, host and port (RFC 6454), a
 // port left out being the scheme's default.
@@ -252,19 +260,46 @@ func portOf(u *url.URL) string {
 	return "80"
 }
 
-// underPath reports whether path, decoded, is root or below it, with no "." or ".."
-// segment and no backslash that a server could read as one.
+// decodings is how many times underPath decodes a path further, as a server that
+// unescapes it again would: a path still encoded after that is refused.
+const decodings = 3
+
+// underPath reports whether path, decoded, is root or below it, and is a plain path
+// (see plainPath) however many times a server decodes it again.
 func underPath(path, root string) bool {
+	root = strings.TrimSuffix(root, "/")
+	if root != "" && path != root && !strings.HasPrefix(path, root+"/") {
+		return false
+	}
+	for range decodings {
+		if !plainPath(path) {
+			return false
+		}
+		again, err := url.PathUnescape(path)
+		if err != nil || again == path {
+			return true
+		}
+		path = again
+	}
+	return false
+}
+
+// plainPath reports whether path has no backslash, which a server could read as a
+// slash, and no dot segment: no segment made of dots and spaces only ("..", ".", "...",
+// ".. ", which Windows servers trim to ".."), whatever path parameters or NUL follow it
+// ("..;jsessionid=1", which Tomcat and Spring read as "..").
+func plainPath(path string) bool {
 	if strings.Contains(path, `\`) {
 		return false
 	}
-	for _, seg := range strings.Split(path, "/") {
-		if seg == "." || seg == ".." {
+	for seg := range strings.SplitSeq(path, "/") {
+		name, _, _ := strings.Cut(seg, ";")
+		name, _, _ = strings.Cut(name, "\x00")
+		if name != "" && strings.Trim(name, ". ") == "" {
 			return false
 		}
 	}
-	root = strings.TrimSuffix(root, "/")
-	return root == "" || path == root || strings.HasPrefix(path, root+"/")
+	return true
 }
 
 // nextLink returns the target of the first link in h's Link fields whose relation types

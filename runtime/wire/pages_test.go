@@ -14,6 +14,7 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+	"unicode/utf8"
 
 	"github.com/retrygen/retrygen/runtime"
 )
@@ -190,6 +191,23 @@ func TestWalkRefusesLinksOutsideTheAPI(t *testing.T) {
 		"https://user:pw@api.example.com/v1/items?page=2",
 		"//evil.example/v1/items",
 		"https://[::1",
+		// Path parameters: Tomcat and Spring read "..;" as "..".
+		"https://api.example.com/v1/..;/admin/keys",
+		"/v1/items/..;/..;/admin",
+		"https://api.example.com/v1/%2e%2e;/admin",
+		"https://api.example.com/v1/%2E%2E;jsessionid=x/admin",
+		"https://api.example.com/v1/.%2E;x/admin",
+		"https://api.example.com/v1/..%3b/admin",
+		"https://api.example.com/v1/.;/items",
+		// What a server that decodes the path twice reads as a dot segment or a backslash.
+		"https://api.example.com/v1/%252e%252e/admin",
+		"https://api.example.com/v1/%252E%252E%253B/admin",
+		"https://api.example.com/v1/..%255cadmin",
+		"https://api.example.com/v1/%25252e%25252e/admin",
+		// Dots and spaces alone, which Windows servers trim to "..".
+		"https://api.example.com/v1/.../admin",
+		"https://api.example.com/v1/..%20/admin",
+		"https://api.example.com/v1/..%00/admin",
 	} {
 		s := &pageServer{answer: func(n int, req *http.Request) (int, http.Header, string) {
 			return 200, http.Header{"Link": {"<" + link + `>; rel="next"`}}, body([]string{"a"})
@@ -209,6 +227,40 @@ func TestWalkRefusesLinksOutsideTheAPI(t *testing.T) {
 		}
 		if strings.Contains(err.Error(), "pw") {
 			t.Errorf("%s: the error shows the link's password: %v", link, err)
+		}
+	}
+	// A path parameter or an encoded character that is no dot segment is followed.
+	for _, link := range []string{"/v1/items;v=2?page=2", "/v1/a..b/%2e%2ex?page=2", "/v1/items/%25?page=2"} {
+		s := &pageServer{answer: func(n int, req *http.Request) (int, http.Header, string) {
+			if n == 1 {
+				return 200, http.Header{"Link": {"<" + link + `>; rel="next"`}}, body([]string{"a"})
+			}
+			return 200, nil, body([]string{"b"})
+		}}
+		if items, _, err := collect(walk(pageClient(t, s), &Pager{Kind: PageLink}, nil)); err != nil || len(items) != 2 {
+			t.Errorf("%s: items %v, err %v", link, items, err)
+		}
+	}
+}
+
+// The error that refuses a next link shows it on one line, cut short: a 1 MB link does
+// not make a 1 MB error.
+func TestWalkRefusedLinkIsShownCut(t *testing.T) {
+	for _, link := range []string{
+		"https://evil.example/" + strings.Repeat("a", 1<<20),
+		"https://evil.example/" + strings.Repeat("é", 1<<19),
+		"https://evil.example/x?q=" + strings.Repeat("s", 1<<20),
+		"https://evil.example‮.test/x",
+	} {
+		s := &pageServer{answer: func(n int, req *http.Request) (int, http.Header, string) {
+			return 200, http.Header{"Link": {"<" + link + `>; rel="next"`}}, body([]string{"a"})
+		}}
+		_, _, err := collect(walk(pageClient(t, s), &Pager{Kind: PageLink}, nil))
+		if !errors.Is(err, runtime.ErrPageLink) {
+			t.Fatalf("%.40q: err %v, want ErrPageLink", link, err)
+		}
+		if text := err.Error(); len(text) > 400 || !utf8.ValidString(text) || strings.ContainsRune(text, '\u202e') {
+			t.Errorf("%.40q: %d bytes of error text: %.300q", link, len(text), text)
 		}
 	}
 	// The default port may be written out; the host's case does not matter.
