@@ -139,10 +139,10 @@ type Error struct {
 	// Model is the decoded error body, set by generated code when the spec declares one.
 	Model any
 
-	// hide redacts the credentials the call's request carried from text the server sent
-	// (see hideSecrets); nil when there are none. It is a function so that printing the
-	// Error with %v or %#v shows no credential.
-	hide func(text string, cut bool) string
+	// hide is what the error keeps of its request without showing it: the credentials
+	// its text hides, the URL a redirect's Location resolves against. nil for an Error
+	// the engine did not make.
+	hide *sentRequest
 }
 
 // Error formats e as, for example,
@@ -159,8 +159,13 @@ type Error struct {
 // bidi or zero-width characters, and cut (with "…") after 200 and 100 bytes; URLs and
 // query values in the message are redacted as in URL, and so are the credentials the
 // request carried wherever the server repeats them: the values (and each word of them) of
-// the headers a redirect off the origin would drop, of Engine.QueryCredentials and of the
-// URL's password, from 8 bytes on.
+// the headers a redirect off the origin would drop, the password of an HTTP Basic
+// Authorization, the values of Engine.QueryCredentials and the URL's password, from 8
+// bytes on, as they were sent and percent-encoded.
+//
+// Other text that a peer may have written gets the same treatment: a transport error's
+// (a certificate's names, a proxy's answer) and the cause's, cut after 300 bytes. The URL
+// is cut after 500.
 //
 // A status the operation's policy does not retry, answered on the first attempt, is shown
 // with nothing more: no retry could have happened. Otherwise the number of attempts and
@@ -172,7 +177,7 @@ func (e *Error) Error() string {
 	var b strings.Builder
 	b.WriteString(e.Method)
 	b.WriteByte(' ')
-	b.WriteString(e.URL)
+	b.WriteString(excerpt(e.URL, urlLimit))
 	b.WriteString(": ")
 	e.writeOutcome(&b)
 	e.writeServerText(&b)
@@ -190,7 +195,7 @@ func (e *Error) Error() string {
 	}
 	if e.Cause != nil {
 		b.WriteString(": ")
-		b.WriteString(e.Cause.Error())
+		b.WriteString(peerText(e.Cause.Error(), causeLimit, false, e.hide))
 		if e.RetryAfter > 0 {
 			b.WriteString(" (Retry-After ")
 			b.WriteString(e.RetryAfter.String())
@@ -212,8 +217,9 @@ func (e *Error) writeOutcome(b *strings.Builder) {
 		}
 	case e.Err != nil:
 		// net/http's *url.Error repeats the method and URL; keep what it wraps, with any
-		// URL it quotes redacted.
-		b.WriteString(redactText(unwrapURLError(e.Err).Error()))
+		// URL it quotes redacted. Its text may quote a peer (a certificate's names, a
+		// proxy's answer): it is shown as the server's message is.
+		b.WriteString(peerText(unwrapURLError(e.Err).Error(), transportLimit, false, e.hide))
 	case e.Attempts == 0:
 		b.WriteString("no attempt made")
 	default: // a response without a status code, from a RoundTripper of the caller's
