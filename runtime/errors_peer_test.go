@@ -91,9 +91,8 @@ func tlsServerWithNames(t *testing.T, names ...string) *http.Client {
 	return &http.Client{Transport: tr}
 }
 
-// errorTextLimit bounds the whole text of an Error in these tests: method, URL, outcome,
-// cause.
-const errorTextLimit = 1000
+// wholeTextLimit bounds the whole text of an Error: method, URL, outcome, cause.
+const wholeTextLimit = 1200
 
 // A certificate's names reach the error text of a failed handshake on one printable
 // line, cut short: a name with ESC, BEL, CR or LF neither drives the terminal nor forges
@@ -118,10 +117,11 @@ func TestErrorTextOfAHostileCertificate(t *testing.T) {
 			t.Fatalf("%s: %v, want a certificate verification error", tc.name, err)
 		}
 		text := err.Error()
-		assertOneLine(t, tc.name, text, errorTextLimit, "\x1b", "\a", "\r", "\n")
+		assertOneLine(t, tc.name, text, wholeTextLimit, "\x1b", "\a", "\r", "\n")
 		if !strings.Contains(text, "x509: certificate is valid for") {
 			t.Errorf("%s: %q does not say why", tc.name, text)
 		}
+		assertOneLine(t, tc.name+", Err", mustError(t, err).Err.Error(), errorTextLimit+len("…"), "\x1b", "\a", "\r", "\n")
 	}
 }
 
@@ -142,17 +142,24 @@ func TestErrorTextOfHostileTransportErrors(t *testing.T) {
 			s := &stub{fn: func(int, *http.Request) (*http.Response, error) { return nil, errors.New(text) }}
 			req := newRequest(t, t.Context(), "GET", "https://api.test/x", nil)
 			req.Header.Set("Authorization", "Bearer "+secret)
-			_, err := engineFor(s, 0.5).Do(t.Context(), req, idempotent())
-			assertOneLine(t, name, err.Error(), errorTextLimit, "T0KEN", "\x1b", "\r", "\n")
+			e := engineFor(s, 0.5)
+			var events []RetryEvent
+			e.OnRetry = func(ev RetryEvent) { events = append(events, ev) }
+			_, err := e.Do(t.Context(), req, idempotent())
+			assertOneLine(t, name, err.Error(), wholeTextLimit, "T0KEN", "\x1b", "\r", "\n")
+			assertOneLine(t, name+", Err", mustError(t, err).Err.Error(), errorTextLimit+len("…"), "\x1b", "\r", "\n")
+			for _, ev := range events {
+				assertOneLine(t, name+", event", ev.Err.Error(), errorTextLimit+len("…"), "\x1b", "\r", "\n")
+			}
 		})
 	}
 	// A cause that quotes what the server sent.
 	e := &Error{Method: "GET", URL: "https://api.test/x", Attempts: 1, StatusCode: 302,
 		Cause: errors.New("redirect without a Location: \x1b[31m" + strings.Repeat("x\u202e", 1<<20))}
-	assertOneLine(t, "cause", e.Error(), errorTextLimit, "\x1b")
+	assertOneLine(t, "cause", e.Error(), wholeTextLimit, "\x1b")
 	// A URL of 1 MiB (a next link the server gave) is cut too.
 	e = &Error{Method: "GET", URL: "https://api.test/" + strings.Repeat("p", 1<<20), StatusCode: 500, Attempts: 1, Cause: ErrStatusNotRetried}
-	assertOneLine(t, "URL", e.Error(), errorTextLimit)
+	assertOneLine(t, "URL", e.Error(), wholeTextLimit)
 }
 
 // A server that repeats the credentials the request carried gets none of them into the
@@ -183,7 +190,7 @@ func TestErrorTextHidesEchoedCredentialsInOtherForms(t *testing.T) {
 		req := newRequest(t, t.Context(), "GET", "https://api.test/v1/x?api_key="+url.QueryEscape(key), nil)
 		tc.set(req)
 		_, err := e.Do(t.Context(), req, idempotent())
-		assertOneLine(t, tc.name, err.Error(), errorTextLimit, "hunter2", "correct-horse", "k3y", "with+plus", "with%2Bplus")
+		assertOneLine(t, tc.name, err.Error(), wholeTextLimit, "hunter2", "correct-horse", "k3y", "with+plus", "with%2Bplus")
 		if !strings.Contains(err.Error(), "REDACTED") {
 			t.Errorf("%s: %v", tc.name, err)
 		}

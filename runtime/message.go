@@ -15,11 +15,12 @@ import (
 
 // Bounds of what Error shows, in bytes before the "…" that marks a cut.
 const (
-	messageLimit   = 200 // the server's message
-	requestIDLimit = 100 // the response's request id
-	transportLimit = 300 // the text of a transport error
-	causeLimit     = 300 // the text of the cause
-	urlLimit       = 500 // the request's URL, redacted
+	messageLimit   = 200  // the server's message
+	requestIDLimit = 100  // the response's request id
+	transportLimit = 300  // the text of a transport error
+	causeLimit     = 300  // the text of the cause
+	urlLimit       = 500  // the request's URL, redacted
+	errorTextLimit = 1000 // an attempt's error, as events, logs and Error.Err show it
 	// messageRead bounds how much of a message is looked at: enough for an excerpt
 	// unless the message opens with a run of characters that the excerpt drops.
 	messageRead = readFactor * messageLimit

@@ -91,8 +91,10 @@ var queryInText = regexp.MustCompile(`([?&][^=\s"'<>&?` + "`" + `]*=)[^&\s"'<>` 
 
 // redactError returns err ready to be shown: every *url.Error in its chain gets its URL
 // redacted (net/http's own text, Get "https://...": EOF, quotes the URL), and when the
-// text still holds a URL (a message quoting a Location header, a CheckRedirect error), err
-// is wrapped in an error whose text is redacted and that unwraps to err.
+// text still holds a URL (a message quoting a Location header, a CheckRedirect error) or
+// is not one line of printable characters within errorTextLimit bytes (a certificate's
+// names, a proxy's answer), err is wrapped in an error whose text is redacted and
+// excerpted, and that unwraps to err.
 func redactError(err error) error {
 	if err == nil {
 		return nil
@@ -114,7 +116,7 @@ func redactError(err error) error {
 		}
 	}
 	text := err.Error()
-	if clean := redactText(text); clean != text {
+	if clean := excerpt(redactText(text), errorTextLimit); clean != text {
 		return &redactedError{err: err, text: clean}
 	}
 	return err
