@@ -196,3 +196,30 @@ func TestErrorTextHidesEchoedCredentialsInOtherForms(t *testing.T) {
 		}
 	}
 }
+
+// hideJSON rewrites a JSON body with the credentials hidden in its strings, keeping its
+// numbers as written; a body that is not one JSON value is refused, and one with no
+// credential to hide is given back as it is.
+func TestHideJSON(t *testing.T) {
+	req := newRequest(t, t.Context(), "GET", "https://api.test/x", nil)
+	req.Header.Set("X-Api-Key", "k3y-k3y-k3y")
+	r := secrets(req, nil)
+	for in, want := range map[string]string{
+		`{"a": [1, 2.50, -3e10, 12345678901234567890], "b": {"c": null, "d": true}, "e": "x"}`: `{"a":[1,2.50,-3e10,12345678901234567890],"b":{"c":null,"d":true},"e":"x"}`,
+		`{"k3y-k3y-k3y": "is k3y-k3y-k3y", "list": ["k3y-k3y-k3y\r\n", {}, []]}`:             `{"REDACTED":"is REDACTED","list":["REDACTED",{},[]]}`,
+		`"k3y-k\u0033y-k3y"`: `"REDACTED"`,
+		`[]`:                 `[]`,
+	} {
+		if got, ok := r.hideJSON([]byte(in)); !ok || string(got) != want {
+			t.Errorf("hideJSON(%s) = %s, %v; want %s", in, got, ok, want)
+		}
+	}
+	for _, in := range []string{``, `{`, `{"a":1} {"b":2}`, `{"a":1} x`, `{"a":}`, `[1,]`} {
+		if got, ok := r.hideJSON([]byte(in)); ok {
+			t.Errorf("hideJSON(%s) = %s, want a refusal", in, got)
+		}
+	}
+	if got, ok := secrets(newRequest(t, t.Context(), "GET", "https://api.test/x", nil), nil).hideJSON([]byte(`{ "a" : 1 } x`)); !ok || string(got) != `{ "a" : 1 } x` {
+		t.Errorf("no credential: %s, %v", got, ok)
+	}
+}
