@@ -206,7 +206,7 @@ func TestHideJSON(t *testing.T) {
 	r := secrets(req, nil)
 	for in, want := range map[string]string{
 		`{"a": [1, 2.50, -3e10, 12345678901234567890], "b": {"c": null, "d": true}, "e": "x"}`: `{"a":[1,2.50,-3e10,12345678901234567890],"b":{"c":null,"d":true},"e":"x"}`,
-		`{"k3y-k3y-k3y": "is k3y-k3y-k3y", "list": ["k3y-k3y-k3y\r\n", {}, []]}`:             `{"REDACTED":"is REDACTED","list":["REDACTED",{},[]]}`,
+		`{"k3y-k3y-k3y": "is k3y-k3y-k3y", "list": ["k3y-k3y-k3y\r\n", {}, []]}`:               `{"REDACTED":"is REDACTED","list":["REDACTED",{},[]]}`,
 		`"k3y-k\u0033y-k3y"`: `"REDACTED"`,
 		`[]`:                 `[]`,
 	} {
