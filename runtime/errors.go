@@ -41,8 +41,9 @@ var (
 	ErrUndeclaredStatus = errors.New("response status not declared by the API description")
 	// ErrStreamClosed: an event stream's Close ended it before it ended by itself.
 	ErrStreamClosed = errors.New("event stream closed")
-	// ErrNoLocation: a redirect that an operation answers with has no usable Location.
-	ErrNoLocation = errors.New("redirect without a Location")
+	// ErrNoLocation: a redirect that an operation answers with has no usable Location:
+	// none, or not an http or https URL to fetch.
+	ErrNoLocation = errors.New("redirect without a usable Location")
 	// ErrNoVariant: a union with no variant set, not read from JSON, cannot be sent.
 	ErrNoVariant = errors.New("a union value with no variant set")
 	// ErrManyVariants: a union with more than one variant set cannot be sent, as which one
