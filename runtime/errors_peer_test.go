@@ -9,6 +9,7 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"io"
 	"log"
@@ -17,6 +18,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"reflect"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -222,4 +224,30 @@ func TestHideJSON(t *testing.T) {
 	if got, ok := secrets(newRequest(t, t.Context(), "GET", "https://api.test/x", nil), nil).hideJSON([]byte(`{ "a" : 1 } x`)); !ok || string(got) != `{ "a" : 1 } x` {
 		t.Errorf("no credential: %s, %v", got, ok)
 	}
+}
+
+// Whatever the body, hideJSON refuses it when it is not one JSON value, and otherwise
+// gives a JSON text that decodes to the same value, the credential hidden.
+func FuzzHideJSON(f *testing.F) {
+	f.Add(`{"a":[1,"k3y-k3y-k3y",{"b":null}],"c":true}`)
+	f.Add(`"x\u2028y"`)
+	f.Add(`[1, 2] [3]`)
+	f.Add(`{"a":1e400}`)
+	f.Fuzz(func(t *testing.T, body string) {
+		req, _ := http.NewRequest("GET", "https://api.test/x", nil)
+		req.Header.Set("X-Api-Key", "k3y-k3y-k3y")
+		out, ok := secrets(req, nil).hideJSON([]byte(body))
+		if ok != json.Valid([]byte(body)) {
+			t.Fatalf("hideJSON(%q): ok %v, json.Valid %v", body, ok, !ok)
+		}
+		if !ok || strings.Contains(body, "k3y") {
+			return
+		}
+		var want, got any
+		errWant := json.Unmarshal([]byte(body), &want)
+		errGot := json.Unmarshal(out, &got)
+		if (errWant == nil) != (errGot == nil) || !reflect.DeepEqual(want, got) {
+			t.Fatalf("hideJSON(%q) = %q: %v, %v; %v, %v", body, out, want, errWant, got, errGot)
+		}
+	})
 }

@@ -284,10 +284,15 @@ func underPath(path, root string) bool {
 	return false
 }
 
+// dotsAndSpaces are the characters a dot segment may be made of: ".", " ", and what NFKC
+// normalization makes "." (one dot leader, small and fullwidth full stops).
+const dotsAndSpaces = ". \u2024\ufe52\uff0e"
+
 // plainPath reports whether path has no backslash, which a server could read as a
 // slash, and no dot segment: no segment made of dots and spaces only ("..", ".", "...",
-// ".. ", which Windows servers trim to ".."), whatever path parameters or NUL follow it
-// ("..;jsessionid=1", which Tomcat and Spring read as "..").
+// ".. ", which Windows servers trim to ".."; the dots may be ones that Unicode
+// normalization makes "."), whatever path parameters or NUL follow it ("..;jsessionid=1",
+// which Tomcat and Spring read as "..").
 func plainPath(path string) bool {
 	if strings.Contains(path, `\`) {
 		return false
@@ -295,7 +300,7 @@ func plainPath(path string) bool {
 	for seg := range strings.SplitSeq(path, "/") {
 		name, _, _ := strings.Cut(seg, ";")
 		name, _, _ = strings.Cut(name, "\x00")
-		if name != "" && strings.Trim(name, ". ") == "" {
+		if name != "" && strings.Trim(name, dotsAndSpaces) == "" {
 			return false
 		}
 	}

@@ -208,6 +208,8 @@ func TestWalkRefusesLinksOutsideTheAPI(t *testing.T) {
 		"https://api.example.com/v1/.../admin",
 		"https://api.example.com/v1/..%20/admin",
 		"https://api.example.com/v1/..%00/admin",
+		"https://api.example.com/v1/%EF%BC%8E%EF%BC%8E/admin",
+		"https://api.example.com/v1/\u2024\u2024;x/admin",
 	} {
 		s := &pageServer{answer: func(n int, req *http.Request) (int, http.Header, string) {
 			return 200, http.Header{"Link": {"<" + link + `>; rel="next"`}}, body([]string{"a"})
