@@ -44,8 +44,9 @@ var (
 	// ErrEventTooLarge: an event of a stream held more data than its bound allows (see
 	// WithMaxEventSize in a generated package).
 	ErrEventTooLarge = errors.New("server-sent event too large")
-	// ErrNoLocation: a redirect that an operation answers with has no usable Location.
-	ErrNoLocation = errors.New("redirect without a Location")
+	// ErrNoLocation: a redirect that an operation answers with has no usable Location:
+	// none, or not an http or https URL to fetch.
+	ErrNoLocation = errors.New("redirect without a usable Location")
 	// ErrNoVariant: a union with no variant set, not read from JSON, cannot be sent.
 	ErrNoVariant = errors.New("a union value with no variant set")
 	// ErrManyVariants: a union with more than one variant set cannot be sent, as which one
@@ -88,12 +89,18 @@ var (
 	// scheme, host or port than the client's base URL, or a path outside its base path),
 	// so the walk ends without sending anything there, credentials included.
 	ErrPageLink = errors.New("next-page link outside the API not followed")
+	// ErrTooManyPages: a paginated walk reached its page bound without a last page (a
+	// server that hands out a fresh cursor forever), so the walk ends instead of going on
+	// without end. The bound is wire.DefaultMaxPages unless the call's WithMaxPages sets
+	// another, which ends the walk without an error.
+	ErrTooManyPages = errors.New("paginated walk reached its page bound without a last page")
 )
 
 // PageError ends a paginated walk (a generated <Op>All or <Op>Pages method) at the page
 // it could not get: Page counts from 1, Cursor is what that page was to be asked with
 // ("" for the first page of a walk), and Err is why: the page's call failed (an *Error,
-// a context error) or the walk refused to go on (ErrPageLoop, ErrPageLink). Giving Cursor
+// a context error) or the walk refused to go on (ErrPageLoop, ErrPageLink,
+// ErrTooManyPages). Giving Cursor
 // to the generated WithCursor option resumes the walk at that page. The pages before it
 // were delivered.
 type PageError struct {
@@ -141,10 +148,10 @@ type Error struct {
 	// Model is the decoded error body, set by generated code when the spec declares one.
 	Model any
 
-	// hide redacts the credentials the call's request carried from text the server sent
-	// (see hideSecrets); nil when there are none. It is a function so that printing the
-	// Error with %v or %#v shows no credential.
-	hide func(text string, cut bool) string
+	// hide is what the error keeps of its request without showing it: the credentials
+	// its text hides, the URL a redirect's Location resolves against. nil for an Error
+	// the engine did not make.
+	hide *sentRequest
 }
 
 // Error formats e as, for example,
@@ -161,8 +168,13 @@ type Error struct {
 // bidi or zero-width characters, and cut (with "…") after 200 and 100 bytes; URLs and
 // query values in the message are redacted as in URL, and so are the credentials the
 // request carried wherever the server repeats them: the values (and each word of them) of
-// the headers a redirect off the origin would drop, of Engine.QueryCredentials and of the
-// URL's password, from 8 bytes on.
+// the headers a redirect off the origin would drop, the password of an HTTP Basic
+// Authorization, the values of Engine.QueryCredentials and the URL's password, from 8
+// bytes on, as they were sent and percent-encoded.
+//
+// Other text that a peer may have written gets the same treatment: a transport error's
+// (a certificate's names, a proxy's answer) and the cause's, cut after 300 bytes. The URL
+// is cut after 500.
 //
 // A status the operation's policy does not retry, answered on the first attempt, is shown
 // with nothing more: no retry could have happened. Otherwise the number of attempts and
@@ -174,7 +186,7 @@ func (e *Error) Error() string {
 	var b strings.Builder
 	b.WriteString(e.Method)
 	b.WriteByte(' ')
-	b.WriteString(e.URL)
+	b.WriteString(excerpt(e.URL, urlLimit))
 	b.WriteString(": ")
 	e.writeOutcome(&b)
 	e.writeServerText(&b)
@@ -192,7 +204,7 @@ func (e *Error) Error() string {
 	}
 	if e.Cause != nil {
 		b.WriteString(": ")
-		b.WriteString(e.Cause.Error())
+		b.WriteString(peerText(e.Cause.Error(), causeLimit, false, e.hide))
 		if e.RetryAfter > 0 {
 			b.WriteString(" (Retry-After ")
 			b.WriteString(e.RetryAfter.String())
@@ -214,8 +226,9 @@ func (e *Error) writeOutcome(b *strings.Builder) {
 		}
 	case e.Err != nil:
 		// net/http's *url.Error repeats the method and URL; keep what it wraps, with any
-		// URL it quotes redacted.
-		b.WriteString(redactText(unwrapURLError(e.Err).Error()))
+		// URL it quotes redacted. Its text may quote a peer (a certificate's names, a
+		// proxy's answer): it is shown as the server's message is.
+		b.WriteString(peerText(unwrapURLError(e.Err).Error(), transportLimit, false, e.hide))
 	case e.Attempts == 0:
 		b.WriteString("no attempt made")
 	default: // a response without a status code, from a RoundTripper of the caller's

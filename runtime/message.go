@@ -9,26 +9,35 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/retrygen/retrygen/runtime/internal/shown"
 )
 
-// Bounds of what Error shows of a response, in bytes before the "…" that marks a cut.
+// Bounds of what Error shows, in bytes before the "…" that marks a cut.
 const (
-	messageLimit   = 200
-	requestIDLimit = 100
+	messageLimit   = 200  // the server's message
+	requestIDLimit = 100  // the response's request id
+	transportLimit = 300  // the text of a transport error
+	causeLimit     = 300  // the text of the cause
+	urlLimit       = 500  // the request's URL, redacted
+	errorTextLimit = 1000 // an attempt's error, as events, logs and Error.Err show it
 	// messageRead bounds how much of a message is looked at: enough for an excerpt
 	// unless the message opens with a run of characters that the excerpt drops.
-	messageRead = 8 * messageLimit
+	messageRead = readFactor * messageLimit
 )
+
+// readFactor is how many times its limit peerText looks at of a text.
+const readFactor = 8
 
 // requestIDHeaders are the headers a response's request id is read from, in this order.
 var requestIDHeaders = [...]string{"X-Request-Id", "Request-Id", "X-Github-Request-Id"}
 
 // requestID returns the first non-blank request id in h, as an excerpt with hide's
 // secrets redacted; "" when none.
-func requestID(h http.Header, hide func(string, bool) string) string {
+func requestID(h http.Header, hide *sentRequest) string {
 	for _, name := range requestIDHeaders {
 		for _, v := range h.Values(name) {
-			if id := excerpt(hidden(excerpt(v, math.MaxInt), false, hide), requestIDLimit); id != "" {
+			if id := excerpt(hide.hide(excerpt(v, math.MaxInt), false), requestIDLimit); id != "" {
 				return id
 			}
 		}
@@ -60,7 +69,7 @@ const (
 // are read in order and reading stops at a top-level "message", so a body cut short (at
 // that limit, or drained during a wait) still gives what came before the cut, the start of
 // a string the cut falls in included, and nothing is decoded beyond what the message needs.
-func serverMessage(body []byte, statusText string, hide func(string, bool) string) string {
+func serverMessage(body []byte, statusText string, hide *sentRequest) string {
 	body = bytes.TrimLeft(body[:min(len(body), ErrorBodyLimit)], jsonSpace+"\ufeff")
 	if len(body) == 0 || body[0] != '{' {
 		return ""
@@ -83,7 +92,7 @@ func serverMessage(body []byte, statusText string, hide func(string, bool) strin
 			msg = cutString(body[at:])
 		}
 		if rank >= 0 && found[rank] == "" {
-			if msg = messageExcerpt(msg, cut, hide); !strings.EqualFold(msg, statusText) {
+			if msg = peerText(msg, messageLimit, cut, hide); !strings.EqualFold(msg, statusText) {
 				found[rank] = msg
 			}
 		}
@@ -99,30 +108,23 @@ func serverMessage(body []byte, statusText string, hide func(string, bool) strin
 	return ""
 }
 
-// hidden returns s as hide leaves it; s itself when hide is nil.
-func hidden(s string, cut bool, hide func(string, bool) string) string {
-	if hide == nil {
-		return s
-	}
-	return hide(s, cut)
-}
-
 // jsonSpace is the white space JSON allows between tokens.
 const jsonSpace = " \t\r\n"
 
-// messageExcerpt returns what Error shows of the message s: its first messageRead bytes
-// with hide's secrets, URLs and query values redacted, as an excerpt. cut says that the
-// message goes on beyond s, which the excerpt then marks. The secrets are looked for in
-// the text as the excerpt writes it, so that no character it drops can split one.
-func messageExcerpt(s string, cut bool, hide func(string, bool) string) string {
-	if len(s) > messageRead {
-		n := messageRead
+// peerText returns what Error shows of s, text a peer wrote (the server's message, a
+// transport error quoting a certificate or a proxy): its first readFactor*limit bytes with
+// hide's secrets, URLs and query values redacted, as an excerpt of limit bytes. cut says
+// that the text goes on beyond s, which the excerpt then marks. The secrets are looked
+// for in the text as the excerpt writes it, so that no character it drops can split one.
+func peerText(s string, limit int, cut bool, hide *sentRequest) string {
+	if read := readFactor * limit; len(s) > read {
+		n := read
 		for n > 0 && !utf8.RuneStart(s[n]) {
 			n--
 		}
 		s, cut = s[:n], true
 	}
-	s = excerpt(redactText(hidden(excerpt(s, math.MaxInt), cut, hide)), messageLimit)
+	s = excerpt(redactText(hide.hide(excerpt(s, math.MaxInt), cut)), limit)
 	if cut && s != "" && !strings.HasSuffix(s, "…") {
 		s += "…"
 	}
@@ -241,36 +243,6 @@ type skipped struct{}
 
 func (*skipped) UnmarshalJSON([]byte) error { return nil }
 
-// excerpt returns s on one line, cut to at most limit bytes: control characters (C0, DEL,
-// C1) and white space (line and paragraph separators included) become a space, runs of
-// them one, and none leads or trails; format characters (bidi controls, zero-width
-// characters) are dropped; bytes that are not UTF-8 become U+FFFD. A cut falls between
-// runes and is marked with "…", which comes on top of limit.
-func excerpt(s string, limit int) string {
-	var b strings.Builder
-	b.Grow(min(len(s), limit) + len("…"))
-	space := false // a space is due before the next rune written
-	for _, r := range s {
-		switch {
-		case unicode.IsControl(r) || unicode.IsSpace(r):
-			space = b.Len() > 0
-			continue
-		case unicode.Is(unicode.Cf, r):
-			continue
-		}
-		n := utf8.RuneLen(r)
-		if space {
-			n++
-		}
-		if b.Len()+n > limit {
-			b.WriteString("…")
-			break
-		}
-		if space {
-			b.WriteByte(' ')
-			space = false
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
+// excerpt returns s on one line of printable characters, cut to at most limit bytes
+// (plus the "…" that marks a cut): see shown.Excerpt.
+func excerpt(s string, limit int) string { return shown.Excerpt(s, limit) }

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"cmp"
+	"encoding/base64"
 	"errors"
 	"math"
 	"net/http"
@@ -90,8 +91,10 @@ var queryInText = regexp.MustCompile(`([?&][^=\s"'<>&?` + "`" + `]*=)[^&\s"'<>` 
 
 // redactError returns err ready to be shown: every *url.Error in its chain gets its URL
 // redacted (net/http's own text, Get "https://...": EOF, quotes the URL), and when the
-// text still holds a URL (a message quoting a Location header, a CheckRedirect error), err
-// is wrapped in an error whose text is redacted and that unwraps to err.
+// text still holds a URL (a message quoting a Location header, a CheckRedirect error) or
+// is not one line of printable characters within errorTextLimit bytes (a certificate's
+// names, a proxy's answer), err is wrapped in an error whose text is redacted and
+// excerpted, and that unwraps to err.
 func redactError(err error) error {
 	if err == nil {
 		return nil
@@ -113,7 +116,7 @@ func redactError(err error) error {
 		}
 	}
 	text := err.Error()
-	if clean := redactText(text); clean != text {
+	if clean := excerpt(redactText(text), errorTextLimit); clean != text {
 		return &redactedError{err: err, text: clean}
 	}
 	return err
@@ -141,29 +144,29 @@ func unwrapURLError(err error) error {
 // when Error hides the call's credentials: shorter ones are common words and numbers.
 const minSecret = 8
 
-// secrets returns a function that hides the credentials req carries (see hideSecrets)
-// from the server's message and request id, or nil when it carries none. They are: the value of every header a redirect off the origin would drop
-// (all but redirectSafeHeaders: Authorization, Cookie, an API key header of any name) and
-// each of its words (a token without its scheme, a cookie's values), the values of the
-// query parameters named in queryNames (case folded), and the URL's password. Each is
-// written as excerpt writes text, longest first; none is shorter than minSecret.
-func secrets(req *http.Request, queryNames []string) func(text string, cut bool) string {
-	var out []string
-	keep := func(v string) {
-		if v = excerpt(v, math.MaxInt); len(v) >= minSecret && !slices.Contains(out, v) {
-			out = append(out, v)
-		}
-	}
-	add := func(v string) {
-		keep(v)
-		for _, word := range strings.FieldsFunc(v, func(r rune) bool { return strings.ContainsRune(` ;,="`, r) }) {
-			keep(word)
-		}
-	}
+// sentRequest is what an Error keeps of its request without showing it: the credentials
+// the request carried, which Error's text hides wherever the server repeats them, and the
+// URL it went to without them, which a redirect's Location is resolved against. An Error
+// holds a pointer to one, so that printing the Error with %v or %#v shows neither.
+type sentRequest struct {
+	secrets []string // as excerpt writes them, longest first; none shorter than minSecret
+	url     *url.URL // no user information, fragment or query credential
+}
+
+// secrets returns what an Error keeps of req out of sight (see sentRequest). The
+// credentials are: the value of every header a redirect off the origin would drop (all
+// but redirectSafeHeaders: Authorization, Cookie, an API key header of any name) and each
+// of its words (a token without its scheme, a cookie's values), the user name and
+// password an HTTP Basic Authorization carries, the values of the query parameters named
+// in queryNames (case folded), and the URL's password; each also as a URL's query or path
+// would carry it, percent-encoded.
+func secrets(req *http.Request, queryNames []string) *sentRequest {
+	var c credentials
 	for name, values := range req.Header {
 		if !redirectSafeHeaders[http.CanonicalHeaderKey(name)] {
 			for _, v := range values {
-				add(v)
+				c.add(v)
+				c.addBasic(v)
 			}
 		}
 	}
@@ -171,32 +174,83 @@ func secrets(req *http.Request, queryNames []string) func(text string, cut bool)
 		for name, values := range req.URL.Query() {
 			if slices.ContainsFunc(queryNames, func(n string) bool { return strings.EqualFold(n, name) }) {
 				for _, v := range values {
-					add(v)
+					c.add(v)
 				}
 			}
 		}
 	}
 	if pw, ok := req.URL.User.Password(); ok {
-		add(pw)
+		c.add(pw)
 	}
-	if len(out) == 0 {
-		return nil
-	}
-	slices.SortFunc(out, func(a, b string) int { return cmp.Or(cmp.Compare(len(b), len(a)), strings.Compare(a, b)) })
-	return func(text string, cut bool) string { return hideSecrets(text, out, cut) }
+	slices.SortFunc(c, func(a, b string) int { return cmp.Or(cmp.Compare(len(b), len(a)), strings.Compare(a, b)) })
+	u := *req.URL
+	u.User, u.Fragment, u.RawFragment = nil, "", ""
+	dropQuery(&u, queryNames)
+	return &sentRequest{secrets: c, url: &u}
 }
 
-// hideSecrets replaces each of secrets in s, text as excerpt writes it, with REDACTED.
-// When s is cut short (cut), an end of s that starts one of them (4 bytes of it or more)
-// goes too.
-func hideSecrets(s string, secrets []string, cut bool) string {
-	for _, secret := range secrets {
+// credentials gathers the values Error hides, as excerpt writes them.
+type credentials []string
+
+// add keeps v, each of its words and their percent-encoded forms.
+func (c *credentials) add(v string) {
+	c.addForms(v)
+	for _, word := range strings.FieldsFunc(v, func(r rune) bool { return strings.ContainsRune(` ;,="`, r) }) {
+		c.addForms(word)
+	}
+}
+
+// addBasic keeps the password of v, when it is an HTTP Basic Authorization value
+// ("Basic dXNlcjpwYXNz"), and the user name and password joined as they were sent. The
+// user name alone is not a secret.
+func (c *credentials) addBasic(v string) {
+	scheme, token, ok := strings.Cut(strings.TrimSpace(v), " ")
+	if !ok || !strings.EqualFold(scheme, "basic") {
+		return
+	}
+	pair, err := base64.StdEncoding.DecodeString(strings.TrimSpace(token))
+	if err != nil {
+		return
+	}
+	c.addForms(string(pair))
+	if _, pw, ok := strings.Cut(string(pair), ":"); ok {
+		c.addForms(pw)
+	}
+}
+
+// addForms keeps v, and v percent-encoded as a query or a path would carry it, with
+// upper- and lower-case hex digits.
+func (c *credentials) addForms(v string) {
+	for _, form := range [...]string{v, url.QueryEscape(v), url.PathEscape(v)} {
+		c.keep(form)
+		c.keep(percentLower.ReplaceAllStringFunc(form, strings.ToLower))
+	}
+}
+
+// percentLower finds a percent-encoded byte, for its hex digits to be written in lower
+// case.
+var percentLower = regexp.MustCompile(`%[0-9A-F]{2}`)
+
+func (c *credentials) keep(v string) {
+	if v = excerpt(v, math.MaxInt); len(v) >= minSecret && !slices.Contains(*c, v) {
+		*c = append(*c, v)
+	}
+}
+
+// hide replaces each of the request's credentials in s, text as excerpt writes it, with
+// REDACTED. When s is cut short (cut), an end of s that starts one of them (4 bytes of it
+// or more) goes too. A nil r hides nothing.
+func (r *sentRequest) hide(s string, cut bool) string {
+	if r == nil {
+		return s
+	}
+	for _, secret := range r.secrets {
 		s = strings.ReplaceAll(s, secret, redacted)
 	}
 	if !cut {
 		return s
 	}
-	for _, secret := range secrets {
+	for _, secret := range r.secrets {
 		for n := min(len(secret), len(s)) - 1; n >= 4; n-- {
 			if strings.HasSuffix(s, secret[:n]) {
 				return s[:len(s)-n] + redacted

@@ -160,8 +160,9 @@ func WithMaxEventSize(n int) CallOption { return CallOption{wire.WithMaxEventSiz
 // it.
 func WithCursor(cursor string) CallOption { return CallOption{wire.WithCursor(cursor)} }
 
-// WithMaxPages ends a paginated walk (an <Op>All or <Op>Pages method) after n pages, without an error;
-// n < 1 lets it go to the last page, as it does by default. Other calls ignore it.
+// WithMaxPages ends a paginated walk (an <Op>All or <Op>Pages method) after n pages, without an error,
+// instead of after 100,000, where a walk that reached no last page ends with ErrTooManyPages; n < 1
+// keeps that default. Other calls ignore it.
 func WithMaxPages(n int) CallOption { return CallOption{wire.WithMaxPages(n)} }
 
 // WithResponseInfo fills *info when the call ends, success or failure: the final status and headers,
@@ -388,7 +389,7 @@ type APIError = runtime.Error
 // PageError ends a paginated walk (an <Op>All or <Op>Pages method) at the page it could not get: Page
 // counts from 1, Cursor is what the page was to be asked with (WithCursor(Cursor) resumes the walk
 // there), and Err is why: the page's call failed (an *APIError, a context error) or the walk would not
-// go on (ErrPageLoop, ErrPageLink). See runtime.PageError.
+// go on (ErrPageLoop, ErrPageLink, ErrTooManyPages). See runtime.PageError.
 type PageError = runtime.PageError
 
 // EventError is an error event an event stream received in place of an event: an event of type
@@ -429,6 +430,7 @@ var (
 	ErrManyVariants        = runtime.ErrManyVariants
 	ErrPageLoop            = runtime.ErrPageLoop
 	ErrPageLink            = runtime.ErrPageLink
+	ErrTooManyPages        = runtime.ErrTooManyPages
 	ErrEventTooLarge       = runtime.ErrEventTooLarge
 	ErrOutcomeUnknown      = runtime.ErrOutcomeUnknown
 )
@@ -835,8 +837,9 @@ func (c *Client) ListItems(ctx context.Context, opts ...CallOption) ([]Item, err
 //
 // Typed errors, for errors.As: 404: Problem.
 //
-// The operation answers with a redirect: the method does not follow it, and returns its Location,
-// resolved against the request's URL, for the caller to fetch (no credential goes along).
+// The operation answers with a redirect: the method does not follow it, and returns its Location, an
+// http or https URL resolved against the request's URL, for the caller to fetch (no credential goes
+// along); any other Location is an error (ErrNoLocation).
 //
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) GetItemArchive(ctx context.Context, id int64, opts ...CallOption) (*url.URL, error) {
@@ -903,9 +906,10 @@ func (c *Client) ListItemsAfter(ctx context.Context, params *ListItemsAfterParam
 //
 // Each page is one call of the operation, with its retries under its policy; the walk adds none. A
 // page that fails ends the loop with a *PageError, whose Cursor resumes the walk with WithCursor; so
-// does a cursor that repeats (ErrPageLoop) or a next link outside the client's base URL, which is not
-// followed (ErrPageLink). Stopping the loop sends nothing more; WithMaxPages caps the pages.
-// ListItemsAfterPages gives the pages themselves, with each one's ResponseInfo.
+// does a cursor that repeats (ErrPageLoop), a next link outside the client's base URL, which is not
+// followed (ErrPageLink), or a walk that reaches 100,000 pages without a last one (ErrTooManyPages).
+// Stopping the loop sends nothing more; WithMaxPages sets another bound. ListItemsAfterPages gives the
+// pages themselves, with each one's ResponseInfo.
 func (c *Client) ListItemsAfterAll(ctx context.Context, params *ListItemsAfterParams, opts ...CallOption) iter.Seq2[*Named, error] {
 	return wire.Items(c.ListItemsAfterPages(ctx, params, opts...), func(p *ListItemsAfterPage, i int) (item *Named, ok bool) {
 		if i < len(p.Items) {
@@ -921,10 +925,10 @@ func (c *Client) ListItemsAfterAll(ctx context.Context, params *ListItemsAfterPa
 //
 // Each page is one call of the operation, with its retries under its policy; the walk adds none. A
 // page that fails ends the loop with a *PageError, whose Cursor resumes the walk with WithCursor; so
-// does a cursor that repeats (ErrPageLoop) or a next link outside the client's base URL, which is not
-// followed (ErrPageLink). Stopping the loop sends nothing more; WithMaxPages caps the pages.
-// WithResponseInfo, passed on to every page's call, describes the last page asked for when the walk
-// ends.
+// does a cursor that repeats (ErrPageLoop), a next link outside the client's base URL, which is not
+// followed (ErrPageLink), or a walk that reaches 100,000 pages without a last one (ErrTooManyPages).
+// Stopping the loop sends nothing more; WithMaxPages sets another bound. WithResponseInfo, passed on
+// to every page's call, describes the last page asked for when the walk ends.
 //
 // Its pagination is from the spec's has_more+data+starting_after.
 func (c *Client) ListItemsAfterPages(ctx context.Context, params *ListItemsAfterParams, opts ...CallOption) iter.Seq2[*ListItemsAfterPage, error] {
@@ -988,9 +992,10 @@ func (c *Client) ListLinkedItems(ctx context.Context, params *ListLinkedItemsPar
 //
 // Each page is one call of the operation, with its retries under its policy; the walk adds none. A
 // page that fails ends the loop with a *PageError, whose Cursor resumes the walk with WithCursor; so
-// does a cursor that repeats (ErrPageLoop) or a next link outside the client's base URL, which is not
-// followed (ErrPageLink). Stopping the loop sends nothing more; WithMaxPages caps the pages.
-// ListLinkedItemsPages gives the pages themselves, with each one's ResponseInfo.
+// does a cursor that repeats (ErrPageLoop), a next link outside the client's base URL, which is not
+// followed (ErrPageLink), or a walk that reaches 100,000 pages without a last one (ErrTooManyPages).
+// Stopping the loop sends nothing more; WithMaxPages sets another bound. ListLinkedItemsPages gives
+// the pages themselves, with each one's ResponseInfo.
 func (c *Client) ListLinkedItemsAll(ctx context.Context, params *ListLinkedItemsParams, opts ...CallOption) iter.Seq2[*Item, error] {
 	return wire.Items(c.ListLinkedItemsPages(ctx, params, opts...), func(p *ListLinkedItemsPage, i int) (item *Item, ok bool) {
 		if i < len(p.Items) {
@@ -1006,10 +1011,10 @@ func (c *Client) ListLinkedItemsAll(ctx context.Context, params *ListLinkedItems
 //
 // Each page is one call of the operation, with its retries under its policy; the walk adds none. A
 // page that fails ends the loop with a *PageError, whose Cursor resumes the walk with WithCursor; so
-// does a cursor that repeats (ErrPageLoop) or a next link outside the client's base URL, which is not
-// followed (ErrPageLink). Stopping the loop sends nothing more; WithMaxPages caps the pages.
-// WithResponseInfo, passed on to every page's call, describes the last page asked for when the walk
-// ends.
+// does a cursor that repeats (ErrPageLoop), a next link outside the client's base URL, which is not
+// followed (ErrPageLink), or a walk that reaches 100,000 pages without a last one (ErrTooManyPages).
+// Stopping the loop sends nothing more; WithMaxPages sets another bound. WithResponseInfo, passed on
+// to every page's call, describes the last page asked for when the walk ends.
 //
 // Its pagination is from the spec's Link header.
 func (c *Client) ListLinkedItemsPages(ctx context.Context, params *ListLinkedItemsParams, opts ...CallOption) iter.Seq2[*ListLinkedItemsPage, error] {
@@ -1336,7 +1341,7 @@ type Problem struct {
 	Message *string `json:"message,omitzero"`
 }
 
-// Error returns the error model as JSON, so that it can be returned as an error.
+// Error returns the error model as JSON on one line, cut short, so that it can be returned as an error.
 func (v Problem) Error() string {
 	return wire.ErrorText(v)
 }

@@ -47,5 +47,5 @@ var sentinels = []string{
 	"ErrStatusNotRetried", "ErrNotRetrySafe", "ErrNotRetryable", "ErrConnectionErrorsOff", "ErrBodyTooLarge",
 	"ErrOptionDoesNotApply", "ErrRetriesOff", "ErrServerSaidNoRetry", "ErrRequestBody",
 	"ErrContentType", "ErrUndeclaredStatus", "ErrStreamClosed", "ErrNoLocation", "ErrNoVariant", "ErrManyVariants",
-	"ErrPageLoop", "ErrPageLink", "ErrEventTooLarge", "ErrOutcomeUnknown",
+	"ErrPageLoop", "ErrPageLink", "ErrTooManyPages", "ErrEventTooLarge", "ErrOutcomeUnknown",
 }

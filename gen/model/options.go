@@ -137,7 +137,7 @@ var callOptions = []Option{
 	{
 		Name:   "WithMaxPages",
 		Params: "n int",
-		Doc:    "WithMaxPages ends a paginated walk (an <Op>All or <Op>Pages method) after n pages, without an error; n < 1 lets it go to the last page, as it does by default. Other calls ignore it.",
+		Doc:    "WithMaxPages ends a paginated walk (an <Op>All or <Op>Pages method) after n pages, without an error, instead of after 100,000, where a walk that reached no last page ends with ErrTooManyPages; n < 1 keeps that default. Other calls ignore it.",
 	},
 	{
 		Name:   "WithResponseInfo",

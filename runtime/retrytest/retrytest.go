@@ -184,9 +184,12 @@ func (t *Transport) Requests() []Request {
 	return append([]Request(nil), t.requests...)
 }
 
-// RoundTrip answers one request: with the next fault, or with the handler.
+// RoundTrip answers one request: with the next fault, or with the handler. It closes the
+// request body, as http.RoundTripper requires, whatever it answers: a request whose
+// context is done too, which it fails with the context's error and does not record.
 func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err := req.Context().Err(); err != nil {
+		drainRequest(req)
 		return nil, err
 	}
 	body, err := readRequestBody(req)

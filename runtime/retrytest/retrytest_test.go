@@ -181,3 +181,33 @@ func TestNilHandler(t *testing.T) {
 		}
 	})
 }
+
+// closeCounter is a request body that counts its Close calls.
+type closeCounter struct {
+	io.Reader
+	closed int
+}
+
+func (c *closeCounter) Close() error { c.closed++; return nil }
+
+// RoundTrip closes the request body whatever it answers, a done context included, as
+// http.RoundTripper requires.
+func TestRoundTripClosesBodyOnDoneContext(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	body := &closeCounter{Reader: strings.NewReader("rex")}
+	req, err := http.NewRequestWithContext(ctx, "POST", "http://api.test/pets", body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := retrytest.NewTransport(ok)
+	if _, err := tr.RoundTrip(req); !errors.Is(err, context.Canceled) {
+		t.Errorf("err %v, want context.Canceled", err)
+	}
+	if body.closed == 0 {
+		t.Error("the request body was not closed")
+	}
+	if n := len(tr.Requests()); n != 0 {
+		t.Errorf("%d requests recorded, want none", n)
+	}
+}

@@ -93,8 +93,9 @@ func WithCursor(cursor string) CallOption {
 	return func(s *callSettings) { s.cursor = cursor }
 }
 
-// WithMaxPages ends a paginated walk after n pages, without an error; n < 1 lets it go
-// to the last page, as it does by default. Other calls ignore it.
+// WithMaxPages ends a paginated walk after n pages, without an error, instead of
+// DefaultMaxPages, after which a walk that reached no last page ends with
+// runtime.ErrTooManyPages; n < 1 keeps the default. Other calls ignore it.
 func WithMaxPages(n int) CallOption {
 	return func(s *callSettings) { s.maxPages = n }
 }

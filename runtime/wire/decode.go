@@ -13,6 +13,8 @@ import (
 
 	"github.com/retrygen/retrygen/runtime"
 	"github.com/retrygen/retrygen/runtime/internal/membody"
+	"github.com/retrygen/retrygen/runtime/internal/sent"
+	"github.com/retrygen/retrygen/runtime/internal/shown"
 )
 
 // ErrContentType is the cause of the error a call returns when a response's
@@ -119,6 +121,7 @@ func Undeclared(resp *http.Response, pick func(status int) any) error {
 	e := &runtime.Error{StatusCode: resp.StatusCode, Header: resp.Header, Body: body, Cause: ErrUndeclaredStatus}
 	if req := resp.Request; req != nil && req.URL != nil {
 		e.Method, e.URL = req.Method, RedactURL(req.URL.String())
+		sent.Keep(e, req)
 	}
 	if pick == nil {
 		return e
@@ -155,6 +158,10 @@ func Model[T any](status int) any {
 // errors.As reaches it. Only a JSON body is decoded: a response whose Content-Type is
 // not JSON (a text or HTML error page) keeps its text in Error.Body and gets no model,
 // and so does a model that does not decode. err is returned either way.
+//
+// The credentials the request carried are hidden in the model as in the error's text:
+// a string of the body that repeats one (a token, an API key, a Basic password) is
+// decoded with REDACTED in its place. Error.Body keeps the body as the server sent it.
 func DecodeError(err error, pick func(status int) any) error {
 	var apiErr *runtime.Error
 	if !errors.As(err, &apiErr) || apiErr.StatusCode == 0 || len(apiErr.Body) == 0 {
@@ -163,21 +170,27 @@ func DecodeError(err error, pick func(status int) any) error {
 	if ct := apiErr.Header.Get("Content-Type"); ct != "" && !isJSONType(ct) {
 		return err
 	}
-	if m := pick(apiErr.StatusCode); m != nil && json.Unmarshal(apiErr.Body, m) == nil {
+	m := pick(apiErr.StatusCode)
+	if m == nil {
+		return err
+	}
+	if body, ok := sent.HideJSON(apiErr, apiErr.Body); ok && json.Unmarshal(body, m) == nil {
 		apiErr.Model = m
 	}
 	return err
 }
 
-// ErrorText is the Error text of an error model: its JSON, cut after 512 bytes.
+// errorTextLimit is the most of an error model's JSON that its Error text shows, in
+// bytes before the "…" that marks a cut.
+const errorTextLimit = 512
+
+// ErrorText is the Error text of an error model: its JSON on one line of printable
+// characters (no control, bidi or zero-width character), cut between runes after 512
+// bytes. A model that DecodeError decoded holds none of the request's credentials.
 func ErrorText(v any) string {
 	data, err := json.Marshal(v)
 	if err != nil {
 		return "error response"
 	}
-	const max = 512
-	if len(data) > max {
-		return string(data[:max]) + "…"
-	}
-	return string(data)
+	return shown.Excerpt(string(data), errorTextLimit)
 }

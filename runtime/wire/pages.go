@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"iter"
 	"net/http"
@@ -9,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/retrygen/retrygen/runtime"
+	"github.com/retrygen/retrygen/runtime/internal/shown"
 )
 
 // PageKind says how a paginated operation asks for the page after the one it got.
@@ -217,9 +219,9 @@ func (s *PageStep) apply(base, u *url.URL, plain, query url.Values, header http.
 
 // follow parses next, a next page's URL, against from, the URL of the page that gave it,
 // and checks that it stays in the API at base: the same scheme, host and port, a path
-// at or under base's, no user information and no dot segments. Anything else is refused
-// with runtime.ErrPageLink: credentials never go to another server, nor elsewhere on the
-// same one.
+// at or under base's, no user information and no dot segment (see plainPath). Anything
+// else is refused with runtime.ErrPageLink: credentials never go to another server, nor
+// elsewhere on the same one.
 func follow(base, from *url.URL, next string) (*url.URL, error) {
 	ref, err := url.Parse(next)
 	if err != nil {
@@ -229,10 +231,17 @@ func follow(base, from *url.URL, next string) (*url.URL, error) {
 	u.Fragment, u.RawFragment = "", ""
 	if u.User != nil || !sameOrigin(u, base) || !underPath(u.Path, base.Path) {
 		u.User = nil
-		return nil, fmt.Errorf("%w: %s is outside %s", runtime.ErrPageLink, RedactURL(u.String()), RedactURL(base.String()))
+		return nil, fmt.Errorf("%w: %s is outside %s", runtime.ErrPageLink, shownLink(u), shownLink(base))
 	}
 	return u, nil
 }
+
+// linkShown is the most of a link that an error shows, in bytes.
+const linkShown = 120
+
+// shownLink returns u as an error shows it: redacted, on one line, cut after linkShown
+// bytes.
+func shownLink(u *url.URL) string { return shown.Excerpt(RedactURL(u.String()), linkShown) }
 
 // sameOrigin reports whether a and b have the same scheme, host and port (RFC 6454), a
 // port left out being the scheme's default.
@@ -251,19 +260,51 @@ func portOf(u *url.URL) string {
 	return "80"
 }
 
-// underPath reports whether path, decoded, is root or below it, with no "." or ".."
-// segment and no backslash that a server could read as one.
+// decodings is how many times underPath decodes a path further, as a server that
+// unescapes it again would: a path still encoded after that is refused.
+const decodings = 3
+
+// underPath reports whether path, decoded, is root or below it, and is a plain path
+// (see plainPath) however many times a server decodes it again.
 func underPath(path, root string) bool {
+	root = strings.TrimSuffix(root, "/")
+	if root != "" && path != root && !strings.HasPrefix(path, root+"/") {
+		return false
+	}
+	for range decodings {
+		if !plainPath(path) {
+			return false
+		}
+		again, err := url.PathUnescape(path)
+		if err != nil || again == path {
+			return true
+		}
+		path = again
+	}
+	return false
+}
+
+// dotsAndSpaces are the characters a dot segment may be made of: ".", " ", and what NFKC
+// normalization makes "." (one dot leader, small and fullwidth full stops).
+const dotsAndSpaces = ". \u2024\ufe52\uff0e"
+
+// plainPath reports whether path has no backslash, which a server could read as a
+// slash, and no dot segment: no segment made of dots and spaces only ("..", ".", "...",
+// ".. ", which Windows servers trim to ".."; the dots may be ones that Unicode
+// normalization makes "."), whatever path parameters or NUL follow it ("..;jsessionid=1",
+// which Tomcat and Spring read as "..").
+func plainPath(path string) bool {
 	if strings.Contains(path, `\`) {
 		return false
 	}
-	for _, seg := range strings.Split(path, "/") {
-		if seg == "." || seg == ".." {
+	for seg := range strings.SplitSeq(path, "/") {
+		name, _, _ := strings.Cut(seg, ";")
+		name, _, _ = strings.Cut(name, "\x00")
+		if name != "" && strings.Trim(name, dotsAndSpaces) == "" {
 			return false
 		}
 	}
-	root = strings.TrimSuffix(root, "/")
-	return root == "" || path == root || strings.HasPrefix(path, root+"/")
+	return true
 }
 
 // nextLink returns the target of the first link in h's Link fields whose relation types
@@ -336,6 +377,12 @@ func isNextLink(params []string) bool {
 	return false
 }
 
+// DefaultMaxPages is the most pages a walk asks for unless WithMaxPages says otherwise:
+// far more than any real API's list needs, and few enough that a server handing out a
+// fresh cursor forever ends the walk (with runtime.ErrTooManyPages). WithMaxPages(n) with
+// a larger n lifts it, math.MaxInt for no bound at all.
+const DefaultMaxPages = 100_000
+
 // Walk returns the pages of a paginated operation, asked for one at a time as the loop
 // over them goes on: page fetches one with the operation's ordinary method, passing it
 // step.Option(), and builds the page from the response, with step.Info() and
@@ -344,11 +391,13 @@ func isNextLink(params []string) bool {
 //
 // The walk ends after the last page (see PageStep.Next), after WithMaxPages pages, when
 // the loop stops (nothing more is sent), or with a *runtime.PageError yielded once: a
-// page's call failed, or its cursor repeats one the walk already used
-// (runtime.ErrPageLoop). It starts at WithCursor's cursor when opts have one. Every page
-// gets opts: a WithResponseInfo describes the last page asked for when the walk ends. A
-// WithIdempotencyKey ends the walk before anything is sent, as it cannot be every page's
-// key.
+// page's call failed, its cursor repeats one the walk already used
+// (runtime.ErrPageLoop), or it would be page DefaultMaxPages+1 and WithMaxPages set no
+// bound (runtime.ErrTooManyPages). The walk keeps a hash of each cursor it used, not the
+// cursor, so its memory does not grow with the cursors' size. It starts at WithCursor's
+// cursor when opts have one. Every page gets opts: a WithResponseInfo describes the last
+// page asked for when the walk ends. A WithIdempotencyKey ends the walk before anything
+// is sent, as it cannot be every page's key.
 func Walk[P any](pager *Pager, opts []CallOption, page func(step *PageStep) (P, error)) iter.Seq2[P, error] {
 	s := settings(opts)
 	return func(yield func(P, error) bool) {
@@ -358,15 +407,15 @@ func Walk[P any](pager *Pager, opts []CallOption, page func(step *PageStep) (P, 
 				Err: fmt.Errorf("WithIdempotencyKey: %w: each page is a call of its own", runtime.ErrOptionDoesNotApply)})
 			return
 		}
-		seen := map[string]bool{}
+		seen := map[[sha256.Size]byte]struct{}{}
 		cursor := s.cursor
-		for n := 1; s.maxPages < 1 || n <= s.maxPages; n++ {
-			if cursor != "" {
-				if seen[cursor] {
-					yield(zero, &runtime.PageError{Page: n, Cursor: cursor, Err: runtime.ErrPageLoop})
-					return
-				}
-				seen[cursor] = true
+		for n := 1; ; n++ {
+			if n > s.maxPages && s.maxPages > 0 {
+				return
+			}
+			if err := walkOn(n, cursor, s.maxPages, seen); err != nil {
+				yield(zero, err)
+				return
 			}
 			step := &PageStep{pager: pager, cursor: cursor}
 			p, err := page(step)
@@ -380,6 +429,24 @@ func Walk[P any](pager *Pager, opts []CallOption, page func(step *PageStep) (P, 
 			cursor = step.next
 		}
 	}
+}
+
+// walkOn returns why page n of a walk, to be asked with cursor, must not be: past the
+// default bound when the walk has none of its own (maxPages < 1), or a cursor among seen,
+// which it then joins. It returns nil when the page may be asked for.
+func walkOn(n int, cursor string, maxPages int, seen map[[sha256.Size]byte]struct{}) error {
+	if maxPages < 1 && n > DefaultMaxPages {
+		return &runtime.PageError{Page: n, Cursor: cursor, Err: runtime.ErrTooManyPages}
+	}
+	if cursor == "" {
+		return nil
+	}
+	sum := sha256.Sum256([]byte(cursor))
+	if _, ok := seen[sum]; ok {
+		return &runtime.PageError{Page: n, Cursor: cursor, Err: runtime.ErrPageLoop}
+	}
+	seen[sum] = struct{}{}
+	return nil
 }
 
 // Items yields the items of the pages that pages yields, in order, then the error that

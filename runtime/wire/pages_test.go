@@ -6,12 +6,15 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	goruntime "runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
+	"unicode/utf8"
 
 	"github.com/retrygen/retrygen/runtime"
 )
@@ -188,6 +191,25 @@ func TestWalkRefusesLinksOutsideTheAPI(t *testing.T) {
 		"https://user:pw@api.example.com/v1/items?page=2",
 		"//evil.example/v1/items",
 		"https://[::1",
+		// Path parameters: Tomcat and Spring read "..;" as "..".
+		"https://api.example.com/v1/..;/admin/keys",
+		"/v1/items/..;/..;/admin",
+		"https://api.example.com/v1/%2e%2e;/admin",
+		"https://api.example.com/v1/%2E%2E;jsessionid=x/admin",
+		"https://api.example.com/v1/.%2E;x/admin",
+		"https://api.example.com/v1/..%3b/admin",
+		"https://api.example.com/v1/.;/items",
+		// What a server that decodes the path twice reads as a dot segment or a backslash.
+		"https://api.example.com/v1/%252e%252e/admin",
+		"https://api.example.com/v1/%252E%252E%253B/admin",
+		"https://api.example.com/v1/..%255cadmin",
+		"https://api.example.com/v1/%25252e%25252e/admin",
+		// Dots and spaces alone, which Windows servers trim to "..".
+		"https://api.example.com/v1/.../admin",
+		"https://api.example.com/v1/..%20/admin",
+		"https://api.example.com/v1/..%00/admin",
+		"https://api.example.com/v1/%EF%BC%8E%EF%BC%8E/admin",
+		"https://api.example.com/v1/\u2024\u2024;x/admin",
 	} {
 		s := &pageServer{answer: func(n int, req *http.Request) (int, http.Header, string) {
 			return 200, http.Header{"Link": {"<" + link + `>; rel="next"`}}, body([]string{"a"})
@@ -207,6 +229,40 @@ func TestWalkRefusesLinksOutsideTheAPI(t *testing.T) {
 		}
 		if strings.Contains(err.Error(), "pw") {
 			t.Errorf("%s: the error shows the link's password: %v", link, err)
+		}
+	}
+	// A path parameter or an encoded character that is no dot segment is followed.
+	for _, link := range []string{"/v1/items;v=2?page=2", "/v1/a..b/%2e%2ex?page=2", "/v1/items/%25?page=2"} {
+		s := &pageServer{answer: func(n int, req *http.Request) (int, http.Header, string) {
+			if n == 1 {
+				return 200, http.Header{"Link": {"<" + link + `>; rel="next"`}}, body([]string{"a"})
+			}
+			return 200, nil, body([]string{"b"})
+		}}
+		if items, _, err := collect(walk(pageClient(t, s), &Pager{Kind: PageLink}, nil)); err != nil || len(items) != 2 {
+			t.Errorf("%s: items %v, err %v", link, items, err)
+		}
+	}
+}
+
+// The error that refuses a next link shows it on one line, cut short: a 1 MB link does
+// not make a 1 MB error.
+func TestWalkRefusedLinkIsShownCut(t *testing.T) {
+	for _, link := range []string{
+		"https://evil.example/" + strings.Repeat("a", 1<<20),
+		"https://evil.example/" + strings.Repeat("é", 1<<19),
+		"https://evil.example/x?q=" + strings.Repeat("s", 1<<20),
+		"https://evil.example‮.test/x",
+	} {
+		s := &pageServer{answer: func(n int, req *http.Request) (int, http.Header, string) {
+			return 200, http.Header{"Link": {"<" + link + `>; rel="next"`}}, body([]string{"a"})
+		}}
+		_, _, err := collect(walk(pageClient(t, s), &Pager{Kind: PageLink}, nil))
+		if !errors.Is(err, runtime.ErrPageLink) {
+			t.Fatalf("%.40q: err %v, want ErrPageLink", link, err)
+		}
+		if text := err.Error(); len(text) > 400 || !utf8.ValidString(text) || strings.ContainsRune(text, '\u202e') {
+			t.Errorf("%.40q: %d bytes of error text: %.300q", link, len(text), text)
 		}
 	}
 	// The default port may be written out; the host's case does not matter.
@@ -487,5 +543,89 @@ func TestNextLink(t *testing.T) {
 	}
 	if got := nextLink(http.Header{"Link": {`<https://a/1>; rel="prev"`, `<https://a/2>; rel="next"`}}); got != "https://a/2" {
 		t.Errorf("two Link fields: %q", got)
+	}
+}
+
+// freshCursors is the page function of a walk whose every page holds one item and a
+// cursor never given before, of size bytes: a server that never ends its list.
+func freshCursors(size int) func(step *PageStep) (*testPage, error) {
+	n := 0
+	return func(step *PageStep) (*testPage, error) {
+		n++
+		cursor := strconv.Itoa(n) + strings.Repeat("c", size)
+		return &testPage{Items: []string{"a"}, Next: step.Next(PageFacts{Items: 1, Cursor: cursor})}, nil
+	}
+}
+
+// liveHeap returns the bytes of live heap, after a collection.
+func liveHeap() uint64 {
+	goruntime.GC()
+	var m goruntime.MemStats
+	goruntime.ReadMemStats(&m)
+	return m.HeapAlloc
+}
+
+// A walk remembers the cursors it used by a hash of each, not whole: 300 pages of 256 KiB
+// cursors (75 MiB of cursors) leave the caller's live heap about where it was, and a
+// repeated one is still caught.
+func TestWalkRemembersCursorsByHash(t *testing.T) {
+	const pages, size = 300, 256 << 10
+	before := liveHeap()
+	var grown uint64
+	n := 0
+	for _, err := range Walk(&Pager{Kind: PageCursor, In: "query", Param: "cursor"}, nil, freshCursors(size)) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n++; n == pages {
+			grown = max(liveHeap(), before) - before
+			break
+		}
+	}
+	if grown > 8<<20 {
+		t.Errorf("%d pages of %d KiB cursors grew the live heap by %d MiB", pages, size>>10, grown>>20)
+	}
+
+	repeat := 0
+	_, _, err := collect(Walk(&Pager{Kind: PageCursor}, nil, func(step *PageStep) (*testPage, error) {
+		repeat++
+		return &testPage{Items: []string{"a"}, Next: step.Next(PageFacts{Items: 1, Cursor: strings.Repeat("c", size)})}, nil
+	}))
+	if pe, ok := errors.AsType[*runtime.PageError](err); !ok || !errors.Is(err, runtime.ErrPageLoop) || pe.Page != 3 || repeat != 2 {
+		t.Errorf("a repeated 256 KiB cursor: %d pages, err %v; want 2 pages, then ErrPageLoop", repeat, err)
+	}
+}
+
+// collectAtMost is collect for a walk that may not end: it stops after limit pages.
+func collectAtMost(pages func(func(*testPage, error) bool), limit int) (got []*testPage, err error) {
+	for p, err := range pages {
+		if err != nil || len(got) == limit {
+			return got, err
+		}
+		got = append(got, p)
+	}
+	return got, nil
+}
+
+// A walk that never reaches a last page ends after DefaultMaxPages pages with
+// ErrTooManyPages; WithMaxPages sets another bound, which ends the walk without an error.
+func TestWalkHasADefaultPageBound(t *testing.T) {
+	pager := &Pager{Kind: PageCursor, In: "query", Param: "cursor"}
+	const enough = 2 * DefaultMaxPages
+	pages, err := collectAtMost(Walk(pager, nil, freshCursors(0)), enough)
+	pe, ok := errors.AsType[*runtime.PageError](err)
+	if !errors.Is(err, runtime.ErrTooManyPages) || !ok || pe.Page != DefaultMaxPages+1 || len(pages) != DefaultMaxPages {
+		t.Errorf("%d pages, err %v; want %d pages, then ErrTooManyPages", len(pages), err, DefaultMaxPages)
+	}
+	if pe != nil && pe.Cursor == "" {
+		t.Error("the error has no cursor to resume the walk with")
+	}
+	for _, n := range []int{0, -1} {
+		if pages, err := collectAtMost(Walk(pager, []CallOption{WithMaxPages(n)}, freshCursors(0)), enough); !errors.Is(err, runtime.ErrTooManyPages) || len(pages) != DefaultMaxPages {
+			t.Errorf("WithMaxPages(%d): %d pages, err %v; want the default bound", n, len(pages), err)
+		}
+	}
+	if pages, err := collectAtMost(Walk(pager, []CallOption{WithMaxPages(DefaultMaxPages + 5)}, freshCursors(0)), enough); err != nil || len(pages) != DefaultMaxPages+5 {
+		t.Errorf("WithMaxPages(DefaultMaxPages+5): %d pages, err %v", len(pages), err)
 	}
 }

@@ -159,8 +159,9 @@ func WithMaxEventSize(n int) CallOption { return CallOption{wire.WithMaxEventSiz
 // it.
 func WithCursor(cursor string) CallOption { return CallOption{wire.WithCursor(cursor)} }
 
-// WithMaxPages ends a paginated walk (an <Op>All or <Op>Pages method) after n pages, without an error;
-// n < 1 lets it go to the last page, as it does by default. Other calls ignore it.
+// WithMaxPages ends a paginated walk (an <Op>All or <Op>Pages method) after n pages, without an error,
+// instead of after 100,000, where a walk that reached no last page ends with ErrTooManyPages; n < 1
+// keeps that default. Other calls ignore it.
 func WithMaxPages(n int) CallOption { return CallOption{wire.WithMaxPages(n)} }
 
 // WithResponseInfo fills *info when the call ends, success or failure: the final status and headers,
@@ -387,7 +388,7 @@ type APIError = runtime.Error
 // PageError ends a paginated walk (an <Op>All or <Op>Pages method) at the page it could not get: Page
 // counts from 1, Cursor is what the page was to be asked with (WithCursor(Cursor) resumes the walk
 // there), and Err is why: the page's call failed (an *APIError, a context error) or the walk would not
-// go on (ErrPageLoop, ErrPageLink). See runtime.PageError.
+// go on (ErrPageLoop, ErrPageLink, ErrTooManyPages). See runtime.PageError.
 type PageError = runtime.PageError
 
 // EventError is an error event an event stream received in place of an event: an event of type
@@ -428,6 +429,7 @@ var (
 	ErrManyVariants        = runtime.ErrManyVariants
 	ErrPageLoop            = runtime.ErrPageLoop
 	ErrPageLink            = runtime.ErrPageLink
+	ErrTooManyPages        = runtime.ErrTooManyPages
 	ErrEventTooLarge       = runtime.ErrEventTooLarge
 	ErrOutcomeUnknown      = runtime.ErrOutcomeUnknown
 )
@@ -561,9 +563,10 @@ func (c *Client) ListPets(ctx context.Context, params *ListPetsParams, opts ...C
 //
 // Each page is one call of the operation, with its retries under its policy; the walk adds none. A
 // page that fails ends the loop with a *PageError, whose Cursor resumes the walk with WithCursor; so
-// does a cursor that repeats (ErrPageLoop) or a next link outside the client's base URL, which is not
-// followed (ErrPageLink). Stopping the loop sends nothing more; WithMaxPages caps the pages.
-// ListPetsPages gives the pages themselves, with each one's ResponseInfo.
+// does a cursor that repeats (ErrPageLoop), a next link outside the client's base URL, which is not
+// followed (ErrPageLink), or a walk that reaches 100,000 pages without a last one (ErrTooManyPages).
+// Stopping the loop sends nothing more; WithMaxPages sets another bound. ListPetsPages gives the pages
+// themselves, with each one's ResponseInfo.
 func (c *Client) ListPetsAll(ctx context.Context, params *ListPetsParams, opts ...CallOption) iter.Seq2[*Pet, error] {
 	return wire.Items(c.ListPetsPages(ctx, params, opts...), func(p *ListPetsPage, i int) (item *Pet, ok bool) {
 		if i < len(p.Items) {
@@ -579,10 +582,10 @@ func (c *Client) ListPetsAll(ctx context.Context, params *ListPetsParams, opts .
 //
 // Each page is one call of the operation, with its retries under its policy; the walk adds none. A
 // page that fails ends the loop with a *PageError, whose Cursor resumes the walk with WithCursor; so
-// does a cursor that repeats (ErrPageLoop) or a next link outside the client's base URL, which is not
-// followed (ErrPageLink). Stopping the loop sends nothing more; WithMaxPages caps the pages.
-// WithResponseInfo, passed on to every page's call, describes the last page asked for when the walk
-// ends.
+// does a cursor that repeats (ErrPageLoop), a next link outside the client's base URL, which is not
+// followed (ErrPageLink), or a walk that reaches 100,000 pages without a last one (ErrTooManyPages).
+// Stopping the loop sends nothing more; WithMaxPages sets another bound. WithResponseInfo, passed on
+// to every page's call, describes the last page asked for when the walk ends.
 //
 // Its pagination is from the spec's Link header.
 func (c *Client) ListPetsPages(ctx context.Context, params *ListPetsParams, opts ...CallOption) iter.Seq2[*ListPetsPage, error] {
@@ -954,7 +957,7 @@ type Problem struct {
 	Message string `json:"message"`
 }
 
-// Error returns the error model as JSON, so that it can be returned as an error.
+// Error returns the error model as JSON on one line, cut short, so that it can be returned as an error.
 func (v Problem) Error() string {
 	return wire.ErrorText(v)
 }

@@ -232,7 +232,7 @@ func methodDoc(op *model.Operation) doc {
 		d.para("It leaves the body's " + strconv.Quote(oneLine(s.Flag.Name)) + " property out, whatever the caller set, so that the answer is JSON; " + s.GoName + " asks for the event stream.")
 	}
 	if op.Redirect {
-		d.para("The operation answers with a redirect: the method does not follow it, and returns its Location, resolved against the request's URL, for the caller to fetch (no credential goes along).")
+		d.para("The operation answers with a redirect: the method does not follow it, and returns its Location, an http or https URL resolved against the request's URL, for the caller to fetch (no credential goes along); any other Location is an error (ErrNoLocation).")
 	}
 	d.line(retrySummary(op.Policy))
 	return d

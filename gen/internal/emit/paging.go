@@ -141,7 +141,7 @@ func (e *emitter) allMethod(op *model.Operation) *jen.Statement {
 }
 
 // walkRules is what every walk's doc says of retries, failures and stopping.
-const walkRules = "Each page is one call of the operation, with its retries under its policy; the walk adds none. A page that fails ends the loop with a *PageError, whose Cursor resumes the walk with WithCursor; so does a cursor that repeats (ErrPageLoop) or a next link outside the client's base URL, which is not followed (ErrPageLink). Stopping the loop sends nothing more; WithMaxPages caps the pages."
+const walkRules = "Each page is one call of the operation, with its retries under its policy; the walk adds none. A page that fails ends the loop with a *PageError, whose Cursor resumes the walk with WithCursor; so does a cursor that repeats (ErrPageLoop), a next link outside the client's base URL, which is not followed (ErrPageLink), or a walk that reaches 100,000 pages without a last one (ErrTooManyPages). Stopping the loop sends nothing more; WithMaxPages sets another bound."
 
 // walkDoc says how the walk of op goes from page to page, as the end of a sentence.
 func walkDoc(op *model.Operation) string {

@@ -94,7 +94,7 @@ func (e *emitter) decl(d *model.Decl) *jen.Statement {
 		}
 	}
 	if d.ErrorModel {
-		s.Line().Line().Comment("// Error returns the error model as JSON, so that it can be returned as an error.").Line()
+		s.Line().Line().Comment("// Error returns the error model as JSON on one line, cut short, so that it can be returned as an error.").Line()
 		s.Func().Params(jen.Id("v").Id(d.GoName)).Id("Error").Params().String().Block(
 			jen.Return(jen.Qual(wirePath, "ErrorText").Call(jen.Id("v"))),
 		)

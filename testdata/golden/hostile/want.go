@@ -168,8 +168,9 @@ func WithMaxEventSize(n int) CallOption { return CallOption{wire.WithMaxEventSiz
 // it.
 func WithCursor(cursor string) CallOption { return CallOption{wire.WithCursor(cursor)} }
 
-// WithMaxPages ends a paginated walk (an <Op>All or <Op>Pages method) after n pages, without an error;
-// n < 1 lets it go to the last page, as it does by default. Other calls ignore it.
+// WithMaxPages ends a paginated walk (an <Op>All or <Op>Pages method) after n pages, without an error,
+// instead of after 100,000, where a walk that reached no last page ends with ErrTooManyPages; n < 1
+// keeps that default. Other calls ignore it.
 func WithMaxPages(n int) CallOption { return CallOption{wire.WithMaxPages(n)} }
 
 // WithResponseInfo fills *info when the call ends, success or failure: the final status and headers,
@@ -396,7 +397,7 @@ type APIError = runtime.Error
 // PageError ends a paginated walk (an <Op>All or <Op>Pages method) at the page it could not get: Page
 // counts from 1, Cursor is what the page was to be asked with (WithCursor(Cursor) resumes the walk
 // there), and Err is why: the page's call failed (an *APIError, a context error) or the walk would not
-// go on (ErrPageLoop, ErrPageLink). See runtime.PageError.
+// go on (ErrPageLoop, ErrPageLink, ErrTooManyPages). See runtime.PageError.
 type PageError = runtime.PageError
 
 // EventError is an error event an event stream received in place of an event: an event of type
@@ -437,6 +438,7 @@ var (
 	ErrManyVariants        = runtime.ErrManyVariants
 	ErrPageLoop            = runtime.ErrPageLoop
 	ErrPageLink            = runtime.ErrPageLink
+	ErrTooManyPages        = runtime.ErrTooManyPages
 	ErrEventTooLarge       = runtime.ErrEventTooLarge
 	ErrOutcomeUnknown      = runtime.ErrOutcomeUnknown
 )
@@ -503,8 +505,9 @@ func (c *Client) GetUser2(ctx context.Context, opts ...CallOption) error {
 //
 // A redirect-only operation whose parameter is called url, as the import its result names.
 //
-// The operation answers with a redirect: the method does not follow it, and returns its Location,
-// resolved against the request's URL, for the caller to fetch (no credential goes along).
+// The operation answers with a redirect: the method does not follow it, and returns its Location, an
+// http or https URL resolved against the request's URL, for the caller to fetch (no credential goes
+// along); any other Location is an error (ErrNoLocation).
 //
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) GetMoved(ctx context.Context, url string, opts ...CallOption) (*url.URL, error) {

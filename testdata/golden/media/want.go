@@ -162,8 +162,9 @@ func WithMaxEventSize(n int) CallOption { return CallOption{wire.WithMaxEventSiz
 // it.
 func WithCursor(cursor string) CallOption { return CallOption{wire.WithCursor(cursor)} }
 
-// WithMaxPages ends a paginated walk (an <Op>All or <Op>Pages method) after n pages, without an error;
-// n < 1 lets it go to the last page, as it does by default. Other calls ignore it.
+// WithMaxPages ends a paginated walk (an <Op>All or <Op>Pages method) after n pages, without an error,
+// instead of after 100,000, where a walk that reached no last page ends with ErrTooManyPages; n < 1
+// keeps that default. Other calls ignore it.
 func WithMaxPages(n int) CallOption { return CallOption{wire.WithMaxPages(n)} }
 
 // WithResponseInfo fills *info when the call ends, success or failure: the final status and headers,
@@ -390,7 +391,7 @@ type APIError = runtime.Error
 // PageError ends a paginated walk (an <Op>All or <Op>Pages method) at the page it could not get: Page
 // counts from 1, Cursor is what the page was to be asked with (WithCursor(Cursor) resumes the walk
 // there), and Err is why: the page's call failed (an *APIError, a context error) or the walk would not
-// go on (ErrPageLoop, ErrPageLink). See runtime.PageError.
+// go on (ErrPageLoop, ErrPageLink, ErrTooManyPages). See runtime.PageError.
 type PageError = runtime.PageError
 
 // EventError is an error event an event stream received in place of an event: an event of type
@@ -431,6 +432,7 @@ var (
 	ErrManyVariants        = runtime.ErrManyVariants
 	ErrPageLoop            = runtime.ErrPageLoop
 	ErrPageLink            = runtime.ErrPageLink
+	ErrTooManyPages        = runtime.ErrTooManyPages
 	ErrEventTooLarge       = runtime.ErrEventTooLarge
 	ErrOutcomeUnknown      = runtime.ErrOutcomeUnknown
 )
@@ -719,7 +721,7 @@ type Problem struct {
 	Title  *string `json:"title,omitzero"`
 }
 
-// Error returns the error model as JSON, so that it can be returned as an error.
+// Error returns the error model as JSON on one line, cut short, so that it can be returned as an error.
 func (v Problem) Error() string {
 	return wire.ErrorText(v)
 }

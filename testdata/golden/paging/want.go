@@ -159,8 +159,9 @@ func WithMaxEventSize(n int) CallOption { return CallOption{wire.WithMaxEventSiz
 // it.
 func WithCursor(cursor string) CallOption { return CallOption{wire.WithCursor(cursor)} }
 
-// WithMaxPages ends a paginated walk (an <Op>All or <Op>Pages method) after n pages, without an error;
-// n < 1 lets it go to the last page, as it does by default. Other calls ignore it.
+// WithMaxPages ends a paginated walk (an <Op>All or <Op>Pages method) after n pages, without an error,
+// instead of after 100,000, where a walk that reached no last page ends with ErrTooManyPages; n < 1
+// keeps that default. Other calls ignore it.
 func WithMaxPages(n int) CallOption { return CallOption{wire.WithMaxPages(n)} }
 
 // WithResponseInfo fills *info when the call ends, success or failure: the final status and headers,
@@ -387,7 +388,7 @@ type APIError = runtime.Error
 // PageError ends a paginated walk (an <Op>All or <Op>Pages method) at the page it could not get: Page
 // counts from 1, Cursor is what the page was to be asked with (WithCursor(Cursor) resumes the walk
 // there), and Err is why: the page's call failed (an *APIError, a context error) or the walk would not
-// go on (ErrPageLoop, ErrPageLink). See runtime.PageError.
+// go on (ErrPageLoop, ErrPageLink, ErrTooManyPages). See runtime.PageError.
 type PageError = runtime.PageError
 
 // EventError is an error event an event stream received in place of an event: an event of type
@@ -428,6 +429,7 @@ var (
 	ErrManyVariants        = runtime.ErrManyVariants
 	ErrPageLoop            = runtime.ErrPageLoop
 	ErrPageLink            = runtime.ErrPageLink
+	ErrTooManyPages        = runtime.ErrTooManyPages
 	ErrEventTooLarge       = runtime.ErrEventTooLarge
 	ErrOutcomeUnknown      = runtime.ErrOutcomeUnknown
 )
@@ -473,9 +475,10 @@ func (c *Client) ListAssistants(ctx context.Context, params *ListAssistantsParam
 //
 // Each page is one call of the operation, with its retries under its policy; the walk adds none. A
 // page that fails ends the loop with a *PageError, whose Cursor resumes the walk with WithCursor; so
-// does a cursor that repeats (ErrPageLoop) or a next link outside the client's base URL, which is not
-// followed (ErrPageLink). Stopping the loop sends nothing more; WithMaxPages caps the pages.
-// ListAssistantsPages gives the pages themselves, with each one's ResponseInfo.
+// does a cursor that repeats (ErrPageLoop), a next link outside the client's base URL, which is not
+// followed (ErrPageLink), or a walk that reaches 100,000 pages without a last one (ErrTooManyPages).
+// Stopping the loop sends nothing more; WithMaxPages sets another bound. ListAssistantsPages gives the
+// pages themselves, with each one's ResponseInfo.
 func (c *Client) ListAssistantsAll(ctx context.Context, params *ListAssistantsParams, opts ...CallOption) iter.Seq2[*Charge, error] {
 	return wire.Items(c.ListAssistantsPages(ctx, params, opts...), func(p *ListAssistantsPage, i int) (item *Charge, ok bool) {
 		if i < len(p.Items) {
@@ -491,10 +494,10 @@ func (c *Client) ListAssistantsAll(ctx context.Context, params *ListAssistantsPa
 //
 // Each page is one call of the operation, with its retries under its policy; the walk adds none. A
 // page that fails ends the loop with a *PageError, whose Cursor resumes the walk with WithCursor; so
-// does a cursor that repeats (ErrPageLoop) or a next link outside the client's base URL, which is not
-// followed (ErrPageLink). Stopping the loop sends nothing more; WithMaxPages caps the pages.
-// WithResponseInfo, passed on to every page's call, describes the last page asked for when the walk
-// ends.
+// does a cursor that repeats (ErrPageLoop), a next link outside the client's base URL, which is not
+// followed (ErrPageLink), or a walk that reaches 100,000 pages without a last one (ErrTooManyPages).
+// Stopping the loop sends nothing more; WithMaxPages sets another bound. WithResponseInfo, passed on
+// to every page's call, describes the last page asked for when the walk ends.
 //
 // Its pagination is from the spec's has_more+data+after+last_id.
 func (c *Client) ListAssistantsPages(ctx context.Context, params *ListAssistantsParams, opts ...CallOption) iter.Seq2[*ListAssistantsPage, error] {
@@ -553,9 +556,10 @@ func (c *Client) ListBooks(ctx context.Context, pageToken string, opts ...CallOp
 //
 // Each page is one call of the operation, with its retries under its policy; the walk adds none. A
 // page that fails ends the loop with a *PageError, whose Cursor resumes the walk with WithCursor; so
-// does a cursor that repeats (ErrPageLoop) or a next link outside the client's base URL, which is not
-// followed (ErrPageLink). Stopping the loop sends nothing more; WithMaxPages caps the pages.
-// ListBooksPages gives the pages themselves, with each one's ResponseInfo.
+// does a cursor that repeats (ErrPageLoop), a next link outside the client's base URL, which is not
+// followed (ErrPageLink), or a walk that reaches 100,000 pages without a last one (ErrTooManyPages).
+// Stopping the loop sends nothing more; WithMaxPages sets another bound. ListBooksPages gives the
+// pages themselves, with each one's ResponseInfo.
 func (c *Client) ListBooksAll(ctx context.Context, pageToken string, opts ...CallOption) iter.Seq2[string, error] {
 	return wire.Items(c.ListBooksPages(ctx, pageToken, opts...), func(p *ListBooksPage, i int) (item string, ok bool) {
 		if i < len(p.Items) {
@@ -571,10 +575,10 @@ func (c *Client) ListBooksAll(ctx context.Context, pageToken string, opts ...Cal
 //
 // Each page is one call of the operation, with its retries under its policy; the walk adds none. A
 // page that fails ends the loop with a *PageError, whose Cursor resumes the walk with WithCursor; so
-// does a cursor that repeats (ErrPageLoop) or a next link outside the client's base URL, which is not
-// followed (ErrPageLink). Stopping the loop sends nothing more; WithMaxPages caps the pages.
-// WithResponseInfo, passed on to every page's call, describes the last page asked for when the walk
-// ends.
+// does a cursor that repeats (ErrPageLoop), a next link outside the client's base URL, which is not
+// followed (ErrPageLink), or a walk that reaches 100,000 pages without a last one (ErrTooManyPages).
+// Stopping the loop sends nothing more; WithMaxPages sets another bound. WithResponseInfo, passed on
+// to every page's call, describes the last page asked for when the walk ends.
 //
 // Its pagination is from the spec's next_page_token+page_token.
 func (c *Client) ListBooksPages(ctx context.Context, pageToken string, opts ...CallOption) iter.Seq2[*ListBooksPage, error] {
@@ -634,9 +638,10 @@ func (c *Client) ListCharges(ctx context.Context, params *ListChargesParams, opt
 //
 // Each page is one call of the operation, with its retries under its policy; the walk adds none. A
 // page that fails ends the loop with a *PageError, whose Cursor resumes the walk with WithCursor; so
-// does a cursor that repeats (ErrPageLoop) or a next link outside the client's base URL, which is not
-// followed (ErrPageLink). Stopping the loop sends nothing more; WithMaxPages caps the pages.
-// ListChargesPages gives the pages themselves, with each one's ResponseInfo.
+// does a cursor that repeats (ErrPageLoop), a next link outside the client's base URL, which is not
+// followed (ErrPageLink), or a walk that reaches 100,000 pages without a last one (ErrTooManyPages).
+// Stopping the loop sends nothing more; WithMaxPages sets another bound. ListChargesPages gives the
+// pages themselves, with each one's ResponseInfo.
 func (c *Client) ListChargesAll(ctx context.Context, params *ListChargesParams, opts ...CallOption) iter.Seq2[*Charge, error] {
 	return wire.Items(c.ListChargesPages(ctx, params, opts...), func(p *ListChargesPage, i int) (item *Charge, ok bool) {
 		if i < len(p.Items) {
@@ -652,10 +657,10 @@ func (c *Client) ListChargesAll(ctx context.Context, params *ListChargesParams, 
 //
 // Each page is one call of the operation, with its retries under its policy; the walk adds none. A
 // page that fails ends the loop with a *PageError, whose Cursor resumes the walk with WithCursor; so
-// does a cursor that repeats (ErrPageLoop) or a next link outside the client's base URL, which is not
-// followed (ErrPageLink). Stopping the loop sends nothing more; WithMaxPages caps the pages.
-// WithResponseInfo, passed on to every page's call, describes the last page asked for when the walk
-// ends.
+// does a cursor that repeats (ErrPageLoop), a next link outside the client's base URL, which is not
+// followed (ErrPageLink), or a walk that reaches 100,000 pages without a last one (ErrTooManyPages).
+// Stopping the loop sends nothing more; WithMaxPages sets another bound. WithResponseInfo, passed on
+// to every page's call, describes the last page asked for when the walk ends.
 //
 // Its pagination is from the spec's has_more+data+starting_after.
 func (c *Client) ListChargesPages(ctx context.Context, params *ListChargesParams, opts ...CallOption) iter.Seq2[*ListChargesPage, error] {
@@ -715,9 +720,10 @@ func (c *Client) ListCustomers(ctx context.Context, params *ListCustomersParams,
 //
 // Each page is one call of the operation, with its retries under its policy; the walk adds none. A
 // page that fails ends the loop with a *PageError, whose Cursor resumes the walk with WithCursor; so
-// does a cursor that repeats (ErrPageLoop) or a next link outside the client's base URL, which is not
-// followed (ErrPageLink). Stopping the loop sends nothing more; WithMaxPages caps the pages.
-// ListCustomersPages gives the pages themselves, with each one's ResponseInfo.
+// does a cursor that repeats (ErrPageLoop), a next link outside the client's base URL, which is not
+// followed (ErrPageLink), or a walk that reaches 100,000 pages without a last one (ErrTooManyPages).
+// Stopping the loop sends nothing more; WithMaxPages sets another bound. ListCustomersPages gives the
+// pages themselves, with each one's ResponseInfo.
 func (c *Client) ListCustomersAll(ctx context.Context, params *ListCustomersParams, opts ...CallOption) iter.Seq2[*ListCustomersResponseItem, error] {
 	return wire.Items(c.ListCustomersPages(ctx, params, opts...), func(p *ListCustomersPage, i int) (item *ListCustomersResponseItem, ok bool) {
 		if i < len(p.Items) {
@@ -733,10 +739,10 @@ func (c *Client) ListCustomersAll(ctx context.Context, params *ListCustomersPara
 //
 // Each page is one call of the operation, with its retries under its policy; the walk adds none. A
 // page that fails ends the loop with a *PageError, whose Cursor resumes the walk with WithCursor; so
-// does a cursor that repeats (ErrPageLoop) or a next link outside the client's base URL, which is not
-// followed (ErrPageLink). Stopping the loop sends nothing more; WithMaxPages caps the pages.
-// WithResponseInfo, passed on to every page's call, describes the last page asked for when the walk
-// ends.
+// does a cursor that repeats (ErrPageLoop), a next link outside the client's base URL, which is not
+// followed (ErrPageLink), or a walk that reaches 100,000 pages without a last one (ErrTooManyPages).
+// Stopping the loop sends nothing more; WithMaxPages sets another bound. WithResponseInfo, passed on
+// to every page's call, describes the last page asked for when the walk ends.
 //
 // Its pagination is from the spec's x-speakeasy-pagination.
 func (c *Client) ListCustomersPages(ctx context.Context, params *ListCustomersParams, opts ...CallOption) iter.Seq2[*ListCustomersPage, error] {
@@ -794,9 +800,10 @@ func (c *Client) ListEvents(ctx context.Context, params *ListEventsParams, opts 
 //
 // Each page is one call of the operation, with its retries under its policy; the walk adds none. A
 // page that fails ends the loop with a *PageError, whose Cursor resumes the walk with WithCursor; so
-// does a cursor that repeats (ErrPageLoop) or a next link outside the client's base URL, which is not
-// followed (ErrPageLink). Stopping the loop sends nothing more; WithMaxPages caps the pages.
-// ListEventsPages gives the pages themselves, with each one's ResponseInfo.
+// does a cursor that repeats (ErrPageLoop), a next link outside the client's base URL, which is not
+// followed (ErrPageLink), or a walk that reaches 100,000 pages without a last one (ErrTooManyPages).
+// Stopping the loop sends nothing more; WithMaxPages sets another bound. ListEventsPages gives the
+// pages themselves, with each one's ResponseInfo.
 func (c *Client) ListEventsAll(ctx context.Context, params *ListEventsParams, opts ...CallOption) iter.Seq2[string, error] {
 	return wire.Items(c.ListEventsPages(ctx, params, opts...), func(p *ListEventsPage, i int) (item string, ok bool) {
 		if i < len(p.Items) {
@@ -812,10 +819,10 @@ func (c *Client) ListEventsAll(ctx context.Context, params *ListEventsParams, op
 //
 // Each page is one call of the operation, with its retries under its policy; the walk adds none. A
 // page that fails ends the loop with a *PageError, whose Cursor resumes the walk with WithCursor; so
-// does a cursor that repeats (ErrPageLoop) or a next link outside the client's base URL, which is not
-// followed (ErrPageLink). Stopping the loop sends nothing more; WithMaxPages caps the pages.
-// WithResponseInfo, passed on to every page's call, describes the last page asked for when the walk
-// ends.
+// does a cursor that repeats (ErrPageLoop), a next link outside the client's base URL, which is not
+// followed (ErrPageLink), or a walk that reaches 100,000 pages without a last one (ErrTooManyPages).
+// Stopping the loop sends nothing more; WithMaxPages sets another bound. WithResponseInfo, passed on
+// to every page's call, describes the last page asked for when the walk ends.
 //
 // Its pagination is from the spec's next_cursor+cursor.
 func (c *Client) ListEventsPages(ctx context.Context, params *ListEventsParams, opts ...CallOption) iter.Seq2[*ListEventsPage, error] {
@@ -879,9 +886,10 @@ func (c *Client) ListIssues(ctx context.Context, params *ListIssuesParams, opts 
 //
 // Each page is one call of the operation, with its retries under its policy; the walk adds none. A
 // page that fails ends the loop with a *PageError, whose Cursor resumes the walk with WithCursor; so
-// does a cursor that repeats (ErrPageLoop) or a next link outside the client's base URL, which is not
-// followed (ErrPageLink). Stopping the loop sends nothing more; WithMaxPages caps the pages.
-// ListIssuesPages gives the pages themselves, with each one's ResponseInfo.
+// does a cursor that repeats (ErrPageLoop), a next link outside the client's base URL, which is not
+// followed (ErrPageLink), or a walk that reaches 100,000 pages without a last one (ErrTooManyPages).
+// Stopping the loop sends nothing more; WithMaxPages sets another bound. ListIssuesPages gives the
+// pages themselves, with each one's ResponseInfo.
 func (c *Client) ListIssuesAll2(ctx context.Context, params *ListIssuesParams, opts ...CallOption) iter.Seq2[*Issue, error] {
 	return wire.Items(c.ListIssuesPages(ctx, params, opts...), func(p *ListIssuesPage2, i int) (item *Issue, ok bool) {
 		if i < len(p.Items) {
@@ -897,10 +905,10 @@ func (c *Client) ListIssuesAll2(ctx context.Context, params *ListIssuesParams, o
 //
 // Each page is one call of the operation, with its retries under its policy; the walk adds none. A
 // page that fails ends the loop with a *PageError, whose Cursor resumes the walk with WithCursor; so
-// does a cursor that repeats (ErrPageLoop) or a next link outside the client's base URL, which is not
-// followed (ErrPageLink). Stopping the loop sends nothing more; WithMaxPages caps the pages.
-// WithResponseInfo, passed on to every page's call, describes the last page asked for when the walk
-// ends.
+// does a cursor that repeats (ErrPageLoop), a next link outside the client's base URL, which is not
+// followed (ErrPageLink), or a walk that reaches 100,000 pages without a last one (ErrTooManyPages).
+// Stopping the loop sends nothing more; WithMaxPages sets another bound. WithResponseInfo, passed on
+// to every page's call, describes the last page asked for when the walk ends.
 //
 // Its pagination is from the spec's Link header.
 func (c *Client) ListIssuesPages(ctx context.Context, params *ListIssuesParams, opts ...CallOption) iter.Seq2[*ListIssuesPage2, error] {
@@ -960,9 +968,10 @@ func (c *Client) ListLinks(ctx context.Context, opts ...CallOption) (*ListLinksR
 //
 // Each page is one call of the operation, with its retries under its policy; the walk adds none. A
 // page that fails ends the loop with a *PageError, whose Cursor resumes the walk with WithCursor; so
-// does a cursor that repeats (ErrPageLoop) or a next link outside the client's base URL, which is not
-// followed (ErrPageLink). Stopping the loop sends nothing more; WithMaxPages caps the pages.
-// ListLinksPages gives the pages themselves, with each one's ResponseInfo.
+// does a cursor that repeats (ErrPageLoop), a next link outside the client's base URL, which is not
+// followed (ErrPageLink), or a walk that reaches 100,000 pages without a last one (ErrTooManyPages).
+// Stopping the loop sends nothing more; WithMaxPages sets another bound. ListLinksPages gives the
+// pages themselves, with each one's ResponseInfo.
 func (c *Client) ListLinksAll(ctx context.Context, opts ...CallOption) iter.Seq2[string, error] {
 	return wire.Items(c.ListLinksPages(ctx, opts...), func(p *ListLinksPage, i int) (item string, ok bool) {
 		if i < len(p.Items) {
@@ -977,10 +986,10 @@ func (c *Client) ListLinksAll(ctx context.Context, opts ...CallOption) iter.Seq2
 //
 // Each page is one call of the operation, with its retries under its policy; the walk adds none. A
 // page that fails ends the loop with a *PageError, whose Cursor resumes the walk with WithCursor; so
-// does a cursor that repeats (ErrPageLoop) or a next link outside the client's base URL, which is not
-// followed (ErrPageLink). Stopping the loop sends nothing more; WithMaxPages caps the pages.
-// WithResponseInfo, passed on to every page's call, describes the last page asked for when the walk
-// ends.
+// does a cursor that repeats (ErrPageLoop), a next link outside the client's base URL, which is not
+// followed (ErrPageLink), or a walk that reaches 100,000 pages without a last one (ErrTooManyPages).
+// Stopping the loop sends nothing more; WithMaxPages sets another bound. WithResponseInfo, passed on
+// to every page's call, describes the last page asked for when the walk ends.
 //
 // Its pagination is from the spec's x-speakeasy-pagination.
 func (c *Client) ListLinksPages(ctx context.Context, opts ...CallOption) iter.Seq2[*ListLinksPage, error] {
@@ -1038,9 +1047,10 @@ func (c *Client) ListModels(ctx context.Context, params *ListModelsParams, opts 
 //
 // Each page is one call of the operation, with its retries under its policy; the walk adds none. A
 // page that fails ends the loop with a *PageError, whose Cursor resumes the walk with WithCursor; so
-// does a cursor that repeats (ErrPageLoop) or a next link outside the client's base URL, which is not
-// followed (ErrPageLink). Stopping the loop sends nothing more; WithMaxPages caps the pages.
-// ListModelsPages gives the pages themselves, with each one's ResponseInfo.
+// does a cursor that repeats (ErrPageLoop), a next link outside the client's base URL, which is not
+// followed (ErrPageLink), or a walk that reaches 100,000 pages without a last one (ErrTooManyPages).
+// Stopping the loop sends nothing more; WithMaxPages sets another bound. ListModelsPages gives the
+// pages themselves, with each one's ResponseInfo.
 func (c *Client) ListModelsAll(ctx context.Context, params *ListModelsParams, opts ...CallOption) iter.Seq2[*Charge, error] {
 	return wire.Items(c.ListModelsPages(ctx, params, opts...), func(p *ListModelsPage, i int) (item *Charge, ok bool) {
 		if i < len(p.Items) {
@@ -1056,10 +1066,10 @@ func (c *Client) ListModelsAll(ctx context.Context, params *ListModelsParams, op
 //
 // Each page is one call of the operation, with its retries under its policy; the walk adds none. A
 // page that fails ends the loop with a *PageError, whose Cursor resumes the walk with WithCursor; so
-// does a cursor that repeats (ErrPageLoop) or a next link outside the client's base URL, which is not
-// followed (ErrPageLink). Stopping the loop sends nothing more; WithMaxPages caps the pages.
-// WithResponseInfo, passed on to every page's call, describes the last page asked for when the walk
-// ends.
+// does a cursor that repeats (ErrPageLoop), a next link outside the client's base URL, which is not
+// followed (ErrPageLink), or a walk that reaches 100,000 pages without a last one (ErrTooManyPages).
+// Stopping the loop sends nothing more; WithMaxPages sets another bound. WithResponseInfo, passed on
+// to every page's call, describes the last page asked for when the walk ends.
 //
 // Its pagination is from the spec's x-speakeasy-pagination.
 func (c *Client) ListModelsPages(ctx context.Context, params *ListModelsParams, opts ...CallOption) iter.Seq2[*ListModelsPage, error] {
@@ -1114,9 +1124,10 @@ func (c *Client) ListRules(ctx context.Context, params *ListRulesParams, opts ..
 //
 // Each page is one call of the operation, with its retries under its policy; the walk adds none. A
 // page that fails ends the loop with a *PageError, whose Cursor resumes the walk with WithCursor; so
-// does a cursor that repeats (ErrPageLoop) or a next link outside the client's base URL, which is not
-// followed (ErrPageLink). Stopping the loop sends nothing more; WithMaxPages caps the pages.
-// ListRulesPages gives the pages themselves, with each one's ResponseInfo.
+// does a cursor that repeats (ErrPageLoop), a next link outside the client's base URL, which is not
+// followed (ErrPageLink), or a walk that reaches 100,000 pages without a last one (ErrTooManyPages).
+// Stopping the loop sends nothing more; WithMaxPages sets another bound. ListRulesPages gives the
+// pages themselves, with each one's ResponseInfo.
 func (c *Client) ListRulesAll(ctx context.Context, params *ListRulesParams, opts ...CallOption) iter.Seq2[string, error] {
 	return wire.Items(c.ListRulesPages(ctx, params, opts...), func(p *ListRulesPage, i int) (item string, ok bool) {
 		if i < len(p.Items) {
@@ -1133,10 +1144,10 @@ func (c *Client) ListRulesAll(ctx context.Context, params *ListRulesParams, opts
 //
 // Each page is one call of the operation, with its retries under its policy; the walk adds none. A
 // page that fails ends the loop with a *PageError, whose Cursor resumes the walk with WithCursor; so
-// does a cursor that repeats (ErrPageLoop) or a next link outside the client's base URL, which is not
-// followed (ErrPageLink). Stopping the loop sends nothing more; WithMaxPages caps the pages.
-// WithResponseInfo, passed on to every page's call, describes the last page asked for when the walk
-// ends.
+// does a cursor that repeats (ErrPageLoop), a next link outside the client's base URL, which is not
+// followed (ErrPageLink), or a walk that reaches 100,000 pages without a last one (ErrTooManyPages).
+// Stopping the loop sends nothing more; WithMaxPages sets another bound. WithResponseInfo, passed on
+// to every page's call, describes the last page asked for when the walk ends.
 //
 // Its pagination is from the spec's x-speakeasy-pagination.
 func (c *Client) ListRulesPages(ctx context.Context, params *ListRulesParams, opts ...CallOption) iter.Seq2[*ListRulesPage, error] {
@@ -1200,9 +1211,10 @@ func (c *Client) ListSchedules(ctx context.Context, params *ListSchedulesParams,
 //
 // Each page is one call of the operation, with its retries under its policy; the walk adds none. A
 // page that fails ends the loop with a *PageError, whose Cursor resumes the walk with WithCursor; so
-// does a cursor that repeats (ErrPageLoop) or a next link outside the client's base URL, which is not
-// followed (ErrPageLink). Stopping the loop sends nothing more; WithMaxPages caps the pages.
-// ListSchedulesPages gives the pages themselves, with each one's ResponseInfo.
+// does a cursor that repeats (ErrPageLoop), a next link outside the client's base URL, which is not
+// followed (ErrPageLink), or a walk that reaches 100,000 pages without a last one (ErrTooManyPages).
+// Stopping the loop sends nothing more; WithMaxPages sets another bound. ListSchedulesPages gives the
+// pages themselves, with each one's ResponseInfo.
 func (c *Client) ListSchedulesAll(ctx context.Context, params *ListSchedulesParams, opts ...CallOption) iter.Seq2[int64, error] {
 	return wire.Items(c.ListSchedulesPages(ctx, params, opts...), func(p *ListSchedulesPage, i int) (item int64, ok bool) {
 		if i < len(p.Items) {
@@ -1219,10 +1231,10 @@ func (c *Client) ListSchedulesAll(ctx context.Context, params *ListSchedulesPara
 //
 // Each page is one call of the operation, with its retries under its policy; the walk adds none. A
 // page that fails ends the loop with a *PageError, whose Cursor resumes the walk with WithCursor; so
-// does a cursor that repeats (ErrPageLoop) or a next link outside the client's base URL, which is not
-// followed (ErrPageLink). Stopping the loop sends nothing more; WithMaxPages caps the pages.
-// WithResponseInfo, passed on to every page's call, describes the last page asked for when the walk
-// ends.
+// does a cursor that repeats (ErrPageLoop), a next link outside the client's base URL, which is not
+// followed (ErrPageLink), or a walk that reaches 100,000 pages without a last one (ErrTooManyPages).
+// Stopping the loop sends nothing more; WithMaxPages sets another bound. WithResponseInfo, passed on
+// to every page's call, describes the last page asked for when the walk ends.
 //
 // Its pagination is from the spec's x-pagination.
 func (c *Client) ListSchedulesPages(ctx context.Context, params *ListSchedulesParams, opts ...CallOption) iter.Seq2[*ListSchedulesPage, error] {
