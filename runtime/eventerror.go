@@ -3,9 +3,9 @@ package runtime
 import (
 	"fmt"
 	"net/http"
-	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/retrygen/retrygen/runtime/internal/shown"
 )
 
 // EventError is an error event a stream received in place of its events: an event of type
@@ -38,28 +38,14 @@ func (e *EventError) Error() string {
 	b.WriteString("error event")
 	if e.Code != "" {
 		b.WriteString(" ")
-		b.WriteString(shownText(e.Code, 64))
+		b.WriteString(shown.Excerpt(e.Code, 64))
 	}
 	if e.StatusCode != 0 {
 		fmt.Fprintf(&b, " (as %d %s)", e.StatusCode, http.StatusText(e.StatusCode))
 	}
 	if e.Message != "" {
 		b.WriteString(": ")
-		b.WriteString(shownText(e.Message, 200))
+		b.WriteString(shown.Excerpt(e.Message, 300))
 	}
 	return b.String()
-}
-
-// shownText returns s quoted when it holds anything but printable text, and cut to max
-// runes, so that a server's words stay one printable line of bounded length.
-func shownText(s string, max int) string {
-	if utf8.RuneCountInString(s) > max {
-		r := []rune(s)
-		s = string(r[:max]) + "…"
-	}
-	q := strconv.Quote(s)
-	if q[1:len(q)-1] == s {
-		return s
-	}
-	return q
 }

@@ -230,7 +230,7 @@ func TestEventErrorText(t *testing.T) {
 		`{"error":{"type":"rate_limit_exceeded","message":"Slow down"}}`:      "error event rate_limit_exceeded (as 429 Too Many Requests): Slow down",
 		`{"error":{"code":503,"message":"UNAVAILABLE","status":"UNAVAILABLE"}}`: "error event 503 (as 503 Service Unavailable): UNAVAILABLE",
 		`{"error":"plain words"}`:                                             "error event: plain words",
-		`{"error":{"message":"\u001b]0;pwned\u0007 \u202e"}}`:                 `error event: "\x1b]0;pwned\a \u202e"`,
+		`{"error":{"message":"\u001b]0;pwned\u0007 \u202e"}}`:                 `error event: ]0;pwned`,
 	} {
 		tr := retrytest.NewTransport(nil, retrytest.Events(retrytest.Event{Data: data}))
 		synctest.Test(t, func(t *testing.T) {
