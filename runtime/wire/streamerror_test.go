@@ -227,10 +227,10 @@ func TestScriptedCut(t *testing.T) {
 
 func TestEventErrorText(t *testing.T) {
 	for data, want := range map[string]string{
-		`{"error":{"type":"rate_limit_exceeded","message":"Slow down"}}`:      "error event rate_limit_exceeded (as 429 Too Many Requests): Slow down",
+		`{"error":{"type":"rate_limit_exceeded","message":"Slow down"}}`:        "error event rate_limit_exceeded (as 429 Too Many Requests): Slow down",
 		`{"error":{"code":503,"message":"UNAVAILABLE","status":"UNAVAILABLE"}}`: "error event 503 (as 503 Service Unavailable): UNAVAILABLE",
-		`{"error":"plain words"}`:                                             "error event: plain words",
-		`{"error":{"message":"\u001b]0;pwned\u0007 \u202e"}}`:                 `error event: ]0;pwned`,
+		`{"error":"plain words"}`:                             "error event: plain words",
+		`{"error":{"message":"\u001b]0;pwned\u0007 \u202e"}}`: `error event: ]0;pwned`,
 	} {
 		tr := retrytest.NewTransport(nil, retrytest.Events(retrytest.Event{Data: data}))
 		synctest.Test(t, func(t *testing.T) {
