@@ -129,30 +129,14 @@ type chainEvent struct {
 	ending bool
 }
 
-type chainQueue []chainEvent
-
-func (q chainQueue) Len() int { return len(q) }
-func (q chainQueue) Less(i, j int) bool {
-	if q[i].at != q[j].at {
-		return q[i].at < q[j].at
-	}
-	return q[i].seq < q[j].seq
-}
-func (q chainQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
-func (q *chainQueue) Push(x any)   { *q = append(*q, x.(chainEvent)) }
-func (q *chainQueue) Pop() any {
-	old := *q
-	x := old[len(old)-1]
-	*q = old[:len(old)-1]
-	return x
-}
+func (e chainEvent) order() (time.Duration, int64) { return e.at, e.seq }
 
 // chainSim is one run of simulateChain.
 type chainSim struct {
 	c      ChainConfig
 	pol    *runtime.Policy
 	setup  ChainSetup
-	q      chainQueue
+	q      timeline[chainEvent]
 	seq    int64
 	ids    int64
 	budget []*runtime.Budget // one per tier: each tier is one process's client; nil for none

@@ -195,7 +195,7 @@ func simulate(c Config, s strategy, answer http.Header, rng *rand.Rand, m *meter
 	if s.budget {
 		budget = runtime.DefaultBudget()
 	}
-	q := make(queue, 0, c.Clients)
+	q := make(timeline[client], 0, c.Clients)
 	// Every client's first attempt fails at t=0; it schedules retry 1.
 	for range c.Clients {
 		budget.Deposit(epoch)
@@ -259,25 +259,8 @@ func schedule(cl *client, now time.Duration, s strategy, answer http.Header, rng
 	return nil
 }
 
-// queue is a min-heap of clients by the time of their next retry, ties broken by retry
-// number so that the order is deterministic.
-type queue []client
-
-func (q queue) Len() int { return len(q) }
-func (q queue) Less(i, j int) bool {
-	if q[i].at != q[j].at {
-		return q[i].at < q[j].at
-	}
-	return q[i].retry < q[j].retry
-}
-func (q queue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
-func (q *queue) Push(x any)   { *q = append(*q, x.(client)) }
-func (q *queue) Pop() any {
-	old := *q
-	x := old[len(old)-1]
-	*q = old[:len(old)-1]
-	return x
-}
+// order puts a client's next retry in time, ties broken by retry number.
+func (c client) order() (time.Duration, int64) { return c.at, int64(c.retry) }
 
 // SortedWindows returns the indexes of r's windows with retries, in time order.
 func (r Result) SortedWindows() []int {

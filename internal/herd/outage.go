@@ -343,23 +343,7 @@ type call struct {
 	prev    time.Duration
 }
 
-type callQueue []call
-
-func (q callQueue) Len() int { return len(q) }
-func (q callQueue) Less(i, j int) bool {
-	if q[i].at != q[j].at {
-		return q[i].at < q[j].at
-	}
-	return q[i].seq < q[j].seq
-}
-func (q callQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
-func (q *callQueue) Push(x any)   { *q = append(*q, x.(call)) }
-func (q *callQueue) Pop() any {
-	old := *q
-	x := old[len(old)-1]
-	*q = old[:len(old)-1]
-	return x
-}
+func (c call) order() (time.Duration, int64) { return c.at, c.seq }
 
 func simulateOutage(c OutageConfig, pol *runtime.Policy, s BudgetShape, m *meter) OutageResult {
 	res := OutageResult{Budget: s.Name, Fail: c.Fail}
@@ -369,7 +353,7 @@ func simulateOutage(c OutageConfig, pol *runtime.Policy, s BudgetShape, m *meter
 	warm := callsIn(c.Rate, c.Warmup)
 	total := warm + callsIn(c.Rate, c.Duration)
 	var seq int64
-	q := make(callQueue, 0, c.Clients)
+	q := make(timeline[call], 0, c.Clients)
 	for i := range c.Clients {
 		if s.New != nil {
 			limiters[i] = s.New()
