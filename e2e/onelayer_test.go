@@ -9,7 +9,6 @@ import (
 	"os"
 	"regexp"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -28,9 +27,6 @@ type chain struct {
 	storeN   atomic.Int64
 	tr       *http.Transport
 	budgets  bool
-
-	mu      sync.Mutex
-	answers []http.Header // each service's answers, the first service's last
 }
 
 // newChain starts the chain; with budgets each client has the default retry budget, else
@@ -101,11 +97,11 @@ func (c *chain) service(i int, next *faultapi.Client) http.Handler {
 }
 
 // call makes one user call through a retrygen client of the first service and returns
-// the error and the first service's answer header.
-func (c *chain) call(name string) (error, http.Header) {
+// the first service's answer header and the error.
+func (c *chain) call(name string) (http.Header, error) {
 	var info faultapi.ResponseInfo
 	_, err := c.client(c.services[0].URL).GetItem(context.Background(), name, nil, faultapi.WithResponseInfo(&info))
-	return err, info.Header
+	return info.Header, err
 }
 
 // With budgets off, the store gets one layer's attempts and each service one call per user
@@ -115,7 +111,7 @@ func TestOneRetryLayerChain(t *testing.T) {
 	c := newChain(t, false)
 	const userCalls = 5
 	for range userCalls {
-		err, h := c.call("pet")
+		h, err := c.call("pet")
 		var apiErr *faultapi.APIError
 		if !errors.As(err, &apiErr) || apiErr.StatusCode != http.StatusBadGateway {
 			t.Fatalf("user call: %v, want the first service's 502", err)
@@ -143,7 +139,7 @@ func TestOneRetryLayerChainWithBudgets(t *testing.T) {
 	c := newChain(t, true)
 	const userCalls = 100
 	for range userCalls {
-		if err, _ := c.call("pet"); err == nil {
+		if _, err := c.call("pet"); err == nil {
 			t.Fatal("a user call succeeded against a store that is down")
 		}
 	}
@@ -173,16 +169,16 @@ func TestOneRetryLayerChainSignals(t *testing.T) {
 		})
 	}
 	answer(200)
-	if err, h := c.call("pet"); err != nil || len(h.Values("X-Should-Retry")) != 0 {
+	if h, err := c.call("pet"); err != nil || len(h.Values("X-Should-Retry")) != 0 {
 		t.Errorf("2xx: %v, X-Should-Retry %q; want success and no signal", err, h.Values("X-Should-Retry"))
 	}
 	answer(404)
-	if err, _ := c.call("pet"); !isStatus(err, 404) {
+	if _, err := c.call("pet"); !isStatus(err, 404) {
 		t.Errorf("4xx: %v, want the 404 passed on", err)
 	}
 	answer(503)
 	before := c.calls[0].Load()
-	err, _ := c.call("own-503")
+	_, err := c.call("own-503")
 	var apiErr *faultapi.APIError
 	if !errors.As(err, &apiErr) || apiErr.StatusCode != 503 || apiErr.Attempts != 4 {
 		t.Errorf("a service's own 503: %v, want 503 after the user's client's 4 attempts (no signal to stop them)", err)

@@ -252,7 +252,7 @@ func TestWalkRefusedLinkIsShownCut(t *testing.T) {
 		"https://evil.example/" + strings.Repeat("a", 1<<20),
 		"https://evil.example/" + strings.Repeat("é", 1<<19),
 		"https://evil.example/x?q=" + strings.Repeat("s", 1<<20),
-		"https://evil.example‮.test/x",
+		"https://evil.example\u202e.test/x",
 	} {
 		s := &pageServer{answer: func(n int, req *http.Request) (int, http.Header, string) {
 			return 200, http.Header{"Link": {"<" + link + `>; rel="next"`}}, body([]string{"a"})

@@ -10,8 +10,8 @@ import (
 )
 
 // selectWork evaluates target on the document text and returns what it selects (each
-// node's value, dumped), its error, and the work it took.
-func selectWork(t *testing.T, doc, target string) ([]string, error, int) {
+// node's value, dumped), the work it took, and its error.
+func selectWork(t *testing.T, doc, target string) ([]string, int, error) {
 	t.Helper()
 	p := mustParse(t, target)
 	d := NewDocument("api.yaml", tree(t, doc), 1_000_000)
@@ -21,7 +21,7 @@ func selectWork(t *testing.T, doc, target string) ([]string, error, int) {
 	for _, m := range ms {
 		got = append(got, dump(m.node))
 	}
-	return got, err, before - d.work
+	return got, before - d.work, err
 }
 
 // chain writes a mapping nested depth deep: {a: {a: ... {a: 1}}}.
@@ -118,7 +118,7 @@ func TestFilterWorkIsCounted(t *testing.T) {
 		{"many segments", big, segments, "limit exceeded"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err, work := selectWork(t, tt.doc, tt.target)
+			_, work, err := selectWork(t, tt.doc, tt.target)
 			t.Logf("%d steps", work)
 			if tt.want == "" {
 				if err != nil {
@@ -138,7 +138,7 @@ func TestFilterWorkIsCounted(t *testing.T) {
 // node of one are n²/2 steps; a regular expression is compiled once.
 func TestFilterWorkIsAtLeastTheWorkDone(t *testing.T) {
 	const n = 1000
-	_, err, work := selectWork(t, fmt.Sprintf("x: %s\ny: %s\n", chain(n), chain(n)), `$.y..[?@ == $["x"]]`)
+	_, work, err := selectWork(t, fmt.Sprintf("x: %s\ny: %s\n", chain(n), chain(n)), `$.y..[?@ == $["x"]]`)
 	if err != nil {
 		t.Fatal(err)
 	}
