@@ -66,11 +66,16 @@ type keyEntry struct {
 //   - The first request with a key runs h, and its answer is stored under the key. A 5xx or
 //     a 429 answer is not stored: it says the work was not done, and a retry with the same
 //     key runs h again.
-//   - A repeat with the same key, method, path and body gets the stored answer again, marked
+//   - A repeat with the same key, method, path, query and body gets the stored answer again, marked
 //     Idempotent-Replayed: true, without running h.
-//   - The same key with another method, path or body is refused with 422.
+//   - The same key with another method, path, query or body is refused with 422.
 //   - A repeat while the first request with the key is still running is refused with 409.
 //   - A key is forgotten KeyTTL after its answer was stored.
+//   - A handler that panics did not finish the work: its key is freed, and the panic goes
+//     on up.
+//
+// h answers into a recorder, so that its answer can be stored: it cannot hijack the
+// connection or flush a stream early.
 //
 // Runs and Replays say what happened, so that a test can check that the work was done once.
 // It is safe for concurrent use.
@@ -146,16 +151,23 @@ func (h *IdempotentHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.mu.Unlock()
 
 	rec := httptest.NewRecorder()
+	stored := false
+	defer func() {
+		if !stored { // a 5xx, a 429 or a panic: not done, and the key may be used again
+			h.mu.Lock()
+			delete(h.keys, key)
+			h.mu.Unlock()
+		}
+	}()
 	h.next.ServeHTTP(rec, r)
 	res := rec.Result()
-	h.mu.Lock()
-	if res.StatusCode >= 500 || res.StatusCode == http.StatusTooManyRequests {
-		delete(h.keys, key) // not done: the key may be used again
-	} else {
+	if res.StatusCode < 500 && res.StatusCode != http.StatusTooManyRequests {
+		h.mu.Lock()
 		e.done, e.expires = true, time.Now().Add(h.ttl)
 		e.status, e.header, e.body = res.StatusCode, res.Header.Clone(), rec.Body.Bytes()
+		h.mu.Unlock()
+		stored = true
 	}
-	h.mu.Unlock()
 	for k, v := range res.Header {
 		w.Header()[k] = v
 	}
@@ -163,10 +175,11 @@ func (h *IdempotentHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Write(rec.Body.Bytes())
 }
 
-// fingerprint identifies the request a key was used with: its method, path and body.
+// fingerprint identifies the request a key was used with: its method, path, query and
+// body.
 func fingerprint(r *http.Request, body []byte) [sha256.Size]byte {
 	sum := sha256.New()
-	io.WriteString(sum, r.Method+" "+r.URL.EscapedPath()+"\n")
+	io.WriteString(sum, r.Method+" "+r.URL.RequestURI()+"\n")
 	sum.Write(body)
 	var out [sha256.Size]byte
 	sum.Sum(out[:0])

@@ -126,3 +126,35 @@ func TestLostResponse(t *testing.T) {
 		t.Errorf("recorded %+v", got)
 	}
 }
+
+// A handler that panics did not finish its work: the key is freed, and a retry runs it.
+func TestIdempotentPanicFreesTheKey(t *testing.T) {
+	first := true
+	h := Idempotent(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if first {
+			first = false
+			panic(http.ErrAbortHandler)
+		}
+		w.WriteHeader(201)
+	}))
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Error("the handler's panic did not go on up")
+			}
+		}()
+		send(h, "POST", "/charges", "k", "{}")
+	}()
+	if code, _, body := send(h, "POST", "/charges", "k", "{}"); code != 201 || h.Runs("k") != 2 {
+		t.Errorf("retry after a panic: %d %s, %d runs; want the handler run again", code, body, h.Runs("k"))
+	}
+}
+
+// The query is part of the request a key stands for.
+func TestIdempotentFingerprintsTheQuery(t *testing.T) {
+	h := Idempotent(&counter{})
+	send(h, "POST", "/charges?amount=100", "k", "")
+	if code, _, _ := send(h, "POST", "/charges?amount=999", "k", ""); code != http.StatusUnprocessableEntity {
+		t.Errorf("same key, another query: %d; want 422", code)
+	}
+}

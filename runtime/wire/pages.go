@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/retrygen/retrygen/runtime"
 	"github.com/retrygen/retrygen/runtime/internal/shown"
@@ -285,16 +286,23 @@ func underPath(path, root string) bool {
 }
 
 // dotsAndSpaces are the characters a dot segment may be made of: ".", " ", and what NFKC
-// normalization makes "." (one dot leader, small and fullwidth full stops).
-const dotsAndSpaces = ". \u2024\ufe52\uff0e"
+// normalization makes one or more "." (one and two dot leaders, the ellipsis, small and
+// fullwidth full stops).
+const dotsAndSpaces = ". \u2024\u2025\u2026\ufe52\uff0e"
 
-// plainPath reports whether path has no backslash, which a server could read as a
-// slash, and no dot segment: no segment made of dots and spaces only ("..", ".", "...",
-// ".. ", which Windows servers trim to ".."; the dots may be ones that Unicode
-// normalization makes "."), whatever path parameters or NUL follow it ("..;jsessionid=1",
-// which Tomcat and Spring read as "..").
+// slashLike are the characters a server may read as a path separator: the backslash, and
+// what NFKC normalization makes "/" or "\" (fullwidth solidus and reverse solidus, small
+// reverse solidus).
+const slashLike = "\\\uff0f\uff3c\ufe68"
+
+// plainPath reports whether path is valid UTF-8 (an overlong "%C0%AE" is a dot to some
+// decoders), has no character a server could read as a slash (see slashLike), and no dot
+// segment: no segment made of dots and spaces only ("..", ".", "...", ".. ", which Windows
+// servers trim to ".."; the dots may be ones that Unicode normalization makes "."),
+// whatever path parameters or NUL follow it ("..;jsessionid=1", which Tomcat and Spring
+// read as "..").
 func plainPath(path string) bool {
-	if strings.Contains(path, `\`) {
+	if !utf8.ValidString(path) || strings.ContainsAny(path, slashLike) {
 		return false
 	}
 	for seg := range strings.SplitSeq(path, "/") {
