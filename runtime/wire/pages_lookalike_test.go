@@ -1,18 +1,5 @@
-// A next link whose path a normalizing server reads as "../admin" is refused: the
-// characters NFKC normalization makes dots (U+2025, U+2026) or slashes (U+FF0F, U+FF3C),
-// and overlong UTF-8 dots (%C0%AE), which old decoders read as ".".
-package wire (internal test of runtime/wire; uses pages_test.go's helpers).
-// Run: go test ./runtime/wire -run TestAtkWalkFollowsNormalizingLookalikes -v
-// plainPath refuses segments of dots that NFKC normalization makes "." (U+2024, U+FE52,
-// U+FF0E), but not the other characters NFKC turns into dots or slashes, so a server that
-// normalizes the path (the threat model plainPath already defends against) reads these
-// links as "../admin" and gets the walk's credentials:
-//
-//	U+2025 TWO DOT LEADER -> "..", U+2026 ELLIPSIS -> "...",
-//	U+FF0F FULLWIDTH SOLIDUS -> "/", U+FF3C FULLWIDTH REVERSE SOLIDUS -> "\".
-//
-// Also overlong UTF-8 dots (%C0%AE), which old Java/IIS decoders read as ".".
 package wire
+
 
 import (
 	"context"
@@ -23,6 +10,9 @@ import (
 	"github.com/retrygen/retrygen/runtime"
 )
 
+// A next link whose path a normalizing server reads as "../admin" is refused: the
+// characters NFKC normalization makes dots (U+2025, U+2026) or slashes (U+FF0F, U+FF3C),
+// and overlong UTF-8 dots (%C0%AE), which old decoders read as ".".
 func TestWalkRefusesNormalizingLookalikes(t *testing.T) {
 	for _, link := range []string{
 		"https://api.example.com/v1/%E2%80%A5/admin/keys",
