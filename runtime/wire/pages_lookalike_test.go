@@ -1,6 +1,5 @@
 package wire
 
-
 import (
 	"context"
 	"errors"
