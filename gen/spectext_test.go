@@ -761,7 +761,7 @@ var clientImporter = sync.OnceValues(func() (types.Importer, error) {
 	imp := &runtimeImporter{std: importer.Default(), own: map[string]*types.Package{}}
 	// In dependency order: runtime imports its internal packages, and runtime/wire
 	// imports them all.
-	for _, dir := range []string{"runtime/internal/membody", "runtime/internal/sent", "runtime/internal/shown", "runtime", "runtime/wire"} {
+	for _, dir := range []string{"runtime/internal/membody", "runtime/internal/giveup", "runtime/internal/sent", "runtime/internal/shown", "runtime", "runtime/wire"} {
 		files, err := filepath.Glob(filepath.Join("..", dir, "*.go"))
 		if err != nil {
 			return nil, err

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/retrygen/retrygen/runtime/internal/giveup"
 )
 
 // The BenchmarkCall benchmarks pair each way of making a call through the engine with a
@@ -180,7 +182,8 @@ func BenchmarkCallMemoryFailed(b *testing.B) {
 		ctx := context.Background()
 		name := "no-tracker"
 		if tracked {
-			ctx, name = context.WithValue(ctx, giveUpsKey{}, new(giveUps)), "tracker"
+			ctx, _ = giveup.With(ctx)
+			name = "tracker"
 		}
 		b.Run(name, func(b *testing.B) {
 			e := &Engine{HTTPClient: client, Budget: DefaultBudget()}

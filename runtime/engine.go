@@ -258,8 +258,12 @@ func callOutcome(ctx context.Context, err error) outcome {
 	if !errors.As(err, &e) || ctx.Err() != nil {
 		return outcomeNeutral
 	}
+	status := e.StatusCode
+	if status < 300 && e.Err != nil { // an answer its check failed, as the status it stands for
+		status = answerStatus(e.Err)
+	}
 	switch {
-	case e.StatusCode >= 500 || e.StatusCode == http.StatusTooManyRequests:
+	case status >= 500 || status == http.StatusTooManyRequests:
 		return outcomeFailure
 	case e.StatusCode != 0:
 		return outcomeSuccess
@@ -327,23 +331,33 @@ func (e *Engine) do(ctx context.Context, req *http.Request, p *Policy, cfg *call
 			}
 		} else {
 			if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
-				e.Budget.Succeeded(now) // an answer that funds retries of later failures
 				// A body read whole has ended its attempt already; another one ends
 				// it when closed.
 				if resp.Body != &a.mem {
 					a.body = attemptBody{ReadCloser: resp.Body, a: a}
 					resp.Body = &a.body
 				}
-				return resp, nil
+				cerr := cfg.checkAnswer(resp)
+				if cerr == nil {
+					e.Budget.Succeeded(now) // an answer that funds retries of later failures
+					return resp, nil
+				}
+				// The answer's start says the attempt failed: it is decided as the
+				// status it stands for.
+				resp.Body.Close()
+				now = e.clock()
+				last = lastOutcome{status: resp.StatusCode, header: resp.Header, answerErr: cerr,
+					failedAs: answerStatus(cerr), hide: secrets(req, e.QueryCredentials)}
+			} else {
+				last = lastOutcome{status: resp.StatusCode, header: resp.Header, resp: resp, attempt: a,
+					signal: pol.signal(resp.StatusCode, resp.Header)}
+				last.retryAfter, _ = ParseRetryAfter(resp.Header, now)
 			}
-			sig := pol.signal(resp.StatusCode, resp.Header)
-			if !pol.retriesStatus(resp.StatusCode) && sig != signalRetry {
+			if st := last.decided(); !pol.retriesStatus(st) && last.signal != signalRetry {
 				e.Budget.Succeeded(now) // an answer that is not a failure to retry funds too
 			} else {
 				e.Budget.Failed(now)
 			}
-			last = lastOutcome{status: resp.StatusCode, header: resp.Header, signal: sig, resp: resp, attempt: a}
-			last.retryAfter, _ = ParseRetryAfter(resp.Header, now)
 		}
 
 		if decided == nil {
@@ -356,7 +370,7 @@ func (e *Engine) do(ctx context.Context, req *http.Request, p *Policy, cfg *call
 			maxAttempts: maxAttempts,
 			err:         last.err,
 			callerDone:  ctx.Err() != nil,
-			status:      last.status,
+			status:      last.decided(),
 			header:      last.header,
 			signal:      last.signal,
 			now:         now,
@@ -512,14 +526,35 @@ type lastOutcome struct {
 
 	resp    *http.Response
 	attempt *attempt
+
+	// A 2xx answer that its WithAnswerCheck failed: the check's error, the status it
+	// stands for, and the request's credentials, hidden from its text.
+	answerErr error
+	failedAs  int
+	hide      *sentRequest
+}
+
+// decided returns the status the attempt is decided by: the response's, or the one a
+// failed answer check stands for.
+func (l *lastOutcome) decided() int {
+	if l.answerErr != nil {
+		return l.failedAs
+	}
+	return l.status
 }
 
 // shownErr returns the attempt's error redacted (see redactError), as errors, events and
-// logs show it. It redacts it the first time only, so that the error of an attempt that
-// no one sees (a retry made it good) costs no redaction.
+// logs show it: a transport error, or a failed answer check's error with the request's
+// credentials hidden. It redacts it the first time only, so that the error of an attempt
+// that no one sees (a retry made it good) costs no redaction.
 func (l *lastOutcome) shownErr() error {
 	if !l.redacted {
-		l.err, l.redacted = redactError(l.err), true
+		if l.answerErr != nil {
+			l.err = &redactedError{err: l.answerErr, text: peerText(l.answerErr.Error(), errorTextLimit, false, l.hide)}
+		} else {
+			l.err = redactError(l.err)
+		}
+		l.redacted = true
 	}
 	return l.err
 }

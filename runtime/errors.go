@@ -135,8 +135,9 @@ type Error struct {
 	// RetryAfter is the wait the last response asked for (Retry-After, retry-after-ms or an
 	// exhausted RateLimit quota), whether or not it ended the call; 0 when none.
 	RetryAfter time.Duration
-	// Err is the last attempt's transport error, or nil when it got a response. With no
-	// attempt made it may hold why (an invalid policy, a failing GetBody). URLs in it are
+	// Err is the last attempt's transport error, or nil when it got a response; for a 2xx
+	// answer that a WithAnswerCheck failed, the check's error. With no attempt made it may
+	// hold why (an invalid policy, a failing GetBody). URLs in it are
 	// redacted like URL: the URL of each *url.Error in its chain, and its text.
 	Err error
 	// Cause is why the engine stopped: one of the sentinels (ErrStatusNotRetried,
@@ -223,6 +224,10 @@ func (e *Error) writeOutcome(b *strings.Builder) {
 		if t := http.StatusText(e.StatusCode); t != "" {
 			b.WriteByte(' ')
 			b.WriteString(t)
+		}
+		if e.StatusCode < 300 && e.Err != nil { // an answer its check failed
+			b.WriteString(": ")
+			b.WriteString(peerText(e.Err.Error(), transportLimit, false, e.hide))
 		}
 	case e.Err != nil:
 		// net/http's *url.Error repeats the method and URL; keep what it wraps, with any

@@ -33,6 +33,9 @@ type EventError struct {
 	Model any
 }
 
+// AnswerStatus returns StatusCode: an EventError is a FailedAnswer.
+func (e *EventError) AnswerStatus() int { return e.StatusCode }
+
 func (e *EventError) Error() string {
 	var b strings.Builder
 	b.WriteString("error event")

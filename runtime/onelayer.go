@@ -8,8 +8,9 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
+
+	"github.com/retrygen/retrygen/runtime/internal/giveup"
 )
 
 // Retries multiply through a chain of services: three layers that each make 4 attempts turn
@@ -22,45 +23,31 @@ import (
 // to repeat a request: "false" stops a retrygen client's retries of that call.
 const ShouldRetryHeader = "X-Should-Retry"
 
-// giveUps is what the calls made under one request's context report: whether one of them
-// gave up for load reasons, and the longest Retry-After any of them was told. Calls of one
-// request may run concurrently.
-type giveUps struct {
-	gaveUp atomic.Bool
-	hint   atomic.Int64 // nanoseconds
-}
-
-type giveUpsKey struct{}
-
-func (g *giveUps) record(hint time.Duration) {
-	g.gaveUp.Store(true)
-	for {
-		old := g.hint.Load()
-		if int64(hint) <= old || g.hint.CompareAndSwap(old, int64(hint)) {
-			return
-		}
-	}
-}
-
 // noteGiveUp records on the tracker of ctx, if it has one, that a call ended with err for
-// load reasons: retries ran out on failures that would be retried, the budget refused a
-// retry, the breaker was open, the server said not to retry, or its Retry-After was longer
-// than the call could wait. The caller's cancellation, and stops for safety (an operation
-// that is not retry-safe, a status no policy retries), are not load. Without a tracker it
-// costs a context lookup on a failed call, and nothing on a call that succeeded.
+// load reasons (see loadReason). The caller's cancellation, and stops for safety (an
+// operation that is not retry-safe, a status no policy retries), are not load. Without a
+// tracker it costs a context lookup on a failed call, and nothing on a call that
+// succeeded.
 func noteGiveUp(ctx context.Context, err error) {
 	e, ok := err.(*Error) // as Do returns it
 	if !ok || ctx.Err() != nil {
 		return
 	}
-	switch e.Cause {
-	case ErrExhausted, ErrBudgetExhausted, ErrCircuitOpen, ErrServerSaidNoRetry, ErrRetryAfterTooLong:
-	default:
-		return
+	if loadReason(e.Cause) {
+		giveup.Record(ctx, e.RetryAfter)
 	}
-	if g, ok := ctx.Value(giveUpsKey{}).(*giveUps); ok {
-		g.record(e.RetryAfter)
+}
+
+// loadReason reports whether cause, why a call stopped, is load: retries ran out on
+// failures that would be retried (or the next wait did not fit the call's deadline), the
+// budget or the breaker refused, the server said not to retry or asked for a longer wait
+// than allowed.
+func loadReason(cause error) bool {
+	switch cause {
+	case ErrExhausted, ErrBudgetExhausted, ErrCircuitOpen, ErrServerSaidNoRetry, ErrRetryAfterTooLong, context.DeadlineExceeded:
+		return true
 	}
+	return false
 }
 
 // OneRetryLayer wraps the handler of a service that calls other services through retrygen
@@ -69,9 +56,10 @@ func noteGiveUp(ctx context.Context, err error) {
 //
 // It gives each request's context a tracker. A generated client's call made with that
 // context (or one derived from it) that gives up for load reasons — its retries ran out on
-// retryable failures, the retry budget refused a retry, the circuit breaker was open, the
-// server said not to retry, or the server's Retry-After was longer than allowed — records
-// it there. When the handler then answers with a 5xx or a 429 and has not set
+// retryable failures (or its deadline left no room for the next wait), the retry budget
+// refused a retry, the circuit breaker was open, the server said not to retry, or the
+// server's Retry-After was longer than allowed — records it there; so does an event
+// stream that stops for those reasons. When the handler then answers with a 5xx or a 429 and has not set
 // X-Should-Retry (or Stripe-Should-Retry) itself, the response gets X-Should-Retry: false,
 // and, when the handler set neither Retry-After nor Retry-After-Ms, a Retry-After of the
 // longest hint the given-up calls were sent (in seconds, rounded up). The clients above
@@ -95,16 +83,16 @@ func noteGiveUp(ctx context.Context, err error) {
 // for http.ResponseController; the body, streamed or not, passes through untouched.
 func OneRetryLayer(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		g := new(giveUps)
+		ctx, g := giveup.With(r.Context())
 		lw := &layerWriter{ResponseWriter: w, giveUps: g}
-		next.ServeHTTP(lw, r.WithContext(context.WithValue(r.Context(), giveUpsKey{}, g)))
+		next.ServeHTTP(lw, r.WithContext(ctx))
 	})
 }
 
 // layerWriter adds one retry layer's headers to the response header when it is written.
 type layerWriter struct {
 	http.ResponseWriter
-	giveUps *giveUps
+	giveUps *giveup.Tracker
 	wrote   bool // the final header is written
 }
 
@@ -123,9 +111,9 @@ func (w *layerWriter) WriteHeader(code int) {
 func (w *layerWriter) addSignals(code int) {
 	h := w.ResponseWriter.Header()
 	failed := code >= 500 || code == http.StatusTooManyRequests
-	if failed && w.giveUps.gaveUp.Load() && len(h.Values(ShouldRetryHeader)) == 0 && len(h.Values("Stripe-Should-Retry")) == 0 {
+	if failed && w.giveUps.GaveUp() && len(h.Values(ShouldRetryHeader)) == 0 && len(h.Values("Stripe-Should-Retry")) == 0 {
 		h.Set(ShouldRetryHeader, "false")
-		if hint := time.Duration(w.giveUps.hint.Load()); hint > 0 && len(h.Values("Retry-After")) == 0 && len(h.Values("Retry-After-Ms")) == 0 {
+		if hint := w.giveUps.Hint(); hint > 0 && len(h.Values("Retry-After")) == 0 && len(h.Values("Retry-After-Ms")) == 0 {
 			h.Set("Retry-After", strconv.FormatInt(int64((hint+time.Second-1)/time.Second), 10))
 		}
 	}

@@ -12,12 +12,13 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/retrygen/retrygen/runtime/internal/giveup"
 )
 
 // withGiveUps returns ctx with a tracker, as OneRetryLayer gives a request's context.
-func withGiveUps(ctx context.Context) (context.Context, *giveUps) {
-	g := new(giveUps)
-	return context.WithValue(ctx, giveUpsKey{}, g), g
+func withGiveUps(ctx context.Context) (context.Context, *giveup.Tracker) {
+	return giveup.With(ctx)
 }
 
 // The engine records a call that gives up for load reasons on the tracker of its context,
@@ -37,7 +38,8 @@ func TestEngineRecordsGiveUps(t *testing.T) {
 		setup    func(*Engine)
 		opts     []CallOption
 		cancel   bool
-		want     error // the call's Cause
+		deadline time.Duration // the call's context's, when set
+		want     error         // the call's Cause
 		recorded bool
 		hint     time.Duration
 	}{
@@ -52,6 +54,8 @@ func TestEngineRecordsGiveUps(t *testing.T) {
 			return response(503, http.Header{"X-Should-Retry": {"false"}}, ""), nil
 		}, policy: idempotent(), want: ErrServerSaidNoRetry, recorded: true},
 		{name: "hint too long", answer: withHint(429, "3600"), policy: idempotent(), want: ErrRetryAfterTooLong, recorded: true, hint: time.Hour},
+		{name: "deadline leaves no room for the next wait", answer: status(503), policy: idempotent(), deadline: 120 * time.Millisecond,
+			want: context.DeadlineExceeded, recorded: true},
 
 		{name: "not retry-safe", answer: status(503), policy: post(), want: ErrNotRetrySafe},
 		{name: "status not retried", answer: status(404), policy: idempotent(), want: ErrStatusNotRetried},
@@ -77,6 +81,10 @@ func TestEngineRecordsGiveUps(t *testing.T) {
 				ctx, g := withGiveUps(context.Background())
 				ctx, cancel := context.WithCancel(ctx)
 				defer cancel()
+				if c.deadline > 0 {
+					ctx, cancel = context.WithTimeout(ctx, c.deadline)
+					defer cancel()
+				}
 				if c.cancel {
 					e.OnRetry = func(RetryEvent) { cancel() }
 				}
@@ -86,10 +94,10 @@ func TestEngineRecordsGiveUps(t *testing.T) {
 				} else if cause := mustError(t, err).Cause; c.want != nil && cause != c.want {
 					t.Fatalf("Cause = %v, want %v", cause, c.want)
 				}
-				if got := g.gaveUp.Load(); got != c.recorded {
+				if got := g.GaveUp(); got != c.recorded {
 					t.Errorf("recorded = %v, want %v (err %v)", got, c.recorded, err)
 				}
-				if got := time.Duration(g.hint.Load()); got != c.hint {
+				if got := g.Hint(); got != c.hint {
 					t.Errorf("hint = %v, want %v", got, c.hint)
 				}
 			})
@@ -107,8 +115,8 @@ func TestGiveUpsConcurrent(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	if !g.gaveUp.Load() || time.Duration(g.hint.Load()) != 15*time.Second {
-		t.Errorf("gaveUp %v, hint %v; want true, 15s", g.gaveUp.Load(), time.Duration(g.hint.Load()))
+	if !g.GaveUp() || g.Hint() != 15*time.Second {
+		t.Errorf("gaveUp %v, hint %v; want true, 15s", g.GaveUp(), g.Hint())
 	}
 }
 

@@ -3,6 +3,7 @@ package runtime
 import (
 	"errors"
 	"fmt"
+	"net/http"
 	"slices"
 	"strings"
 	"time"
@@ -25,8 +26,9 @@ type callConfig struct {
 	outcome        *Outcome      // WithOutcome
 	attemptTimeout time.Duration // 0: the policy's
 	header         [][2]string
-	noRedirects    bool // WithoutRedirects
-	streamedBody   bool // WithStreamedBody
+	noRedirects    bool                       // WithoutRedirects
+	streamedBody   bool                       // WithStreamedBody
+	check          func(*http.Response) error // WithAnswerCheck
 }
 
 // WithMaxAttempts overrides the policy's MaxAttempts for one call; n < 1 keeps the policy's.
@@ -125,6 +127,43 @@ func WithAttemptTimeout(d time.Duration) CallOption {
 // the body, which only the call's context (and the caller closing it) ends. A failed
 // attempt's body is still drained for DrainTimeout at most.
 func WithStreamedBody() CallOption { return func(c *callConfig) { c.streamedBody = true } }
+
+// WithAnswerCheck makes check look at the start of each 2xx answer of the call before Do
+// returns it: an event stream's first event, which may be an error in place of the
+// answer. check may read from the body; the caller reads on from where it stopped. An
+// error it returns fails the attempt: the answer is closed, and the attempt counts, for
+// the retries, the budget, the breaker and OneRetryLayer, as a response with the status
+// the error stands for (see FailedAnswer), retried when the policy retries that status;
+// an error that stands for none is not retried. The call's *Error then has the answer's
+// status, and the check's error as Err.
+func WithAnswerCheck(check func(*http.Response) error) CallOption {
+	return func(c *callConfig) { c.check = check }
+}
+
+// checkAnswer runs the call's WithAnswerCheck on a 2xx answer; nil without one.
+func (c *callConfig) checkAnswer(resp *http.Response) error {
+	if c.check == nil {
+		return nil
+	}
+	return c.check(resp)
+}
+
+// FailedAnswer is an error of a WithAnswerCheck that stands for an HTTP status: an error
+// event that says the server is overloaded stands for a 503.
+type FailedAnswer interface {
+	error
+	AnswerStatus() int
+}
+
+// answerStatus returns the status err, the error of a WithAnswerCheck, stands for: 0 when
+// it names none.
+func answerStatus(err error) int {
+	var f FailedAnswer
+	if errors.As(err, &f) {
+		return f.AnswerStatus()
+	}
+	return 0
+}
 
 // WithHeader sets a header on every attempt of one call, replacing any value the request
 // has for that key. Later WithHeader options for the same key win.

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/retrygen/retrygen/runtime"
+	"github.com/retrygen/retrygen/runtime/internal/giveup"
 )
 
 // bodyReader returns the request body for one exchange. The first exchange gets the body
@@ -150,12 +151,13 @@ var ErrStreamClosed = runtime.ErrStreamClosed
 // An error event in place of an event (type "error", a data object whose only member is
 // "error", or StreamConfig.ErrorEvent) is never delivered: it is an *EventError,
 // classified like the status it stands for (an overloaded server or a rate limit is
-// retried, an invalid request is not). Before the first event it is that connection's
-// failure, and the stream connects again, with the same idempotency key, under the rules
-// of a reconnection above: the caller sees only the events of the connection that
-// succeeded. After it, the stream resumes with Last-Event-ID when it can, and otherwise
-// Err is a *StreamError that carries the *EventError and the events delivered. One event
-// holds at most DefaultMaxEventSize bytes, or what WithMaxEventSize says.
+// retried, an invalid request is not). As a connection's first event it fails that
+// attempt: the engine decides it as an answer with that status, under the policy, the
+// budget, the breaker and the idempotency key, so the caller sees only the events of the
+// attempt that succeeded, and the call's error carries the last one. After the first
+// event, the stream resumes with Last-Event-ID when it can, and otherwise Err is a
+// *StreamError that carries the *EventError and the events delivered. One event holds at
+// most DefaultMaxEventSize bytes, or what WithMaxEventSize says.
 type Stream[T any] struct {
 	ctx    context.Context // the call's, ended by Close too
 	stop   context.CancelCauseFunc
@@ -176,8 +178,13 @@ type Stream[T any] struct {
 	// every reconnection sends it again, so that the server sees the request resumed.
 	key string
 
-	attempts  int // made by every connection, for ResponseInfo
-	events    *EventReader
+	attempts int // made by every connection, for ResponseInfo
+	events   *EventReader
+	// opening is what the answer check of the connection being made read (see
+	// firstEvent), and pending its first event, or the error that came in its place,
+	// until Next takes it.
+	opening   *firstRead
+	pending   *firstRead
 	current   T
 	event     Event
 	delivered int
@@ -190,8 +197,9 @@ type Stream[T any] struct {
 	closed bool           // Close was called
 }
 
-// OpenStream sends r and returns its event stream once a 2xx response arrived. A failure
-// before that is retried under p, like any call, and returned.
+// OpenStream sends r and returns its event stream once a 2xx response and its first event
+// (or its end) arrived. A failure before that, an error event in place of the first event
+// included, is retried under p, like any call, and returned.
 func OpenStream[T any](ctx context.Context, c *Client, r *Request, p *runtime.Policy, cfg StreamConfig, opts []CallOption) (*Stream[T], error) {
 	s := &Stream[T]{client: c, req: r, cfg: cfg, set: settings(opts)}
 	s.ctx, s.stop = context.WithCancelCause(ctx)
@@ -201,7 +209,7 @@ func OpenStream[T any](ctx context.Context, c *Client, r *Request, p *runtime.Po
 	// The body is read by the caller, event by event, not within the attempt, and for
 	// as long as events come: the attempt's bounds end with its response header.
 	s.policy.ReadBody = false
-	s.set.runtime = append(slices.Clip(s.set.runtime), runtime.WithStreamedBody())
+	s.set.runtime = append(slices.Clip(s.set.runtime), runtime.WithStreamedBody(), runtime.WithAnswerCheck(s.firstEvent))
 	// Reconnections are decided under the policy the engine makes the call by, the
 	// call's options included. An option that cannot apply fails the first connection.
 	s.wait = s.policy
@@ -257,20 +265,66 @@ func (s *Stream[T]) connect(set *callSettings, extra http.Header) error {
 	if name := s.wait.IdempotencyKey; name != "" && s.key == "" && resp.Request != nil {
 		s.key = resp.Request.Header.Get(name)
 	}
-	id := ""
-	if s.events != nil {
-		id = s.events.LastEventID()
-		retry, ok := s.events.Retry()
-		s.events = NewEventReader(resp.Body)
-		s.events.SetLastEventID(id)
-		if ok {
-			s.events.retry, s.events.retrySet = retry, true
-		}
-	} else {
-		s.events = NewEventReader(resp.Body)
+	first := s.opening
+	s.opening = nil
+	if first == nil || first.body != resp.Body {
+		first = &firstRead{reader: s.newReader(resp.Body), unread: true}
 	}
-	s.events.MaxEventSize = s.set.maxEventSize
+	s.events, s.pending = first.reader, first
 	return nil
+}
+
+// firstRead is the start of one connection's events: its reader, and the first event or
+// the error that came in its place (nothing read yet when unread).
+type firstRead struct {
+	body   io.Reader
+	reader *EventReader
+	ev     Event
+	err    error
+	unread bool
+}
+
+// newReader returns the reader of a connection's events, which carries on the last event
+// ID and the retry interval of the stream's previous connection.
+func (s *Stream[T]) newReader(body io.Reader) *EventReader {
+	r := NewEventReader(body)
+	r.MaxEventSize = s.set.maxEventSize
+	if s.events != nil {
+		r.SetLastEventID(s.events.LastEventID())
+		if retry, ok := s.events.Retry(); ok {
+			r.retry, r.retrySet = retry, true
+		}
+	}
+	return r
+}
+
+// firstEvent is the answer check of each connection (runtime.WithAnswerCheck): it reads
+// the connection's first event and fails the attempt with it when it is an error event,
+// so that the engine decides it as the status it stands for, under the policy, the
+// budget and the breaker, as any failed attempt. Any other first event, or a cut before
+// one, waits for Next.
+func (s *Stream[T]) firstEvent(resp *http.Response) error {
+	s.opening = nil
+	if ct := resp.Header.Get("Content-Type"); ct != "" && mediaType(ct) != "text/event-stream" {
+		return nil // connect refuses it
+	}
+	first := &firstRead{body: resp.Body, reader: s.newReader(resp.Body)}
+	first.ev, first.err = first.reader.Next()
+	if first.err == nil {
+		if ee := errorEvent(first.ev, s.cfg.ErrorEvent); ee != nil {
+			s.decodeModel(ee)
+			return ee
+		}
+	}
+	s.opening = first
+	return nil
+}
+
+// decodeModel sets ee's Model from its data, when the spec declares one.
+func (s *Stream[T]) decodeModel(ee *EventError) {
+	if s.cfg.ErrorModel != nil {
+		ee.Model = s.cfg.ErrorModel(ee.Data)
+	}
 }
 
 // Next reads the next event and reports whether there is one; false at the end of the
@@ -284,7 +338,7 @@ func (s *Stream[T]) Next() bool {
 		return false
 	}
 	for {
-		ev, err := s.events.Next()
+		ev, err := s.next()
 		if err == nil {
 			if ee := errorEvent(ev, s.cfg.ErrorEvent); ee != nil {
 				if s.failed(ee) {
@@ -312,6 +366,18 @@ func (s *Stream[T]) Next() bool {
 	}
 }
 
+// next returns the next event of the open connection: its first, which its answer check
+// read, then the ones that follow.
+func (s *Stream[T]) next() (Event, error) {
+	if p := s.pending; p != nil {
+		s.pending = nil
+		if !p.unread {
+			return p.ev, p.err
+		}
+	}
+	return s.events.Next()
+}
+
 // deliver makes ev the current event and reports whether it is one: false, the stream
 // finished, at the sentinel or when its data does not decode.
 func (s *Stream[T]) deliver(ev Event) bool {
@@ -330,19 +396,16 @@ func (s *Stream[T]) deliver(ev Event) bool {
 	return true
 }
 
-// failed handles an error event in place of an event, and reports whether the stream goes
-// on. Before the first event is delivered, and once it has been when the stream can resume
-// with Last-Event-ID, an error that stands for a status the policy retries is that
-// connection's failure: the stream reconnects as after a cut, under the same rules (a
-// retry-safe operation only, the policy's attempts, the budget, the backoff). Otherwise it
-// ends the stream with the error.
+// failed handles an error event that follows a connection's first event (the first one
+// is the connection's answer check's, see firstEvent), and reports whether the stream goes
+// on. When the stream can resume with Last-Event-ID and the error stands for a status the
+// policy retries, it is the connection's failure: the stream reconnects as after a cut,
+// under the same rules (a retry-safe operation only, the policy's attempts, the budget,
+// the backoff). Otherwise it ends the stream with the error.
 func (s *Stream[T]) failed(ee *EventError) bool {
-	if s.cfg.ErrorModel != nil {
-		ee.Model = s.cfg.ErrorModel(ee.Data)
-	}
+	s.decodeModel(ee)
 	s.closeResponse()
-	resumes := s.delivered == 0 || s.events.LastEventID() != ""
-	if ee.StatusCode == 0 || !s.wait.RetriesStatus(ee.StatusCode) || !resumes {
+	if ee.StatusCode == 0 || !s.wait.RetriesStatus(ee.StatusCode) || s.events.LastEventID() == "" {
 		s.end(ee)
 		return false
 	}
@@ -453,7 +516,22 @@ func (s *Stream[T]) end(why error) {
 		s.finish(s.closedError())
 		return
 	}
+	if s.ctx.Err() == nil && loadStop(why) {
+		giveup.Record(s.ctx, 0) // for runtime.OneRetryLayer, as the engine records a call
+	}
 	s.finish(s.cut(why))
+}
+
+// loadStop reports whether a stream stopped for load reasons: its reconnections ran out,
+// the budget or the breaker refused one, or the server said not to retry.
+func loadStop(why error) bool {
+	for _, load := range []error{runtime.ErrExhausted, runtime.ErrBudgetExhausted, runtime.ErrCircuitOpen,
+		runtime.ErrServerSaidNoRetry, runtime.ErrRetryAfterTooLong} {
+		if errors.Is(why, load) {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *Stream[T]) closedError() error {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -87,8 +88,8 @@ func keyOf(reqs []retrytest.Request) []string {
 }
 
 // An error event is retried only as its status would be: an invalid request is not, and an
-// operation that is not retry-safe never sends its request again. The error carries the
-// event, and says no event was delivered.
+// operation that is not retry-safe never sends its request again. The stream does not
+// open: its error is the call's, and carries the event.
 func TestStreamErrorEventNotRetried(t *testing.T) {
 	post := keyed
 	post.Idempotent, post.IdempotencyKey = false, ""
@@ -99,7 +100,7 @@ func TestStreamErrorEventNotRetried(t *testing.T) {
 		is    error
 		code  string
 	}{
-		{"invalid request", badRequest, keyed, nil, "invalid_request_error"},
+		{"invalid request", badRequest, keyed, runtime.ErrStatusNotRetried, "invalid_request_error"},
 		{"not retry-safe", overloaded, post, runtime.ErrNotRetrySafe, "overloaded_error"},
 	}
 	for _, c := range cases {
@@ -107,20 +108,14 @@ func TestStreamErrorEventNotRetried(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				tr := retrytest.NewTransport(nil, retrytest.Events(c.first), retrytest.Events(textEvents(false, "a")...))
 				s, err := openText(t, tr, c.p)
-				if err != nil {
-					t.Fatal(err)
+				if err == nil {
+					s.Close()
+					t.Fatal("the stream opened")
 				}
-				defer s.Close()
-				if got := read(s); len(got) != 0 {
-					t.Errorf("delivered %q", got)
-				}
-				var se *wire.StreamError
 				var ee *wire.EventError
-				if !errors.As(s.Err(), &se) || se.Delivered != 0 || !errors.As(s.Err(), &ee) || ee.Code != c.code {
-					t.Fatalf("err = %v, want a StreamError with 0 delivered carrying the %s event", s.Err(), c.code)
-				}
-				if c.is != nil && !errors.Is(s.Err(), c.is) {
-					t.Errorf("err = %v, want it to match %v", s.Err(), c.is)
+				var apiErr *runtime.Error
+				if !errors.As(err, &apiErr) || apiErr.Attempts != 1 || !errors.As(err, &ee) || ee.Code != c.code || !errors.Is(err, c.is) {
+					t.Fatalf("err = %v, want the call's error after 1 attempt, carrying the %s event and matching %v", err, c.code, c.is)
 				}
 				if n := len(tr.Requests()); n != 1 {
 					t.Errorf("%d requests, want 1", n)
@@ -130,20 +125,15 @@ func TestStreamErrorEventNotRetried(t *testing.T) {
 	}
 }
 
-// Error events in a row use up the policy's attempts; the last one ends the stream.
+// Error events in a row use up the policy's attempts; the last one is the call's error.
 func TestStreamErrorEventsExhaustAttempts(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		tr := retrytest.NewTransport(nil, retrytest.Events(overloaded), retrytest.Events(overloaded),
 			retrytest.Events(overloaded), retrytest.Events(overloaded), retrytest.Events(textEvents(false, "a")...))
-		s, err := openText(t, tr, keyed)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer s.Close()
-		read(s)
+		_, err := openText(t, tr, keyed)
 		var ee *wire.EventError
-		if !errors.Is(s.Err(), runtime.ErrExhausted) || !errors.As(s.Err(), &ee) || ee.StatusCode != http.StatusServiceUnavailable {
-			t.Errorf("err = %v, want exhausted on an overloaded event (as 503)", s.Err())
+		if !errors.Is(err, runtime.ErrExhausted) || !errors.As(err, &ee) || ee.StatusCode != http.StatusServiceUnavailable {
+			t.Errorf("err = %v, want exhausted on an overloaded event (as 503)", err)
 		}
 		if n := len(tr.Requests()); n != keyed.MaxAttempts {
 			t.Errorf("%d requests, want %d", n, keyed.MaxAttempts)
@@ -234,23 +224,97 @@ func TestEventErrorText(t *testing.T) {
 	} {
 		tr := retrytest.NewTransport(nil, retrytest.Events(retrytest.Event{Data: data}))
 		synctest.Test(t, func(t *testing.T) {
-			s, err := openText(t, tr, runtime.Policy{MaxAttempts: 1})
-			if err != nil {
-				t.Fatal(err)
-			}
-			read(s)
+			_, err := openText(t, tr, runtime.Policy{MaxAttempts: 1})
 			var ee *wire.EventError
-			if !errors.As(s.Err(), &ee) || ee.Error() != want {
-				t.Errorf("%s: %v, want %q", data, s.Err(), want)
+			if !errors.As(err, &ee) || ee.Error() != want {
+				t.Errorf("%s: %v, want %q", data, err, want)
 			}
 		})
 	}
 	// An event whose data only starts like an error is an ordinary event.
 	tr := retrytest.NewTransport(nil, retrytest.Events(textEvents(false, `{"error":null,"text":"hi"}`)...))
 	synctest.Test(t, func(t *testing.T) {
-		s, _ := openText(t, tr, keyed)
+		s, err := openText(t, tr, keyed)
+		if err != nil {
+			t.Fatal(err)
+		}
 		if got := read(s); len(got) != 1 || s.Err() != nil {
 			t.Errorf("got %q, err %v; want the event delivered", got, s.Err())
+		}
+	})
+}
+
+// The request's credentials, echoed in an error event, are hidden from the call's error
+// text, as they are from a response body's.
+func TestEventErrorHidesCredentials(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tr := retrytest.NewTransport(nil, retrytest.Events(retrytest.ErrorEvent(
+			`{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key sk-ant-SECRET-1234"}}`)))
+		c, err := wire.NewClient("http://api.test", wire.WithHTTPClient(tr.Client()), wire.WithRequestEditor(func(_ context.Context, r *http.Request) error {
+			r.Header.Set("X-Api-Key", "sk-ant-SECRET-1234")
+			return nil
+		}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = wire.OpenStream[string](context.Background(), c, wire.NewRequest("POST"), &keyed, wire.StreamConfig{Text: true}, nil)
+		if err == nil || strings.Contains(err.Error(), "SECRET") || !strings.Contains(err.Error(), "authentication_error") {
+			t.Errorf("err = %v, want the event's error without the key", err)
+		}
+	})
+}
+
+// A stream's error events count against the budget as the failures they stand for: in an
+// outage answered with overloaded first events, the default budget keeps retries to its
+// floor, as it does for 503s.
+func TestStreamErrorEventsDrawOnTheBudget(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tr := retrytest.NewTransport(nil)
+		c, err := wire.NewClient("http://api.test", wire.WithHTTPClient(tr.Client()), wire.WithJitterSource(func() float64 { return 0 }))
+		if err != nil {
+			t.Fatal(err)
+		}
+		const calls = 100
+		for range calls {
+			tr.Then(retrytest.Events(overloaded), retrytest.Events(overloaded), retrytest.Events(overloaded), retrytest.Events(overloaded))
+			if s, err := wire.OpenStream[string](context.Background(), c, wire.NewRequest("POST"), &keyed, wire.StreamConfig{Text: true}, nil); err == nil {
+				s.Close()
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		if load := float64(len(tr.Requests())) / calls; load > 1.2 {
+			t.Errorf("%d requests for %d calls (%.2f×), want the budget to hold them under 1.2×", len(tr.Requests()), calls, load)
+		}
+	})
+}
+
+// A stream that stops for load reasons (its reconnections ran out) under a request of
+// runtime.OneRetryLayer tells the layer above not to retry, as a call that gave up does.
+func TestStreamGiveUpIsSignalled(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		events := textEvents(true, "a", "b")
+		tr := retrytest.NewTransport(nil, retrytest.EventsCut(1, events...), retrytest.EventsCut(0, events...),
+			retrytest.EventsCut(0, events...), retrytest.EventsCut(0, events...), retrytest.EventsCut(0, events...))
+		svc := runtime.OneRetryLayer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			c, err := wire.NewClient("http://api.test", wire.WithHTTPClient(tr.Client()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := wire.OpenStream[string](r.Context(), c, wire.NewRequest("GET"), &keyed, wire.StreamConfig{Text: true}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			read(s)
+			if !errors.Is(s.Err(), runtime.ErrExhausted) {
+				t.Errorf("stream err = %v, want its reconnections exhausted", s.Err())
+			}
+			w.WriteHeader(http.StatusBadGateway)
+		}))
+		rec := httptest.NewRecorder()
+		svc.ServeHTTP(rec, httptest.NewRequest("GET", "/", nil))
+		if got := rec.Result().Header.Get("X-Should-Retry"); got != "false" {
+			t.Errorf("X-Should-Retry = %q, want false", got)
 		}
 	})
 }
