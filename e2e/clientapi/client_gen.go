@@ -400,10 +400,22 @@ type PageError = runtime.PageError
 // runtime.EventError.
 type EventError = runtime.EventError
 
-// Policy says how an operation is retried; see runtime.Policy for its fields.
+// Policy says how an operation is retried, as WithPolicyOverride sees it: MaxAttempts (the first
+// attempt included); the backoff's InitialDelay, MaxDelay, Multiplier and Jitter (full, equal,
+// decorrelated or none); StatusCodes, the statuses retried (nil for 408, 429, 500 and 502 to 504);
+// ConnectionErrors, whether transport errors are retried; AttemptTimeout, the bound of one attempt,
+// and MaxElapsed, of the whole call (0 for none); RetryAfter, whether the server's Retry-After is a
+// floor under the wait, and MaxRetryAfter, the longest it may ask for; IgnoreServerSignals, to ignore
+// the server's x-should-retry; Idempotent, whether a request that may have reached the server is
+// repeated, and IdempotencyKey, the header that carries the key. A zero InitialDelay, MaxDelay or
+// MaxRetryAfter means zero. See runtime.Policy.
 type Policy = runtime.Policy
 
-// RetryEvent describes one retry, for WithOnRetry; see runtime.RetryEvent for its fields.
+// RetryEvent describes one retry, for WithOnRetry: the call's Method and URL (without user information
+// or query values), the Attempt that failed (from 1), the Wait before the next one, the failed
+// attempt's StatusCode (0 when it got no response) or Err (its transport error, or the error event of
+// a stream), and ServerSaidRetry, set when the server's x-should-retry: true asked for the retry. See
+// runtime.RetryEvent.
 type RetryEvent = runtime.RetryEvent
 
 // Reasons a call failed or stopped retrying, for errors.Is.
