@@ -1,9 +1,16 @@
 package runtime
 
-// SupportPackageIsVersion4 is referenced by every file retrygen generates. A generated
+// SupportPackageIsVersion5 is referenced by every file retrygen generates. A generated
 // client that needs a newer runtime than the one it is built against fails to compile with
-// this name in the message, instead of misbehaving at run time. Version 4 clients walk
-// their pages with wire.Items, which yields pointers to object items.
+// this name in the message, instead of misbehaving at run time. Version 5 clients read and
+// write their unions and objects with wire.Marshal and wire.Unmarshal, which follow the
+// types' struct tags.
+const SupportPackageIsVersion5 = true
+
+// SupportPackageIsVersion4 is referenced by clients generated for version 4, which walk
+// their pages with wire.Items, which yields pointers to object items, and call
+// wire.MarshalUnion, wire.MarshalVariant and wire.MarshalObject; they still build against
+// this runtime.
 const SupportPackageIsVersion4 = true
 
 // SupportPackageIsVersion3 is referenced by clients generated for version 3, which call
