@@ -83,8 +83,8 @@ type plan struct {
 
 // fieldPlan is one field of a struct.
 type fieldPlan struct {
-	index     int // in the struct
-	pos       int // in the plan's fields
+	index     int    // in the struct
+	pos       int    // in the plan's fields
 	name      string // the wire name
 	plan      *plan
 	omitZero  bool
@@ -145,13 +145,16 @@ func build(t reflect.Type, building map[reflect.Type]*plan) *plan {
 			return p
 		}
 	}
+	if t.Kind() == reflect.Pointer && t.Elem().Kind() != reflect.Pointer {
+		// Its methods, if any, are its element's: null for nil, else the element.
+		p.kind = planPointer
+		p.elem = build(t.Elem(), building)
+		return p
+	}
 	if p.marshals || p.unmarshals {
 		return p // its own methods, through encoding/json
 	}
 	switch t.Kind() {
-	case reflect.Pointer:
-		p.kind = planPointer
-		p.elem = build(t.Elem(), building)
 	case reflect.Slice:
 		if t.Elem().Kind() != reflect.Uint8 {
 			p.kind = planSlice
