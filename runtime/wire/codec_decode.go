@@ -31,7 +31,7 @@ func unmarshalInto(data []byte, v reflect.Value, p *plan) error {
 		var raw json.RawMessage
 		return json.Unmarshal(data, &raw) // encoding/json's syntax error
 	}
-	d := decoder{data: data, budget: 2*len(data) + 64}
+	d := decoder{data: data}
 	_, err := d.decode(d.ws(0), v, p)
 	return err
 }
@@ -44,9 +44,15 @@ type decoder struct {
 	// ends holds the end of each array and object a look ahead skipped, by its start, so
 	// that no part of data is skipped twice.
 	ends map[int]int
-	// budget is how many bytes a union may still decode again when its first variant
-	// does not fit: it bounds the work of a value whose every union needs a second try.
-	budget int
+	// unions holds each union read, by its offset and type: a union whose variant is
+	// tried again takes the unions below it from here rather than reading them again,
+	// so that no union is read twice however many variants above it are tried.
+	unions map[unionAt]reflect.Value
+}
+
+type unionAt struct {
+	at int
+	t  reflect.Type
 }
 
 func (d *decoder) ws(i int) int {

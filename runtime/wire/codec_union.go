@@ -11,6 +11,22 @@ import (
 // UnmarshalUnion). It fails only when the variant a discriminator names cannot hold the
 // value; a union chosen by the JSON's kind never does.
 func (d *decoder) union(i int, v reflect.Value, p *plan) (int, error) {
+	if read, ok := d.unions[unionAt{i, p.t}]; ok {
+		v.Set(read)
+		return d.end(i, true), nil
+	}
+	end, err := d.readUnion(i, v, p)
+	if d.unions == nil {
+		d.unions = map[unionAt]reflect.Value{}
+	}
+	read := reflect.New(p.t).Elem()
+	read.Set(v)
+	d.unions[unionAt{i, p.t}] = read
+	return end, err
+}
+
+// readUnion reads the union at i into v, the first time.
+func (d *decoder) readUnion(i int, v reflect.Value, p *plan) (int, error) {
 	for _, vp := range p.variants {
 		v.Field(vp.index).SetZero()
 	}
@@ -70,8 +86,8 @@ func (d *decoder) discriminated(i int, v reflect.Value, p *plan) (*variantPlan, 
 }
 
 // byKind sets the variant of union v that fits the value at i best and decodes it, and
-// returns it; nil when none does. When the best does not decode, the next is tried, as
-// long as the decoder's budget lasts.
+// returns it; nil when none does. When the best does not decode, the next is tried: the
+// unions below are not read again (see decoder.unions).
 func (d *decoder) byKind(i, end int, v reflect.Value, p *plan) *variantPlan {
 	kind := d.data[i]
 	integral := kind != '"' && bytes.IndexAny(d.data[i:end], ".eE") < 0
@@ -111,13 +127,7 @@ func (d *decoder) byKind(i, end int, v reflect.Value, p *plan) *variantPlan {
 			return 0
 		})
 	}
-	for n, c := range fits {
-		if n > 0 {
-			if d.budget < end-i {
-				return nil
-			}
-			d.budget -= end - i
-		}
+	for _, c := range fits {
 		x := reflect.New(c.v.plan.t)
 		if _, err := d.decode(i, x.Elem(), c.v.plan); err != nil || !holdsVariant(x.Elem(), c.v.plan) {
 			continue
@@ -195,26 +205,37 @@ func takes(p *plan, kind byte, integral bool, depth int) bool {
 	return integral && isInt(t) == 1
 }
 
-// keys returns the member names of the object at i.
-func (d *decoder) keys(i int) [][]byte {
-	var keys [][]byte
+// lookMember is a member of an object as a look ahead sees it: its name and the kind of
+// its value.
+type lookMember struct {
+	name     []byte
+	kind     byte
+	integral bool
+}
+
+// keys returns the members of the object at i.
+func (d *decoder) keys(i int) []lookMember {
+	var keys []lookMember
 	d.members(i, func(name []byte, at int) (int, error) {
-		keys = append(keys, name)
-		return d.end(at, true), nil
+		end := d.end(at, true)
+		kind := d.data[at]
+		keys = append(keys, lookMember{name: name, kind: kind, integral: kind != '"' && bytes.IndexAny(d.data[at:end], ".eE") < 0})
+		return end, nil
 	})
 	return keys
 }
 
-// Scores rank the variants that take an object: a struct that names all its members and
-// misses none of its required fields, then a map, then structs by the members they name
-// less the required fields they miss. A union scores as its best variant.
+// Scores rank the variants that take an object: a struct whose fields take all its
+// members and that misses none of its required fields, then a map, then structs by the
+// members their fields take less the members of another kind and the required fields
+// they miss. A union scores as its best variant.
 const (
 	tierWhole = 2 << 32
 	tierMap   = 1 << 32
 )
 
 // objectScore scores plan p for an object with members keys.
-func objectScore(p *plan, keys [][]byte, depth int) int64 {
+func objectScore(p *plan, keys []lookMember, depth int) int64 {
 	switch p.kind {
 	case planPointer, planNullable:
 		return objectScore(p.elem, keys, depth)
@@ -232,13 +253,19 @@ func objectScore(p *plan, keys [][]byte, depth int) int64 {
 		return best
 	case planStruct:
 		present := make([]bool, len(p.fields))
-		known := 0
+		known, other := 0, 0
 		for _, k := range keys {
-			if f := p.lookup(k); f != nil {
+			f := p.lookup(k.name)
+			switch {
+			case f == nil && p.extra != nil:
+				known++
+			case f == nil:
+			case k.kind == 'n' || takes(f.plan, k.kind, k.integral, maxUnionDepth-1):
 				known++
 				present[f.pos] = true
-			} else if p.extra != nil {
-				known++
+			default:
+				other++
+				present[f.pos] = true
 			}
 		}
 		missing := 0
@@ -250,7 +277,7 @@ func objectScore(p *plan, keys [][]byte, depth int) int64 {
 		if known == len(keys) && missing == 0 {
 			return tierWhole + int64(known)
 		}
-		return int64(known - missing)
+		return int64(known - other - missing)
 	}
 	return 0
 }
