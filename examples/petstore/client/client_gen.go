@@ -21,7 +21,7 @@ import (
 	"github.com/retrygen/retrygen/runtime/wire"
 )
 
-const _ = runtime.SupportPackageIsVersion4
+const _ = runtime.SupportPackageIsVersion5
 
 // Client calls the API. It is safe for concurrent use; all its calls share one retry budget and, when
 // enabled, one circuit breaker.
@@ -197,7 +197,7 @@ func Ptr[T any](v T) *T {
 // by sending Null. Decoding sets it the same way: an absent property leaves the zero value, null gives
 // IsNull, anything else a value.
 type Nullable[T any] struct {
-	_     noCompare
+	_     noCompare `wire:"nullable"`
 	value T
 	state uint8 // 0 absent, 1 null, 2 a value
 }
