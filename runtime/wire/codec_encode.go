@@ -103,7 +103,7 @@ func (e *encoder) encode(v reflect.Value, p *plan) error {
 			}
 			e.appendString(k.String())
 			e.buf = append(e.buf, ':')
-			if err := e.encode(v.MapIndex(k), p.elem); err != nil {
+			if err := e.encode(mapValue(v, k), p.elem); err != nil {
 				return err
 			}
 		}
@@ -121,6 +121,14 @@ func (e *encoder) encode(v reflect.Value, p *plan) error {
 		return e.encode(field(v, p.value), p.elem)
 	}
 	return e.leaf(v, p)
+}
+
+// mapValue returns the value of map m at key k, addressable, so that the unexported
+// fields of a generated Nullable in it can be read.
+func mapValue(m, k reflect.Value) reflect.Value {
+	x := reflect.New(m.Type().Elem()).Elem()
+	x.Set(m.MapIndex(k))
+	return x
 }
 
 // sortedKeys returns the keys of map v in the order encoding/json writes them.
@@ -249,7 +257,7 @@ func (e *encoder) object(v reflect.Value, p *plan, disc *discriminator) error {
 					continue
 				}
 				member(name)
-				if err := e.encode(extra.MapIndex(k), p.extra.plan.elem); err != nil {
+				if err := e.encode(mapValue(extra, k), p.extra.plan.elem); err != nil {
 					return fmt.Errorf("property %q: %w", name, err)
 				}
 			}

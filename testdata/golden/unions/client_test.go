@@ -169,6 +169,16 @@ func TestDeepUnionsBothWays(t *testing.T) {
 
 // Unions in arrays and maps, and nullable ones, are written as read when unchanged.
 func TestUnionsInArraysAndMapsRoundTrip(t *testing.T) {
+	inMap := `{"kind":"group","byName":{"g":{"kind":"group","next":{"kind":"circle","r":1}}}}`
+	var m Shape
+	if err := json.Unmarshal([]byte(inMap), &m); err != nil {
+		t.Fatal(err)
+	}
+	m.Group.ByName["g"].Group.Kind = ""
+	if out, err := json.Marshal(m); err != nil || string(out) != `{"byName":{"g":{"kind":"group","next":{"kind":"circle","r":1}}},"kind":"group"}` {
+		t.Fatalf("a nullable union in a map value: %s (%v)", out, err)
+	}
+
 	data := `{"kind":"group","children":[{"kind":"circle","r":1,"a":1},{"kind":"group","byName":{"x":{"kind":"circle","r":3,"b":2}},"next":null}],"next":{"kind":"circle","r":4,"c":3}}`
 	var s Shape
 	if err := json.Unmarshal([]byte(data), &s); err != nil {
