@@ -4,6 +4,7 @@ package gen
 // place of a spec whose text can reach the generated client, each with every payload.
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"go/ast"
@@ -387,21 +388,64 @@ func dropRuneForTest(r rune) bool {
 	return false
 }
 
-// literalValues lists the unquoted string literals of f, with repeats.
+// literalValues lists the unquoted string literals of f, with repeats. A struct tag counts
+// as the values it holds (`discriminator:"kind"` holds kind), and a JSON list of strings
+// among them as those strings.
 func literalValues(f *ast.File) ([]string, error) {
 	var out []string
 	var bad error
+	tags := map[*ast.BasicLit]bool{}
 	ast.Inspect(f, func(n ast.Node) bool {
+		if fd, ok := n.(*ast.Field); ok && fd.Tag != nil {
+			tags[fd.Tag] = true
+		}
 		if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING {
 			v, err := strconv.Unquote(lit.Value)
 			if err != nil && bad == nil {
 				bad = fmt.Errorf("literal %.60s does not unquote: %v", lit.Value, err)
 			}
-			out = append(out, v)
+			if !tags[lit] {
+				out = append(out, v)
+				return true
+			}
+			values, err := tagValues(v)
+			if err != nil && bad == nil {
+				bad = fmt.Errorf("tag %.60s: %v", lit.Value, err)
+			}
+			out = append(out, values...)
 		}
 		return true
 	})
 	return out, bad
+}
+
+// tagValues returns the values of the struct tag tag, a JSON list of strings as those
+// strings.
+func tagValues(tag string) ([]string, error) {
+	var out []string
+	for tag = strings.TrimLeft(tag, " "); tag != ""; tag = strings.TrimLeft(tag, " ") {
+		_, rest, ok := strings.Cut(tag, ":")
+		if !ok {
+			return nil, fmt.Errorf("no value in %q", tag)
+		}
+		quoted, err := strconv.QuotedPrefix(rest)
+		if err != nil {
+			return nil, err
+		}
+		tag = rest[len(quoted):]
+		value, _ := strconv.Unquote(quoted)
+		var list []any
+		if strings.HasPrefix(value, "[") && json.Unmarshal([]byte(value), &list) == nil {
+			for _, x := range list {
+				if s, ok := x.(string); ok {
+					out = append(out, s)
+				}
+			}
+			continue
+		}
+		out = append(out, value)
+	}
+	return out, nil
 }
 
 // hostileTwin is what the oracle compares with: the twin client's syntax tree shape and

@@ -2,12 +2,16 @@ package runtime
 
 // SupportPackageIsVersion5 is referenced by every file retrygen generates. A generated
 // client that needs a newer runtime than the one it is built against fails to compile with
-// this name in the message, instead of misbehaving at run time. Version 5 clients
-// re-export EventError, ErrEventTooLarge and ErrOutcomeUnknown and offer WithMaxEventSize.
+// this name in the message, instead of misbehaving at run time. Version 5 clients read and
+// write their unions and objects with wire.Marshal and wire.Unmarshal, which follow the
+// types' struct tags, re-export EventError, ErrEventTooLarge and ErrOutcomeUnknown, and
+// offer WithMaxEventSize.
 const SupportPackageIsVersion5 = true
 
 // SupportPackageIsVersion4 is referenced by clients generated for version 4, which walk
-// their pages with wire.Items; they still build against this runtime.
+// their pages with wire.Items, which yields pointers to object items, and call
+// wire.MarshalUnion, wire.MarshalVariant and wire.MarshalObject; they still build against
+// this runtime.
 const SupportPackageIsVersion4 = true
 
 // SupportPackageIsVersion3 is referenced by clients generated for version 3, which call

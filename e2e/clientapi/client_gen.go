@@ -203,7 +203,7 @@ func Ptr[T any](v T) *T {
 // by sending Null. Decoding sets it the same way: an absent property leaves the zero value, null gives
 // IsNull, anything else a value.
 type Nullable[T any] struct {
-	_     noCompare
+	_     noCompare `wire:"nullable"`
 	value T
 	state uint8 // 0 absent, 1 null, 2 a value
 }
@@ -1293,41 +1293,28 @@ type Item struct {
 
 // A message, told apart by its role, which each variant allows one value of.
 type Message struct {
-	UserMessage   *UserMessage
-	SystemMessage *SystemMessage
+	_             noCompare      `discriminator:"role" wire:"union"`
+	UserMessage   *UserMessage   `discriminator:"[\"user\",\"UserMessage\"]"`
+	SystemMessage *SystemMessage `discriminator:"[\"system\",\"SystemMessage\"]"`
 	// Raw is the JSON the value was read from, nil when it was not read. With no variant
 	// set, it is what MarshalJSON writes: a value of a variant the spec does not describe.
 	Raw json.RawMessage
+	// sum is the fingerprint of what the variant held when read: MarshalJSON writes Raw
+	// while the variant, and every union below it, still holds that.
+	sum uint64
 }
 
 // MarshalJSON writes the variant that is set, with the discriminator "role" that selects it,
-// else the JSON the value was read from. More than one variant set is an error.
+// else the JSON the value was read from; a value read and not changed since is written
+// as it was read. More than one variant set is an error.
 func (v Message) MarshalJSON() ([]byte, error) {
-	if err := wire.OneVariant(v.UserMessage != nil, v.SystemMessage != nil); err != nil {
-		return nil, err
-	}
-	switch {
-	case v.UserMessage != nil:
-		return wire.MarshalVariant(v.UserMessage, "role", "user", "UserMessage")
-	case v.SystemMessage != nil:
-		return wire.MarshalVariant(v.SystemMessage, "role", "system", "SystemMessage")
-	}
-	return wire.MarshalRaw(v.Raw)
+	return wire.Marshal(&v)
 }
 
 // UnmarshalJSON sets the variant the discriminator "role" names;
 // a value it does not know is kept as raw JSON.
 func (v *Message) UnmarshalJSON(data []byte) error {
-	*v = Message{Raw: append(json.RawMessage(nil), data...)}
-	switch wire.DiscriminatorValue(data, "role") {
-	case "user", "UserMessage":
-		v.UserMessage = new(UserMessage)
-		return json.Unmarshal(data, v.UserMessage)
-	case "system", "SystemMessage":
-		v.SystemMessage = new(SystemMessage)
-		return json.Unmarshal(data, v.SystemMessage)
-	}
-	return nil
+	return wire.Unmarshal(data, v)
 }
 
 // NewMessage returns Message{X: &v} for the variant X of v's type.
@@ -1369,9 +1356,15 @@ func (v Problem) As(target any) bool {
 
 // SystemMessage is the schema at #/components/schemas/SystemMessage.
 type SystemMessage struct {
-	_       noCompare
-	Content string            `json:"content"`
-	Role    SystemMessageRole `json:"role"`
+	_       noCompare `wire:"object"`
+	Content string    `json:"content"`
+	// The schema allows "system" only: filled in when sent empty.
+	Role SystemMessageRole `fill:"\"system\"" json:"role"`
+}
+
+// MarshalJSON writes the value as a request sends it: with its constants filled in.
+func (v SystemMessage) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&v)
 }
 
 // Tick is the schema at #/components/schemas/Tick.
@@ -1382,30 +1375,41 @@ type Tick struct {
 
 // UserMessage is the schema at #/components/schemas/UserMessage.
 type UserMessage struct {
-	_       noCompare
-	Content string          `json:"content"`
-	Role    UserMessageRole `json:"role"`
+	_       noCompare `wire:"object"`
+	Content string    `json:"content"`
+	// The schema allows "user" only: filled in when sent empty.
+	Role UserMessageRole `fill:"\"user\"" json:"role"`
+}
+
+// MarshalJSON writes the value as a request sends it: with its constants filled in.
+func (v UserMessage) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&v)
 }
 
 // IssueRequestLabelsItem is the type of the items of the property "labels" of IssueRequest.
 type IssueRequestLabelsItem struct {
+	_      noCompare `wire:"union"`
 	String *string
 	Object *IssueRequestLabelsItemObject
 	// Raw is the JSON the value was read from, nil when it was not read. With no variant
 	// set, it is what MarshalJSON writes: a value of a variant the spec does not describe.
 	Raw json.RawMessage
+	// sum is the fingerprint of what the variant held when read: MarshalJSON writes Raw
+	// while the variant, and every union below it, still holds that.
+	sum uint64
 }
 
-// MarshalJSON writes the variant that is set, else the JSON the value was read from.
-// More than one variant set is an error.
+// MarshalJSON writes the variant that is set, else the JSON the value was read from; a
+// value read and not changed since is written as it was read. More than one variant set
+// is an error.
 func (v IssueRequestLabelsItem) MarshalJSON() ([]byte, error) {
-	return wire.MarshalUnion(v.Raw, v.String, v.Object)
+	return wire.Marshal(&v)
 }
 
-// UnmarshalJSON sets the first variant that takes the JSON's kind and decodes it; the JSON
-// stays in Raw.
+// UnmarshalJSON sets the variant that fits the JSON best (by its kind, then by the
+// members or items it names) and decodes it; the JSON stays in Raw.
 func (v *IssueRequestLabelsItem) UnmarshalJSON(data []byte) error {
-	return wire.UnmarshalUnion(data, &v.Raw, &v.String, &v.Object)
+	return wire.Unmarshal(data, v)
 }
 
 // NewIssueRequestLabelsItem returns IssueRequestLabelsItem{X: &v} for the variant X of v's type.
@@ -1428,23 +1432,28 @@ type IssueRequestLabelsItemObject struct {
 
 // IssueRequestTitle is the type of the property "title" of IssueRequest.
 type IssueRequestTitle struct {
+	_      noCompare `wire:"union"`
 	String *string
 	Int64  *int64
 	// Raw is the JSON the value was read from, nil when it was not read. With no variant
 	// set, it is what MarshalJSON writes: a value of a variant the spec does not describe.
 	Raw json.RawMessage
+	// sum is the fingerprint of what the variant held when read: MarshalJSON writes Raw
+	// while the variant, and every union below it, still holds that.
+	sum uint64
 }
 
-// MarshalJSON writes the variant that is set, else the JSON the value was read from.
-// More than one variant set is an error.
+// MarshalJSON writes the variant that is set, else the JSON the value was read from; a
+// value read and not changed since is written as it was read. More than one variant set
+// is an error.
 func (v IssueRequestTitle) MarshalJSON() ([]byte, error) {
-	return wire.MarshalUnion(v.Raw, v.String, v.Int64)
+	return wire.Marshal(&v)
 }
 
-// UnmarshalJSON sets the first variant that takes the JSON's kind and decodes it; the JSON
-// stays in Raw.
+// UnmarshalJSON sets the variant that fits the JSON best (by its kind, then by the
+// members or items it names) and decodes it; the JSON stays in Raw.
 func (v *IssueRequestTitle) UnmarshalJSON(data []byte) error {
-	return wire.UnmarshalUnion(data, &v.Raw, &v.String, &v.Int64)
+	return wire.Unmarshal(data, v)
 }
 
 // NewIssueRequestTitle returns IssueRequestTitle{X: &v} for the variant X of v's type.
@@ -1476,19 +1485,15 @@ const (
 
 // ListItemsAfterResponse is the type of the 200 response of ListItemsAfter.
 type ListItemsAfterResponse struct {
-	_       noCompare
-	Data    []Named `json:"data"`
-	HasMore bool    `json:"has_more"`
+	_       noCompare `wire:"object"`
+	Data    []Named   `fill:"[]" json:"data"`
+	HasMore bool      `json:"has_more"`
 }
 
 // MarshalJSON writes the value as a request sends it: with [] or {} for required arrays and objects
 // left nil.
 func (v ListItemsAfterResponse) MarshalJSON() ([]byte, error) {
-	type plain ListItemsAfterResponse
-	if v.Data == nil {
-		v.Data = []Named{}
-	}
-	return wire.MarshalObject(plain(v), nil)
+	return wire.Marshal(&v)
 }
 
 // TranscribeRequest is the request body of Transcribe, written as multipart/form-data.

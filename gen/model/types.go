@@ -215,6 +215,9 @@ type Field struct {
 	// Const is the value of a 3.1 const property (string, int64, float64 or bool), which
 	// is filled in whenever the struct is sent; nil when the property has none.
 	Const any
+	// OneValue is the only value a required, non-nullable property's schema allows (an
+	// enum of one value), written when the field is left zero; nil for other fields.
+	OneValue any
 	// Additional marks the map that holds the additional properties of an object whose
 	// schema has both properties and additionalProperties: the members no other field
 	// declares, kept on decode and written back on encode.
@@ -225,11 +228,11 @@ type Field struct {
 }
 
 // NeedsMarshal reports whether d, a struct, needs a MarshalJSON of its own beyond what
-// json tags can say: read-only or const properties, additional properties, or required
-// arrays and maps that must be sent as [] or {} when nil.
+// json tags can say: read-only, const or one-value properties, additional properties, or
+// required arrays and maps that must be sent as [] or {} when nil.
 func (d *Decl) NeedsMarshal() bool {
 	for _, f := range d.Fields {
-		if f.ReadOnly || f.Const != nil || f.Additional || f.FillEmpty() != nil {
+		if f.ReadOnly || f.Const != nil || f.OneValue != nil || f.Additional || f.FillEmpty() != nil {
 			return true
 		}
 	}
@@ -268,10 +271,11 @@ type Variant struct {
 	// ("AsCat", "SetCat" use "Cat").
 	GoName string
 	Type   *Type
-	// Values are the discriminator values that select this variant, e.g. ["cat"].
+	// Values are the discriminator values that select this variant, as JSON, e.g.
+	// [`"cat"`], or [`1`] for an integer discriminator.
 	Values []string
 	// Send is the discriminator value the variant is written with when the caller's is
-	// not one of Values, e.g. "cat": the spec's first value for it, which another variant
-	// listed first may take on decode.
+	// not one of Values, as JSON, e.g. `"cat"`: the spec's first value for it, which
+	// another variant listed first may take on decode.
 	Send string
 }

@@ -30,9 +30,11 @@
 // What goes on the wire is what the spec means, and a few types let the caller say it:
 // Nullable[T] tells an absent property (its zero value, left out by `omitzero`) from an
 // explicit null (Null) and a value (Value); Date is a civil date (`format: date`); File
-// is a multipart file part with its filename and Content-Type. MarshalObject and
-// UnmarshalObject let a generated struct leave out its read-only properties and keep its
-// additional ones; MarshalVariant writes a union's discriminator. A 2xx status that an
+// is a multipart file part with its filename and Content-Type. Marshal and Unmarshal read
+// and write generated unions and structs by their struct tags: a struct leaves out its
+// read-only properties, fills in its constants and keeps its additional ones; a union
+// writes its discriminator, and is written as read when unchanged; both in one pass,
+// however deeply unions nest. A 2xx status that an
 // operation does not declare is an error (Undeclared, ErrUndeclaredStatus), never an
 // empty result.
 //

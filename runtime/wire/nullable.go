@@ -3,6 +3,7 @@ package wire
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
 )
 
 // Nullable is an optional property that may also be null, so that a request can say each
@@ -68,7 +69,7 @@ func MarshalNullable(value any, set bool) ([]byte, error) {
 	if !set {
 		return []byte("null"), nil
 	}
-	return json.Marshal(value)
+	return marshalValue(value)
 }
 
 // UnmarshalNullable decodes data into *value and reports true, or reports false for
@@ -77,5 +78,9 @@ func UnmarshalNullable(data []byte, value any) (bool, error) {
 	if bytes.Equal(bytes.TrimSpace(data), []byte("null")) {
 		return false, nil
 	}
-	return true, json.Unmarshal(data, value)
+	rv := reflect.ValueOf(value)
+	if rv.Kind() != reflect.Pointer || rv.IsNil() {
+		return true, &json.InvalidUnmarshalError{Type: reflect.TypeOf(value)}
+	}
+	return true, unmarshalInto(data, rv.Elem(), planOf(rv.Type().Elem()))
 }

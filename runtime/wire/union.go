@@ -90,7 +90,7 @@ func UnmarshalUnion(data []byte, raw *json.RawMessage, fields ...any) error {
 	integral := kind != '"' && !bytes.ContainsAny(data, ".eE")
 	fits := make([]reflect.Value, 0, len(targets))
 	for _, t := range targets {
-		if takes(t.Type().Elem(), kind, integral) {
+		if takesType(t.Type().Elem(), kind, integral) {
 			fits = append(fits, t)
 		}
 	}
@@ -172,9 +172,9 @@ var (
 	jsonUnmarshaler = reflect.TypeFor[json.Unmarshaler]()
 )
 
-// takes reports whether a value of type t may be decoded from JSON that starts with
+// takesType reports whether a value of type t may be decoded from JSON that starts with
 // kind; integral says a number has no fraction or exponent.
-func takes(t reflect.Type, kind byte, integral bool) bool {
+func takesType(t reflect.Type, kind byte, integral bool) bool {
 	if t.Kind() == reflect.Interface {
 		return true // a free-form variant takes anything
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -670,6 +671,11 @@ func (b *builder) structField(d *model.Decl, f *model.Field, p *openapi3.SchemaR
 		describeField(f, p.Value, t, multipart)
 	}
 	f.Nullable = isNullable(p)
+	if f.Required && !f.Nullable && f.Const == nil && p != nil && p.Value != nil && !multipart {
+		if f.OneValue = oneValue(p.Value, t); f.OneValue != nil {
+			f.Doc = strings.TrimSpace(f.Doc + "\n\nThe schema allows " + docValue(f.OneValue) + " only: filled in when sent empty.")
+		}
+	}
 	f.Type = presenceType(f, t)
 	f.OmitEmpty = !f.Required
 	var custom bool
@@ -705,6 +711,21 @@ func describeField(f *model.Field, v *openapi3.Schema, t *model.Type, multipart 
 	if len(notes) > 0 {
 		f.Doc = strings.TrimSpace(f.Doc + "\n\n" + strings.Join(notes, " "))
 	}
+}
+
+// oneValue returns the only value the schema s allows, as a field of type t holds it: the
+// value of an enum of one value (null aside); nil for a schema that allows more.
+func oneValue(s *openapi3.Schema, t *model.Type) any {
+	var only []any
+	for _, v := range s.Enum {
+		if v != nil {
+			only = append(only, v)
+		}
+	}
+	if len(only) != 1 {
+		return nil
+	}
+	return constValue(only[0], t)
 }
 
 // presenceType is the type of field f whose property has type t. It says which of absent,
@@ -848,7 +869,7 @@ func (b *builder) union(d *model.Decl, s *openapi3.Schema, variants []*openapi3.
 			if !isObject(t) || v.Ref == "" {
 				discriminated = false
 			} else {
-				mv.Values = discriminatorValues(s.Discriminator.PropertyName, mapping, v)
+				mv.Values = discriminatorJSON(s.Discriminator.PropertyName, v.Value, discriminatorValues(s.Discriminator.PropertyName, mapping, v))
 				mv.Send = mv.Values[0]
 			}
 		}
@@ -896,9 +917,53 @@ func mappingByTarget(disc *openapi3.Discriminator) map[string][]string {
 	for _, key := range source.SortedKeys(disc.Mapping) {
 		target := disc.Mapping[key].Ref
 		if !strings.Contains(target, "/") {
-			target = "#/components/schemas/" + target // a bare schema name
+			target = "#/components/schemas/" + source.EscapePointer(target) // a bare schema name
 		}
+		target = unescapeFragment(target)
 		out[target] = append(out[target], key)
+	}
+	return out
+}
+
+// unescapeFragment undoes the percent-encoding of the fragment of the reference ref (a
+// JSON pointer in a URI fragment, RFC 6901 section 6), so that "#/components/schemas/D%6Fg"
+// and "#/components/schemas/Dog" compare equal.
+func unescapeFragment(ref string) string {
+	base, fragment, ok := strings.Cut(ref, "#")
+	if !ok {
+		return ref
+	}
+	if f, err := url.PathUnescape(fragment); err == nil {
+		fragment = f
+	}
+	return base + "#" + fragment
+}
+
+// discriminatorJSON writes the discriminator values of a variant as JSON, of the type
+// the variant's discriminator property has: numbers for an integer or number property,
+// true or false for a boolean one, strings for any other (a mapping key is always a
+// string in the spec). A key the property's type cannot hold stays a string.
+func discriminatorJSON(property string, variant *openapi3.Schema, values []string) []string {
+	kind := ""
+	if variant != nil {
+		props, _ := collectProperties(variant)
+		if p := props[property]; p != nil && p.Value != nil && p.Value.Type != nil {
+			if types := nonNullTypes(p.Value); len(types) == 1 {
+				kind = types[0]
+			}
+		}
+	}
+	out := make([]string, 0, len(values))
+	for _, v := range values {
+		switch {
+		case (kind == "integer" || kind == "number") && json.Valid([]byte(v)) && strings.IndexAny(v[:1], "-0123456789") == 0:
+			out = append(out, v)
+		case kind == "boolean" && (v == "true" || v == "false"):
+			out = append(out, v)
+		default:
+			data, _ := json.Marshal(v)
+			out = append(out, string(data))
+		}
 	}
 	return out
 }
@@ -909,7 +974,7 @@ func mappingByTarget(disc *openapi3.Discriminator) map[string][]string {
 // as no other can be sent with it, then the component's name (the implicit mapping); else
 // the component's name and the values the property allows, which real APIs send.
 func discriminatorValues(property string, mapping map[string][]string, v *openapi3.SchemaRef) []string {
-	if keys := mapping[v.Ref]; len(keys) > 0 {
+	if keys := mapping[unescapeFragment(v.Ref)]; len(keys) > 0 {
 		return slices.Clone(keys)
 	}
 	ref := v.Ref
@@ -921,7 +986,7 @@ func discriminatorValues(property string, mapping map[string][]string, v *openap
 	props, _ := collectProperties(v.Value)
 	if p := props[property]; p != nil && p.Value != nil {
 		for _, e := range append(slices.Clip(p.Value.Enum), p.Value.Const) {
-			if str, ok := e.(string); ok && !slices.Contains(allowed, str) {
+			if str, ok := scalarText(e); ok && !slices.Contains(allowed, str) {
 				allowed = append(allowed, str)
 			}
 		}
@@ -936,6 +1001,20 @@ func discriminatorValues(property string, mapping map[string][]string, v *openap
 		}
 	}
 	return out
+}
+
+// scalarText returns a string, integer or boolean enum value as a mapping key writes it.
+func scalarText(v any) (string, bool) {
+	switch v := v.(type) {
+	case string:
+		return v, true
+	case bool:
+		return strconv.FormatBool(v), true
+	}
+	if n, ok := source.Int(v); ok {
+		return strconv.FormatInt(n, 10), true
+	}
+	return "", false
 }
 
 // inlineVariantLabel names a union variant written inline, after its title or its shape:

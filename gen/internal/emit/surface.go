@@ -68,7 +68,7 @@ func values() []jen.Code {
 			jen.Func().Id("Ptr").Types(jen.Id("T").Any()).Params(jen.Id("v").Id("T")).Op("*").Id("T").Block(jen.Return(jen.Op("&").Id("v")))),
 		declare("Nullable is an optional property that may also be null, so that a request can say each of three things: leave the property out (the zero value), send null (Null), or send a value (Some). Fields of this type are tagged `omitzero`, so that the zero value is left out; a merge-patch clears a property by sending Null. Decoding sets it the same way: an absent property leaves the zero value, null gives IsNull, anything else a value.",
 			jen.Type().Id("Nullable").Types(jen.Id("T").Any()).Struct(
-				noCompareField(),
+				noCompareField().Tag(map[string]string{"wire": "nullable"}),
 				jen.Id("value").Id("T"),
 				jen.Id("state").Uint8().Comment("0 absent, 1 null, 2 a value"),
 			)),

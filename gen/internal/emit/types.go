@@ -1,6 +1,7 @@
 package emit
 
 import (
+	"encoding/json"
 	"strconv"
 	"strings"
 
@@ -58,11 +59,16 @@ func (e *emitter) decl(d *model.Decl) *jen.Statement {
 	s := dc.code()
 	switch d.Kind {
 	case model.StructDecl:
-		s.Type().Id(d.GoName).Struct(append([]jen.Code{noCompareField()}, fieldList(d.Fields)...)...)
+		codec := !d.CustomJSON && d.NeedsMarshal()
+		first := noCompareField()
+		if codec {
+			first.Tag(map[string]string{"wire": "object"})
+		}
+		s.Type().Id(d.GoName).Struct(append([]jen.Code{first}, fieldList(d.Fields, codec)...)...)
 		switch {
 		case d.CustomJSON:
 			s.Line().Line().Add(customJSON(d))
-		case d.NeedsMarshal():
+		case codec:
 			s.Line().Line().Add(objectJSON(d))
 		}
 	case model.EnumDecl:
@@ -84,11 +90,7 @@ func (e *emitter) decl(d *model.Decl) *jen.Statement {
 	case model.AliasDecl:
 		s.Type().Id(d.GoName).Op("=").Add(typ(d.Underlying))
 	case model.UnionDecl:
-		if d.Discriminator != "" {
-			s.Add(sumType(d))
-		} else {
-			s.Add(rawUnion(d))
-		}
+		s.Add(unionStruct(d))
 		if c := unionConstructor(d); c != nil && d.Constructor != "" {
 			s.Line().Line().Add(c)
 		}
@@ -130,8 +132,10 @@ func constLit(v any) jen.Code {
 	return jen.Lit("")
 }
 
-// fieldList renders struct fields with their doc comments and json tags.
-func fieldList(fields []*model.Field) []jen.Code {
+// fieldList renders struct fields with their doc comments and json tags; with codec, also
+// the tags that tell runtime/wire's codec what is sent (see wire.Marshal): `wire:"readonly"`,
+// `wire:"additional"`, `const:"JSON"` and `fill:"JSON"` for a zero value.
+func fieldList(fields []*model.Field, codec bool) []jen.Code {
 	out := make([]jen.Code, 0, len(fields))
 	for _, f := range fields {
 		var dc doc
@@ -140,12 +144,61 @@ func fieldList(fields []*model.Field) []jen.Code {
 			dc.para("Deprecated: the API description marks this property as deprecated.")
 		}
 		s := dc.code().Id(f.GoName).Add(typ(f.Type))
+		tags := map[string]string{}
 		if f.JSONTag != "" {
-			s.Tag(map[string]string{"json": f.JSONTag})
+			tags["json"] = f.JSONTag
+		}
+		if codec {
+			codecTags(f, tags)
+		}
+		if len(tags) > 0 {
+			s.Tag(tags)
 		}
 		out = append(out, s)
 	}
 	return out
+}
+
+// codecTags adds to tags what the codec needs to know of field f.
+func codecTags(f *model.Field, tags map[string]string) {
+	switch {
+	case f.Additional:
+		tags["wire"] = "additional"
+	case f.ReadOnly:
+		tags["wire"] = "readonly"
+	}
+	if f.Const != nil {
+		tags["const"] = jsonText(f.Const)
+	}
+	if f.OneValue != nil {
+		tags["fill"] = jsonText(f.OneValue)
+	}
+	if t := f.FillEmpty(); t != nil {
+		tags["fill"] = "[]"
+		if resolved(t).Kind == model.KindMap {
+			tags["fill"] = "{}"
+		}
+	}
+}
+
+// jsonText is the JSON of a scalar const or enum value.
+func jsonText(v any) string {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return "null"
+	}
+	return string(data)
+}
+
+// resolved is t through aliases and defined types.
+func resolved(t *model.Type) *model.Type {
+	for range 16 {
+		if t.Kind != model.KindNamed || t.Decl.Underlying == nil || t.Decl.Kind != model.AliasDecl && t.Decl.Kind != model.DefinedDecl {
+			break
+		}
+		t = t.Decl.Underlying
+	}
+	return t
 }
 
 // customJSON renders MarshalJSON and UnmarshalJSON for a struct whose wire names json
@@ -219,177 +272,134 @@ func fillIns(d *model.Decl) []jen.Code {
 		if f.Const != nil {
 			out = append(out, jen.Id("v").Dot(f.GoName).Op("=").Add(constLit(f.Const)))
 		}
+		if f.OneValue != nil {
+			out = append(out, jen.If(jen.Id("v").Dot(f.GoName).Op("==").Add(zeroLit(f.OneValue))).Block(
+				jen.Id("v").Dot(f.GoName).Op("=").Add(constLit(f.OneValue)),
+			))
+		}
 	}
 	return out
 }
 
+// zeroLit renders the zero value of the kind of the scalar v.
+func zeroLit(v any) jen.Code {
+	switch v.(type) {
+	case string:
+		return jen.Lit("")
+	case bool:
+		return jen.False()
+	}
+	return jen.Op("0")
+}
+
 // objectJSON renders the JSON methods of a struct whose json tags do not say all it
-// sends: read-only properties are left out, consts and empty required arrays filled in,
-// additional properties kept:
+// sends; its fields' tags say the rest (see codecTags), and runtime/wire's codec follows
+// them:
 //
-//	func (v Pet) MarshalJSON() ([]byte, error) {
-//		type plain Pet
-//		if v.Tags == nil {
-//			v.Tags = []string{}
-//		}
-//		return wire.MarshalObject(plain(v), v.AdditionalProperties, "id")
-//	}
-//	func (v *Pet) UnmarshalJSON(data []byte) error {
-//		type plain Pet
-//		return wire.UnmarshalObject(data, (*plain)(v), &v.AdditionalProperties)
-//	}
+//	func (v Pet) MarshalJSON() ([]byte, error)      { return wire.Marshal(&v) }
+//	func (v *Pet) UnmarshalJSON(data []byte) error { return wire.Unmarshal(data, v) }
+//
+// UnmarshalJSON is there only for additional properties.
 func objectJSON(d *model.Decl) *jen.Statement {
 	var extra *model.Field
-	var args []jen.Code
-	for _, f := range d.Fields {
-		switch {
-		case f.Additional:
-			extra = f
-		case f.ReadOnly:
-			args = append(args, jen.Lit(f.Name))
-		}
-	}
-	extraArg := jen.Nil()
-	if extra != nil {
-		extraArg = jen.Id("v").Dot(extra.GoName)
-	}
 	var what []string
-	if len(args) > 0 {
-		what = append(what, "without its read-only properties")
-	}
 	for _, f := range d.Fields {
-		if f.FillEmpty() != nil {
-			what = append(what, "with [] or {} for required arrays and objects left nil")
-			break
+		if f.Additional {
+			extra = f
 		}
 	}
-	for _, f := range d.Fields {
-		if f.Const != nil {
-			what = append(what, "with its constants filled in")
-			break
+	add := func(ok func(f *model.Field) bool, say string) {
+		for _, f := range d.Fields {
+			if ok(f) {
+				what = append(what, say)
+				return
+			}
 		}
 	}
+	add(func(f *model.Field) bool { return f.ReadOnly }, "without its read-only properties")
+	add(func(f *model.Field) bool { return f.FillEmpty() != nil }, "with [] or {} for required arrays and objects left nil")
+	add(func(f *model.Field) bool { return f.Const != nil || f.OneValue != nil }, "with its constants filled in")
 	if extra != nil {
 		what = append(what, "with its additional properties")
 	}
-	body := []jen.Code{jen.Type().Id("plain").Id(d.GoName)}
-	body = append(body, fillIns(d)...)
-	body = append(body, jen.Return(jen.Qual(wirePath, "MarshalObject").Call(
-		append([]jen.Code{jen.Id("plain").Call(jen.Id("v")), extraArg}, args...)...,
-	)))
 	var dc doc
 	dc.para("MarshalJSON writes the value as a request sends it: " + strings.Join(what, ", ") + ".")
 	s := dc.code()
-	s.Func().Params(jen.Id("v").Id(d.GoName)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(body...)
+	s.Func().Params(jen.Id("v").Id(d.GoName)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
+		jen.Return(jen.Qual(wirePath, "Marshal").Call(jen.Op("&").Id("v"))),
+	)
 	if extra != nil {
 		s.Line().Line().Comment("// UnmarshalJSON reads the declared properties and keeps the others in " + extra.GoName + ".").Line()
 		s.Func().Params(jen.Id("v").Op("*").Id(d.GoName)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
-			jen.Type().Id("plain").Id(d.GoName),
-			jen.Return(jen.Qual(wirePath, "UnmarshalObject").Call(
-				jen.Id("data"), jen.Parens(jen.Op("*").Id("plain")).Call(jen.Id("v")), jen.Op("&").Id("v").Dot(extra.GoName),
-			)),
+			jen.Return(jen.Qual(wirePath, "Unmarshal").Call(jen.Id("data"), jen.Id("v"))),
 		)
 	}
 	return s
 }
 
-// unionStruct renders the struct of a union, one pointer field per variant and the JSON
-// it was read from, followed by a blank line.
+// unionStruct renders the struct of a union: a first field whose tags tell runtime/wire's
+// codec it is a union (and its discriminator), one pointer field per variant (tagged with
+// the discriminator values that select it, as JSON), the JSON it was read from, and the
+// fingerprint of what its variant held then; and its JSON methods.
+//
+//	type Pet struct {
+//		_   noCompare `wire:"union" discriminator:"petType"`
+//		Cat *Cat      `discriminator:"[\"cat\"]"`
+//		Dog *Dog      `discriminator:"[\"dog\"]"`
+//		Raw json.RawMessage
+//		sum uint64
+//	}
+//
+//	func (v Pet) MarshalJSON() ([]byte, error)      { return wire.Marshal(&v) }
+//	func (v *Pet) UnmarshalJSON(data []byte) error { return wire.Unmarshal(data, v) }
 func unionStruct(d *model.Decl) *jen.Statement {
-	return jen.Type().Id(d.GoName).StructFunc(func(g *jen.Group) {
+	marker := map[string]string{"wire": "union"}
+	if d.Discriminator != "" {
+		marker["discriminator"] = d.Discriminator
+	}
+	s := jen.Type().Id(d.GoName).StructFunc(func(g *jen.Group) {
+		g.Add(noCompareField().Tag(marker))
 		for _, v := range d.Variants {
-			g.Id(v.GoName).Add(typ(model.PointerTo(v.Type)))
+			f := jen.Id(v.GoName).Add(typ(model.PointerTo(v.Type)))
+			if d.Discriminator != "" {
+				values := []string{v.Send}
+				for _, val := range v.Values {
+					if val != v.Send {
+						values = append(values, val)
+					}
+				}
+				f.Tag(map[string]string{"discriminator": "[" + strings.Join(values, ",") + "]"})
+			}
+			g.Add(f)
 		}
 		g.Comment("Raw is the JSON the value was read from, nil when it was not read. With no variant")
 		g.Comment("set, it is what MarshalJSON writes: a value of a variant the spec does not describe.")
 		g.Id("Raw").Qual(jsonPath, "RawMessage")
+		g.Comment("sum is the fingerprint of what the variant held when read: MarshalJSON writes Raw")
+		g.Comment("while the variant, and every union below it, still holds that.")
+		g.Id("sum").Uint64()
 	}).Line().Line()
-}
-
-// sumType renders a union with a discriminator: one pointer field per variant, set by
-// UnmarshalJSON from the discriminator's value, and the raw JSON for unknown values.
-func sumType(d *model.Decl) *jen.Statement {
-	s := unionStruct(d)
-	var marshal []jen.Code
-	if len(d.Variants) > 1 {
-		set := make([]jen.Code, len(d.Variants))
-		for i, v := range d.Variants {
-			set[i] = jen.Id("v").Dot(v.GoName).Op("!=").Nil()
-		}
-		marshal = append(marshal, jen.If(
-			jen.Err().Op(":=").Qual(wirePath, "OneVariant").Call(set...), jen.Err().Op("!=").Nil(),
-		).Block(jen.Return(jen.Nil(), jen.Err())))
+	if d.Discriminator != "" {
+		s.Comment("// MarshalJSON writes the variant that is set, with the discriminator " + strconv.Quote(oneLine(d.Discriminator)) + " that selects it,").Line()
+		s.Comment("// else the JSON the value was read from; a value read and not changed since is written").Line()
+		s.Comment("// as it was read. More than one variant set is an error.").Line()
+	} else {
+		s.Comment("// MarshalJSON writes the variant that is set, else the JSON the value was read from; a").Line()
+		s.Comment("// value read and not changed since is written as it was read. More than one variant set").Line()
+		s.Comment("// is an error.").Line()
 	}
-	s.Comment("// MarshalJSON writes the variant that is set, with the discriminator " + strconv.Quote(oneLine(d.Discriminator)) + " that selects it,").Line()
-	s.Comment("// else the JSON the value was read from. More than one variant set is an error.").Line()
-	s.Func().Params(jen.Id("v").Id(d.GoName)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(append(marshal,
-		jen.Switch().BlockFunc(func(g *jen.Group) {
-			for _, v := range d.Variants {
-				args := []jen.Code{jen.Id("v").Dot(v.GoName), jen.Lit(d.Discriminator), jen.Lit(v.Send)}
-				for _, val := range v.Values {
-					if val != v.Send {
-						args = append(args, jen.Lit(val))
-					}
-				}
-				g.Case(jen.Id("v").Dot(v.GoName).Op("!=").Nil()).Block(
-					jen.Return(jen.Qual(wirePath, "MarshalVariant").Call(args...)),
-				)
-			}
-		}),
-		jen.Return(jen.Qual(wirePath, "MarshalRaw").Call(jen.Id("v").Dot("Raw"))),
-	)...).Line().Line()
-	s.Comment("// UnmarshalJSON sets the variant the discriminator " + strconv.Quote(oneLine(d.Discriminator)) + " names;").Line()
-	s.Comment("// a value it does not know is kept as raw JSON.").Line()
-	s.Func().Params(jen.Id("v").Op("*").Id(d.GoName)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
-		jen.Op("*").Id("v").Op("=").Id(d.GoName).Values(jen.Dict{
-			jen.Id("Raw"): jen.Append(jen.Qual(jsonPath, "RawMessage").Call(jen.Nil()), jen.Id("data").Op("...")),
-		}),
-		jen.Switch(jen.Qual(wirePath, "DiscriminatorValue").Call(jen.Id("data"), jen.Lit(d.Discriminator))).BlockFunc(func(g *jen.Group) {
-			for _, v := range d.Variants {
-				vals := make([]jen.Code, len(v.Values))
-				for i, val := range v.Values {
-					vals[i] = jen.Lit(val)
-				}
-				g.Case(vals...).Block(
-					jen.Id("v").Dot(v.GoName).Op("=").New(typ(v.Type)),
-					jen.Return(jen.Qual(jsonPath, "Unmarshal").Call(jen.Id("data"), jen.Id("v").Dot(v.GoName))),
-				)
-			}
-		}),
-		jen.Return(jen.Nil()),
-	).Line().Line()
-	return s
-}
-
-// rawUnion renders a union without a discriminator: one pointer field per variant, set
-// by the caller (see unionConstructor) or by decoding, which picks the variant by the
-// JSON's kind (see wire.UnmarshalUnion), and the raw JSON.
-//
-//	type Title struct {
-//		String  *string
-//		Integer *int64
-//		Raw     json.RawMessage
-//	}
-//
-//	func (v Title) MarshalJSON() ([]byte, error)      { return wire.MarshalUnion(v.Raw, v.String, v.Integer) }
-//	func (v *Title) UnmarshalJSON(data []byte) error { return wire.UnmarshalUnion(data, &v.Raw, &v.String, &v.Integer) }
-func rawUnion(d *model.Decl) *jen.Statement {
-	s := unionStruct(d)
-	set := []jen.Code{jen.Id("v").Dot("Raw")}
-	fields := []jen.Code{jen.Id("data"), jen.Op("&").Id("v").Dot("Raw")}
-	for _, v := range d.Variants {
-		set = append(set, jen.Id("v").Dot(v.GoName))
-		fields = append(fields, jen.Op("&").Id("v").Dot(v.GoName))
-	}
-	s.Comment("// MarshalJSON writes the variant that is set, else the JSON the value was read from.").Line()
-	s.Comment("// More than one variant set is an error.").Line()
 	s.Func().Params(jen.Id("v").Id(d.GoName)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
-		jen.Return(jen.Qual(wirePath, "MarshalUnion").Call(set...)),
+		jen.Return(jen.Qual(wirePath, "Marshal").Call(jen.Op("&").Id("v"))),
 	).Line().Line()
-	s.Comment("// UnmarshalJSON sets the first variant that takes the JSON's kind and decodes it; the JSON").Line()
-	s.Comment("// stays in Raw.").Line()
+	if d.Discriminator != "" {
+		s.Comment("// UnmarshalJSON sets the variant the discriminator " + strconv.Quote(oneLine(d.Discriminator)) + " names;").Line()
+		s.Comment("// a value it does not know is kept as raw JSON.").Line()
+	} else {
+		s.Comment("// UnmarshalJSON sets the variant that fits the JSON best (by its kind, then by the").Line()
+		s.Comment("// members or items it names) and decodes it; the JSON stays in Raw.").Line()
+	}
 	s.Func().Params(jen.Id("v").Op("*").Id(d.GoName)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
-		jen.Return(jen.Qual(wirePath, "UnmarshalUnion").Call(fields...)),
+		jen.Return(jen.Qual(wirePath, "Unmarshal").Call(jen.Id("data"), jen.Id("v"))),
 	).Line().Line()
 	return s
 }

@@ -202,7 +202,7 @@ func Ptr[T any](v T) *T {
 // by sending Null. Decoding sets it the same way: an absent property leaves the zero value, null gives
 // IsNull, anything else a value.
 type Nullable[T any] struct {
-	_     noCompare
+	_     noCompare `wire:"nullable"`
 	value T
 	state uint8 // 0 absent, 1 null, 2 a value
 }
@@ -479,54 +479,53 @@ func (c *Client) GetThing(ctx context.Context, id string, opts ...CallOption) (*
 
 // Created is the schema at #/components/schemas/Created.
 type Created struct {
-	_    noCompare
-	At   *time.Time  `json:"at,omitzero"`
-	Type CreatedType `json:"type"`
+	_  noCompare  `wire:"object"`
+	At *time.Time `json:"at,omitzero"`
+	// The schema allows "thing.created" only: filled in when sent empty.
+	Type CreatedType `fill:"\"thing.created\"" json:"type"`
+}
+
+// MarshalJSON writes the value as a request sends it: with its constants filled in.
+func (v Created) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&v)
 }
 
 // Deleted is the schema at #/components/schemas/Deleted.
 type Deleted struct {
-	_    noCompare
-	Type DeletedType `json:"type"`
+	_ noCompare `wire:"object"`
+	// The schema allows "thing.deleted" only: filled in when sent empty.
+	Type DeletedType `fill:"\"thing.deleted\"" json:"type"`
+}
+
+// MarshalJSON writes the value as a request sends it: with its constants filled in.
+func (v Deleted) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&v)
 }
 
 // Event is the schema at #/components/schemas/Event.
 type Event struct {
-	Created *Created
-	Deleted *Deleted
+	_       noCompare `discriminator:"type" wire:"union"`
+	Created *Created  `discriminator:"[\"thing.created\",\"Created\"]"`
+	Deleted *Deleted  `discriminator:"[\"thing.deleted\",\"Deleted\"]"`
 	// Raw is the JSON the value was read from, nil when it was not read. With no variant
 	// set, it is what MarshalJSON writes: a value of a variant the spec does not describe.
 	Raw json.RawMessage
+	// sum is the fingerprint of what the variant held when read: MarshalJSON writes Raw
+	// while the variant, and every union below it, still holds that.
+	sum uint64
 }
 
 // MarshalJSON writes the variant that is set, with the discriminator "type" that selects it,
-// else the JSON the value was read from. More than one variant set is an error.
+// else the JSON the value was read from; a value read and not changed since is written
+// as it was read. More than one variant set is an error.
 func (v Event) MarshalJSON() ([]byte, error) {
-	if err := wire.OneVariant(v.Created != nil, v.Deleted != nil); err != nil {
-		return nil, err
-	}
-	switch {
-	case v.Created != nil:
-		return wire.MarshalVariant(v.Created, "type", "thing.created", "Created")
-	case v.Deleted != nil:
-		return wire.MarshalVariant(v.Deleted, "type", "thing.deleted", "Deleted")
-	}
-	return wire.MarshalRaw(v.Raw)
+	return wire.Marshal(&v)
 }
 
 // UnmarshalJSON sets the variant the discriminator "type" names;
 // a value it does not know is kept as raw JSON.
 func (v *Event) UnmarshalJSON(data []byte) error {
-	*v = Event{Raw: append(json.RawMessage(nil), data...)}
-	switch wire.DiscriminatorValue(data, "type") {
-	case "thing.created", "Created":
-		v.Created = new(Created)
-		return json.Unmarshal(data, v.Created)
-	case "thing.deleted", "Deleted":
-		v.Deleted = new(Deleted)
-		return json.Unmarshal(data, v.Deleted)
-	}
-	return nil
+	return wire.Unmarshal(data, v)
 }
 
 // NewEvent returns Event{X: &v} for the variant X of v's type.
@@ -542,12 +541,12 @@ func NewEvent[T Created | Deleted](v T) Event {
 
 // Thing is the schema at #/components/schemas/Thing.
 type Thing struct {
-	_      noCompare
-	Either any    `json:"either,omitzero"`
-	Event  *Event `json:"event,omitzero"`
-	ID     string `json:"id"`
+	_      noCompare `wire:"object"`
+	Either any       `json:"either,omitzero"`
+	Event  *Event    `json:"event,omitzero"`
+	ID     string    `json:"id"`
 	// Always "thing": filled in when sent.
-	Kind   string                `json:"kind,omitzero"`
+	Kind   string                `const:"\"thing\"" json:"kind,omitzero"`
 	Model  *ThingModel           `json:"model,omitzero"`
 	Note   *string               `json:"note"`
 	Owner  Nullable[*ThingOwner] `json:"owner,omitzero"`
@@ -557,9 +556,7 @@ type Thing struct {
 
 // MarshalJSON writes the value as a request sends it: with its constants filled in.
 func (v Thing) MarshalJSON() ([]byte, error) {
-	type plain Thing
-	v.Kind = "thing"
-	return wire.MarshalObject(plain(v), nil)
+	return wire.Marshal(&v)
 }
 
 // CreatedType is the type of the property "type" of Created.

@@ -202,7 +202,7 @@ func Ptr[T any](v T) *T {
 // by sending Null. Decoding sets it the same way: an absent property leaves the zero value, null gives
 // IsNull, anything else a value.
 type Nullable[T any] struct {
-	_     noCompare
+	_     noCompare `wire:"nullable"`
 	value T
 	state uint8 // 0 absent, 1 null, 2 a value
 }
@@ -1521,20 +1521,16 @@ type ListIssuesPage struct {
 
 // ListAssistantsResponse is the type of the 200 response of ListAssistants.
 type ListAssistantsResponse struct {
-	_       noCompare
-	Data    []Charge `json:"data"`
-	HasMore bool     `json:"has_more"`
-	LastID  *string  `json:"last_id"`
+	_       noCompare `wire:"object"`
+	Data    []Charge  `fill:"[]" json:"data"`
+	HasMore bool      `json:"has_more"`
+	LastID  *string   `json:"last_id"`
 }
 
 // MarshalJSON writes the value as a request sends it: with [] or {} for required arrays and objects
 // left nil.
 func (v ListAssistantsResponse) MarshalJSON() ([]byte, error) {
-	type plain ListAssistantsResponse
-	if v.Data == nil {
-		v.Data = []Charge{}
-	}
-	return wire.MarshalObject(plain(v), nil)
+	return wire.Marshal(&v)
 }
 
 // ListBooksResponse is the type of the 200 response of ListBooks.
@@ -1546,20 +1542,16 @@ type ListBooksResponse struct {
 
 // ListChargesResponse is the type of the 200 response of ListCharges.
 type ListChargesResponse struct {
-	_       noCompare
-	Data    []Charge `json:"data"`
-	HasMore bool     `json:"has_more"`
-	Object  *string  `json:"object,omitzero"`
+	_       noCompare `wire:"object"`
+	Data    []Charge  `fill:"[]" json:"data"`
+	HasMore bool      `json:"has_more"`
+	Object  *string   `json:"object,omitzero"`
 }
 
 // MarshalJSON writes the value as a request sends it: with [] or {} for required arrays and objects
 // left nil.
 func (v ListChargesResponse) MarshalJSON() ([]byte, error) {
-	type plain ListChargesResponse
-	if v.Data == nil {
-		v.Data = []Charge{}
-	}
-	return wire.MarshalObject(plain(v), nil)
+	return wire.Marshal(&v)
 }
 
 // ListCustomersResponseItem is the type of the items of the 200 response of ListCustomers.

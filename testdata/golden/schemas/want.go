@@ -205,7 +205,7 @@ func Ptr[T any](v T) *T {
 // by sending Null. Decoding sets it the same way: an absent property leaves the zero value, null gives
 // IsNull, anything else a value.
 type Nullable[T any] struct {
-	_     noCompare
+	_     noCompare `wire:"nullable"`
 	value T
 	state uint8 // 0 absent, 1 null, 2 a value
 }
@@ -566,47 +566,29 @@ type InputMessage struct {
 // Told apart by type, with no mapping: each variant allows one value, and two allow the
 // same, so the second is read by its schema name but still written with that value.
 type Item struct {
-	InputMessage  *InputMessage
-	OutputMessage *OutputMessage
-	ToolCall      *ToolCall
+	_             noCompare      `discriminator:"type" wire:"union"`
+	InputMessage  *InputMessage  `discriminator:"[\"message\",\"InputMessage\"]"`
+	OutputMessage *OutputMessage `discriminator:"[\"message\",\"OutputMessage\"]"`
+	ToolCall      *ToolCall      `discriminator:"[\"tool_call\",\"ToolCall\"]"`
 	// Raw is the JSON the value was read from, nil when it was not read. With no variant
 	// set, it is what MarshalJSON writes: a value of a variant the spec does not describe.
 	Raw json.RawMessage
+	// sum is the fingerprint of what the variant held when read: MarshalJSON writes Raw
+	// while the variant, and every union below it, still holds that.
+	sum uint64
 }
 
 // MarshalJSON writes the variant that is set, with the discriminator "type" that selects it,
-// else the JSON the value was read from. More than one variant set is an error.
+// else the JSON the value was read from; a value read and not changed since is written
+// as it was read. More than one variant set is an error.
 func (v Item) MarshalJSON() ([]byte, error) {
-	if err := wire.OneVariant(v.InputMessage != nil, v.OutputMessage != nil, v.ToolCall != nil); err != nil {
-		return nil, err
-	}
-	switch {
-	case v.InputMessage != nil:
-		return wire.MarshalVariant(v.InputMessage, "type", "message", "InputMessage")
-	case v.OutputMessage != nil:
-		return wire.MarshalVariant(v.OutputMessage, "type", "message", "OutputMessage")
-	case v.ToolCall != nil:
-		return wire.MarshalVariant(v.ToolCall, "type", "tool_call", "ToolCall")
-	}
-	return wire.MarshalRaw(v.Raw)
+	return wire.Marshal(&v)
 }
 
 // UnmarshalJSON sets the variant the discriminator "type" names;
 // a value it does not know is kept as raw JSON.
 func (v *Item) UnmarshalJSON(data []byte) error {
-	*v = Item{Raw: append(json.RawMessage(nil), data...)}
-	switch wire.DiscriminatorValue(data, "type") {
-	case "message", "InputMessage":
-		v.InputMessage = new(InputMessage)
-		return json.Unmarshal(data, v.InputMessage)
-	case "OutputMessage":
-		v.OutputMessage = new(OutputMessage)
-		return json.Unmarshal(data, v.OutputMessage)
-	case "tool_call", "ToolCall":
-		v.ToolCall = new(ToolCall)
-		return json.Unmarshal(data, v.ToolCall)
-	}
-	return nil
+	return wire.Unmarshal(data, v)
 }
 
 // NewItem returns Item{X: &v} for the variant X of v's type.
@@ -656,41 +638,28 @@ type Peer struct {
 
 // Pet is the schema at #/components/schemas/Pet.
 type Pet struct {
-	Cat *Cat
-	Dog *Dog
+	_   noCompare `discriminator:"petType" wire:"union"`
+	Cat *Cat      `discriminator:"[\"cat\",\"kitten\"]"`
+	Dog *Dog      `discriminator:"[\"dog\"]"`
 	// Raw is the JSON the value was read from, nil when it was not read. With no variant
 	// set, it is what MarshalJSON writes: a value of a variant the spec does not describe.
 	Raw json.RawMessage
+	// sum is the fingerprint of what the variant held when read: MarshalJSON writes Raw
+	// while the variant, and every union below it, still holds that.
+	sum uint64
 }
 
 // MarshalJSON writes the variant that is set, with the discriminator "petType" that selects it,
-// else the JSON the value was read from. More than one variant set is an error.
+// else the JSON the value was read from; a value read and not changed since is written
+// as it was read. More than one variant set is an error.
 func (v Pet) MarshalJSON() ([]byte, error) {
-	if err := wire.OneVariant(v.Cat != nil, v.Dog != nil); err != nil {
-		return nil, err
-	}
-	switch {
-	case v.Cat != nil:
-		return wire.MarshalVariant(v.Cat, "petType", "cat", "kitten")
-	case v.Dog != nil:
-		return wire.MarshalVariant(v.Dog, "petType", "dog")
-	}
-	return wire.MarshalRaw(v.Raw)
+	return wire.Marshal(&v)
 }
 
 // UnmarshalJSON sets the variant the discriminator "petType" names;
 // a value it does not know is kept as raw JSON.
 func (v *Pet) UnmarshalJSON(data []byte) error {
-	*v = Pet{Raw: append(json.RawMessage(nil), data...)}
-	switch wire.DiscriminatorValue(data, "petType") {
-	case "cat", "kitten":
-		v.Cat = new(Cat)
-		return json.Unmarshal(data, v.Cat)
-	case "dog":
-		v.Dog = new(Dog)
-		return json.Unmarshal(data, v.Dog)
-	}
-	return nil
+	return wire.Unmarshal(data, v)
 }
 
 // NewPet returns Pet{X: &v} for the variant X of v's type.
@@ -709,21 +678,20 @@ type Timestamp = time.Time
 
 // ToolCall is the schema at #/components/schemas/ToolCall.
 type ToolCall struct {
-	_    noCompare
-	Name *string `json:"name,omitzero"`
+	_    noCompare `wire:"object"`
+	Name *string   `json:"name,omitzero"`
 	// Always "tool_call": filled in when sent.
-	Type string `json:"type,omitzero"`
+	Type string `const:"\"tool_call\"" json:"type,omitzero"`
 }
 
 // MarshalJSON writes the value as a request sends it: with its constants filled in.
 func (v ToolCall) MarshalJSON() ([]byte, error) {
-	type plain ToolCall
-	v.Type = "tool_call"
-	return wire.MarshalObject(plain(v), nil)
+	return wire.Marshal(&v)
 }
 
 // A string, a number or a list of strings.
 type Value struct {
+	_          noCompare `wire:"union"`
 	String     *string
 	Float64    *float64
 	StringList *[]string
@@ -731,18 +699,22 @@ type Value struct {
 	// Raw is the JSON the value was read from, nil when it was not read. With no variant
 	// set, it is what MarshalJSON writes: a value of a variant the spec does not describe.
 	Raw json.RawMessage
+	// sum is the fingerprint of what the variant held when read: MarshalJSON writes Raw
+	// while the variant, and every union below it, still holds that.
+	sum uint64
 }
 
-// MarshalJSON writes the variant that is set, else the JSON the value was read from.
-// More than one variant set is an error.
+// MarshalJSON writes the variant that is set, else the JSON the value was read from; a
+// value read and not changed since is written as it was read. More than one variant set
+// is an error.
 func (v Value) MarshalJSON() ([]byte, error) {
-	return wire.MarshalUnion(v.Raw, v.String, v.Float64, v.StringList, v.Cat)
+	return wire.Marshal(&v)
 }
 
-// UnmarshalJSON sets the first variant that takes the JSON's kind and decodes it; the JSON
-// stays in Raw.
+// UnmarshalJSON sets the variant that fits the JSON best (by its kind, then by the
+// members or items it names) and decodes it; the JSON stays in Raw.
 func (v *Value) UnmarshalJSON(data []byte) error {
-	return wire.UnmarshalUnion(data, &v.Raw, &v.String, &v.Float64, &v.StringList, &v.Cat)
+	return wire.Unmarshal(data, v)
 }
 
 // NewValue returns Value{X: &v} for the variant X of v's type.

@@ -203,7 +203,7 @@ func Ptr[T any](v T) *T {
 // by sending Null. Decoding sets it the same way: an absent property leaves the zero value, null gives
 // IsNull, anything else a value.
 type Nullable[T any] struct {
-	_     noCompare
+	_     noCompare `wire:"nullable"`
 	value T
 	state uint8 // 0 absent, 1 null, 2 a value
 }
@@ -617,41 +617,28 @@ type Dog struct {
 
 // PetDisc is the schema at #/components/schemas/PetDisc.
 type PetDisc struct {
-	Cat *Cat
-	Dog *Dog
+	_   noCompare `discriminator:"petType" wire:"union"`
+	Cat *Cat      `discriminator:"[\"kitty\"]"`
+	Dog *Dog      `discriminator:"[\"Dog\"]"`
 	// Raw is the JSON the value was read from, nil when it was not read. With no variant
 	// set, it is what MarshalJSON writes: a value of a variant the spec does not describe.
 	Raw json.RawMessage
+	// sum is the fingerprint of what the variant held when read: MarshalJSON writes Raw
+	// while the variant, and every union below it, still holds that.
+	sum uint64
 }
 
 // MarshalJSON writes the variant that is set, with the discriminator "petType" that selects it,
-// else the JSON the value was read from. More than one variant set is an error.
+// else the JSON the value was read from; a value read and not changed since is written
+// as it was read. More than one variant set is an error.
 func (v PetDisc) MarshalJSON() ([]byte, error) {
-	if err := wire.OneVariant(v.Cat != nil, v.Dog != nil); err != nil {
-		return nil, err
-	}
-	switch {
-	case v.Cat != nil:
-		return wire.MarshalVariant(v.Cat, "petType", "kitty")
-	case v.Dog != nil:
-		return wire.MarshalVariant(v.Dog, "petType", "Dog")
-	}
-	return wire.MarshalRaw(v.Raw)
+	return wire.Marshal(&v)
 }
 
 // UnmarshalJSON sets the variant the discriminator "petType" names;
 // a value it does not know is kept as raw JSON.
 func (v *PetDisc) UnmarshalJSON(data []byte) error {
-	*v = PetDisc{Raw: append(json.RawMessage(nil), data...)}
-	switch wire.DiscriminatorValue(data, "petType") {
-	case "kitty":
-		v.Cat = new(Cat)
-		return json.Unmarshal(data, v.Cat)
-	case "Dog":
-		v.Dog = new(Dog)
-		return json.Unmarshal(data, v.Dog)
-	}
-	return nil
+	return wire.Unmarshal(data, v)
 }
 
 // NewPetDisc returns PetDisc{X: &v} for the variant X of v's type.
@@ -687,14 +674,14 @@ func (v Problem) As(target any) bool {
 
 // Record is the schema at #/components/schemas/Record.
 type Record struct {
-	_       noCompare
-	Aliases []string `json:"aliases,omitzero"`
-	Born    *Date    `json:"born,omitzero"`
+	_       noCompare `wire:"object"`
+	Aliases []string  `json:"aliases,omitzero"`
+	Born    *Date     `json:"born,omitzero"`
 	// Read-only: set by the server, never sent.
-	ID string `json:"id"`
+	ID string `json:"id" wire:"readonly"`
 	// Always "record": filled in when sent.
-	Kind   string            `json:"kind,omitzero"`
-	Labels map[string]string `json:"labels"`
+	Kind   string            `const:"\"record\"" json:"kind,omitzero"`
+	Labels map[string]string `fill:"{}" json:"labels"`
 	// How deep.
 	//
 	// Default: 3.
@@ -702,31 +689,22 @@ type Record struct {
 	Name  string `json:"name"`
 	// Write-only: sent, but responses need not hold it.
 	Password string   `json:"password"`
-	Tags     []string `json:"tags"`
+	Tags     []string `fill:"[]" json:"tags"`
 	// AdditionalProperties holds the properties the schema does not declare: kept when read, written back
 	// when sent.
-	AdditionalProperties map[string]any `json:"-"`
+	AdditionalProperties map[string]any `json:"-" wire:"additional"`
 }
 
 // MarshalJSON writes the value as a request sends it: without its read-only properties, with [] or {}
 // for required arrays and objects left nil, with its constants filled in, with its additional
 // properties.
 func (v Record) MarshalJSON() ([]byte, error) {
-	type plain Record
-	if v.Labels == nil {
-		v.Labels = map[string]string{}
-	}
-	if v.Tags == nil {
-		v.Tags = []string{}
-	}
-	v.Kind = "record"
-	return wire.MarshalObject(plain(v), v.AdditionalProperties, "id")
+	return wire.Marshal(&v)
 }
 
 // UnmarshalJSON reads the declared properties and keeps the others in AdditionalProperties.
 func (v *Record) UnmarshalJSON(data []byte) error {
-	type plain Record
-	return wire.UnmarshalObject(data, (*plain)(v), &v.AdditionalProperties)
+	return wire.Unmarshal(data, v)
 }
 
 // RecordPatch is the schema at #/components/schemas/RecordPatch.

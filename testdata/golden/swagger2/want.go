@@ -202,7 +202,7 @@ func Ptr[T any](v T) *T {
 // by sending Null. Decoding sets it the same way: an absent property leaves the zero value, null gives
 // IsNull, anything else a value.
 type Nullable[T any] struct {
-	_     noCompare
+	_     noCompare `wire:"nullable"`
 	value T
 	state uint8 // 0 absent, 1 null, 2 a value
 }
