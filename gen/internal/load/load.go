@@ -110,15 +110,34 @@ func Load(path string, opts Options) (*Spec, error) {
 	if err != nil {
 		return nil, err
 	}
+	var bundled source.ErrorList
+	if opts.AllowExternalRefs && root != nil {
+		if text, root, bundled = s.bundle(text, root, &budget); text == nil {
+			return nil, bundled.Err()
+		}
+	}
 	if text, root, err = s.overlay(text, root, opts.Overlays, &budget); err != nil {
-		return nil, err
+		return nil, joinErrors(bundled, err)
 	}
 	swagger2, err := s.strict(root, data)
 	if err != nil {
-		return nil, err
+		return nil, joinErrors(bundled, err)
 	}
 	root = nil // the loader's turn: the tree need not stay in memory
-	return s.load(data, text, swagger2, opts, &budget)
+	spec, err := s.load(data, text, swagger2, opts, &budget)
+	return spec, joinErrors(bundled, err)
+}
+
+// joinErrors reports the problems of the bundle step with err, those of a later step.
+func joinErrors(first source.ErrorList, err error) error {
+	if len(first) == 0 {
+		return err
+	}
+	var rest source.ErrorList
+	if err != nil && !errors.As(err, &rest) {
+		rest = source.ErrorList{{Pos: source.Pos{File: first[0].Pos.File}, Msg: err.Error()}}
+	}
+	return append(slices.Clip(first), rest...).Err()
 }
 
 // read is the pipeline's first step: the file's bytes, within budget, refused unless they
@@ -487,7 +506,21 @@ func (r *confinedReader) read(_ *openapi3.Loader, u *url.URL) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	outside := &refEscapeError{ref: u.Path, why: "it is outside the spec's folder"}
+	data, err := r.readFile(abs)
+	if err != nil {
+		if re, ok := err.(*refEscapeError); ok {
+			re.ref = u.Path
+		}
+		return nil, err
+	}
+	r.spec.Files.Add(u.String(), data)
+	return data, nil
+}
+
+// readFile reads the file at abs, an absolute path, if it is inside the spec's folder
+// tree, symbolic links resolved.
+func (r *confinedReader) readFile(abs string) ([]byte, error) {
+	outside := &refEscapeError{ref: abs, why: "it is outside the spec's folder"}
 	// Checked by name first, so that nothing outside is even looked at, then again with
 	// symbolic links resolved.
 	if !within(r.dir, abs) {
@@ -500,12 +533,7 @@ func (r *confinedReader) read(_ *openapi3.Loader, u *url.URL) ([]byte, error) {
 	if !within(r.root, real) {
 		return nil, outside
 	}
-	data, err := readCapped(real, r.budget)
-	if err != nil {
-		return nil, err
-	}
-	r.spec.Files.Add(u.String(), data)
-	return data, nil
+	return readCapped(real, r.budget)
 }
 
 // within reports whether path lies inside dir (both absolute and clean).
