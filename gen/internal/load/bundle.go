@@ -65,6 +65,7 @@ func (s *Spec) bundle(text []byte, root *yaml.Node, budget *int64) ([]byte, *yam
 	if b.external == 0 && len(b.errs) == 0 {
 		return text, root, nil
 	}
+	s.refsLeftOut = len(b.errs) > 0
 	b.addComponents(root)
 	doc := overlay.NewDocumentOf(s.Path, root, MaxNodes, b.fileOf)
 	s.doc = doc
@@ -78,6 +79,29 @@ func (s *Spec) bundle(text []byte, root *yaml.Node, budget *int64) ([]byte, *yam
 	s.Files.Add(source.URIOf(s.Path), out)
 	s.Files.SetLayout(layout)
 	return out, doc.Root, b.errs
+}
+
+// refuseExternalRefs reports, without reading another file, the first $ref of the root
+// file that names one, and how many do: without AllowExternalRefs, kin-openapi would
+// stop at the first $ref it cannot decode, which may be one where a string belongs.
+func (s *Spec) refuseExternalRefs(root *yaml.Node) *source.Error {
+	if root.Kind != yaml.MappingNode || source.MappingValue(root, "openapi") == nil {
+		return nil
+	}
+	b, err := newBundler(s, nil)
+	if err != nil {
+		return nil
+	}
+	b.refuse = true
+	b.walk(root, kindRoot, b.rootFile, 0)
+	if b.external == 0 {
+		return nil
+	}
+	e := b.errs[0]
+	if b.external > 1 {
+		e.Fix += fmt.Sprintf(" (%d $refs name other files)", b.external)
+	}
+	return e
 }
 
 // kind is the OpenAPI object a node of the description stands for, as far as bundling
@@ -219,6 +243,7 @@ type bundler struct {
 	errs     source.ErrorList
 	fatal    bool // a limit was exceeded: stop
 	external int  // $refs resolved to another file
+	refuse   bool // only count the $refs to other files, reading none
 }
 
 // bundleFile is one file read.
@@ -406,8 +431,19 @@ func refKeyNode(n *yaml.Node) *yaml.Node {
 // ref resolves the $ref of n, a node of kind k read from file.
 func (b *bundler) ref(n, ref *yaml.Node, k kind, file string, depth int) {
 	t, err := b.resolve(ref.Value, file)
+	if b.refuse {
+		if err != nil || t.file != file {
+			b.external++
+			if b.external == 1 {
+				b.errs.Add(&source.Error{Pos: b.pos(refKeyNode(n), file), Op: b.op,
+					Msg: fmt.Sprintf("$ref %q names another file, which is not allowed by default", ref.Value),
+					Fix: "move the definition into this file, or pass -allow-external-refs to follow $refs to files inside the spec's folder"})
+			}
+		}
+		return
+	}
 	if err != nil {
-		b.fail(n, file, err)
+		b.fail(n, k, file, err)
 		return
 	}
 	if t.file == file && file == b.rootFile {
@@ -421,7 +457,7 @@ func (b *bundler) ref(n, ref *yaml.Node, k kind, file string, depth int) {
 	}
 	node, e := b.lookup(t, ref.Value)
 	if e != nil {
-		b.fail(n, file, e)
+		b.fail(n, k, file, e)
 		return
 	}
 	b.external++
@@ -438,11 +474,16 @@ type bundleError struct{ msg, fix string }
 
 func (e *bundleError) Error() string { return e.msg }
 
-// fail records err, a problem of the $ref of n, and leaves the $ref out.
-func (b *bundler) fail(n *yaml.Node, file string, err *bundleError) {
+// fail records err, a problem of the $ref of n, a node of kind k, and leaves the $ref
+// out: an object the loader knows stays one, with the $ref as an extension; anything
+// else (it may stand for a string) becomes null.
+func (b *bundler) fail(n *yaml.Node, k kind, file string, err *bundleError) {
 	key := refKeyNode(n)
 	b.errs.Add(&source.Error{Pos: b.pos(key, file), Op: b.op, Msg: err.msg, Fix: err.fix})
 	key.Value = "x-unresolved-ref"
+	if k == kindAny {
+		n.Kind, n.Tag, n.Value, n.Content = yaml.ScalarNode, "!!null", "", nil
+	}
 }
 
 // pos locates a node read from file.
@@ -695,14 +736,14 @@ func (b *bundler) inline(n *yaml.Node, t target, node *yaml.Node, k kind, file s
 			for _, c := range b.open[i:] {
 				chain = append(chain, b.describe(c))
 			}
-			b.fail(n, file, &bundleError{
+			b.fail(n, k, file, &bundleError{
 				fmt.Sprintf("$ref cycle: %s → %s: what it names contains itself", strings.Join(chain, " → "), b.describe(t)),
 				"break the cycle: a $ref here must name something that does not contain it"})
 			return
 		}
 	}
 	if len(b.open) >= MaxInlineDepth {
-		b.fail(n, file, &bundleError{fmt.Sprintf("limit exceeded: more than %d $refs nested, each written out in the other", MaxInlineDepth),
+		b.fail(n, k, file, &bundleError{fmt.Sprintf("limit exceeded: more than %d $refs nested, each written out in the other", MaxInlineDepth),
 			"name fewer files in a row"})
 		return
 	}

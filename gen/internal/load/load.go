@@ -81,6 +81,9 @@ type Spec struct {
 
 	// doc is the description as the overlays left it; nil without overlays.
 	doc *overlay.Document
+	// refsLeftOut says that $refs to other files that could not be resolved were left
+	// out of the description (and reported).
+	refsLeftOut bool
 }
 
 // Load reads, resolves and validates the OpenAPI description at path. It reports every
@@ -111,9 +114,15 @@ func Load(path string, opts Options) (*Spec, error) {
 		return nil, err
 	}
 	var bundled source.ErrorList
-	if opts.AllowExternalRefs && root != nil {
+	switch {
+	case root == nil:
+	case opts.AllowExternalRefs:
 		if text, root, bundled = s.bundle(text, root, &budget); text == nil {
 			return nil, bundled.Err()
+		}
+	default:
+		if e := s.refuseExternalRefs(root); e != nil {
+			return nil, source.ErrorList{e}
 		}
 	}
 	if text, root, err = s.overlay(text, root, opts.Overlays, &budget); err != nil {
@@ -216,7 +225,9 @@ func (s *Spec) load(data, text []byte, swagger2 bool, opts Options, budget *int6
 	if len(errs) > 0 {
 		return nil, errs.Err()
 	}
-	s.validate(&errs)
+	if !s.refsLeftOut {
+		s.validate(&errs) // else it would report what the $refs left out stood for
+	}
 	s.checkServers(&errs)
 	s.danglingMappings(&errs)
 	s.checkDepth(opts.MaxDepth, &errs)

@@ -32,7 +32,7 @@ func TestExternalRefInsideFolder(t *testing.T) {
 	spec := filepath.Join(dir, "api", "api.yaml")
 
 	_, err := Load(spec, Options{})
-	if err == nil || !strings.Contains(err.Error(), "api.yaml:13:17: $ref \"./schemas/pet.yaml#/Pet\" names another file") {
+	if err == nil || !strings.Contains(err.Error(), "api.yaml:13:17: GET /pets (listPets): $ref \"./schemas/pet.yaml#/Pet\" names another file") {
 		t.Errorf("default: got %v, want the $ref refused at api.yaml:13:17", err)
 	}
 
