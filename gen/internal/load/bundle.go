@@ -234,6 +234,7 @@ type bundler struct {
 	named    map[target]string         // the component each hoisted place became, "#/components/..."
 	hoisting map[target]bool           // the places being hoisted
 	keys     map[*yaml.Node]*yaml.Node // the key of each place a pointer named, in its file
+	content  map[string]*yaml.Node     // each hoisted component, by its $ref
 	added    map[string][]*yaml.Node   // hoisted components, key and value, by section
 	open     []target                  // the places being written out, outermost first
 	op       string                    // the operation being walked, "" outside one
@@ -270,6 +271,7 @@ func newBundler(s *Spec, budget *int64) (*bundler, error) {
 		named:    map[target]string{},
 		hoisting: map[target]bool{},
 		keys:     map[*yaml.Node]*yaml.Node{},
+		content:  map[string]*yaml.Node{},
 		added:    map[string][]*yaml.Node{},
 	}, nil
 }
@@ -671,9 +673,13 @@ func (b *bundler) hoist(t target, node *yaml.Node, k kind, section string, depth
 	delete(b.hoisting, t)
 	ref, ok := b.named[t]
 	if !ok {
+		if ref, ok = b.sameAs(t, section, c); ok {
+			return ref // the same content under another name, as Redocly keeps it once
+		}
 		ref = b.name(t, section)
 	}
 	if c != nil {
+		b.content[ref] = c
 		key := scalarNode(strings.TrimPrefix(ref, "#/components/"+section+"/"))
 		key.Value = source.UnescapePointer(key.Value)
 		at := node
@@ -687,6 +693,38 @@ func (b *bundler) hoist(t target, node *yaml.Node, k kind, section string, depth
 	return ref
 }
 
+// sameAs returns the component of section named as t would be, or with "-2", "-3" and
+// so on, whose content, its $refs resolved, is c's, if one is.
+func (b *bundler) sameAs(t target, section string, c *yaml.Node) (string, bool) {
+	if c == nil {
+		return "", false
+	}
+	base := b.baseName(t)
+	name := base
+	for i := 2; b.taken[section][name]; i++ {
+		ref := "#/components/" + section + "/" + source.EscapePointer(name)
+		if other := b.content[ref]; other != nil && equalValues(other, c, 0) {
+			b.named[t] = ref
+			return ref, true
+		}
+		name = base + "-" + strconv.Itoa(i)
+	}
+	return "", false
+}
+
+// equalValues reports whether two trees hold the same values, wherever they were written.
+func equalValues(a, b *yaml.Node, depth int) bool {
+	if a.Kind != b.Kind || a.Tag != b.Tag || a.Value != b.Value || len(a.Content) != len(b.Content) || depth > maxTreeDepth {
+		return false
+	}
+	for i := range a.Content {
+		if !equalValues(a.Content[i], b.Content[i], depth+1) {
+			return false
+		}
+	}
+	return true
+}
+
 // name names the component made of what t names, and returns the $ref to it.
 func (b *bundler) name(t target, section string) string {
 	name := b.componentName(section, t)
@@ -697,35 +735,23 @@ func (b *bundler) name(t target, section string) string {
 }
 
 // componentName names the component made of what t names as Redocly does: the last
-// step of the pointer, else the steps before it too, joined with "-"; else the file's
-// name without its extension, then with "-2", "-3" and so on.
+// step of the JSON pointer, else the file's name without its extension; then with "-2",
+// "-3" and so on while the name is taken.
 func (b *bundler) componentName(section string, t target) string {
-	taken := b.taken[section]
-	var steps []string
-	if t.pointer != "" {
-		steps = strings.Split(t.pointer[1:], "/")
-	}
-	name := ""
-	for i := len(steps) - 1; i >= 0; i-- {
-		step := source.UnescapePointer(steps[i])
-		if name == "" {
-			name = step
-		} else {
-			name = step + "-" + name
-		}
-		if name != "" && !taken[name] {
-			return name
-		}
-	}
-	base := strings.TrimSuffix(filepath.Base(t.file), filepath.Ext(t.file))
-	if name != "" {
-		base += "_" + name
-	}
-	name = base
-	for i := 2; taken[name]; i++ {
+	base := b.baseName(t)
+	name := base
+	for i := 2; b.taken[section][name]; i++ {
 		name = base + "-" + strconv.Itoa(i)
 	}
 	return name
+}
+
+// baseName is the name of the component made of what t names before "-2" and so on.
+func (b *bundler) baseName(t target) string {
+	if name := t.pointer[strings.LastIndexByte(t.pointer, '/')+1:]; name != "" {
+		return name
+	}
+	return strings.TrimSuffix(filepath.Base(t.file), filepath.Ext(t.file))
 }
 
 // inline writes what t names, node, in place of n, the $ref's sibling fields over it.
