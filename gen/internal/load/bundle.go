@@ -65,7 +65,6 @@ func (s *Spec) bundle(text []byte, root *yaml.Node, budget *int64) ([]byte, *yam
 	if b.external == 0 && len(b.errs) == 0 {
 		return text, root, nil
 	}
-	s.refsLeftOut = len(b.errs) > 0
 	b.addComponents(root)
 	doc := overlay.NewDocumentOf(s.Path, root, MaxNodes, b.fileOf)
 	s.doc = doc
@@ -245,6 +244,14 @@ type bundler struct {
 	fatal    bool // a limit was exceeded: stop
 	external int  // $refs resolved to another file
 	refuse   bool // only count the $refs to other files, reading none
+	// The key whose value is being walked, and the one above it.
+	parent, grandparent parentKey
+}
+
+// parentKey is a mapping key and the file it was read from.
+type parentKey struct {
+	key  *yaml.Node
+	file string
 }
 
 // bundleFile is one file read.
@@ -394,8 +401,11 @@ func (b *bundler) fields(n *yaml.Node, k kind, file string, depth int) {
 			b.method = strings.ToUpper(key.Value)
 			b.op = source.OpName(b.method, b.path, "")
 		}
+		grandparent := b.grandparent
+		b.grandparent, b.parent = b.parent, parentKey{key, file}
 		b.walk(v, fk, file, depth+1)
 		b.op, b.path, b.method = op, path, method
+		b.parent, b.grandparent = b.grandparent, grandparent
 	}
 }
 
@@ -482,6 +492,11 @@ func (e *bundleError) Error() string { return e.msg }
 func (b *bundler) fail(n *yaml.Node, k kind, file string, err *bundleError) {
 	key := refKeyNode(n)
 	b.errs.Add(&source.Error{Pos: b.pos(key, file), Op: b.op, Msg: err.msg, Fix: err.fix})
+	for _, k := range []parentKey{b.parent, b.grandparent} { // the object that lost it, and (a field of it) what holds it
+		if k.key != nil {
+			b.s.leaveOut(b.pos(k.key, k.file))
+		}
+	}
 	key.Value = "x-unresolved-ref"
 	if k == kindAny {
 		n.Kind, n.Tag, n.Value, n.Content = yaml.ScalarNode, "!!null", "", nil

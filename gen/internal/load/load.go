@@ -81,9 +81,9 @@ type Spec struct {
 
 	// doc is the description as the overlays left it; nil without overlays.
 	doc *overlay.Document
-	// refsLeftOut says that $refs to other files that could not be resolved were left
-	// out of the description (and reported).
-	refsLeftOut bool
+	// leftOut are the places of the keys whose values lost a $ref that could not be
+	// resolved (reported): what the validator finds missing there is not reported again.
+	leftOut map[source.Pos]bool
 }
 
 // Load reads, resolves and validates the OpenAPI description at path. It reports every
@@ -131,6 +131,10 @@ func Load(path string, opts Options) (*Spec, error) {
 	swagger2, err := s.strict(root, data)
 	if err != nil {
 		return nil, joinErrors(bundled, err)
+	}
+	if wrong := s.wrongKindRefs(root); len(wrong) > 0 {
+		text = s.textWithoutRefs(data, wrong)
+		bundled = append(bundled, wrong...)
 	}
 	root = nil // the loader's turn: the tree need not stay in memory
 	spec, err := s.load(data, text, swagger2, opts, &budget)
@@ -225,9 +229,7 @@ func (s *Spec) load(data, text []byte, swagger2 bool, opts Options, budget *int6
 	if len(errs) > 0 {
 		return nil, errs.Err()
 	}
-	if !s.refsLeftOut {
-		s.validate(&errs) // else it would report what the $refs left out stood for
-	}
+	s.validate(&errs)
 	s.checkServers(&errs)
 	s.danglingMappings(&errs)
 	s.checkDepth(opts.MaxDepth, &errs)
@@ -893,6 +895,9 @@ func (s *Spec) validate(errs *source.ErrorList) {
 			continue
 		}
 		located := s.validationError(e)
+		if s.leftOut[located.Pos] {
+			continue // a $ref left out, reported
+		}
 		var extra *openapi3.ExtraSiblingFieldsError
 		if errors.As(e, &extra) {
 			s.unknownFields(located, extra)
