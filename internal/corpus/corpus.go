@@ -71,3 +71,26 @@ func moduleRoot() string {
 		dir = parent
 	}
 }
+
+// MultiFile returns the description at name (e.g.
+// "digitalocean/specification/DigitalOcean-public.v2.yaml") in the folder of descriptions
+// written across several files, shared/multifile beside the spec corpus, or skips t when
+// that folder is absent (failing it under RETRYGEN_SPECS_REQUIRED=1). A folder without the
+// file fails t.
+func MultiFile(t testing.TB, name string) string {
+	t.Helper()
+	specs, _ := Find()
+	dir := filepath.Join(filepath.Dir(specs), "multifile")
+	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+		msg := "skipped: no multi-file descriptions at " + dir + " (a clone without ../shared/multifile beside it)"
+		if os.Getenv(Required) == "1" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	path := filepath.Join(dir, filepath.FromSlash(name))
+	if _, err := os.Stat(path); err != nil {
+		t.Fatalf("the multi-file descriptions lack %s: %v", name, err)
+	}
+	return path
+}

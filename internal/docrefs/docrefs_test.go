@@ -22,12 +22,13 @@ import (
 var outsideDoc = regexp.MustCompile(`\b(?:DESIGN|RELIABILITY|STYLE)\.md\b`)
 
 // besideRepo matches a relative path that climbs to the folder shared beside the
-// repository. Only the spec corpus there may be named (internal/corpus reads it).
+// repository. Only the spec corpora there may be named (internal/corpus reads them).
 var besideRepo = regexp.MustCompile("(?:\\.\\./)+shared\\b[^\\s\"'`)\\],;]*")
 
-// corpus is the one path beside the repository that files may name, relative to the
-// folder above the repository.
-const corpus = "shared/specs"
+// corpora are the paths beside the repository that files may name, relative to the
+// folder above the repository: the spec corpus, and the descriptions written across
+// several files.
+var corpora = []string{"shared/specs", "shared/multifile"}
 
 // mdLink matches a Markdown link or image and captures its target.
 var mdLink = regexp.MustCompile(`\]\(([^)\s]+)(?:\s+"[^"]*")?\)`)
@@ -59,7 +60,8 @@ func TestNoReferenceLeavesTheRepository(t *testing.T) {
 		}
 		for _, m := range besideRepo.FindAllStringIndex(text, -1) {
 			p := strings.TrimRight(text[m[0]:m[1]], ".:")
-			if rest := strings.TrimLeft(p, "./"); rest != corpus && !strings.HasPrefix(rest, corpus+"/") {
+			rest := strings.TrimLeft(p, "./")
+			if !slices.ContainsFunc(corpora, func(c string) bool { return rest == c || strings.HasPrefix(rest, c+"/") }) {
 				t.Errorf("%s:%d: names %s, beside the repository: a clone does not have it", f, lineOf(text, m[0]), p)
 			}
 		}

@@ -399,8 +399,10 @@ func (b *builder) params(op *model.Operation, item *openapi3.PathItem, kop *open
 			break
 		}
 	}
-	// Query text in the path key ("?beta=true") is sent as fixed query parameters.
-	path, query, _ := strings.Cut(op.Path, "?")
+	// Query text in the path key ("?beta=true") is sent as fixed query parameters; a
+	// fragment ("#update_shared_link", which tells apart operations on one path and
+	// method) is never sent.
+	path, query, _ := strings.Cut(requestPath(op.Path), "?")
 	op.FixedQuery = fixedQuery(query)
 	op.PathParts, op.PathParams = pathTemplate(path, pathParams)
 }
@@ -512,6 +514,13 @@ func fixedQuery(query string) [][2]string {
 		}
 	}
 	return fixed
+}
+
+// requestPath is the part of a path key a request sends: the key up to its fragment, if
+// it has one, as in "/files/{file_id}#update_shared_link".
+func requestPath(key string) string {
+	path, _, _ := strings.Cut(key, "#")
+	return path
 }
 
 // pathTemplate cuts path at its {parameters}: the literal parts escaped, each parameter

@@ -396,3 +396,58 @@ func TestPolicyVarNamesFollowOrigin(t *testing.T) {
 		}
 	}
 }
+
+// A fragment in the path key tells apart operations on one path and method; the
+// request path ends before it.
+func TestPathKeyFragmentIsNotSent(t *testing.T) {
+	api, err := buildSpec(t, `openapi: 3.0.3
+info: {title: t, version: "1"}
+paths:
+  /files/{file_id}:
+    put:
+      operationId: updateFile
+      parameters:
+        - {name: file_id, in: path, required: true, schema: {type: string}}
+      responses:
+        "204": {description: ok}
+  /files/{file_id}#update_shared_link:
+    put:
+      parameters:
+        - {name: file_id, in: path, required: true, schema: {type: string}}
+        - {name: fields, in: query, required: true, schema: {type: string}}
+      responses:
+        "204": {description: ok}
+  /shared_items#folders?kind=x:
+    get:
+      responses:
+        "204": {description: ok}
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"/files/{file_id}":                    "/files/{file_id}",
+		"/files/{file_id}#update_shared_link": "/files/{file_id}",
+		"/shared_items#folders?kind=x":        "/shared_items",
+	}
+	for _, op := range api.Operations {
+		var sent string
+		for _, p := range op.PathParts {
+			if p.Param != nil {
+				sent += "{" + p.Param.Name + "}"
+			} else {
+				sent += p.Literal
+			}
+		}
+		if sent != want[op.Path] || len(op.FixedQuery) != 0 {
+			t.Errorf("%s %s sends %q with query %v, want %q and none", op.Method, op.Path, sent, op.FixedQuery, want[op.Path])
+		}
+	}
+	names := map[string]bool{}
+	for _, op := range api.Operations {
+		names[op.GoName] = true
+	}
+	if len(names) != 3 {
+		t.Errorf("method names %v, want three distinct", names)
+	}
+}

@@ -81,6 +81,9 @@ type Spec struct {
 
 	// doc is the description as the overlays left it; nil without overlays.
 	doc *overlay.Document
+	// leftOut are the places of the keys whose values lost a $ref that could not be
+	// resolved (reported): what the validator finds missing there is not reported again.
+	leftOut map[source.Pos]bool
 }
 
 // Load reads, resolves and validates the OpenAPI description at path. It reports every
@@ -110,15 +113,44 @@ func Load(path string, opts Options) (*Spec, error) {
 	if err != nil {
 		return nil, err
 	}
+	var bundled source.ErrorList
+	switch {
+	case root == nil:
+	case opts.AllowExternalRefs:
+		if text, root, bundled = s.bundle(text, root, &budget); text == nil {
+			return nil, bundled.Err()
+		}
+	default:
+		if e := s.refuseExternalRefs(root); e != nil {
+			return nil, source.ErrorList{e}
+		}
+	}
 	if text, root, err = s.overlay(text, root, opts.Overlays, &budget); err != nil {
-		return nil, err
+		return nil, joinErrors(bundled, err)
 	}
 	swagger2, err := s.strict(root, data)
 	if err != nil {
-		return nil, err
+		return nil, joinErrors(bundled, err)
+	}
+	if wrong := s.wrongKindRefs(root); len(wrong) > 0 {
+		text = s.textWithoutRefs(data, wrong)
+		bundled = append(bundled, wrong...)
 	}
 	root = nil // the loader's turn: the tree need not stay in memory
-	return s.load(data, text, swagger2, opts, &budget)
+	spec, err := s.load(data, text, swagger2, opts, &budget)
+	return spec, joinErrors(bundled, err)
+}
+
+// joinErrors reports the problems of the bundle step with err, those of a later step.
+func joinErrors(first source.ErrorList, err error) error {
+	if len(first) == 0 {
+		return err
+	}
+	var rest source.ErrorList
+	if err != nil && !errors.As(err, &rest) {
+		rest = source.ErrorList{{Pos: source.Pos{File: first[0].Pos.File}, Msg: err.Error()}}
+	}
+	return append(slices.Clip(first), rest...).Err()
 }
 
 // read is the pipeline's first step: the file's bytes, within budget, refused unless they
@@ -487,7 +519,21 @@ func (r *confinedReader) read(_ *openapi3.Loader, u *url.URL) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	outside := &refEscapeError{ref: u.Path, why: "it is outside the spec's folder"}
+	data, err := r.readFile(abs)
+	if err != nil {
+		if re, ok := err.(*refEscapeError); ok {
+			re.ref = u.Path
+		}
+		return nil, err
+	}
+	r.spec.Files.Add(u.String(), data)
+	return data, nil
+}
+
+// readFile reads the file at abs, an absolute path, if it is inside the spec's folder
+// tree, symbolic links resolved.
+func (r *confinedReader) readFile(abs string) ([]byte, error) {
+	outside := &refEscapeError{ref: abs, why: "it is outside the spec's folder"}
 	// Checked by name first, so that nothing outside is even looked at, then again with
 	// symbolic links resolved.
 	if !within(r.dir, abs) {
@@ -500,12 +546,7 @@ func (r *confinedReader) read(_ *openapi3.Loader, u *url.URL) ([]byte, error) {
 	if !within(r.root, real) {
 		return nil, outside
 	}
-	data, err := readCapped(real, r.budget)
-	if err != nil {
-		return nil, err
-	}
-	r.spec.Files.Add(u.String(), data)
-	return data, nil
+	return readCapped(real, r.budget)
 }
 
 // within reports whether path lies inside dir (both absolute and clean).
@@ -854,6 +895,9 @@ func (s *Spec) validate(errs *source.ErrorList) {
 			continue
 		}
 		located := s.validationError(e)
+		if s.leftOut[located.Pos] {
+			continue // a $ref left out, reported
+		}
 		var extra *openapi3.ExtraSiblingFieldsError
 		if errors.As(e, &extra) {
 			s.unknownFields(located, extra)

@@ -32,7 +32,7 @@ func TestExternalRefInsideFolder(t *testing.T) {
 	spec := filepath.Join(dir, "api", "api.yaml")
 
 	_, err := Load(spec, Options{})
-	if err == nil || !strings.Contains(err.Error(), "api.yaml:13:17: $ref \"./schemas/pet.yaml#/Pet\" names another file") {
+	if err == nil || !strings.Contains(err.Error(), "api.yaml:13:17: GET /pets (listPets): $ref \"./schemas/pet.yaml#/Pet\" names another file") {
 		t.Errorf("default: got %v, want the $ref refused at api.yaml:13:17", err)
 	}
 
@@ -74,7 +74,7 @@ func TestExternalRefEscapes(t *testing.T) {
 			if err == nil {
 				t.Fatal("loaded a $ref outside the spec's folder")
 			}
-			if !strings.Contains(err.Error(), "api.yaml:13:17: $ref to ") || !strings.Contains(err.Error(), "is not allowed") {
+			if !strings.Contains(err.Error(), "api.yaml:13:17: GET /pets (listPets): $ref to ") || !strings.Contains(err.Error(), "is not allowed") {
 				t.Errorf("got %q, want a located refusal", err)
 			}
 		})
@@ -345,7 +345,7 @@ func TestDanglingRefsReported(t *testing.T) {
 				"        \"200\": {description: ok, content: {application/json: {schema: {$ref: \"other.yaml#/Thing\"}}}}\n" +
 				"        \"201\": {description: ok, content: {application/json: {schema: {$ref: \"#/components/schemas/Nope\"}}}}\n",
 			"other.yaml": "Thing:\n  type: object\n  properties:\n    x: {$ref: \"#/Missing\"}\n"},
-			[]string{`api.yaml:8:72: unresolved $ref "#/components/schemas/Nope"`, `other.yaml:4:9: unresolved $ref "#/Missing"`}, false},
+			[]string{`api.yaml:8:72: unresolved $ref "#/components/schemas/Nope"`, `other.yaml:4:9: GET /a: unresolved $ref "#/Missing"`}, true},
 		{"escaped key", map[string]string{"api.json": `{"openapi":"3.0.3","info":{"title":"T","version":"1"},"paths":{"/a":{"get":{"responses":{` +
 			`"200":{"description":"ok","content":{"application/json":{"schema":{"$r\u0065f":"#/components/schemas/A"}}}},` +
 			`"201":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/B"}}}}}}}}}`},

@@ -18,7 +18,10 @@ import (
 // that every place in it is reported in the file it was written from: the description's
 // own parts where they are in the description, what an overlay added in the overlay.
 func (s *Spec) applyOverlays(root *yaml.Node, paths []string, budget *int64) ([]byte, source.ErrorList) {
-	doc := overlay.NewDocument(s.Path, root, MaxNodes)
+	doc := s.doc // the description bundled from several files
+	if doc == nil {
+		doc = overlay.NewDocument(s.Path, root, MaxNodes)
+	}
 	var errs source.ErrorList
 	for _, path := range paths {
 		o, e := s.readOverlay(path, budget)

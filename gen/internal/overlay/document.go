@@ -41,6 +41,15 @@ func NewDocument(path string, root *yaml.Node, limit int) *Document {
 	return d
 }
 
+// NewDocumentOf is NewDocument for a tree assembled from several files: files holds the
+// file each node was read from, where it is not the description at path. The document
+// keeps the map and adds to it.
+func NewDocumentOf(path string, root *yaml.Node, limit int, files map[*yaml.Node]string) *Document {
+	d := &Document{path: path, files: files, limit: limit, work: MaxTotalWork, meter: newMeter()}
+	d.Root = d.expand(resolve(root), 0)
+	return d
+}
+
 // File returns the file the node n was written in: an overlay's path, or the
 // description's.
 func (d *Document) File(n *yaml.Node) string {

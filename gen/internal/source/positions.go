@@ -500,28 +500,77 @@ type Mapping struct {
 	Pos   Pos    // the entry's key
 	Key   string // the discriminator value, e.g. "cat"
 	Value string // the schema it names as written: "#/components/schemas/Cat", or "Cat"
+	// Variants counts the schemas of the oneOf and anyOf beside the discriminator.
+	Variants int
+	// Path is the entry's place as a JSONPath an overlay can target, e.g.
+	// "$.components.schemas['Pet'].discriminator.mapping['cat']".
+	Path string
 }
 
 // Mappings lists the entries of every discriminator mapping of the root file, in
 // document order. A schema property called discriminator is not one.
 func (f *Files) Mappings() []Mapping {
 	var out []Mapping
-	visit(f.tree(f.rootURI), func(holder string, k, v *yaml.Node) bool {
-		if k == nil || k.Value != "discriminator" || holder == "properties" || v.Kind != yaml.MappingNode {
-			return false
+	var walk func(n *yaml.Node, holder, path string, depth int)
+	walk = func(n *yaml.Node, holder, path string, depth int) {
+		if n == nil || depth > maxVisitDepth {
+			return
 		}
-		for i := 0; i+1 < len(v.Content); i += 2 {
-			if m := v.Content[i+1]; v.Content[i].Value == "mapping" && m.Kind == yaml.MappingNode {
-				for j := 0; j+1 < len(m.Content); j += 2 {
-					if key, val := m.Content[j], m.Content[j+1]; val.Kind == yaml.ScalarNode {
-						out = append(out, Mapping{Pos: f.At(key.Line, key.Column), Key: key.Value, Value: val.Value})
-					}
-				}
+		switch n.Kind {
+		case yaml.MappingNode:
+			if d := MappingValue(n, "discriminator"); holder != "properties" && d != nil && d.Kind == yaml.MappingNode {
+				out = append(out, f.mappingEntries(n, d, path+".discriminator")...)
+			}
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k := n.Content[i].Value
+				walk(n.Content[i+1], k, path+jsonPathStep(k), depth+1)
+			}
+		case yaml.SequenceNode:
+			for i, c := range n.Content {
+				walk(c, holder, path+"["+strconv.Itoa(i)+"]", depth+1)
 			}
 		}
-		return false
-	})
+	}
+	walk(f.tree(f.rootURI), "", "$", 0)
 	return out
+}
+
+// mappingEntries lists the entries of the mapping of d, the discriminator of schema at
+// path.
+func (f *Files) mappingEntries(schema, d *yaml.Node, path string) []Mapping {
+	m := MappingValue(d, "mapping")
+	if m == nil || m.Kind != yaml.MappingNode {
+		return nil
+	}
+	variants := 0
+	for _, k := range []string{"oneOf", "anyOf"} {
+		if l := MappingValue(schema, k); l != nil && l.Kind == yaml.SequenceNode {
+			variants += len(l.Content)
+		}
+	}
+	var out []Mapping
+	for j := 0; j+1 < len(m.Content); j += 2 {
+		if key, val := m.Content[j], m.Content[j+1]; val.Kind == yaml.ScalarNode {
+			out = append(out, Mapping{Pos: f.At(key.Line, key.Column), Key: key.Value, Value: val.Value,
+				Variants: variants, Path: path + ".mapping" + jsonPathStep(key.Value)})
+		}
+	}
+	return out
+}
+
+// jsonPathStep writes a key as a step of a JSONPath: ".name", or "['na.me']".
+func jsonPathStep(key string) string {
+	plain := key != ""
+	for i, r := range key {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return "." + key
+	}
+	return "['" + strings.NewReplacer(`\`, `\\`, "'", `\'`).Replace(key) + "']"
 }
 
 // Has reports whether a JSON pointer ("#/components/schemas/Pet") names an element of

@@ -189,7 +189,10 @@ func TestPathStylesAndFixedQuery(t *testing.T) {
 	if _, err := c.Beta(ctx, &BetaRequest{Note: &note}); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"/styled/.a,b/;matrix=m%2Fn", "/beta?mode=compact", "/beta?mode=compact"}
+	if _, err := c.ArchiveBeta(ctx); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"/styled/.a,b/;matrix=m%2Fn", "/beta?mode=compact", "/beta?mode=compact", "/beta"}
 	for i := range want {
 		if paths[i] != want[i] {
 			t.Errorf("request %d = %q, want %q", i, paths[i], want[i])

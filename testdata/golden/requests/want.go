@@ -446,6 +446,18 @@ var (
 	ErrOutcomeUnknown      = runtime.ErrOutcomeUnknown
 )
 
+// policyIdempotent is the retry policy of ArchiveBeta, GetFile, UploadFile, SubmitForm, Search and
+// Styled.
+var policyIdempotent = runtime.Policy{
+	MaxAttempts:      4,
+	InitialDelay:     500 * time.Millisecond,
+	MaxDelay:         10 * time.Second,
+	ConnectionErrors: true,
+	RetryAfter:       true,
+	MaxRetryAfter:    time.Minute,
+	Idempotent:       true,
+}
+
 // policyNotIdempotent is the retry policy of Beta.
 var policyNotIdempotent = runtime.Policy{
 	MaxAttempts:      4,
@@ -455,17 +467,6 @@ var policyNotIdempotent = runtime.Policy{
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
 	Idempotent:       false,
-}
-
-// policyIdempotent is the retry policy of GetFile, UploadFile, SubmitForm, Search and Styled.
-var policyIdempotent = runtime.Policy{
-	MaxAttempts:      4,
-	InitialDelay:     500 * time.Millisecond,
-	MaxDelay:         10 * time.Second,
-	ConnectionErrors: true,
-	RetryAfter:       true,
-	MaxRetryAfter:    time.Minute,
-	Idempotent:       true,
 }
 
 // policyUpload is the retry policy of Upload.
@@ -478,6 +479,25 @@ var policyUpload = runtime.Policy{
 	MaxRetryAfter:    time.Minute,
 	Idempotent:       true,
 	IdempotencyKey:   "Idempotency-Key",
+}
+
+// ArchiveBeta calls PUT /beta#archive (operationId archiveBeta).
+//
+// Response 200: Echo.
+//
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as PUT is idempotent (RFC 9110 §9.2.2).
+func (c *Client) ArchiveBeta(ctx context.Context, opts ...CallOption) (*Echo, error) {
+	r := wire.NewRequest("PUT")
+	r.Path("/beta")
+	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "application/json", callOptions(opts))
+	if err != nil {
+		return nil, err
+	}
+	out := new(Echo)
+	if err := wire.DecodeDeclared(resp, out, nil, 200); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // Beta calls POST /beta?mode=compact (operationId beta).
