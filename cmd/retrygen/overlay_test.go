@@ -135,3 +135,56 @@ func TestSpeakeasyRetriesWarning(t *testing.T) {
 		t.Errorf("-strict: exit %d, stderr:\n%s", code, stderr)
 	}
 }
+
+// A vendor's mapping mistake beside a single variant changes nothing in the client: a
+// warning, and the client is generated; -strict refuses it; the overlay its fix names
+// makes -strict pass.
+func TestSingleVariantMappingWarningAndStrict(t *testing.T) {
+	dir := t.TempDir()
+	spec := filepath.Join(dir, "api.yaml")
+	os.WriteFile(spec, []byte(`openapi: 3.0.3
+info: {title: T, version: "1"}
+paths:
+  /c:
+    get:
+      operationId: getPet
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema: {$ref: "#/components/schemas/Pet"}
+components:
+  responses:
+    NotASchema: {description: x}
+  schemas:
+    Pet:
+      oneOf: [{$ref: "#/components/schemas/Cat"}]
+      discriminator:
+        propertyName: kind
+        mapping:
+          cat: "#/components/schemas/Cat"
+          dog: "#/components/responses/NotASchema"
+    Cat: {type: object, properties: {kind: {type: string}}}
+`), 0o644)
+	out := filepath.Join(dir, "client_gen.go")
+	code, _, stderr := runCmd(t, "-v", "-package", "api", "-o", out, spec)
+	if _, err := os.Stat(out); code != 0 || err != nil || !strings.Contains(stderr, `discriminator mapping "dog"`) {
+		t.Fatalf("-v: exit %d, stderr:\n%s\nwant a warning and the client written", code, stderr)
+	}
+	os.Remove(out)
+	code, _, stderr = runCmd(t, "-strict", "-package", "api", "-o", out, spec)
+	if _, err := os.Stat(out); code != 1 || err == nil || !strings.Contains(stderr, `discriminator mapping "dog"`) {
+		t.Errorf("-strict: exit %d, stderr:\n%s\nwant it refused and nothing written", code, stderr)
+	}
+	fix := filepath.Join(dir, "fix.yaml")
+	os.WriteFile(fix, []byte(`overlay: 1.0.0
+info: {title: fix, version: "1"}
+actions:
+  - target: "$.components.schemas.Pet.discriminator.mapping.dog"
+    remove: true
+`), 0o644)
+	if code, _, stderr = runCmd(t, "-strict", "-overlay", fix, "-package", "api", "-o", out, spec); code != 0 {
+		t.Errorf("-strict with the fix: exit %d, stderr:\n%s", code, stderr)
+	}
+}
