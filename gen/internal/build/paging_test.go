@@ -257,7 +257,7 @@ components:
 	if pg == nil {
 		t.Fatalf("no pagination for %s", api.Operations[1].GoName)
 	}
-	if api.Operations[0].GoName != "ListIssuesAll" || pg.AllName != "ListIssuesAll2" || pg.PageType != "ListIssuesPage2" || pg.Item.String() != "ListIssuesPage" {
+	if api.Operations[0].GoName != "ListIssuesAllCall" || pg.AllName != "ListIssuesAll" || pg.PageType != "ListIssuesPage2" || pg.Item.String() != "ListIssuesPage" {
 		t.Errorf("method %s, walk %s, page type %s of %s", api.Operations[0].GoName, pg.AllName, pg.PageType, pg.Item)
 	}
 }
