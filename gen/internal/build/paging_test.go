@@ -113,7 +113,8 @@ func TestPaginationDetection(t *testing.T) {
 			"cursor from next_page_token+page_token param=page_token items=$.books item=Item cursor=$.next_page_token"},
 		{"next_cursor", listOp("/events", object(`data: `+items+`, next_cursor: {type: string}`), ""),
 			"cursor from next_cursor+cursor param=cursor items=$.data item=Item cursor=$.next_cursor"},
-		{"has_more without a cursor parameter", listOp("/x", object(`has_more: {type: boolean}, data: {type: array, items: {type: string}}`), ""), "none"},
+		{"offset and limit with has_more", listOp("/x", object(`has_more: {type: boolean}, data: {type: array, items: {type: string}}`), ""),
+			"offset from offset+limit+has_more param=offset limit=limit items=$.data item=string more=$.has_more"},
 		{"offset and limit alone", listOp("/y", items, ""), "none"},
 		{"x-pagination offset", listOp("/z", object(`results: `+items), `
       x-pagination:
