@@ -258,6 +258,7 @@ func (b *builder) operation(op *model.Operation) {
 	b.responses(op, kop)
 	b.clientParts(op, item, kop)
 	streamFlags(op)
+	b.bodyKeys(op, kop)
 	b.paging(op, item, kop)
 }
 
@@ -342,7 +343,7 @@ func (b *builder) policyVars(ops []*model.Operation) {
 func policyKey(p model.Policy) string {
 	return fmt.Sprint(p.MaxAttempts, p.InitialDelay, p.MaxDelay, p.Multiplier, p.Jitter, model.StatusTexts(p.StatusCodes),
 		p.ConnectionErrors, p.AttemptTimeout, p.MaxElapsed, p.RetryAfter, p.MaxRetryAfter, p.ServerSignals,
-		p.Idempotent, strconv.Quote(p.IdempotencyKey))
+		p.Idempotent, strconv.Quote(p.IdempotencyKey), p.KeyInBody)
 }
 
 // policyVarBase names the variable of the policy of m, a method of the operation named
@@ -507,7 +508,7 @@ func (b *builder) param(op *model.Operation, p *openapi3.Parameter) *model.Param
 	spelled := names.SpellOperators(p.Name, temporal(schema))
 	mp.GoName, mp.LocalName = names.GoName(spelled), names.LowerName(spelled)
 	t := b.typeOf(schema, site{op.GoName + mp.GoName, p.In + " parameter " + strconv.Quote(p.Name) + " of " + op.GoName})
-	if p.In == openapi3.ParameterInHeader && op.Policy.IdempotencyKey != "" && strings.EqualFold(p.Name, op.Policy.IdempotencyKey) {
+	if p.In == openapi3.ParameterInHeader && op.Policy.IdempotencyKey != "" && !op.Policy.KeyInBody && strings.EqualFold(p.Name, op.Policy.IdempotencyKey) {
 		mp.IdempotencyKey = true
 		t = model.BuiltinType(model.String)
 	} else if !mp.Required && !t.Nilable() {

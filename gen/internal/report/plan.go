@@ -226,7 +226,7 @@ var columns = []column{
 		if op.Policy.IdempotencyKey == "" {
 			return "-"
 		}
-		return op.Policy.IdempotencyKey
+		return op.Policy.KeyText()
 	}},
 	{header: "PAGES", value: func(op *model.Operation) string {
 		pg := op.Pagination
