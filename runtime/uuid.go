@@ -24,3 +24,8 @@ func newUUID() string {
 	hex.Encode(s[24:], u[10:])
 	return string(s[:])
 }
+
+// NewIdempotencyKey returns a fresh idempotency key: a random (version 4) UUID from
+// crypto/rand, as the engine sends under a policy's IdempotencyKey header. Generated code
+// calls it for a key carried in the request body.
+func NewIdempotencyKey() string { return newUUID() }

@@ -112,7 +112,7 @@ func TestPlanJSON(t *testing.T) {
 	if len(entries) != 10 {
 		t.Fatalf("%d entries, want 10", len(entries))
 	}
-	want := []string{"attemptTimeout", "attempts", "connectionErrors", "goMethod", "idempotencyKey", "initialDelay", "jitter", "maxAttempts",
+	want := []string{"attemptTimeout", "attempts", "connectionErrors", "goMethod", "idempotencyKey", "idempotencyKeyIn", "initialDelay", "jitter", "maxAttempts",
 		"maxDelay", "maxElapsed", "maxRetryAfter", "method", "multiplier", "operationId", "overlays", "pagination", "path", "reason", "retry",
 		"retryAfter", "serverSignals", "sources", "statusCodes"}
 	for _, e := range entries {
@@ -154,7 +154,7 @@ func TestPlanTableAndMarkdown(t *testing.T) {
 		t.Errorf("table: exit %d:\n%s", code, stdout)
 	}
 	code, stdout, _ = runCmd(t, "plan", "-markdown", goodSpec)
-	if code != 0 || !strings.Contains(stdout, "| GET /carts/{cartId} (getCart) | yes |") {
+	if code != 0 || !strings.Contains(stdout, "| GET /carts/{cartId} | yes |") || !strings.Contains(stdout, "**Retried:** 7 of 10") {
 		t.Errorf("markdown: exit %d:\n%s", code, stdout)
 	}
 }

@@ -71,6 +71,11 @@ type Operation struct {
 	ParamsType string
 	// Body is the request body; nil when the operation takes none.
 	Body *Body
+	// BodyKey is the property of the form or JSON body that carries the call's
+	// idempotency key (Policy.KeyInBody), e.g. the field IdempotencyKey of "IdempotencyKey":
+	// the method fills it with a fresh key when the caller leaves it empty. nil when the
+	// key is a header, or there is none.
+	BodyKey *Field
 	// Result is what a successful call returns besides the error; nil when only an error.
 	Result *Result
 	// Errors maps non-2xx statuses to the error models declared for them; nil when the
@@ -146,6 +151,9 @@ type Policy struct {
 	// Stripe-Should-Retry); false becomes runtime.Policy.IgnoreServerSignals: true.
 	ServerSignals  bool
 	IdempotencyKey string // header name, e.g. "Idempotency-Key"; "" when none
+	// KeyInBody says that IdempotencyKey names a property of the request body, e.g.
+	// "IdempotencyKey", rather than a header (x-idempotency-key: {in: body, name: ...}).
+	KeyInBody bool
 
 	// Sources maps each field name above, as spelled in x-retry ("maxAttempts"), to where
 	// its value came from.
@@ -154,6 +162,16 @@ type Policy struct {
 	// Sources, and "idempotent" for x-idempotent) to the place in the overlay, e.g.
 	// {"idempotencyKey": "overlays/keys.yaml:9:7"}.
 	Overlays map[string]string
+}
+
+// KeyText says where the call's idempotency key goes, as plan and diff show it: the
+// header's name, "Idempotency-Key", or the body property's with "(body)",
+// "IdempotencyKey (body)"; "" when the operation sends none.
+func (p *Policy) KeyText() string {
+	if p.KeyInBody && p.IdempotencyKey != "" {
+		return p.IdempotencyKey + " (body)"
+	}
+	return p.IdempotencyKey
 }
 
 // StatusText spells c as x-retry does: "503", and a class "5XX".

@@ -70,19 +70,26 @@ func (p *Pagination) Yield() *Type {
 type Path []PathStep
 
 // PathStep is one step of a Path: a field of a struct (through a pointer or a Nullable
-// when the field is one), or the last element of a slice.
+// when the field is one), the variant of a union, or the last element of a slice.
 type PathStep struct {
-	Field *Field // nil for Last
-	Last  bool
+	// Field is the struct's field; for a Variant step, the union's pointer to the
+	// variant (GoName the variant's, Type a pointer to its type, Name empty). Nil for
+	// Last.
+	Field *Field
+	// Variant marks the step into one variant of a union, which JSON does not name: a
+	// value of another variant has nothing at the rest of the path.
+	Variant bool
+	Last    bool
 }
 
 // String writes p as the JSONPath it stands for, e.g. "$.data[-1].id".
 func (p Path) String() string {
 	s := "$"
 	for _, st := range p {
-		if st.Last {
+		switch {
+		case st.Last:
 			s += "[-1]"
-		} else {
+		case !st.Variant:
 			s += "." + st.Field.Name
 		}
 	}

@@ -228,7 +228,24 @@ func (b *builder) nameOperation(op *model.Operation) {
 	if name == "" {
 		name = strings.ToLower(op.Method) + " " + op.Path
 	}
-	op.GoName = b.methods.UniqueFor(names.GoName(name), "operation "+source.OpName(op.Method, op.Path, op.OperationID))
+	op.GoName = b.methods.UniqueFor(methodName(name), "operation "+source.OpName(op.Method, op.Path, op.OperationID))
+}
+
+// methodName is the Go name of an operation's method, from name, its operationId (or
+// method and path). The words All and Pages end only the methods that walk pages
+// (<Op>All, <Op>Pages): an operation whose name ends in one of them gets the word Call
+// after it, so that "getIncidentsAll" (a POST that reports on all incidents) becomes
+// GetIncidentsAllCall, which neither reads like the walk of a GetIncidents nor takes
+// its name. The rule reads the operation's own name only, so adding or removing
+// pagination renames nothing.
+func methodName(name string) string {
+	goName := names.GoName(name)
+	if words := names.Words(goName); len(words) > 1 {
+		if last := words[len(words)-1]; last == "All" || last == "Pages" {
+			goName += "Call"
+		}
+	}
+	return goName
 }
 
 // operation fills in everything about op besides what Spec.Operations decided, once
@@ -241,6 +258,7 @@ func (b *builder) operation(op *model.Operation) {
 	b.responses(op, kop)
 	b.clientParts(op, item, kop)
 	streamFlags(op)
+	b.bodyKeys(op, kop)
 	b.paging(op, item, kop)
 }
 
@@ -325,7 +343,7 @@ func (b *builder) policyVars(ops []*model.Operation) {
 func policyKey(p model.Policy) string {
 	return fmt.Sprint(p.MaxAttempts, p.InitialDelay, p.MaxDelay, p.Multiplier, p.Jitter, model.StatusTexts(p.StatusCodes),
 		p.ConnectionErrors, p.AttemptTimeout, p.MaxElapsed, p.RetryAfter, p.MaxRetryAfter, p.ServerSignals,
-		p.Idempotent, strconv.Quote(p.IdempotencyKey))
+		p.Idempotent, strconv.Quote(p.IdempotencyKey), p.KeyInBody)
 }
 
 // policyVarBase names the variable of the policy of m, a method of the operation named
@@ -390,7 +408,7 @@ func (b *builder) params(op *model.Operation, item *openapi3.PathItem, kop *open
 			pathParams[p.Name] = mp
 			continue
 		}
-		mp.GoName = fields.UniqueFor(names.GoName(p.Name), p.In+" parameter "+strconv.Quote(p.Name))
+		mp.GoName = fields.UniqueFor(mp.GoName, p.In+" parameter "+strconv.Quote(p.Name))
 		op.Params = append(op.Params, mp)
 	}
 	for _, p := range op.Params {
@@ -487,8 +505,12 @@ func (b *builder) param(op *model.Operation, p *openapi3.Parameter) *model.Param
 	if schema != nil && schema.Value != nil && schema.Value.Default != nil {
 		mp.Doc = strings.TrimSpace(mp.Doc + "\n\nDefault: " + docValue(schema.Value.Default) + ".")
 	}
-	t := b.typeOf(schema, site{op.GoName + names.GoName(p.Name), p.In + " parameter " + strconv.Quote(p.Name) + " of " + op.GoName})
-	if p.In == openapi3.ParameterInHeader && op.Policy.IdempotencyKey != "" && strings.EqualFold(p.Name, op.Policy.IdempotencyKey) {
+	// Candidates, which the naming pass keeps unless they collide: operators in the
+	// name read as words ("DateSent<" → DateSentBefore, dateSentBefore).
+	spelled := names.SpellOperators(p.Name, temporal(schema))
+	mp.GoName, mp.LocalName = names.GoName(spelled), names.LowerName(spelled)
+	t := b.typeOf(schema, site{op.GoName + mp.GoName, p.In + " parameter " + strconv.Quote(p.Name) + " of " + op.GoName})
+	if p.In == openapi3.ParameterInHeader && op.Policy.IdempotencyKey != "" && !op.Policy.KeyInBody && strings.EqualFold(p.Name, op.Policy.IdempotencyKey) {
 		mp.IdempotencyKey = true
 		t = model.BuiltinType(model.String)
 	} else if !mp.Required && !t.Nilable() {
@@ -496,6 +518,15 @@ func (b *builder) param(op *model.Operation, p *openapi3.Parameter) *model.Param
 	}
 	mp.Type = t
 	return mp
+}
+
+// temporal reports a schema of a time or a date, whose comparison operators read as
+// before and after.
+func temporal(s *openapi3.SchemaRef) bool {
+	if s == nil || s.Value == nil {
+		return false
+	}
+	return s.Value.Format == "date-time" || s.Value.Format == "date"
 }
 
 // fixedQuery lists the parameters of query text, sorted by name.
@@ -994,7 +1025,10 @@ func (b *builder) nameLocals(ops []*model.Operation) {
 			}
 		}
 		for _, p := range args {
-			cand := names.LowerName(p.Name)
+			cand := p.LocalName // param's candidate
+			if cand == "" {
+				cand = names.LowerName(p.Name)
+			}
 			for global[cand] {
 				cand += "Param"
 			}

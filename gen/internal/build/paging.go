@@ -46,7 +46,11 @@ func (b *builder) paging(op *model.Operation, item *openapi3.PathItem, kop *open
 		op.Pagination = pg
 		return
 	}
-	op.Pagination = shapes(op)
+	if pg := cursorShapes(op); pg != nil {
+		op.Pagination = pg
+		return
+	}
+	op.Pagination = b.bodyShapes(op, kop)
 }
 
 // namePaging names the methods and page type of each paginated operation, once every
@@ -89,8 +93,8 @@ func linkPaging(op *model.Operation) *model.Pagination {
 	return &model.Pagination{Kind: model.PageLink, From: "Link header", Items: items, Item: item}
 }
 
-// shapes recognises the cursor pagination of common APIs, each only when the response
-// field and the request parameter are both in the spec:
+// cursorShapes recognises the cursor pagination of common APIs, each only when the
+// response field and the request parameter are both in the spec:
 //   - has_more, data, last_id and an after parameter (OpenAI);
 //   - has_more, data and a starting_after parameter (Stripe): the next cursor is the last
 //     item's id;
@@ -99,9 +103,8 @@ func linkPaging(op *model.Operation) *model.Pagination {
 //   - next_page_token and a page_token parameter (Google's AIP-158);
 //   - next_cursor or next, and a cursor parameter.
 //
-// Offsets and page numbers are read only from an extension: a limit and an offset
-// parameter alone do not say when a list ends.
-func shapes(op *model.Operation) *model.Pagination {
+// They come first, in this order; bodyShapes has the others.
+func cursorShapes(op *model.Operation) *model.Pagination {
 	d := structDecl(listResult(op))
 	if d == nil {
 		return nil
@@ -172,8 +175,9 @@ func fieldPath(d *model.Decl, name string, ok func(*model.Type) bool) model.Path
 }
 
 // itemsOf returns where a list's items are in t, a result: t itself when it is an array,
-// else its one array property; and the type of an item. It returns a nil type when there
-// is no array, or more than one.
+// else its one array property, or among several the one with a name lists give their
+// items (itemNames); and the type of an item. It returns a nil type when there is no
+// array, or several and none of those names, or several of them.
 func itemsOf(t *model.Type) (model.Path, *model.Type) {
 	if t == nil {
 		return nil, nil
@@ -185,21 +189,28 @@ func itemsOf(t *model.Type) (model.Path, *model.Type) {
 	if d == nil {
 		return nil, nil
 	}
-	var found *model.Field
+	var arrays, named []*model.Field
 	for _, f := range d.Fields {
 		if f.Additional || sliceElem(f.Type) == nil {
 			continue
 		}
-		if found != nil {
-			return nil, nil
+		arrays = append(arrays, f)
+		if slices.Contains(itemNames, f.Name) {
+			named = append(named, f)
 		}
-		found = f
 	}
-	if found == nil {
+	if len(arrays) > 1 {
+		arrays = named
+	}
+	if len(arrays) != 1 {
 		return nil, nil
 	}
-	return model.Path{{Field: found}}, sliceElem(found.Type)
+	return model.Path{{Field: arrays[0]}}, sliceElem(arrays[0].Type)
 }
+
+// itemNames are the names lists give the array of their items, which tell it from the
+// other arrays of a page (Box's entries beside its order).
+var itemNames = []string{"data", "items", "entries", "results", "records", "values", "elements"}
 
 // bare returns t without the pointers, Nullables, aliases and defined types around it;
 // a cycle of named types is not followed far.

@@ -113,7 +113,8 @@ func TestPaginationDetection(t *testing.T) {
 			"cursor from next_page_token+page_token param=page_token items=$.books item=Item cursor=$.next_page_token"},
 		{"next_cursor", listOp("/events", object(`data: `+items+`, next_cursor: {type: string}`), ""),
 			"cursor from next_cursor+cursor param=cursor items=$.data item=Item cursor=$.next_cursor"},
-		{"has_more without a cursor parameter", listOp("/x", object(`has_more: {type: boolean}, data: {type: array, items: {type: string}}`), ""), "none"},
+		{"offset and limit with has_more", listOp("/x", object(`has_more: {type: boolean}, data: {type: array, items: {type: string}}`), ""),
+			"offset from offset+limit+has_more param=offset limit=limit items=$.data item=string more=$.has_more"},
 		{"offset and limit alone", listOp("/y", items, ""), "none"},
 		{"x-pagination offset", listOp("/z", object(`results: `+items), `
       x-pagination:
@@ -257,7 +258,7 @@ components:
 	if pg == nil {
 		t.Fatalf("no pagination for %s", api.Operations[1].GoName)
 	}
-	if api.Operations[0].GoName != "ListIssuesAll" || pg.AllName != "ListIssuesAll2" || pg.PageType != "ListIssuesPage2" || pg.Item.String() != "ListIssuesPage" {
+	if api.Operations[0].GoName != "ListIssuesAllCall" || pg.AllName != "ListIssuesAll" || pg.PageType != "ListIssuesPage2" || pg.Item.String() != "ListIssuesPage" {
 		t.Errorf("method %s, walk %s, page type %s of %s", api.Operations[0].GoName, pg.AllName, pg.PageType, pg.Item)
 	}
 }

@@ -232,9 +232,9 @@ func (c *comparer) policies(old, new *model.API) {
 			}
 			c.add(ch)
 		}
-		if op.IdempotencyKey != np.IdempotencyKey {
+		if op.KeyText() != np.KeyText() {
 			ch := Change{Area: Policy, Level: Changed, Operation: name, Element: ElemKey,
-				Change: Modified, Old: op.IdempotencyKey, New: np.IdempotencyKey}
+				Change: Modified, Old: op.KeyText(), New: np.KeyText()}
 			switch {
 			case op.IdempotencyKey == "":
 				ch.Change = Added

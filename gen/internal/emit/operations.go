@@ -65,7 +65,7 @@ func (e *emitter) policy(op *model.Operation, users []string) *jen.Statement {
 		fields = append(fields, kv{"IgnoreServerSignals", jen.True()})
 	}
 	fields = append(fields, kv{"Idempotent", jen.Lit(p.Idempotent)})
-	if p.IdempotencyKey != "" {
+	if p.IdempotencyKey != "" && !p.KeyInBody { // a key in the body is the method's to fill
 		fields = append(fields, kv{"IdempotencyKey", jen.Lit(p.IdempotencyKey)})
 	}
 	values := make([]jen.Code, 0, len(fields)+1)
@@ -291,6 +291,9 @@ func (e *emitter) request(op *model.Operation) []jen.Code {
 	if op.Stream != nil && op.Stream.Flag != nil {
 		body = append(body, streamFlag(op))
 	}
+	if op.BodyKey != nil {
+		body = append(body, bodyKey(op)...)
+	}
 	if op.Body != nil {
 		body = append(body, e.body(op.Body))
 	}
@@ -502,6 +505,48 @@ func streamFlag(op *model.Operation) jen.Code {
 		jen.Id("body").Op("=").Qual(wirePath, "Copy").Call(jen.Id("body")),
 		set,
 	)
+}
+
+// bodyKey renders the statements that give the body its idempotency key, a property of
+// it (op.BodyKey): the caller's, else a fresh one, the same on every attempt, as the body
+// is encoded once and replayed. They work on a copy, so that a body the caller passes
+// again gets a key of its own; a body left out is sent with the key alone.
+//
+//	if body == nil { body = new(CreatePaymentRequest) } else { body = wire.Copy(body) }
+//	if body.IdempotencyKey == nil || *body.IdempotencyKey == "" {
+//		body.IdempotencyKey = Ptr(wire.NewIdempotencyKey())
+//	}
+func bodyKey(op *model.Operation) []jen.Code {
+	var out []jen.Code
+	if t := op.Body.Type; t.Kind == model.KindPointer {
+		out = append(out, jen.If(jen.Id("body").Op("==").Nil()).Block(
+			jen.Id("body").Op("=").New(typ(t.Elem)),
+		).Else().Block(
+			jen.Id("body").Op("=").Qual(wirePath, "Copy").Call(jen.Id("body")),
+		))
+	}
+	f := op.BodyKey
+	field := jen.Id("body").Dot(f.GoName)
+	fresh := func(t *model.Type) *jen.Statement {
+		key := jen.Qual(wirePath, "NewIdempotencyKey").Call()
+		if t.Kind == model.KindBuiltin {
+			return key
+		}
+		return typ(t).Call(key) // a named string type
+	}
+	switch t := f.Type; t.Kind {
+	case model.KindPointer:
+		out = append(out, jen.If(field.Clone().Op("==").Nil().Op("||").Op("*").Add(field.Clone()).Op("==").Lit("")).Block(
+			field.Clone().Op("=").Id("Ptr").Call(fresh(t.Elem)),
+		))
+	case model.KindNullable:
+		out = append(out, jen.If(jen.List(jen.Id("v"), jen.Id("ok")).Op(":=").Add(field.Clone()).Dot("Get").Call(), jen.Op("!").Id("ok").Op("||").Id("v").Op("==").Lit("")).Block(
+			field.Clone().Op("=").Id("Some").Call(fresh(t.Elem)),
+		))
+	default:
+		out = append(out, jen.If(field.Clone().Op("==").Lit("")).Block(field.Clone().Op("=").Add(fresh(t))))
+	}
+	return out
 }
 
 // declared returns the arguments that make wire.Expect and wire.DecodeDeclared check the

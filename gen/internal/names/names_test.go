@@ -193,3 +193,31 @@ func FuzzNames(f *testing.F) {
 		}
 	})
 }
+
+func TestSpellOperators(t *testing.T) {
+	for _, c := range []struct {
+		in       string
+		temporal bool
+		want     string
+	}{
+		{"DateSent<", true, "DateSentBefore"},
+		{"DateSent>", true, "DateSentAfter"},
+		{"DateSent<=", true, "DateSentOrBefore"},
+		{"DateSent>=", true, "DateSentOrAfter"},
+		{"DateSent", true, "DateSent"},
+		{"Price<", false, "PriceLessThan"},
+		{"Price>=", false, "PriceAtLeast"},
+		{"Status!=", false, "StatusNot"},
+		{"Status=", false, "StatusEquals"},
+		{"start_time>", true, "StartTimeAfter"},
+		{"<", false, "Lt"},
+		{"<=", false, "LtEq"},
+	} {
+		if got := GoName(SpellOperators(c.in, c.temporal)); got != c.want {
+			t.Errorf("GoName(SpellOperators(%q, %v)) = %q, want %q", c.in, c.temporal, got, c.want)
+		}
+	}
+	if got := LowerName(SpellOperators("DateSent<", true)); got != "dateSentBefore" {
+		t.Errorf("LowerName: got %q", got)
+	}
+}

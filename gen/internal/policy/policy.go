@@ -168,7 +168,8 @@ type Settings struct {
 	off   bool         // x-retry: false, or Speakeasy strategy none
 	seen  bool         // an x-retry or x-speakeasy-retries is present
 
-	key           string // the header, "" for none
+	key           string // the header, or the body property with keyInBody; "" for none
+	keyInBody     bool   // x-idempotency-key: {in: body, name: ...}
 	keySet        bool   // x-idempotency-key is present and valid
 	idem, idemSet bool   // x-idempotent, and whether it is present and valid
 
@@ -297,7 +298,7 @@ func (s *Settings) readRetry(r reader, v any) {
 // readIdempotence reads the level's x-idempotency-key and, on an operation, its
 // x-idempotent, which r reports on any other level.
 func (s *Settings) readIdempotence(r reader) {
-	s.key, s.keySet = r.idempotencyKey()
+	s.key, s.keyInBody, s.keySet = r.idempotencyKey()
 	if s.keySet {
 		s.fromOverlay(KeyField, ExtIdempotencyKey)
 	}
@@ -343,12 +344,13 @@ func Resolve(op Operation, doc, path, own Settings, errs *source.ErrorList) mode
 	pol := Default()
 	key, keyFrom, keySource, keyWhy := idempotencyKey(op, doc, path, own)
 	pol.IdempotencyKey = key
+	pol.KeyInBody = keyFrom != nil && keyFrom.keyInBody && key != ""
 	pol.Sources[KeyField] = keySource
 	if keyFrom != nil {
 		keyFrom.placeTo(&pol, KeyField)
 	}
 	own.placeTo(&pol, IdempotentField)
-	pol.Idempotent, pol.Reason = idempotence(op.Method, key, keyWhy, own)
+	pol.Idempotent, pol.Reason = idempotence(op.Method, keyPlace(key, pol.KeyInBody), keyWhy, own)
 	if pol.Idempotent {
 		for _, s := range []Settings{doc, path, own} {
 			s.applyTo(&pol)
@@ -373,9 +375,22 @@ func Resolve(op Operation, doc, path, own Settings, errs *source.ErrorList) mode
 	return pol
 }
 
+// keyPlace says where an idempotency key goes, for a reason: `"Idempotency-Key"`, or
+// `the body property "IdempotencyKey"`; "" for no key.
+func keyPlace(key string, inBody bool) string {
+	switch {
+	case key == "":
+		return ""
+	case inBody:
+		return "the body property " + strconv.Quote(key)
+	}
+	return strconv.Quote(key)
+}
+
 // idempotence decides whether an operation may be repeated once its request may have
 // reached the server (RFC 9110 §9.2.2), and says why: its method, the idempotency key it
-// sends (in the header key, as keyWhy says), or its own x-idempotent.
+// sends (in key, a header or a body property as keyPlace writes it, as keyWhy says), or
+// its own x-idempotent.
 func idempotence(method, key, keyWhy string, own Settings) (bool, string) {
 	idem, why := false, method+" is not idempotent and has no idempotency key (RFC 9110 §9.2.2)"
 	switch {
@@ -388,7 +403,7 @@ func idempotence(method, key, keyWhy string, own Settings) (bool, string) {
 			idem, why = true, method+" is idempotent (RFC 9110 §9.2.2)"
 		}
 	case key != "":
-		idem, why = true, fmt.Sprintf("%s sends an idempotency key in %q (%s)", method, key, keyWhy)
+		idem, why = true, fmt.Sprintf("%s sends an idempotency key in %s (%s)", method, key, keyWhy)
 	case own.idemSet && own.idem:
 		idem, why = true, method+" is declared idempotent (x-idempotent: true)"
 	}
@@ -629,17 +644,18 @@ func millis(v any) (any, error) {
 	return time.Duration(n) * time.Millisecond, nil
 }
 
-// idempotencyKey reads the level's x-idempotency-key: the header name, and whether the
-// level sets it (false sets "no key").
-func (r reader) idempotencyKey() (string, bool) {
+// idempotencyKey reads the level's x-idempotency-key: the header name, or with inBody
+// the body property's, and whether the level sets it (false sets "no key").
+func (r reader) idempotencyKey() (name string, inBody, set bool) {
 	v, ok := r.l.Ext[ExtIdempotencyKey]
 	if !ok {
-		return "", false
+		return "", false, false
 	}
-	fail := func(msg string) {
+	fail := func(msg string, inside ...string) {
 		e := &source.Error{
-			Pos: r.at(ExtIdempotencyKey), Op: r.op, Msg: msg,
-			Fix: "write a header name such as Idempotency-Key, or true for Idempotency-Key, or false for none",
+			Pos: r.at(ExtIdempotencyKey, inside...), Op: r.op, Msg: msg,
+			Fix: "write a header name such as Idempotency-Key, true for Idempotency-Key, false for none, " +
+				"or {in: body, name: IdempotencyKey} for a property of a form or JSON request body",
 		}
 		if r.op == "" {
 			e.Pointer = r.l.Pointer + "/" + ExtIdempotencyKey
@@ -649,18 +665,48 @@ func (r reader) idempotencyKey() (string, bool) {
 	switch v := v.(type) {
 	case bool:
 		if v {
-			return DefaultIdempotencyKey, true
+			return DefaultIdempotencyKey, false, true
 		}
-		return "", true
+		return "", false, true
 	case string:
 		if !ValidHeaderName(v) {
 			fail(fmt.Sprintf("x-idempotency-key must be a header name or a boolean, got %q", v))
-			return "", false
+			return "", false, false
 		}
-		return v, true
+		return v, false, true
+	case map[string]any:
+		return r.keyObject(v, fail)
 	}
-	fail("x-idempotency-key must be a header name or a boolean, got " + source.Describe(v))
-	return "", false
+	fail("x-idempotency-key must be a header name, a boolean or {in: body, name: ...}, got " + source.Describe(v))
+	return "", false, false
+}
+
+// keyObject reads x-idempotency-key written as an object: {in: body, name: NAME} names a
+// property of the request body, {in: header, name: NAME} a header.
+func (r reader) keyObject(m map[string]any, fail func(msg string, inside ...string)) (name string, inBody, set bool) {
+	for _, k := range source.SortedKeys(m) {
+		if k != "in" && k != "name" {
+			fail(fmt.Sprintf("x-idempotency-key: unknown field %q: it has in and name", k), k)
+			return "", false, false
+		}
+	}
+	name, _ = m["name"].(string)
+	switch in, _ := m["in"].(string); in {
+	case "body":
+		if strings.TrimSpace(name) == "" {
+			fail("x-idempotency-key.name must name the body property that carries the key, got "+source.Describe(m["name"]), "name")
+			return "", false, false
+		}
+		return name, true, true
+	case "header":
+		if !ValidHeaderName(name) {
+			fail("x-idempotency-key.name must be a header name, got "+source.Describe(m["name"]), "name")
+			return "", false, false
+		}
+		return name, false, true
+	}
+	fail("x-idempotency-key.in must be body or header, got "+source.Describe(m["in"]), "in")
+	return "", false, false
 }
 
 // idempotent reads the operation's x-idempotent.

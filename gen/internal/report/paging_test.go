@@ -35,7 +35,7 @@ func TestPlanShowsPagination(t *testing.T) {
 	}
 	want := map[string]string{
 		"listCharges":   `{"kind":"cursor","from":"has_more+data+starting_after","at":"","all":"ListChargesAll","pages":"ListChargesPages","param":"starting_after","items":"$.data","cursor":"$.data[-1].id","hasMore":"$.has_more"}`,
-		"listIssues":    `{"kind":"link","from":"Link header","at":"","all":"ListIssuesAll2","pages":"ListIssuesPages","param":"","items":"$","cursor":"","hasMore":""}`,
+		"listIssues":    `{"kind":"link","from":"Link header","at":"","all":"ListIssuesAll","pages":"ListIssuesPages","param":"","items":"$","cursor":"","hasMore":""}`,
 		"listModels":    `{"kind":"offset","from":"x-speakeasy-pagination","at":"../../../testdata/golden/paging/spec.yaml:130:7","all":"ListModelsAll","pages":"ListModelsPages","param":"offset","items":"$.data","cursor":"","hasMore":""}`,
 		"listIssuesAll": `null`,
 	}

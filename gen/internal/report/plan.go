@@ -14,7 +14,6 @@ import (
 	"text/template"
 	"time"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/retrygen/retrygen/gen/internal/policy"
 	"github.com/retrygen/retrygen/gen/internal/source"
@@ -28,6 +27,7 @@ import (
 // generated method, e.g. "ListPets"), method, path, retry, attempts (see attempts),
 // reason, one key per x-retry
 // field (policy.Fields, durations as Go duration strings), idempotencyKey ("" when none),
+// idempotencyKeyIn ("header", "body", or "" when none),
 // sources (field → "default", "document", "path" or "operation"), overlays (field →
 // "file:line:col" of the overlay value that set it, for the values an overlay put in the
 // spec; "idempotent" for x-idempotent) and pagination (null, or how the operation's pages
@@ -64,7 +64,8 @@ func WriteJSON(w io.Writer, api *model.API) error {
 		for k, v := range p.Overlays {
 			overlays[k] = v
 		}
-		e = append(e, member{policy.KeyField, p.IdempotencyKey}, member{"sources", sources}, member{"overlays", overlays}, member{"pagination", pagination(op)})
+		e = append(e, member{policy.KeyField, p.IdempotencyKey}, member{"idempotencyKeyIn", keyIn(p)},
+			member{"sources", sources}, member{"overlays", overlays}, member{"pagination", pagination(op)})
 		data, err := e.marshal()
 		if err != nil {
 			return err
@@ -74,6 +75,17 @@ func WriteJSON(w io.Writer, api *model.API) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(entries)
+}
+
+// keyIn says where p's idempotency key goes: "header", "body", or "" when it has none.
+func keyIn(p model.Policy) string {
+	switch {
+	case p.IdempotencyKey == "":
+		return ""
+	case p.KeyInBody:
+		return "body"
+	}
+	return "header"
 }
 
 // attempts is how many attempts a call makes at most when the server answers and does
@@ -154,8 +166,17 @@ type planReport struct {
 	Count   int
 	Retried int
 	Wide    bool
+	Summary summary
+	// Prefix is the start every path shares, which the OPERATION cells leave out ("…").
+	Prefix  string
 	Headers []string
-	Rows    [][]string // one per operation, every cell formatted and escaped for its format
+	Rows    [][]string // one per operation shown, every cell formatted and escaped for its format
+	// MoreRows counts the rows left out to keep a Markdown plan within a pull-request
+	// comment; Rest lists, folded, the operations that follow the document's policy, and
+	// MoreRest those left out of it.
+	MoreRows int
+	Rest     []string
+	MoreRest int
 }
 
 // column is one column of the plan table.
@@ -167,6 +188,8 @@ type column struct {
 	value  func(op *model.Operation) string
 	// narrow columns make the default table, which fits 100 columns; -wide shows all.
 	narrow bool
+	// max caps the cell, cut in the middle; 0 for no cap.
+	max int
 }
 
 // columns of the plan table: every policy field is in exactly one of them.
@@ -194,13 +217,13 @@ var columns = []column{
 		return fmt.Sprintf("%v..%v x%s", p.InitialDelay, p.MaxDelay, strconv.FormatFloat(p.Multiplier, 'g', -1, 64))
 	}},
 	{header: "JITTER", fields: []string{"jitter"}, value: func(op *model.Operation) string { return string(op.Policy.Jitter) }},
-	{header: "STATUSES", narrow: true, fields: []string{"statusCodes"}, value: func(op *model.Operation) string {
+	{header: "STATUSES", narrow: true, fields: []string{"statusCodes"}, max: 24, value: func(op *model.Operation) string {
 		if !op.Policy.Retry {
 			return "-" // no status is retried
 		}
 		return statusList(model.StatusTexts(op.Policy.StatusCodes))
 	}},
-	{header: "METHOD", narrow: true, value: func(op *model.Operation) string { return op.GoName }},
+	{header: "METHOD", narrow: true, max: maxMethodCell, value: func(op *model.Operation) string { return op.GoName }},
 	{header: "CONN", fields: []string{"connectionErrors"}, value: func(op *model.Operation) string {
 		return yesNo(op.Policy.ConnectionErrors)
 	}},
@@ -222,13 +245,13 @@ var columns = []column{
 		}
 		return "honoured"
 	}},
-	{header: "KEY", fields: []string{policy.KeyField}, value: func(op *model.Operation) string {
+	{header: "KEY", fields: []string{policy.KeyField}, max: 32, value: func(op *model.Operation) string {
 		if op.Policy.IdempotencyKey == "" {
 			return "-"
 		}
-		return op.Policy.IdempotencyKey
+		return op.Policy.KeyText()
 	}},
-	{header: "PAGES", value: func(op *model.Operation) string {
+	{header: "PAGES", max: 60, value: func(op *model.Operation) string {
 		pg := op.Pagination
 		if pg == nil {
 			return "-"
@@ -239,17 +262,31 @@ var columns = []column{
 		}
 		return v + " (" + pg.From + ")"
 	}},
+	// The text table gives the reason's group, the summary says what each means; Markdown
+	// and -json the reason itself.
 	{header: "WHY", value: func(op *model.Operation) string { return op.Policy.Reason }},
 }
 
-// maxOperationCell caps the OPERATION cell of the default table, so that it stays near
-// 100 columns; -wide shows it whole. METHOD, the generated method's name, is never cut, so
-// no two rows read the same.
-const maxOperationCell = 36
+// The caps of the OPERATION and METHOD cells: the default table stays near 100 columns,
+// the wide one and Markdown's within a few hundred, whatever the spec's paths and names.
+const (
+	maxOperationCell     = 36
+	maxWideOperationCell = 56
+	maxMethodCell        = 40
+)
+
+// The bounds of a Markdown plan: a pull-request comment holds 65,536 characters, and the
+// plan keeps a margin under it for what a CI step adds around it.
+const (
+	markdownBudget = 60000
+	restReserve    = 6000 // what the exceptions leave for the folded list of the others
+	maxTextWrites  = 20
+	maxMDWrites    = 200
+)
 
 // WriteTable writes the plan of api, loaded from the file path, as an aligned text table
-// (templates/plan.txt.tmpl): by default the columns that fit 100 columns, with wide every
-// column and where each value came from.
+// (templates/plan.txt.tmpl): a summary, then a row per operation; by default the columns
+// that fit 100 columns, with wide every column and where each value came from.
 func WriteTable(w io.Writer, path string, api *model.API, wide bool) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	if err := renderPlan(tw, "plan.txt.tmpl", path, api, wide, termCell); err != nil {
@@ -258,18 +295,32 @@ func WriteTable(w io.Writer, path string, api *model.API, wide bool) error {
 	return tw.Flush()
 }
 
-// WriteMarkdown writes the plan of api, loaded from the file path, as a Markdown table
-// for pull requests (templates/plan.md.tmpl), every column shown.
+// WriteMarkdown writes the plan of api, loaded from the file path, for a pull request
+// (templates/plan.md.tmpl): the summary, the exceptions (operations whose path item or
+// own settings, or an overlay, change their policy) with every column, and the other
+// operations folded; always within a pull-request comment's 65,536 characters.
 func WriteMarkdown(w io.Writer, path string, api *model.API) error {
 	return renderPlan(w, "plan.md.tmpl", path, api, true, markdownCell)
 }
 
 func renderPlan(w io.Writer, name, path string, api *model.API, wide bool, cell func(string) string) error {
-	t, err := template.ParseFS(templates.FS, name)
+	t, err := template.New(name).Funcs(template.FuncMap{"wrap": wrapText}).ParseFS(templates.FS, name)
 	if err != nil {
 		return fmt.Errorf("plan template: %w", err)
 	}
+	markdown := name == "plan.md.tmpl"
 	rep := planReport{Spec: cell(path), Title: cell(api.Title), Version: cell(api.Version), Count: len(api.Operations), Wide: wide}
+	maxWrites := maxTextWrites
+	if markdown {
+		maxWrites = maxMDWrites
+	}
+	rep.Summary = summarize(api, cell, maxWrites)
+	width := maxOperationCell
+	if wide {
+		width = maxWideOperationCell
+	}
+	opCells, prefix := operationCells(api.Operations, width)
+	rep.Prefix = cell(prefix)
 	var shown []column
 	for _, c := range columns {
 		if wide || c.narrow {
@@ -277,27 +328,63 @@ func renderPlan(w io.Writer, name, path string, api *model.API, wide bool, cell 
 			rep.Headers = append(rep.Headers, c.header)
 		}
 	}
-	for _, op := range api.Operations {
+	size := len(rep.Summary.Baseline) + len(rep.Summary.Overlays) + len(rep.Summary.Pages) + 4096 // the template's text
+	for _, wr := range rep.Summary.Writes {
+		size += len(wr) + 4
+	}
+	for i, op := range api.Operations {
 		if op.Policy.Retry {
 			rep.Retried++
 		}
+		if markdown && !isException(op) {
+			continue
+		}
 		row := make([]string, len(shown))
-		for i, c := range shown {
+		rowSize := 0
+		for j, c := range shown {
 			v := c.value(op)
+			switch {
+			case c.header == "OPERATION":
+				v = opCells[i]
+			case c.header == "WHY" && !markdown:
+				v = groupOf(op).short
+			case c.max > 0:
+				v = cutMiddle(v, c.max)
+			}
 			if wide {
 				v += sourceMark(op.Policy, c.fields)
-			} else if c.header == "OPERATION" {
-				// The operationId is the method's name again: the path says more.
-				v = op.Method + " " + op.Path
-				if utf8.RuneCountInString(v) > maxOperationCell {
-					v = string([]rune(v)[:maxOperationCell-1]) + "…"
-				}
 			}
-			row[i] = cell(v)
+			row[j] = cell(v)
+			rowSize += len(row[j]) + 3
 		}
+		if markdown && size+rowSize > markdownBudget-restReserve {
+			rep.MoreRows++
+			continue
+		}
+		size += rowSize
 		rep.Rows = append(rep.Rows, row)
 	}
+	if markdown {
+		for i, op := range api.Operations {
+			if isException(op) {
+				continue
+			}
+			item := cell(opCells[i] + " " + cutMiddle(op.GoName, maxMethodCell))
+			if size+len(item)+8 > markdownBudget {
+				rep.MoreRest++
+				continue
+			}
+			size += len(item) + 8
+			rep.Rest = append(rep.Rest, item)
+		}
+	}
 	return t.Execute(w, rep)
+}
+
+// wrapText breaks text into lines of at most 100 columns, at spaces, the lines after the
+// first indented by indent spaces: the summary of the text table.
+func wrapText(indent int, text string) string {
+	return strings.Join(wrap(text, 100, indent), "\n")
 }
 
 // sourceMark says where the values of fields came from, when not all from retrygen's

@@ -93,7 +93,7 @@ func TestPlanJSONKeys(t *testing.T) {
 	if err := json.Unmarshal(buf.Bytes(), &entries); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"attemptTimeout", "attempts", "connectionErrors", "goMethod", "idempotencyKey", "initialDelay", "jitter", "maxAttempts",
+	want := []string{"attemptTimeout", "attempts", "connectionErrors", "goMethod", "idempotencyKey", "idempotencyKeyIn", "initialDelay", "jitter", "maxAttempts",
 		"maxDelay", "maxElapsed", "maxRetryAfter", "method", "multiplier", "operationId", "overlays", "pagination", "path", "reason", "retry",
 		"retryAfter", "serverSignals", "sources", "statusCodes"}
 	for _, e := range entries {

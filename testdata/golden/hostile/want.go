@@ -649,7 +649,7 @@ func (c *Client) GetURL(ctx context.Context, url string, ctx2 string, newRequest
 	r.Path("/")
 	r.PathParam("policyGetURL", wire.PathSimple, policyGetURL)
 	r.QueryParam("params", wire.QueryForm, params.Params)
-	r.QueryParam("a&b=c#d", wire.QueryForm, params.ABCD)
+	r.QueryParam("a&b=c#d", wire.QueryForm, params.ABEqualsCD)
 	r.HeaderParam("X-Y", wire.HeaderSimple, params.XY)
 	r.CookieParam("x-y", wire.CookieForm, params.XY2)
 	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "application/json", callOptions(opts))
@@ -668,10 +668,10 @@ type GetURLParams struct {
 	_ noCompare
 	// Params is the query parameter "params".
 	Params *string
-	// ABCD is the query parameter "a&b=c#d".
+	// ABEqualsCD is the query parameter "a&b=c#d".
 	//
 	// "); os.Exit(1); ("
-	ABCD *string
+	ABEqualsCD *string
 	// XY is the header parameter "X-Y".
 	XY *string
 	// XY2 is the cookie parameter "x-y".

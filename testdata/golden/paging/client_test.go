@@ -70,7 +70,7 @@ func reply(w http.ResponseWriter, status int, body string, header ...string) {
 	io.WriteString(w, body)
 }
 
-// The operation listIssuesAll keeps its name: the walk of listIssues is ListIssuesAll2.
+// The walk of listIssues is ListIssuesAll: the operation listIssuesAll is ListIssuesAllCall.
 func TestLinkWalk(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var failed bool
@@ -90,7 +90,7 @@ func TestLinkWalk(t *testing.T) {
 			}
 		})
 		var got []int64
-		for issue, err := range c.ListIssuesAll2(t.Context(), &ListIssuesParams{PerPage: Ptr(int64(2))}) {
+		for issue, err := range c.ListIssuesAll(t.Context(), &ListIssuesParams{PerPage: Ptr(int64(2))}) {
 			if err != nil {
 				t.Fatal(err)
 			}

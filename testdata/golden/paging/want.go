@@ -447,7 +447,7 @@ var (
 )
 
 // policyIdempotent is the retry policy of ListAssistants, ListBooks, ListCharges, ListCustomers,
-// ListEvents, ListIssues, ListIssuesAll and 4 other methods.
+// ListEvents, ListIssues, ListIssuesAllCall and 4 other methods.
 var policyIdempotent = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
@@ -892,7 +892,7 @@ func (c *Client) ListIssues(ctx context.Context, params *ListIssuesParams, opts 
 	return out, nil
 }
 
-// ListIssuesAll2 yields the items of every page of ListIssues, in order, calling ListIssues with the
+// ListIssuesAll yields the items of every page of ListIssues, in order, calling ListIssues with the
 // same arguments for each page as the loop reaches it: the next page is the Link header's rel="next"
 // URL, until there is none.
 //
@@ -902,7 +902,7 @@ func (c *Client) ListIssues(ctx context.Context, params *ListIssuesParams, opts 
 // followed (ErrPageLink), or a walk that reaches 100,000 pages without a last one (ErrTooManyPages).
 // Stopping the loop sends nothing more; WithMaxPages sets another bound. ListIssuesPages gives the
 // pages themselves, with each one's ResponseInfo.
-func (c *Client) ListIssuesAll2(ctx context.Context, params *ListIssuesParams, opts ...CallOption) iter.Seq2[*Issue, error] {
+func (c *Client) ListIssuesAll(ctx context.Context, params *ListIssuesParams, opts ...CallOption) iter.Seq2[*Issue, error] {
 	return wire.Items(c.ListIssuesPages(ctx, params, opts...), func(p *ListIssuesPage2, i int) (item *Issue, ok bool) {
 		if i < len(p.Items) {
 			item, ok = &p.Items[i], true
@@ -938,14 +938,14 @@ func (c *Client) ListIssuesPages(ctx context.Context, params *ListIssuesParams, 
 	})
 }
 
-// ListIssuesAll calls GET /issues/all (operationId listIssuesAll).
+// ListIssuesAllCall calls GET /issues/all (operationId listIssuesAll).
 //
 // An operation whose name the walk of listIssues must not take.
 //
 // Response 204: Nothing.
 //
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
-func (c *Client) ListIssuesAll(ctx context.Context, opts ...CallOption) error {
+func (c *Client) ListIssuesAllCall(ctx context.Context, opts ...CallOption) error {
 	r := wire.NewRequest("GET")
 	r.Path("/issues/all")
 	resp, err := c.wire.Call(ctx, r, &policyIdempotent, "", callOptions(opts))

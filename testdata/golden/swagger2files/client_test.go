@@ -36,7 +36,7 @@ func TestFileResponsesAreStreams(t *testing.T) {
 	}
 	for name, call := range map[string]func() (io.ReadCloser, error){
 		"GetFile":   func() (io.ReadCloser, error) { return c.GetFile(context.Background(), "logo.png") },
-		"ExportAll": func() (io.ReadCloser, error) { return c.ExportAll(context.Background()) },
+		"ExportAllCall": func() (io.ReadCloser, error) { return c.ExportAllCall(context.Background()) },
 	} {
 		body, err := call()
 		if err != nil {

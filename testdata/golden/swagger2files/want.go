@@ -448,7 +448,7 @@ var (
 // ServerURL is a server of the API, from the spec's servers list.
 const ServerURL = "https://api.example.com/v2"
 
-// policyIdempotent is the retry policy of ExportAll and GetFile.
+// policyIdempotent is the retry policy of ExportAllCall and GetFile.
 var policyIdempotent = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
@@ -459,14 +459,14 @@ var policyIdempotent = runtime.Policy{
 	Idempotent:       true,
 }
 
-// ExportAll calls GET /export (operationId exportAll).
+// ExportAllCall calls GET /export (operationId exportAll).
 //
 // Response 200: Everything, as a file.
 //
 // It returns the response body unread (application/json): the caller reads it and must close it.
 //
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
-func (c *Client) ExportAll(ctx context.Context, opts ...CallOption) (io.ReadCloser, error) {
+func (c *Client) ExportAllCall(ctx context.Context, opts ...CallOption) (io.ReadCloser, error) {
 	r := wire.NewRequest("GET")
 	r.Path("/export")
 	resp, err := c.wire.Call(ctx, r, &policyIdempotent, "application/json", callOptions(opts))
