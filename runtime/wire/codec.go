@@ -106,7 +106,6 @@ type variantPlan struct {
 
 var (
 	plans        sync.Map // reflect.Type → *plan
-	noPlan       = &plan{kind: planLeaf}
 	marshalerT   = reflect.TypeFor[json.Marshaler]()
 	textMarshalT = reflect.TypeFor[encoding.TextMarshaler]()
 	rawMessageT  = reflect.TypeFor[json.RawMessage]()

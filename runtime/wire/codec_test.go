@@ -21,6 +21,7 @@ type retryU struct {
 	A   *retryA
 	B   *retryB
 	Raw json.RawMessage
+	//lint:ignore U1000 the codec reads and writes it through unsafe, as a generated union's
 	sum uint64
 }
 

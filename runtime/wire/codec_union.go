@@ -90,7 +90,7 @@ func (d *decoder) discriminated(i int, v reflect.Value, p *plan) (*variantPlan, 
 // unions below are not read again (see decoder.unions).
 func (d *decoder) byKind(i, end int, v reflect.Value, p *plan) *variantPlan {
 	kind := d.data[i]
-	integral := kind != '"' && bytes.IndexAny(d.data[i:end], ".eE") < 0
+	integral := kind != '"' && !bytes.ContainsAny(d.data[i:end], ".eE")
 	type candidate struct {
 		v     *variantPlan
 		score int64
@@ -219,7 +219,7 @@ func (d *decoder) keys(i int) []lookMember {
 	d.members(i, func(name []byte, at int) (int, error) {
 		end := d.end(at, true)
 		kind := d.data[at]
-		keys = append(keys, lookMember{name: name, kind: kind, integral: kind != '"' && bytes.IndexAny(d.data[at:end], ".eE") < 0})
+		keys = append(keys, lookMember{name: name, kind: kind, integral: kind != '"' && !bytes.ContainsAny(d.data[at:end], ".eE")})
 		return end, nil
 	})
 	return keys
@@ -306,7 +306,7 @@ func (d *decoder) arrayScore(i int, p *plan, depth int) int64 {
 			kind := d.data[at]
 			switch {
 			case kind == 'n':
-			case !takes(p.elem, kind, bytes.IndexAny(d.data[at:end], ".eE") < 0, depth+1):
+			case !takes(p.elem, kind, !bytes.ContainsAny(d.data[at:end], ".eE"), depth+1):
 				score -= tierWhole
 			case kind == '{':
 				score += elementScore(objectScore(p.elem, d.keys(at), depth+1))
