@@ -99,7 +99,7 @@ func (c *callConfig) apply(p *Policy) (*Policy, error) {
 		case strings.TrimSpace(c.idempotencyKey) == "":
 			return nil, fmt.Errorf("%w: WithIdempotencyKey with an empty key, which is no key", ErrOptionDoesNotApply)
 		case cp.Idempotent:
-			return nil, fmt.Errorf("%w: WithIdempotencyKey: the operation is retried without an idempotency key and sends none", ErrOptionDoesNotApply)
+			return nil, fmt.Errorf("%w: WithIdempotencyKey: the operation sends no idempotency key header (it is retried without one, or its key is a field of the body, which the caller sets)", ErrOptionDoesNotApply)
 		default:
 			cp.IdempotencyKey = DefaultIdempotencyKeyHeader
 			cp.Idempotent = true

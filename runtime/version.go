@@ -4,8 +4,9 @@ package runtime
 // client that needs a newer runtime than the one it is built against fails to compile with
 // this name in the message, instead of misbehaving at run time. Version 5 clients read and
 // write their unions and objects with wire.Marshal and wire.Unmarshal, which follow the
-// types' struct tags, re-export EventError, ErrEventTooLarge and ErrOutcomeUnknown, and
-// offer WithMaxEventSize.
+// types' struct tags, re-export EventError, ErrEventTooLarge, ErrOutcomeUnknown and
+// ErrTooManyPages, offer WithMaxEventSize, and fill idempotency keys in bodies with
+// wire.NewIdempotencyKey.
 const SupportPackageIsVersion5 = true
 
 // SupportPackageIsVersion4 is referenced by clients generated for version 4, which walk
