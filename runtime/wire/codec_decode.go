@@ -47,12 +47,25 @@ type decoder struct {
 	// unions holds each union read, by its offset and type: a union whose variant is
 	// tried again takes the unions below it from here rather than reading them again,
 	// so that no union is read twice however many variants above it are tried.
-	unions map[unionAt]reflect.Value
+	unions map[unionAt]unionRead
+	// scores holds the look ahead's scores of the value at scoresAt, by plan, and
+	// scoreKeys its members (see fitScore).
+	scores    map[*plan]int64
+	scoresAt  int
+	scoreKeys []lookMember
 }
 
 type unionAt struct {
 	at int
 	t  reflect.Type
+}
+
+// unionRead is a union read at one offset: its value and its failure, if any; done is
+// false while it is being read.
+type unionRead struct {
+	v    reflect.Value
+	err  error
+	done bool
 }
 
 func (d *decoder) ws(i int) int {
@@ -142,9 +155,9 @@ func (d *decoder) name(i int) ([]byte, int) {
 	e := d.stringEnd(i)
 	raw := d.data[i:e]
 	var name []byte
-	if bytes.IndexByte(raw, '\\') < 0 {
+	if bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
 		name = raw[1 : len(raw)-1]
-	} else {
+	} else { // escapes, or invalid UTF-8 that encoding/json reads as U+FFFD
 		var s string
 		_ = json.Unmarshal(raw, &s)
 		name = []byte(s)
