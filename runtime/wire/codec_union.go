@@ -65,7 +65,7 @@ func (d *decoder) readUnion(i int, v reflect.Value, p *plan) (int, error) {
 			field(v, p.sum).SetUint(sum)
 		}
 	}
-	return end, err
+	return end, stop(err) // what its UnmarshalJSON would return
 }
 
 // discriminated sets the variant of union v that the discriminator of the object at i

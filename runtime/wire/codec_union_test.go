@@ -241,6 +241,23 @@ type twoHolders struct {
 
 func (v *twoHolders) UnmarshalJSON(data []byte) error { return Unmarshal(data, v) }
 
+// twoHoldersSwapped is twoHolders with its variants the other way round.
+type twoHoldersSwapped struct {
+	_ noCmp `wire:"union"`
+	B *struct {
+		Child shape   `json:"child"`
+		Note  *string `json:"note,omitzero"`
+	}
+	A *struct {
+		Child shape `json:"child"`
+	}
+	Raw json.RawMessage
+	//lint:ignore U1000 the codec reads and writes it through unsafe, as a generated union's
+	sum uint64
+}
+
+func (v *twoHoldersSwapped) UnmarshalJSON(data []byte) error { return Unmarshal(data, v) }
+
 // A union below that fails fails every variant above that holds it, whichever is tried
 // first: its failure is kept with it, as its value is, for the next variant that reads it.
 func TestFailedNestedUnionFailsEveryVariant(t *testing.T) {
@@ -248,6 +265,10 @@ func TestFailedNestedUnionFailsEveryVariant(t *testing.T) {
 	var o twoHolders
 	if err := json.Unmarshal(data, &o); err != nil || o.A != nil || o.B != nil {
 		t.Fatalf("a variant that fails taken: %v %+v", err, o)
+	}
+	var swapped twoHoldersSwapped
+	if err := json.Unmarshal(data, &swapped); err != nil || swapped.A != nil || swapped.B != nil {
+		t.Fatalf("a variant that fails taken, the variants the other way round: %v %+v", err, swapped)
 	}
 	var typeErr *json.UnmarshalTypeError
 	var alone shape

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 )
 
 // tree is a union whose node holds a tree.
@@ -103,5 +104,39 @@ func TestJSONNumberAsEncodingJSON(t *testing.T) {
 	var x numberObject
 	if err := Unmarshal([]byte(`{"n":"abc"}`), &x); err == nil {
 		t.Errorf("%q read as a json.Number; encoding/json refuses it", x.N)
+	}
+}
+
+// stopping is an object whose first field fails on a value its UnmarshalJSON refuses.
+type stopping struct {
+	_     noCmp     `wire:"object"`
+	T     time.Time `json:"t"`
+	Shape *shape    `json:"shape,omitzero"`
+	S     string    `json:"s"`
+	I     int64     `json:"i"`
+}
+
+// stoppingTwin is stopping as encoding/json reads it, with the shape's UnmarshalJSON.
+type stoppingTwin struct {
+	T     time.Time `json:"t"`
+	Shape *shape    `json:"shape,omitzero"`
+	S     string    `json:"s"`
+	I     int64     `json:"i"`
+}
+
+// After a value that an UnmarshalJSON refuses (a time, a union), the codec reads no
+// further, as encoding/json; after a value of the wrong kind it reads the others.
+func TestDecodeStopsWhereEncodingJSONDoes(t *testing.T) {
+	for _, data := range []string{
+		`{"i":"x","t":"not a time","s":"a","i":1}`,
+		`{"shape":{"kind":"circle","r":"x"},"s":"a","i":1}`,
+		`{"i":"x","s":"a"}`,
+	} {
+		var got stopping
+		var want stoppingTwin
+		errGot, errWant := Unmarshal([]byte(data), &got), json.Unmarshal([]byte(data), &want)
+		if errGot == nil || errWant == nil || got.S != want.S || got.I != want.I {
+			t.Errorf("%s: codec %v, S %q, I %d; encoding/json %v, S %q, I %d", data, errGot, got.S, got.I, errWant, want.S, want.I)
+		}
 	}
 }
