@@ -228,7 +228,7 @@ func wireName(s string) string {
 	}
 	var b strings.Builder
 	for _, r := range s {
-		b.WriteRune(r) // an invalid byte ranges as utf8.RuneError, one byte
+		b.WriteRune(r) // each invalid byte comes as utf8.RuneError
 	}
 	return b.String()
 }
