@@ -76,6 +76,13 @@ type plan struct {
 	variants      []*variantPlan
 	raw, sum      int    // the fields Raw and sum
 	discriminator string // "" for a union chosen by the JSON's kind
+	// leaves are the plans a union's variants come down to through the unions among
+	// them (and pointers and Nullables), each once: what a look ahead scores.
+	leaves []*plan
+
+	// accepts is the kinds of JSON a value of this type may be read from; a union's, those
+	// of its leaves.
+	accepts kindSet
 
 	// planNullable
 	value, state int
@@ -109,6 +116,7 @@ var (
 	marshalerT   = reflect.TypeFor[json.Marshaler]()
 	textMarshalT = reflect.TypeFor[encoding.TextMarshaler]()
 	rawMessageT  = reflect.TypeFor[json.RawMessage]()
+	numberT      = reflect.TypeFor[json.Number]()
 )
 
 // planOf returns the plan of t, built once.
@@ -118,6 +126,14 @@ func planOf(t reflect.Type) *plan {
 	}
 	building := map[reflect.Type]*plan{}
 	p := build(t, building)
+	for _, p := range building {
+		if p.kind == planUnion {
+			p.leaves = leavesOf(p)
+		}
+	}
+	for _, p := range building {
+		p.accepts = acceptsOf(p)
+	}
 	for t, p := range building {
 		plans.LoadOrStore(t, p)
 	}
@@ -138,6 +154,11 @@ func build(t reflect.Type, building map[reflect.Type]*plan) *plan {
 	pt := reflect.PointerTo(t)
 	p.marshals = t.Implements(marshalerT) || t.Implements(textMarshalT) || pt.Implements(marshalerT) || pt.Implements(textMarshalT)
 	p.unmarshals = pt.Implements(jsonUnmarshaler) || pt.Implements(textUnmarshaler)
+	if t == numberT {
+		// Written as the number it holds, and read from a valid number only: encoding/json's
+		// own rules.
+		p.marshals, p.unmarshals = true, true
+	}
 	if t.Kind() == reflect.Struct {
 		if marker, ok := structMarker(t); ok {
 			buildMarked(p, marker, building)
@@ -300,4 +321,111 @@ func (p *plan) lookup(name []byte) *fieldPlan {
 		return f
 	}
 	return p.byFold[fold(string(name))]
+}
+
+// kindSet is a set of the kinds of JSON values, null aside.
+type kindSet uint8
+
+const (
+	kindString kindSet = 1 << iota
+	kindBool
+	kindArray
+	kindObject
+	kindInteger // a number without fraction or exponent
+	kindNumber  // any other number
+	kindAny     = kindString | kindBool | kindArray | kindObject | kindInteger | kindNumber
+)
+
+// kindOf returns the kind of the JSON value that starts with c; integral says a number
+// has no fraction or exponent.
+func kindOf(c byte, integral bool) kindSet {
+	switch c {
+	case '"':
+		return kindString
+	case 't', 'f':
+		return kindBool
+	case '[':
+		return kindArray
+	case '{':
+		return kindObject
+	}
+	if integral {
+		return kindInteger
+	}
+	return kindNumber
+}
+
+// unwrap returns the plan below pointers and Nullables.
+func (p *plan) unwrap() *plan {
+	for p.kind == planPointer || p.kind == planNullable {
+		p = p.elem
+	}
+	return p
+}
+
+// leavesOf returns the leaves of union p: what its variants come down to below pointers,
+// Nullables and unions, in the order of the variants, each once, however the unions
+// hold each other.
+func leavesOf(p *plan) []*plan {
+	var leaves []*plan
+	seen := map[*plan]bool{}
+	var walk func(*plan)
+	walk = func(p *plan) {
+		p = p.unwrap()
+		if seen[p] {
+			return
+		}
+		seen[p] = true
+		if p.kind != planUnion {
+			leaves = append(leaves, p)
+			return
+		}
+		for _, vp := range p.variants {
+			walk(vp.plan)
+		}
+	}
+	walk(p)
+	return leaves
+}
+
+// acceptsOf returns the kinds of JSON a value of plan p may be read from.
+func acceptsOf(p *plan) kindSet {
+	p = p.unwrap()
+	switch p.kind {
+	case planSlice:
+		return kindArray
+	case planMap, planStruct:
+		return kindObject
+	case planUnion:
+		var kinds kindSet
+		for _, leaf := range p.leaves {
+			kinds |= acceptsOf(leaf)
+		}
+		return kinds
+	}
+	t := p.t
+	switch {
+	case t.Kind() == reflect.Interface, reflect.PointerTo(t).Implements(jsonUnmarshaler):
+		return kindAny // free-form, or it decides for itself
+	case t == numberT:
+		return kindString | kindInteger | kindNumber
+	}
+	var kinds kindSet
+	if t.Kind() == reflect.String || reflect.PointerTo(t).Implements(textUnmarshaler) {
+		kinds |= kindString
+	}
+	switch t.Kind() {
+	case reflect.Bool:
+		kinds |= kindBool
+	case reflect.Slice, reflect.Array:
+		kinds |= kindArray
+	case reflect.Struct, reflect.Map:
+		kinds |= kindObject
+	case reflect.Float32, reflect.Float64:
+		kinds |= kindInteger | kindNumber
+	}
+	if isInt(t) == 1 {
+		kinds |= kindInteger
+	}
+	return kinds
 }

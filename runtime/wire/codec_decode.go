@@ -3,6 +3,7 @@ package wire
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"strconv"
@@ -33,6 +34,9 @@ func unmarshalInto(data []byte, v reflect.Value, p *plan) error {
 	}
 	d := decoder{data: data}
 	_, err := d.decode(d.ws(0), v, p)
+	if s, ok := err.(*stopError); ok {
+		return s.err
+	}
 	return err
 }
 
@@ -47,12 +51,25 @@ type decoder struct {
 	// unions holds each union read, by its offset and type: a union whose variant is
 	// tried again takes the unions below it from here rather than reading them again,
 	// so that no union is read twice however many variants above it are tried.
-	unions map[unionAt]reflect.Value
+	unions map[unionAt]unionRead
+	// scores holds the look ahead's scores of the value at scoresAt, by plan, and
+	// scoreKeys its members (see fitScore).
+	scores    map[*plan]int64
+	scoresAt  int
+	scoreKeys []lookMember
 }
 
 type unionAt struct {
 	at int
 	t  reflect.Type
+}
+
+// unionRead is a union read at one offset: its value and its failure, if any; done is
+// false while it is being read.
+type unionRead struct {
+	v    reflect.Value
+	err  error
+	done bool
 }
 
 func (d *decoder) ws(i int) int {
@@ -142,9 +159,9 @@ func (d *decoder) name(i int) ([]byte, int) {
 	e := d.stringEnd(i)
 	raw := d.data[i:e]
 	var name []byte
-	if bytes.IndexByte(raw, '\\') < 0 {
+	if bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
 		name = raw[1 : len(raw)-1]
-	} else {
+	} else { // escapes, or invalid UTF-8 that encoding/json reads as U+FFFD
 		var s string
 		_ = json.Unmarshal(raw, &s)
 		name = []byte(s)
@@ -155,7 +172,8 @@ func (d *decoder) name(i int) ([]byte, int) {
 // members calls member for each member of the object at i with its name and the offset
 // of its value; member returns the offset past the value. It returns the offset past
 // the object and the first error member returned: like encoding/json, it reads the
-// other members still.
+// other members still, unless the error is one after which encoding/json stops (see
+// stop); then it returns at once.
 func (d *decoder) members(i int, member func(name []byte, at int) (int, error)) (int, error) {
 	j := d.ws(i + 1)
 	if d.data[j] == '}' {
@@ -167,6 +185,9 @@ func (d *decoder) members(i int, member func(name []byte, at int) (int, error)) 
 		end, err := member(name, at)
 		if err != nil && first == nil {
 			first = err
+		}
+		if stops(err) {
+			return end, err
 		}
 		j = d.ws(end)
 		if d.data[j] != ',' {
@@ -187,6 +208,9 @@ func (d *decoder) elements(i int, elem func(at int) (int, error)) (int, error) {
 		end, err := elem(j)
 		if err != nil && first == nil {
 			first = err
+		}
+		if stops(err) {
+			return end, err
 		}
 		j = d.ws(end)
 		if d.data[j] != ',' {
@@ -341,7 +365,34 @@ func (d *decoder) leaf(i int, v reflect.Value, p *plan) (int, error) {
 			}
 		}
 	}
-	return end, json.Unmarshal(text, v.Addr().Interface())
+	err := json.Unmarshal(text, v.Addr().Interface())
+	var mismatch *json.UnmarshalTypeError
+	if err != nil && !errors.As(err, &mismatch) {
+		err = stop(err) // a type's own UnmarshalJSON or UnmarshalText failed
+	}
+	return end, err
+}
+
+// stopError is an error after which encoding/json reads no further: one that an
+// UnmarshalJSON or UnmarshalText returned (a generated union's included), where it keeps
+// reading after a value of the wrong kind.
+type stopError struct{ err error }
+
+func (e *stopError) Error() string { return e.err.Error() }
+func (e *stopError) Unwrap() error { return e.err }
+
+// stop marks err as one after which the decoder reads no further.
+func stop(err error) error {
+	if err == nil || stops(err) {
+		return err
+	}
+	return &stopError{err}
+}
+
+// stops reports an error marked by stop.
+func stops(err error) bool {
+	var s *stopError
+	return err != nil && errors.As(err, &s)
 }
 
 // rawAt returns the JSON from i to end, as a union keeps it: a part of one copy of the

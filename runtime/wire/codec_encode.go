@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -26,7 +27,7 @@ func Marshal(v any) ([]byte, error) {
 	if p.kind == planLeaf {
 		return nil, fmt.Errorf("wire.Marshal: %s is not a generated union, object or Nullable", rv.Type().Elem())
 	}
-	e := encoder{changed: map[unionKey]bool{}}
+	e := encoder{changed: map[unionKey]bool{}, path: &path{}}
 	if err := e.encode(rv.Elem(), p); err != nil {
 		return nil, err
 	}
@@ -41,7 +42,7 @@ func marshalValue(value any) ([]byte, error) {
 	}
 	addressable := reflect.New(rv.Type()).Elem()
 	addressable.Set(rv)
-	e := encoder{changed: map[unionKey]bool{}}
+	e := encoder{changed: map[unionKey]bool{}, path: &path{}}
 	if err := e.encode(addressable, planOf(rv.Type())); err != nil {
 		return nil, err
 	}
@@ -58,7 +59,29 @@ type encoder struct {
 	// changed remembers, for each union read from JSON, whether it or any union below it
 	// changed since, so that each is looked at once.
 	changed map[unionKey]bool
+	// path is shared with the fingerprints taken on the way.
+	path *path
 }
+
+// path is what an encoder, and the fingerprints it takes, are in the middle of writing:
+// how deep, and past cycleDepth the pointers, maps, slices and structs on the way, so
+// that a value that holds itself fails as with encoding/json rather than recursing
+// without end.
+type path struct {
+	depth int
+	on    map[ref]bool
+}
+
+// ref is a value that a cycle goes through: where it lies, its type, and a slice's length.
+type ref struct {
+	at  uintptr
+	t   reflect.Type
+	len int
+}
+
+// cycleDepth is how deep a value is written before the values on the way are checked
+// for a cycle, as encoding/json starts to check after 1,000 pointers.
+const cycleDepth = 1000
 
 // unionKey tells one union value from another: the variant set and the JSON read, which
 // copies of the union share.
@@ -67,7 +90,55 @@ type unionKey struct {
 	rawLen       int
 }
 
+// encode writes v by plan p.
 func (e *encoder) encode(v reflect.Value, p *plan) error {
+	e.path.depth++
+	var err error
+	if e.path.depth > cycleDepth {
+		err = e.encodeOnPath(v, p)
+	} else {
+		err = e.write(v, p)
+	}
+	e.path.depth--
+	return err
+}
+
+// encodeOnPath writes v, deep in the value, unless it is already being written: the
+// value holds itself.
+func (e *encoder) encodeOnPath(v reflect.Value, p *plan) error {
+	r, ok := refOf(v)
+	if !ok {
+		return e.write(v, p)
+	}
+	if e.path.on[r] {
+		return &json.UnsupportedValueError{Value: v, Str: "encountered a cycle via " + v.Type().String()}
+	}
+	if e.path.on == nil {
+		e.path.on = map[ref]bool{}
+	}
+	e.path.on[r] = true
+	err := e.write(v, p)
+	delete(e.path.on, r)
+	return err
+}
+
+// refOf returns the ref of v when a cycle may go through it.
+func refOf(v reflect.Value) (ref, bool) {
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Map:
+		return ref{at: v.Pointer(), t: v.Type()}, !v.IsNil()
+	case reflect.Slice:
+		return ref{at: v.Pointer(), t: v.Type(), len: v.Len()}, !v.IsNil()
+	case reflect.Struct:
+		if v.CanAddr() {
+			return ref{at: v.Addr().Pointer(), t: v.Type()}, true
+		}
+	}
+	return ref{}, false
+}
+
+// write writes v by plan p; the values it holds go through encode.
+func (e *encoder) write(v reflect.Value, p *plan) error {
 	switch p.kind {
 	case planPointer:
 		if v.IsNil() {
@@ -131,19 +202,35 @@ func mapValue(m, k reflect.Value) reflect.Value {
 	return x
 }
 
-// sortedKeys returns the keys of map v in the order encoding/json writes them.
+// sortedKeys returns the keys of map v, of a string kind, in the order encoding/json
+// writes them. Keys that are not valid UTF-8 are written with U+FFFD in place of each
+// invalid byte, which can make two of them one name: of those, the last in that order
+// is kept, the one a reader that keeps the last of equal names would take of
+// encoding/json's output, so that no name is written twice.
 func sortedKeys(v reflect.Value) []reflect.Value {
 	keys := v.MapKeys()
-	slices.SortFunc(keys, func(a, b reflect.Value) int {
-		switch {
-		case a.String() < b.String():
-			return -1
-		case a.String() > b.String():
-			return 1
-		}
-		return 0
-	})
-	return keys
+	slices.SortFunc(keys, func(a, b reflect.Value) int { return strings.Compare(a.String(), b.String()) })
+	if !slices.ContainsFunc(keys, func(k reflect.Value) bool { return !utf8.ValidString(k.String()) }) {
+		return keys
+	}
+	last := map[string]string{}
+	for _, k := range keys {
+		last[wireName(k.String())] = k.String()
+	}
+	return slices.DeleteFunc(keys, func(k reflect.Value) bool { return last[wireName(k.String())] != k.String() })
+}
+
+// wireName returns s as encoding/json writes it in a string: each byte of invalid UTF-8
+// as U+FFFD.
+func wireName(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		b.WriteRune(r) // each invalid byte comes as utf8.RuneError
+	}
+	return b.String()
 }
 
 // leaf writes a value encoding/json writes, by its rules, the plain kinds directly.
@@ -253,7 +340,7 @@ func (e *encoder) object(v reflect.Value, p *plan, disc *discriminator) error {
 		if extra.Len() > 0 {
 			for _, k := range sortedKeys(extra) {
 				name := k.String()
-				if p.byName[name] != nil || disc != nil && name == disc.name {
+				if p.byName[wireName(name)] != nil || disc != nil && wireName(name) == disc.name {
 					continue
 				}
 				member(name)
@@ -348,7 +435,7 @@ func (e *encoder) union(v reflect.Value, p *plan) error {
 		if raw != nil {
 			return e.visit(v, p)
 		}
-		return nil
+		return e.heldMark(v, p)
 	}
 	set, err := setVariant(v, p)
 	if err != nil {
@@ -372,6 +459,20 @@ func (e *encoder) union(v reflect.Value, p *plan) error {
 		}
 	}
 	return e.variant(field(v, set.index).Elem(), set, p)
+}
+
+// heldMark writes, in a fingerprint, what union v holds, not having been read from JSON:
+// which variant is set and its own part, so that a union set after its parent was read
+// (where the JSON had none) changes the parent's fingerprint.
+func (e *encoder) heldMark(v reflect.Value, p *plan) error {
+	set, err := setVariant(v, p)
+	if err != nil || set == nil {
+		return err
+	}
+	e.buf = append(e.buf, 1)
+	e.buf = strconv.AppendInt(e.buf, int64(set.index), 10)
+	e.buf = append(e.buf, ':')
+	return e.encode(field(v, set.index).Elem(), set.plan)
 }
 
 // variant writes the variant x of union p, with the discriminator that selects it.
@@ -461,7 +562,7 @@ func (e *encoder) unionChanged(v reflect.Value, p *plan, set *variantPlan) (bool
 		e.changed[key] = true
 		return true, nil
 	}
-	sum, nested, err := fingerprint(field(v, set.index).Elem(), set.plan, e.changed)
+	sum, nested, err := fingerprint(field(v, set.index).Elem(), set.plan, e.changed, e.path)
 	if err != nil {
 		return false, err
 	}
@@ -494,9 +595,13 @@ var fingerprintSeed = maphash.MakeSeed()
 
 // fingerprint returns the hash of what x, the variant of a union, holds, its own part
 // only: the unions it holds count by where their JSON lies. With changed (at Marshal),
-// each union below is looked at too, and nested reports that one of them changed.
-func fingerprint(x reflect.Value, p *plan, changed map[unionKey]bool) (sum uint64, nested bool, err error) {
-	e := encoder{shallow: true, changed: changed}
+// each union below is looked at too, and nested reports that one of them changed; on is
+// the path of the encoder that takes it, if any.
+func fingerprint(x reflect.Value, p *plan, changed map[unionKey]bool, on *path) (sum uint64, nested bool, err error) {
+	if on == nil {
+		on = &path{}
+	}
+	e := encoder{shallow: true, changed: changed, path: on}
 	err = e.encode(x, p)
 	if errors.Is(err, errChanged) {
 		return 0, true, nil

@@ -2,6 +2,8 @@ package wire
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"reflect"
 	"slices"
 )
@@ -9,21 +11,32 @@ import (
 // union reads the value at i into union v: its Raw is the value's JSON, and the variant
 // set is the one its discriminator names, or the one that fits the JSON best (see
 // UnmarshalUnion). It fails only when the variant a discriminator names cannot hold the
-// value; a union chosen by the JSON's kind never does.
+// value; a union chosen by the JSON's kind never does. Each union is read once at each
+// offset, its failure kept as well as its value; a union that holds itself at the same
+// offset (A a variant of B and B of A) is not read again within its own reading: there
+// it fails, with errUnionCycle.
 func (d *decoder) union(i int, v reflect.Value, p *plan) (int, error) {
-	if read, ok := d.unions[unionAt{i, p.t}]; ok {
-		v.Set(read)
-		return d.end(i, true), nil
+	at := unionAt{i, p.t}
+	if read, ok := d.unions[at]; ok {
+		if !read.done {
+			return d.end(i, true), fmt.Errorf("%w: %s at offset %d", errUnionCycle, p.t, i)
+		}
+		v.Set(read.v)
+		return d.end(i, true), read.err
 	}
-	end, err := d.readUnion(i, v, p)
 	if d.unions == nil {
-		d.unions = map[unionAt]reflect.Value{}
+		d.unions = map[unionAt]unionRead{}
 	}
+	d.unions[at] = unionRead{}
+	end, err := d.readUnion(i, v, p)
 	read := reflect.New(p.t).Elem()
 	read.Set(v)
-	d.unions[unionAt{i, p.t}] = read
+	d.unions[at] = unionRead{v: read, err: err, done: true}
 	return end, err
 }
+
+// errUnionCycle is the failure of a union read again at the offset where it is being read.
+var errUnionCycle = errors.New("json: a union holds itself at the same place")
 
 // readUnion reads the union at i into v, the first time.
 func (d *decoder) readUnion(i int, v reflect.Value, p *plan) (int, error) {
@@ -48,11 +61,11 @@ func (d *decoder) readUnion(i int, v reflect.Value, p *plan) (int, error) {
 		set = d.byKind(i, end, v, p)
 	}
 	if set != nil && p.sum >= 0 {
-		if sum, _, ferr := fingerprint(v.Field(set.index).Elem(), set.plan, nil); ferr == nil {
+		if sum, _, ferr := fingerprint(v.Field(set.index).Elem(), set.plan, nil, nil); ferr == nil {
 			field(v, p.sum).SetUint(sum)
 		}
 	}
-	return end, err
+	return end, stop(err) // what its UnmarshalJSON would return
 }
 
 // discriminated sets the variant of union v that the discriminator of the object at i
@@ -97,20 +110,15 @@ func (d *decoder) byKind(i, end int, v reflect.Value, p *plan) *variantPlan {
 	}
 	var fits []candidate
 	for _, vp := range p.variants {
-		if takes(vp.plan, kind, integral, 0) {
+		if takes(vp.plan, kind, integral) {
 			fits = append(fits, candidate{v: vp})
 		}
 	}
 	if len(fits) > 1 {
 		switch {
-		case kind == '{':
-			keys := d.keys(i)
+		case kind == '{', kind == '[':
 			for n := range fits {
-				fits[n].score = objectScore(fits[n].v.plan, keys, 0)
-			}
-		case kind == '[':
-			for n := range fits {
-				fits[n].score = d.arrayScore(i, fits[n].v.plan, 0)
+				fits[n].score = d.fitScore(i, fits[n].v.plan)
 			}
 		case integral:
 			for n := range fits {
@@ -156,53 +164,11 @@ func leafType(p *plan) reflect.Type {
 	return p.t
 }
 
-// maxUnionDepth bounds how far a look ahead follows unions whose variants are unions.
-const maxUnionDepth = 4
-
 // takes reports whether a value of plan p may be read from JSON that starts with kind;
 // integral says a number has no fraction or exponent. A union takes what one of its
 // variants takes.
-func takes(p *plan, kind byte, integral bool, depth int) bool {
-	switch p.kind {
-	case planPointer, planNullable:
-		return takes(p.elem, kind, integral, depth)
-	case planSlice:
-		return kind == '['
-	case planMap, planStruct:
-		return kind == '{'
-	case planUnion:
-		if depth >= maxUnionDepth {
-			return false
-		}
-		for _, vp := range p.variants {
-			if takes(vp.plan, kind, integral, depth+1) {
-				return true
-			}
-		}
-		return false
-	}
-	t := p.t
-	if t.Kind() == reflect.Interface {
-		return true // a free-form variant takes anything
-	}
-	if reflect.PointerTo(t).Implements(jsonUnmarshaler) {
-		return true // it decides for itself
-	}
-	switch kind {
-	case '"':
-		return t.Kind() == reflect.String || reflect.PointerTo(t).Implements(textUnmarshaler)
-	case 't', 'f':
-		return t.Kind() == reflect.Bool
-	case '[':
-		return t.Kind() == reflect.Slice || t.Kind() == reflect.Array
-	case '{':
-		return t.Kind() == reflect.Struct || t.Kind() == reflect.Map
-	}
-	switch t.Kind() {
-	case reflect.Float32, reflect.Float64:
-		return true
-	}
-	return integral && isInt(t) == 1
+func takes(p *plan, kind byte, integral bool) bool {
+	return p.accepts&kindOf(kind, integral) != 0
 }
 
 // lookMember is a member of an object as a look ahead sees it: its name and the kind of
@@ -225,99 +191,152 @@ func (d *decoder) keys(i int) []lookMember {
 	return keys
 }
 
+// fitScore scores plan p for the object or array at i, where a union chooses among its
+// variants: a union as the best of its leaves, each leaf scored once for the value
+// however many unions above it share it (the scores at one offset are kept until a
+// union elsewhere is chosen), so that the look ahead's work for a value is bounded by
+// the schema's size whatever the nesting of its unions.
+func (d *decoder) fitScore(i int, p *plan) int64 {
+	p = p.unwrap()
+	if p.kind == planUnion {
+		best := int64(-1 << 62)
+		kind := kindOf(d.data[i], false)
+		for _, leaf := range p.leaves {
+			if leaf.accepts&kind != 0 {
+				best = max(best, d.fitScore(i, leaf))
+			}
+		}
+		return best
+	}
+	if d.scores == nil || d.scoresAt != i {
+		if d.scores == nil {
+			d.scores = map[*plan]int64{}
+		}
+		clear(d.scores)
+		d.scoresAt, d.scoreKeys = i, nil
+	}
+	if s, ok := d.scores[p]; ok {
+		return s
+	}
+	var s int64
+	if d.data[i] == '{' {
+		if d.scoreKeys == nil {
+			d.scoreKeys = d.keys(i)
+		}
+		s = objectScore(p, d.scoreKeys)
+	} else {
+		s = d.arrayScore(i, p)
+	}
+	d.scores[p] = s
+	return s
+}
+
 // Scores rank the variants that take an object: a struct whose fields take all its
 // members and that misses none of its required fields, then a map, then structs by the
 // members their fields take less the members of another kind and the required fields
-// they miss. A union scores as its best variant.
+// they miss. A union scores as its best leaf.
 const (
 	tierWhole = 2 << 32
 	tierMap   = 1 << 32
 )
 
 // objectScore scores plan p for an object with members keys.
-func objectScore(p *plan, keys []lookMember, depth int) int64 {
+func objectScore(p *plan, keys []lookMember) int64 {
+	p = p.unwrap()
 	switch p.kind {
-	case planPointer, planNullable:
-		return objectScore(p.elem, keys, depth)
 	case planMap:
 		return tierMap
 	case planUnion:
 		best := int64(-1 << 62)
-		if depth < maxUnionDepth {
-			for _, vp := range p.variants {
-				if takes(vp.plan, '{', false, depth+1) {
-					best = max(best, objectScore(vp.plan, keys, depth+1))
-				}
+		for _, leaf := range p.leaves {
+			if leaf.accepts&kindObject != 0 {
+				best = max(best, objectScore(leaf, keys))
 			}
 		}
 		return best
 	case planStruct:
-		present := make([]bool, len(p.fields))
-		known, other := 0, 0
-		for _, k := range keys {
-			f := p.lookup(k.name)
-			switch {
-			case f == nil && p.extra != nil:
-				known++
-			case f == nil:
-			case k.kind == 'n' || takes(f.plan, k.kind, k.integral, maxUnionDepth-1):
-				known++
-				present[f.pos] = true
-			default:
-				other++
-				present[f.pos] = true
-			}
-		}
-		missing := 0
-		for _, f := range p.fields {
-			if f.required() && !present[f.pos] {
-				missing++
-			}
-		}
-		if known == len(keys) && missing == 0 {
-			return tierWhole + int64(known)
-		}
-		return int64(known - other - missing)
+		return structScore(p, keys)
 	}
 	return 0
 }
 
-// arrayScore scores plan p for the array at i: a list by how well its items take the
-// elements, each element an object scored as objectScore does, a scalar 1 when the item
-// takes it; a union as its best variant.
-func (d *decoder) arrayScore(i int, p *plan, depth int) int64 {
-	switch p.kind {
-	case planPointer, planNullable:
-		return d.arrayScore(i, p.elem, depth)
-	case planUnion:
-		best := int64(-1 << 62)
-		if depth < maxUnionDepth {
-			for _, vp := range p.variants {
-				if takes(vp.plan, '[', false, depth+1) {
-					best = max(best, d.arrayScore(i, vp.plan, depth+1))
-				}
-			}
-		}
-		return best
-	case planSlice:
-		var score int64
-		d.elements(i, func(at int) (int, error) {
-			end := d.end(at, true)
-			kind := d.data[at]
-			switch {
-			case kind == 'n':
-			case !takes(p.elem, kind, !bytes.ContainsAny(d.data[at:end], ".eE"), depth+1):
-				score -= tierWhole
-			case kind == '{':
-				score += elementScore(objectScore(p.elem, d.keys(at), depth+1))
-			default:
-				score++
-			}
-			return end, nil
-		})
-		return score
+// structScore scores the struct plan p for an object with members keys.
+func structScore(p *plan, keys []lookMember) int64 {
+	var present fieldSet
+	if len(p.fields) > 64 {
+		present.many = make([]bool, len(p.fields))
 	}
-	return 0
+	known, other := 0, 0
+	for _, k := range keys {
+		f := p.lookup(k.name)
+		switch {
+		case f == nil && p.extra != nil:
+			known++
+		case f == nil:
+		case k.kind == 'n' || takes(f.plan, k.kind, k.integral):
+			known++
+			present.add(f.pos)
+		default:
+			other++
+			present.add(f.pos)
+		}
+	}
+	missing := 0
+	for _, f := range p.fields {
+		if f.required() && !present.has(f.pos) {
+			missing++
+		}
+	}
+	if known == len(keys) && missing == 0 {
+		return tierWhole + int64(known)
+	}
+	return int64(known - other - missing)
+}
+
+// fieldSet is a set of a struct's fields by position: a bit each for up to 64.
+type fieldSet struct {
+	few  uint64
+	many []bool
+}
+
+func (s *fieldSet) add(pos int) {
+	if s.many != nil {
+		s.many[pos] = true
+		return
+	}
+	s.few |= 1 << pos
+}
+
+func (s *fieldSet) has(pos int) bool {
+	if s.many != nil {
+		return s.many[pos]
+	}
+	return s.few&(1<<pos) != 0
+}
+
+// arrayScore scores the non-union plan p for the array at i: a list by how well its
+// items take the elements, each element an object scored as objectScore does, a scalar
+// 1 when the item takes it.
+func (d *decoder) arrayScore(i int, p *plan) int64 {
+	if p.kind != planSlice {
+		return 0
+	}
+	var score int64
+	d.elements(i, func(at int) (int, error) {
+		end := d.end(at, true)
+		kind := d.data[at]
+		switch {
+		case kind == 'n':
+		case !takes(p.elem, kind, !bytes.ContainsAny(d.data[at:end], ".eE")):
+			score -= tierWhole
+		case kind == '{':
+			score += elementScore(objectScore(p.elem, d.keys(at)))
+		default:
+			score++
+		}
+		return end, nil
+	})
+	return score
 }
 
 // elementScore turns the objectScore of an element into its share of its list's score,
