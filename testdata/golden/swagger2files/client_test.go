@@ -35,7 +35,7 @@ func TestFileResponsesAreStreams(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, call := range map[string]func() (io.ReadCloser, error){
-		"GetFile":   func() (io.ReadCloser, error) { return c.GetFile(context.Background(), "logo.png") },
+		"GetFile":       func() (io.ReadCloser, error) { return c.GetFile(context.Background(), "logo.png") },
 		"ExportAllCall": func() (io.ReadCloser, error) { return c.ExportAllCall(context.Background()) },
 	} {
 		body, err := call()
