@@ -714,6 +714,10 @@ func (b *bundler) hoist(t target, node *yaml.Node, k kind, section string, depth
 		key.Line, key.Column = at.Line, at.Column
 		b.fileOf[key] = b.files[t.file].display
 		b.added[section] = append(b.added[section], key, c)
+		if b.s.Hoisted == nil {
+			b.s.Hoisted = map[string]bool{}
+		}
+		b.s.Hoisted[ref] = true
 	}
 	return ref
 }
