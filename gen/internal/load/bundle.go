@@ -1,6 +1,7 @@
 package load
 
 import (
+	"errors"
 	"fmt"
 	"hash/maphash"
 	"net/url"
@@ -265,7 +266,7 @@ type parentKey struct {
 type bundleFile struct {
 	display string     // as shown in messages: under the spec's folder as the user named it
 	root    *yaml.Node // nil when it could not be read; err says why
-	err     *source.Error
+	err     func(ref string) *bundleError
 }
 
 func newBundler(s *Spec, budget *int64) (*bundler, error) {
@@ -596,11 +597,12 @@ func childOf(n *yaml.Node, step string) (key, val *yaml.Node) {
 	return nil, nil
 }
 
-// file reads, checks and parses the file at abs once, inside the spec's folder only.
+// file reads, checks and parses the file at abs once, inside the spec's folder only;
+// ref is the $ref that names it, as written, which a problem of the file is told of.
 func (b *bundler) file(abs, ref string) (*bundleFile, *bundleError) {
 	if f, ok := b.files[abs]; ok {
 		if f.err != nil {
-			return nil, &bundleError{f.err.Msg, f.err.Fix}
+			return nil, f.err(ref)
 		}
 		return f, nil
 	}
@@ -617,25 +619,40 @@ func (b *bundler) file(abs, ref string) (*bundleFile, *bundleError) {
 	b.files[abs] = f
 	data, err := b.reader.readFile(abs)
 	if err != nil {
-		fix := "correct the $ref's file path"
-		if _, ok := err.(*refEscapeError); ok {
-			err = &refEscapeError{ref: ref, why: err.(*refEscapeError).why}
-			fix = "keep referenced files in the spec's folder or below it"
-		} else if os.IsNotExist(err) || strings.Contains(err.Error(), "no such file") {
-			err = fmt.Errorf("$ref %q: no such file %s", ref, f.display)
-		}
-		f.err = &source.Error{Msg: err.Error(), Fix: fix}
-		return nil, &bundleError{f.err.Msg, fix}
+		f.err = unreadable(f.display, err)
+		return nil, f.err(ref)
 	}
 	root, e := b.parseFile(f.display, data)
 	if e != nil {
 		b.errs.Add(e)
-		f.err = &source.Error{Msg: fmt.Sprintf("$ref %q: the file %s is malformed (see %s)", ref, f.display, e.Pos), Fix: "correct the file"}
-		return nil, &bundleError{f.err.Msg, f.err.Fix}
+		f.err = func(ref string) *bundleError {
+			return &bundleError{fmt.Sprintf("$ref %q: the file %s is malformed (see %s)", ref, f.display, e.Pos), "correct the file"}
+		}
+		return nil, f.err(ref)
 	}
 	f.root = root
 	b.s.Files.Add(source.URIOf(f.display), data)
 	return f, nil
+}
+
+// unreadable returns the problem of each $ref to a file that could not be read, err
+// saying why, told of the $ref as written.
+func unreadable(display string, err error) func(ref string) *bundleError {
+	var escape *refEscapeError
+	switch {
+	case errors.As(err, &escape):
+		why := escape.why
+		return func(ref string) *bundleError {
+			return &bundleError{(&refEscapeError{ref: ref, why: why}).Error(), "keep referenced files in the spec's folder or below it"}
+		}
+	case os.IsNotExist(err) || strings.Contains(err.Error(), "no such file"):
+		return func(ref string) *bundleError {
+			return &bundleError{fmt.Sprintf("$ref %q: no such file %s", ref, display), "correct the $ref's file path"}
+		}
+	}
+	return func(ref string) *bundleError {
+		return &bundleError{fmt.Sprintf("$ref %q: cannot read %s: %v", ref, display, err), "correct the $ref's file path"}
+	}
 }
 
 // relOr returns path relative to dir, or path.
