@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/retrygen/retrygen/gen/internal/overlay"
 	"github.com/retrygen/retrygen/gen/internal/source"
@@ -561,6 +562,10 @@ func (b *bundler) lookup(t target, ref string) (*yaml.Node, *bundleError) {
 	}
 	for _, step := range strings.Split(t.pointer[1:], "/") {
 		n = deref(n)
+		if n.Kind == yaml.SequenceNode && !listIndex(step) {
+			return nil, &bundleError{fmt.Sprintf("$ref %q: %q is not a list index: a JSON pointer writes one as 0, 1, 2 and so on, without leading zeros", ref, step),
+				"write the index as a JSON pointer does"}
+		}
 		key, next := childOf(n, source.UnescapePointer(step))
 		if next == nil {
 			return nil, &bundleError{fmt.Sprintf("unresolved $ref %q: nothing is defined there", ref), "correct the $ref, or define what it names"}
@@ -577,6 +582,24 @@ func deref(n *yaml.Node) *yaml.Node {
 		n = n.Alias
 	}
 	return n
+}
+
+// listIndex reports whether a JSON pointer step is a list index as RFC 6901 writes
+// one: "0", or digits that do not start with 0. Any other spelling ("00", "+1") is
+// refused, so that each place has one pointer and a cycle is found as one.
+func listIndex(step string) bool {
+	if step == "0" {
+		return true
+	}
+	if step == "" || step[0] == '0' {
+		return false
+	}
+	for i := range len(step) {
+		if step[i] < '0' || step[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // childOf returns the value of key in a mapping, with its key, or the item of that index
@@ -879,13 +902,31 @@ func (b *bundler) componentName(section string, t target) string {
 	return withSuffix(base, b.freeSuffix(section, base))
 }
 
-// baseName is the name of the component made of what t names before "-2" and so on.
+// baseName is the name of the component made of what t names before "-2" and so on:
+// the last step of the JSON pointer (unescaped: "a~1b" is "a/b"), else the file's name
+// without its extension, each character OpenAPI does not allow in a component's name
+// written as "_" ("my pet" is "my_pet").
 func (b *bundler) baseName(t target) string {
-	if name := t.pointer[strings.LastIndexByte(t.pointer, '/')+1:]; name != "" {
-		return name
+	name := source.UnescapePointer(t.pointer[strings.LastIndexByte(t.pointer, '/')+1:])
+	if name == "" {
+		name = strings.TrimSuffix(filepath.Base(t.file), filepath.Ext(t.file))
 	}
-	return strings.TrimSuffix(filepath.Base(t.file), filepath.Ext(t.file))
+	return strings.Map(func(r rune) rune {
+		if r < utf8.RuneSelf && componentNameByte[r] {
+			return r
+		}
+		return '_'
+	}, name)
 }
+
+// componentNameByte tells the characters OpenAPI allows in a component's name:
+// ^[a-zA-Z0-9.\-_]+$.
+var componentNameByte = func() (ok [utf8.RuneSelf]bool) {
+	for _, r := range "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_" {
+		ok[r] = true
+	}
+	return ok
+}()
 
 // inline writes what t names, node, in place of n, the $ref's sibling fields over it.
 func (b *bundler) inline(n *yaml.Node, t target, node *yaml.Node, k kind, file string, depth int) {

@@ -81,3 +81,37 @@ paths: {}
 	got := bundleErrors(t, dir)
 	wantErrors(t, got, `spec.yaml:4:29: $ref "models#/x": cannot read models: not a regular file`)
 }
+
+// A JSON pointer step into a list must be an index as RFC 6901 writes one: "00", "01",
+// "+1" or "-0" would name the same item as "0" or "1" under another spelling, so that a
+// $ref cycle spelled several ways would be written out again and again up to
+// MaxInlineDepth instead of being found. Each is refused at its $ref.
+func TestBundleListIndexCanonical(t *testing.T) {
+	dir := t.TempDir()
+	spectest.WriteFiles(t, dir, map[string]string{
+		"spec.yaml": `openapi: 3.0.3
+info: {title: T, version: "1"}
+tags:
+  - {name: a, description: {$ref: "l.yaml#/00"}}
+  - {name: b, description: {$ref: "l.yaml#/01"}}
+  - {name: c, description: {$ref: "l.yaml#/+1"}}
+  - {name: d, description: {$ref: "l.yaml#/-0"}}
+  - {name: e, description: {$ref: "l.yaml#/1"}}
+  - {name: f, description: {$ref: "c.yaml#/0/description"}}
+paths: {}
+`,
+		"l.yaml": "- zero\n- one\n",
+		"c.yaml": "- {description: {$ref: \"#/00/description\"}}\n",
+	})
+	got := bundleErrors(t, dir)
+	wantErrors(t, got,
+		`spec.yaml:4:29: $ref "l.yaml#/00": "00" is not a list index: a JSON pointer writes one as 0, 1, 2 and so on, without leading zeros`,
+		`spec.yaml:5:29: $ref "l.yaml#/01": "01" is not a list index: a JSON pointer writes one as 0, 1, 2 and so on, without leading zeros`,
+		`spec.yaml:6:29: $ref "l.yaml#/+1": "+1" is not a list index: a JSON pointer writes one as 0, 1, 2 and so on, without leading zeros`,
+		`spec.yaml:7:29: $ref "l.yaml#/-0": "-0" is not a list index: a JSON pointer writes one as 0, 1, 2 and so on, without leading zeros`,
+		`c.yaml:1:18: $ref "#/00/description": "00" is not a list index: a JSON pointer writes one as 0, 1, 2 and so on, without leading zeros`,
+	)
+	if len(got) != 5 {
+		t.Errorf("%d problems, want 5 (l.yaml#/1 names an item):\n%s", len(got), strings.Join(got, "\n"))
+	}
+}

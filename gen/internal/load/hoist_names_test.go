@@ -113,3 +113,25 @@ func TestHoistedNamesAndSameContent(t *testing.T) {
 		}
 	}
 }
+
+// A component hoisted from a key of another file is named after the key, not its
+// spelling in the $ref: JSON pointer escapes ("~1" for "/", "~0" for "~") and
+// percent-encoding are undone first. Keys are free in other files but a component's name
+// is not (^[a-zA-Z0-9.\-_]+$): each character it does not allow becomes "_", so that
+// no error names a component the author never wrote.
+func TestHoistedNamesFromEscapedSteps(t *testing.T) {
+	names, refs := hoistedSchemas(t, map[string]string{
+		"spec.yaml":   rootWithProperties("a.yaml#/a~1b", "a.yaml#/my%20pet", "a.yaml#/t~0x", "a.yaml#/Ünï", "my pet.yaml", "a.yaml#/a_b"),
+		"a.yaml":      "a/b: {type: string}\nmy pet: {type: integer}\nt~x: {type: boolean}\nÜnï: {type: number}\na_b: {type: object}\n",
+		"my pet.yaml": "type: array\n",
+	})
+	if want := []string{"Root", "_n_", "a_b", "a_b-2", "my_pet", "my_pet-2", "t_x"}; !slices.Equal(names, want) {
+		t.Errorf("schemas %v, want %v", names, want)
+	}
+	want := map[string]string{"p0": "a_b", "p1": "my_pet", "p2": "t_x", "p3": "_n_", "p4": "my_pet-2", "p5": "a_b-2"}
+	for p, name := range want {
+		if refs[p] != "#/components/schemas/"+name {
+			t.Errorf("%s: $ref %q, want %s", p, refs[p], name)
+		}
+	}
+}
