@@ -145,6 +145,24 @@ func (b *builder) nameConstructors() {
 	}
 }
 
+// componentGoNames names the component schemas in Go, in the order of keys, the
+// description's own first: a component the loader made of a place in another file
+// ("Pet-2") never takes the Go name of one the author wrote ("Pet2").
+func (b *builder) componentGoNames(keys []string) map[string]string {
+	goNames := make(map[string]string, len(keys))
+	for _, hoisted := range []bool{false, true} {
+		for _, name := range keys {
+			if b.spec.Hoisted[schemaPointer(name)] == hoisted {
+				goNames[name] = b.pkg.UniqueFor(names.GoName(name), "schema "+strconv.Quote(name))
+			}
+		}
+	}
+	return goNames
+}
+
+// schemaPointer is the JSON pointer of the component schema name.
+func schemaPointer(name string) string { return "#/components/schemas/" + source.EscapePointer(name) }
+
 // buildComponents declares every component schema first, sorted by name, so that they
 // keep their own names and any schema can refer to any other; then builds them.
 func (b *builder) buildComponents() {
@@ -153,13 +171,11 @@ func (b *builder) buildComponents() {
 	}
 	schemas := b.spec.Doc.Components.Schemas
 	keys := source.SortedKeys(schemas)
+	goNames := b.componentGoNames(keys)
 	decls := make([]*model.Decl, len(keys))
 	for i, name := range keys {
 		sr := schemas[name]
-		d := &model.Decl{
-			GoName:  b.pkg.UniqueFor(names.GoName(name), "schema "+strconv.Quote(name)),
-			Pointer: "#/components/schemas/" + source.EscapePointer(name),
-		}
+		d := &model.Decl{GoName: goNames[name], Pointer: schemaPointer(name)}
 		decls[i] = d
 		b.decls = append(b.decls, d)
 		b.components["#/components/schemas/"+name] = model.NamedType(d)

@@ -1,12 +1,16 @@
 package load
 
 import (
+	"errors"
 	"fmt"
+	"hash/maphash"
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/retrygen/retrygen/gen/internal/overlay"
 	"github.com/retrygen/retrygen/gen/internal/source"
@@ -234,16 +238,21 @@ type bundler struct {
 	hoisting map[target]bool           // the places being hoisted
 	keys     map[*yaml.Node]*yaml.Node // the key of each place a pointer named, in its file
 	content  map[string]*yaml.Node     // each hoisted component, by its $ref
-	added    map[string][]*yaml.Node   // hoisted components, key and value, by section
-	open     []target                  // the places being written out, outermost first
-	op       string                    // the operation being walked, "" outside one
-	path     string                    // the path key being walked
-	method   string                    // the method of the operation being walked
-	root     *yaml.Node                // the root file's tree
-	errs     source.ErrorList
-	fatal    bool // a limit was exceeded: stop
-	external int  // $refs resolved to another file
-	refuse   bool // only count the $refs to other files, reading none
+	// The hoisted components by the base names that could name them and a sum of their
+	// content, and the next free suffix of each base name (see freeSuffix).
+	sameContent map[contentKey][]suffixed
+	nextFree    map[contentKey]int
+	seed        maphash.Seed
+	added       map[string][]*yaml.Node // hoisted components, key and value, by section
+	open        []target                // the places being written out, outermost first
+	op          string                  // the operation being walked, "" outside one
+	path        string                  // the path key being walked
+	method      string                  // the method of the operation being walked
+	root        *yaml.Node              // the root file's tree
+	errs        source.ErrorList
+	fatal       bool // a limit was exceeded: stop
+	external    int  // $refs resolved to another file
+	refuse      bool // only count the $refs to other files, reading none
 	// The key whose value is being walked, and the one above it.
 	parent, grandparent parentKey
 }
@@ -258,7 +267,7 @@ type parentKey struct {
 type bundleFile struct {
 	display string     // as shown in messages: under the spec's folder as the user named it
 	root    *yaml.Node // nil when it could not be read; err says why
-	err     *source.Error
+	err     func(ref string) *bundleError
 }
 
 func newBundler(s *Spec, budget *int64) (*bundler, error) {
@@ -272,14 +281,17 @@ func newBundler(s *Spec, budget *int64) (*bundler, error) {
 	}
 	return &bundler{
 		s: s, reader: r, budget: budget, rootFile: abs,
-		files:    map[string]*bundleFile{},
-		fileOf:   map[*yaml.Node]string{},
-		taken:    map[string]map[string]bool{},
-		named:    map[target]string{},
-		hoisting: map[target]bool{},
-		keys:     map[*yaml.Node]*yaml.Node{},
-		content:  map[string]*yaml.Node{},
-		added:    map[string][]*yaml.Node{},
+		files:       map[string]*bundleFile{},
+		fileOf:      map[*yaml.Node]string{},
+		taken:       map[string]map[string]bool{},
+		named:       map[target]string{},
+		hoisting:    map[target]bool{},
+		keys:        map[*yaml.Node]*yaml.Node{},
+		content:     map[string]*yaml.Node{},
+		sameContent: map[contentKey][]suffixed{},
+		nextFree:    map[contentKey]int{},
+		seed:        maphash.MakeSeed(),
+		added:       map[string][]*yaml.Node{},
 	}, nil
 }
 
@@ -550,6 +562,10 @@ func (b *bundler) lookup(t target, ref string) (*yaml.Node, *bundleError) {
 	}
 	for _, step := range strings.Split(t.pointer[1:], "/") {
 		n = deref(n)
+		if n.Kind == yaml.SequenceNode && !listIndex(step) {
+			return nil, &bundleError{fmt.Sprintf("$ref %q: %q is not a list index: a JSON pointer writes one as 0, 1, 2 and so on, without leading zeros", ref, step),
+				"write the index as a JSON pointer does"}
+		}
 		key, next := childOf(n, source.UnescapePointer(step))
 		if next == nil {
 			return nil, &bundleError{fmt.Sprintf("unresolved $ref %q: nothing is defined there", ref), "correct the $ref, or define what it names"}
@@ -566,6 +582,24 @@ func deref(n *yaml.Node) *yaml.Node {
 		n = n.Alias
 	}
 	return n
+}
+
+// listIndex reports whether a JSON pointer step is a list index as RFC 6901 writes
+// one: "0", or digits that do not start with 0. Any other spelling ("00", "+1") is
+// refused, so that each place has one pointer and a cycle is found as one.
+func listIndex(step string) bool {
+	if step == "0" {
+		return true
+	}
+	if step == "" || step[0] == '0' {
+		return false
+	}
+	for i := range len(step) {
+		if step[i] < '0' || step[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // childOf returns the value of key in a mapping, with its key, or the item of that index
@@ -586,11 +620,12 @@ func childOf(n *yaml.Node, step string) (key, val *yaml.Node) {
 	return nil, nil
 }
 
-// file reads, checks and parses the file at abs once, inside the spec's folder only.
+// file reads, checks and parses the file at abs once, inside the spec's folder only;
+// ref is the $ref that names it, as written, which a problem of the file is told of.
 func (b *bundler) file(abs, ref string) (*bundleFile, *bundleError) {
 	if f, ok := b.files[abs]; ok {
 		if f.err != nil {
-			return nil, &bundleError{f.err.Msg, f.err.Fix}
+			return nil, f.err(ref)
 		}
 		return f, nil
 	}
@@ -607,25 +642,40 @@ func (b *bundler) file(abs, ref string) (*bundleFile, *bundleError) {
 	b.files[abs] = f
 	data, err := b.reader.readFile(abs)
 	if err != nil {
-		fix := "correct the $ref's file path"
-		if _, ok := err.(*refEscapeError); ok {
-			err = &refEscapeError{ref: ref, why: err.(*refEscapeError).why}
-			fix = "keep referenced files in the spec's folder or below it"
-		} else if os.IsNotExist(err) || strings.Contains(err.Error(), "no such file") {
-			err = fmt.Errorf("$ref %q: no such file %s", ref, f.display)
-		}
-		f.err = &source.Error{Msg: err.Error(), Fix: fix}
-		return nil, &bundleError{f.err.Msg, fix}
+		f.err = unreadable(f.display, err)
+		return nil, f.err(ref)
 	}
 	root, e := b.parseFile(f.display, data)
 	if e != nil {
 		b.errs.Add(e)
-		f.err = &source.Error{Msg: fmt.Sprintf("$ref %q: the file %s is malformed (see %s)", ref, f.display, e.Pos), Fix: "correct the file"}
-		return nil, &bundleError{f.err.Msg, f.err.Fix}
+		f.err = func(ref string) *bundleError {
+			return &bundleError{fmt.Sprintf("$ref %q: the file %s is malformed (see %s)", ref, f.display, e.Pos), "correct the file"}
+		}
+		return nil, f.err(ref)
 	}
 	f.root = root
 	b.s.Files.Add(source.URIOf(f.display), data)
 	return f, nil
+}
+
+// unreadable returns the problem of each $ref to a file that could not be read, err
+// saying why, told of the $ref as written.
+func unreadable(display string, err error) func(ref string) *bundleError {
+	var escape *refEscapeError
+	switch {
+	case errors.As(err, &escape):
+		why := escape.why
+		return func(ref string) *bundleError {
+			return &bundleError{(&refEscapeError{ref: ref, why: why}).Error(), "keep referenced files in the spec's folder or below it"}
+		}
+	case os.IsNotExist(err) || strings.Contains(err.Error(), "no such file"):
+		return func(ref string) *bundleError {
+			return &bundleError{fmt.Sprintf("$ref %q: no such file %s", ref, display), "correct the $ref's file path"}
+		}
+	}
+	return func(ref string) *bundleError {
+		return &bundleError{fmt.Sprintf("$ref %q: cannot read %s: %v", ref, display, err), "correct the $ref's file path"}
+	}
 }
 
 // relOr returns path relative to dir, or path.
@@ -695,8 +745,8 @@ func (b *bundler) hoist(t target, node *yaml.Node, k kind, section string, depth
 	}
 	if c != nil {
 		b.content[ref] = c
-		key := scalarNode(strings.TrimPrefix(ref, "#/components/"+section+"/"))
-		key.Value = source.UnescapePointer(key.Value)
+		key := scalarNode(source.UnescapePointer(strings.TrimPrefix(ref, "#/components/"+section+"/")))
+		b.indexContent(section, key.Value, ref, c)
 		at := node
 		if k := b.keys[node]; k != nil {
 			at = k // the key that names it in its file
@@ -704,27 +754,122 @@ func (b *bundler) hoist(t target, node *yaml.Node, k kind, section string, depth
 		key.Line, key.Column = at.Line, at.Column
 		b.fileOf[key] = b.files[t.file].display
 		b.added[section] = append(b.added[section], key, c)
+		if b.s.Hoisted == nil {
+			b.s.Hoisted = map[string]bool{}
+		}
+		b.s.Hoisted[ref] = true
 	}
 	return ref
 }
 
 // sameAs returns the component of section named as t would be, or with "-2", "-3" and
-// so on, whose content, its $refs resolved, is c's, if one is.
+// so on up to the first free name, whose content, its $refs resolved, is c's, if one
+// is: the first of them in that order. Only the components of the same content sum are
+// compared, so that the work does not grow with the components of the same name.
 func (b *bundler) sameAs(t target, section string, c *yaml.Node) (string, bool) {
 	if c == nil {
 		return "", false
 	}
 	base := b.baseName(t)
-	name := base
-	for i := 2; b.taken[section][name]; i++ {
-		ref := "#/components/" + section + "/" + source.EscapePointer(name)
-		if other := b.content[ref]; other != nil && equalValues(other, c, 0) {
-			b.named[t] = ref
-			return ref, true
+	free := b.freeSuffix(section, base)
+	for _, e := range b.sameContent[contentKey{section, base, b.sum(c)}] {
+		if e.suffix >= free {
+			break
 		}
-		name = base + "-" + strconv.Itoa(i)
+		if equalValues(b.content[e.ref], c, 0) {
+			b.named[t] = e.ref
+			return e.ref, true
+		}
 	}
 	return "", false
+}
+
+// contentKey finds the hoisted components of a section that a base name could name
+// (the base name itself, or with "-2", "-3" and so on) and whose content has a sum.
+type contentKey struct {
+	section, base string
+	sum           uint64
+}
+
+// suffixed is a hoisted component as a base name names it: suffix 1 for the base name
+// itself, n for the base name with "-n".
+type suffixed struct {
+	suffix int
+	ref    string
+}
+
+// withSuffix returns base with suffix n: base itself for 1, else base + "-n".
+func withSuffix(base string, n int) string {
+	if n == 1 {
+		return base
+	}
+	return base + "-" + strconv.Itoa(n)
+}
+
+// cutSuffix splits a name written by withSuffix with n ≥ 2 into base and n.
+func cutSuffix(name string) (base string, n int, ok bool) {
+	i := strings.LastIndexByte(name, '-')
+	if i < 0 {
+		return "", 0, false
+	}
+	n, err := strconv.Atoi(name[i+1:])
+	if err != nil || n < 2 || strconv.Itoa(n) != name[i+1:] {
+		return "", 0, false
+	}
+	return name[:i], n, true
+}
+
+// freeSuffix returns the least n such that base with suffix n is a free name in
+// section, where all before it are taken. Names are never freed, so it resumes where it
+// last stopped: over a bundle, the names it steps over are at most twice the names taken.
+func (b *bundler) freeSuffix(section, base string) int {
+	key := contentKey{section: section, base: base}
+	n := max(b.nextFree[key], 1)
+	for b.taken[section][withSuffix(base, n)] {
+		n++
+	}
+	b.nextFree[key] = n
+	return n
+}
+
+// indexContent records c, the content of the hoisted component name of section (ref
+// is the $ref to it), under the base names that could name it.
+func (b *bundler) indexContent(section, name, ref string, c *yaml.Node) {
+	sum := b.sum(c)
+	b.addSame(contentKey{section, name, sum}, suffixed{1, ref})
+	if base, n, ok := cutSuffix(name); ok {
+		b.addSame(contentKey{section, base, sum}, suffixed{n, ref})
+	}
+}
+
+// addSame adds e to the components of key, kept in the order of their suffixes.
+func (b *bundler) addSame(key contentKey, e suffixed) {
+	list := b.sameContent[key]
+	i, _ := slices.BinarySearchFunc(list, e.suffix, func(x suffixed, n int) int { return x.suffix - n })
+	b.sameContent[key] = slices.Insert(list, i, e)
+}
+
+// sum returns a hash of the values of a tree, the same for trees equalValues finds equal.
+func (b *bundler) sum(n *yaml.Node) uint64 {
+	var h maphash.Hash
+	h.SetSeed(b.seed)
+	var write func(n *yaml.Node, depth int)
+	write = func(n *yaml.Node, depth int) {
+		if depth > maxTreeDepth {
+			return
+		}
+		h.WriteByte(byte(n.Kind))
+		h.WriteString(n.Tag)
+		h.WriteByte(0)
+		h.WriteString(n.Value)
+		h.WriteByte(0)
+		maphash.WriteComparable(&h, len(n.Content))
+		for _, c := range n.Content {
+			write(c, depth+1)
+		}
+	}
+	write(n, 0)
+	return h.Sum64()
 }
 
 // equalValues reports whether two trees hold the same values, wherever they were written.
@@ -754,20 +899,34 @@ func (b *bundler) name(t target, section string) string {
 // "-3" and so on while the name is taken.
 func (b *bundler) componentName(section string, t target) string {
 	base := b.baseName(t)
-	name := base
-	for i := 2; b.taken[section][name]; i++ {
-		name = base + "-" + strconv.Itoa(i)
-	}
-	return name
+	return withSuffix(base, b.freeSuffix(section, base))
 }
 
-// baseName is the name of the component made of what t names before "-2" and so on.
+// baseName is the name of the component made of what t names before "-2" and so on:
+// the last step of the JSON pointer (unescaped: "a~1b" is "a/b"), else the file's name
+// without its extension, each character OpenAPI does not allow in a component's name
+// written as "_" ("my pet" is "my_pet").
 func (b *bundler) baseName(t target) string {
-	if name := t.pointer[strings.LastIndexByte(t.pointer, '/')+1:]; name != "" {
-		return name
+	name := source.UnescapePointer(t.pointer[strings.LastIndexByte(t.pointer, '/')+1:])
+	if name == "" {
+		name = strings.TrimSuffix(filepath.Base(t.file), filepath.Ext(t.file))
 	}
-	return strings.TrimSuffix(filepath.Base(t.file), filepath.Ext(t.file))
+	return strings.Map(func(r rune) rune {
+		if r < utf8.RuneSelf && componentNameByte[r] {
+			return r
+		}
+		return '_'
+	}, name)
 }
+
+// componentNameByte tells the characters OpenAPI allows in a component's name:
+// ^[a-zA-Z0-9.\-_]+$.
+var componentNameByte = func() (ok [utf8.RuneSelf]bool) {
+	for _, r := range "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_" {
+		ok[r] = true
+	}
+	return ok
+}()
 
 // inline writes what t names, node, in place of n, the $ref's sibling fields over it.
 func (b *bundler) inline(n *yaml.Node, t target, node *yaml.Node, k kind, file string, depth int) {

@@ -78,6 +78,9 @@ type Spec struct {
 	// Overlays are the overlay files applied to the description, in order, as the user
 	// named them.
 	Overlays []string
+	// Hoisted holds the components the loader made of places in other files, by their
+	// JSON pointers ("#/components/schemas/Pet-2"); nil for a description in one file.
+	Hoisted map[string]bool
 
 	// doc is the description as the overlays left it; nil without overlays.
 	doc *overlay.Document

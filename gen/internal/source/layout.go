@@ -11,6 +11,7 @@ import (
 // the files. Marks are added in the order of the text.
 type Layout struct {
 	files []string
+	index map[string]int32 // of each file in files
 	marks []layoutMark
 }
 
@@ -24,14 +25,18 @@ type layoutMark struct {
 // Mark records that the text from line:col on was written from the node at place.
 // Marks must come in the order of the text.
 func (l *Layout) Mark(line, col int, place Pos) {
-	i := slices.Index(l.files, place.File)
-	if i < 0 {
-		i = len(l.files)
+	i, ok := l.index[place.File]
+	if !ok {
+		if l.index == nil {
+			l.index = map[string]int32{}
+		}
+		i = int32(len(l.files))
+		l.index[place.File] = i
 		l.files = append(l.files, place.File)
 	}
 	l.marks = append(l.marks, layoutMark{
 		line: clamp32(line), col: clamp32(col),
-		fline: clamp32(place.Line), fcol: clamp32(place.Col), file: int32(i),
+		fline: clamp32(place.Line), fcol: clamp32(place.Col), file: i,
 	})
 }
 
@@ -58,6 +63,9 @@ func (l *Layout) Pos(line, col int) Pos {
 }
 
 // has reports whether the layout's text was written from the file.
-func (l *Layout) has(file string) bool { return slices.Contains(l.files, file) }
+func (l *Layout) has(file string) bool {
+	_, ok := l.index[file]
+	return ok
+}
 
 func clamp32(n int) int32 { return int32(min(max(n, 0), math.MaxInt32)) }
