@@ -237,6 +237,18 @@ func wireName(s string) string {
 func (e *encoder) leaf(v reflect.Value, p *plan) error {
 	if !p.marshals {
 		switch v.Kind() {
+		case reflect.Interface:
+			// What an any holds is written by this encoder, not handed to encoding/json,
+			// so that a value that holds itself through an any is found on the path, as
+			// any other cycle, rather than restarted by each MarshalJSON it meets.
+			if v.IsNil() {
+				e.buf = append(e.buf, "null"...)
+				return nil
+			}
+			inner := v.Elem()
+			held := reflect.New(inner.Type()).Elem()
+			held.Set(inner)
+			return e.encode(held, planOf(inner.Type()))
 		case reflect.String:
 			e.appendString(v.String())
 			return nil

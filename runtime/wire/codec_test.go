@@ -193,3 +193,26 @@ func TestCodecHostileJSON(t *testing.T) {
 		t.Errorf("two variants: %v", err)
 	}
 }
+
+// A value that holds itself through an any field or an additionalProperties map is refused
+// as a cycle, as any other: what an any holds is written by the same encoder.
+func TestCyclicValueThroughAnyFailsToMarshal(t *testing.T) {
+	for name, o := range map[string]*object{
+		"any":        func() *object { o := &object{}; o.Any = o; return o }(),
+		"additional": func() *object { o := &object{}; o.More = map[string]any{"self": o}; return o }(),
+	} {
+		if _, err := Marshal(o); err == nil || !strings.Contains(err.Error(), "cycle") {
+			t.Errorf("%s: err = %v, want a cycle", name, err)
+		}
+	}
+	// What an any holds is written as encoding/json writes it.
+	o := &object{Any: map[string]any{"n": 1.5, "s": "<x>", "l": []any{true, nil}}}
+	got, err := Marshal(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := json.Marshal(o.Any)
+	if !strings.Contains(string(got), `"any":`+string(want)) {
+		t.Errorf("Marshal = %s, want the any as encoding/json writes it, %s", got, want)
+	}
+}
