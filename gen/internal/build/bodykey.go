@@ -1,6 +1,9 @@
 package build
 
 import (
+	"fmt"
+	"regexp"
+
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/retrygen/retrygen/gen/internal/policy"
 	"github.com/retrygen/retrygen/gen/model"
@@ -18,8 +21,10 @@ func (b *builder) bodyKeys(op *model.Operation, kop *openapi3.Operation) {
 	for _, m := range op.Methods() {
 		f, why := keyField(m.Body, p.IdempotencyKey)
 		if f != nil {
-			m.BodyKey = f
-			continue
+			if why = uuidFits(keySchema(kop, m.Body.ContentType, p.IdempotencyKey)); why == "" {
+				m.BodyKey = f
+				continue
+			}
 		}
 		var origin *openapi3.Origin
 		if kop != nil {
@@ -54,4 +59,64 @@ func keyField(body *model.Body, name string) (*model.Field, string) {
 		return f, ""
 	}
 	return nil, "its request body has no such property"
+}
+
+// sampleKey is a key as the generated method makes one: a UUIDv4.
+const sampleKey = "8e03978e-40d5-43e8-bc93-6894a57f9324"
+
+// uuidFits returns why a UUIDv4 is not a value schema allows ("" when it is, or when
+// schema is unknown): a length bound, a pattern or a format that a UUID does not meet,
+// so that a key the method makes would be refused by the server.
+func uuidFits(schema *openapi3.Schema) string {
+	if schema == nil {
+		return ""
+	}
+	switch n := uint64(len(sampleKey)); {
+	case schema.MaxLength != nil && *schema.MaxLength < n:
+		return fmt.Sprintf("that property allows at most %d characters, and the key a call makes is a UUID of %d", *schema.MaxLength, n)
+	case schema.MinLength > n:
+		return fmt.Sprintf("that property needs at least %d characters, and the key a call makes is a UUID of %d", schema.MinLength, n)
+	}
+	if schema.Pattern != "" {
+		if re, err := regexp.Compile(schema.Pattern); err == nil && !re.MatchString(sampleKey) {
+			return fmt.Sprintf("that property's pattern %q does not match a UUID, the key a call makes", schema.Pattern)
+		}
+	}
+	switch schema.Format {
+	case "", "uuid", "string", "password", "idempotency-key":
+		return ""
+	}
+	return fmt.Sprintf("that property's format %q is not a UUID, the key a call makes", schema.Format)
+}
+
+// keySchema returns the schema of the property name of op's request body of content type
+// ct, looked for among its properties and those of its allOf members; nil when there is
+// none to be found.
+func keySchema(op *openapi3.Operation, ct, name string) *openapi3.Schema {
+	if op == nil || op.RequestBody == nil || op.RequestBody.Value == nil {
+		return nil
+	}
+	mt := op.RequestBody.Value.Content.Get(ct)
+	if mt == nil || mt.Schema == nil {
+		return nil
+	}
+	return propertySchema(mt.Schema.Value, name, 0)
+}
+
+// propertySchema finds the property name in s or its allOf members, depth levels down.
+func propertySchema(s *openapi3.Schema, name string, depth int) *openapi3.Schema {
+	if s == nil || depth > 8 {
+		return nil
+	}
+	if p := s.Properties[name]; p != nil {
+		return p.Value
+	}
+	for _, member := range s.AllOf {
+		if member != nil {
+			if p := propertySchema(member.Value, name, depth+1); p != nil {
+				return p
+			}
+		}
+	}
+	return nil
 }

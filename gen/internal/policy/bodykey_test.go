@@ -53,3 +53,38 @@ func TestIdempotencyKeyInTheBodyErrors(t *testing.T) {
 		t.Errorf("no body: %v", err)
 	}
 }
+
+// A body key property whose schema a UUIDv4 does not meet (a length bound, a pattern, a
+// format) is an error: the key a call makes would be refused by the server, on an
+// operation counted retry-safe. One a UUID meets is a key.
+func TestIdempotencyKeyInTheBodyMustTakeAUUID(t *testing.T) {
+	bodyWith := func(prop string) string {
+		return spec("", `  /pay:
+    post:
+      x-idempotency-key: {in: body, name: tok}
+      requestBody:
+        content:
+          application/json:
+            schema:
+              allOf:
+                - {type: object, properties: {amount: {type: integer}}}
+                - {type: object, properties: {tok: `+prop+`}}
+`+ok)
+	}
+	for prop, want := range map[string]string{
+		`{type: string, maxLength: 10}`:       "allows at most 10 characters",
+		`{type: string, minLength: 40}`:       "needs at least 40 characters",
+		`{type: string, pattern: "^[0-9]+$"}`: `pattern "^[0-9]+$" does not match a UUID`,
+		`{type: string, format: email}`:       `format "email" is not a UUID`,
+	} {
+		_, err := loadSpec(t, "api.yaml", bodyWith(prop))
+		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "fix: ") {
+			t.Errorf("%s: got %v, want %s", prop, err, want)
+		}
+	}
+	for _, prop := range []string{`{type: string, format: uuid, maxLength: 36}`, `{type: string, pattern: "^[0-9a-f-]+$"}`} {
+		if _, err := loadSpec(t, "api.yaml", bodyWith(prop)); err != nil {
+			t.Errorf("%s: %v, want a key", prop, err)
+		}
+	}
+}
