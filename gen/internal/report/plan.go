@@ -473,11 +473,13 @@ func markdownCell(s string) string {
 	var b strings.Builder
 	for _, r := range s {
 		switch r {
-		case '\\', '`', '*', '_', '[', ']', '|', '#', '!':
+		case '\\', '`', '*', '_', '[', ']', '|', '!':
 			b.WriteByte('\\')
 			b.WriteRune(r)
+		case '#':
+			b.WriteString("\\#" + zeroWidth) // not a reference to an issue
 		case '@':
-			b.WriteString("&#64;") // not a mention of whoever has that name
+			b.WriteString("@" + zeroWidth) // not a mention of whoever has that name
 		case '<':
 			b.WriteString("&lt;")
 		case '>':
@@ -488,5 +490,13 @@ func markdownCell(s string) string {
 			b.WriteRune(r)
 		}
 	}
-	return b.String()
+	return noAutolinks.Replace(b.String())
 }
+
+// zeroWidth is a zero-width space, written as an entity: GitHub finds mentions, issue
+// references and links in the text a comment renders to, where an escape is gone, and a
+// zero-width space after "@" or "#", or inside "://" and "www.", keeps them plain text.
+const zeroWidth = "&#8203;"
+
+// noAutolinks breaks what GitHub would turn into a link by itself.
+var noAutolinks = strings.NewReplacer("://", ":"+zeroWidth+"//", "www.", "www"+zeroWidth+".", "WWW.", "WWW"+zeroWidth+".")

@@ -147,7 +147,9 @@ func TestCellEscaping(t *testing.T) {
 		{"\x1b[31mred", `\x1b[31mred`, `\\x1b\[31mred`},
 		{"bidi\u202eevil", `bidi\u202eevil`, `bidi\\u202eevil`},
 		{"<script>&", "<script>&", "&lt;script&gt;&amp;"},
-		{"ping @octocat", "ping @octocat", "ping &#64;octocat"},
+		{"ping @octocat", "ping @octocat", "ping @&#8203;octocat"},
+		{"see #1 at https://evil.example and www.evil.example", "see #1 at https://evil.example and www.evil.example",
+			`see \#&#8203;1 at https:&#8203;//evil.example and www&#8203;.evil.example`},
 		{"*bold* _it_ `code` [l](u)", "*bold* _it_ `code` [l](u)", "\\*bold\\* \\_it\\_ \\`code\\` \\[l\\](u)"},
 		{"bad\xffutf8", "bad\uFFFDutf8", "bad\uFFFDutf8"},
 	} {
