@@ -24,13 +24,24 @@ func init() {
 	sent.Keep = func(err error, req *http.Request) {
 		var e *Error
 		if errors.As(err, &e) && e.hide == nil && req != nil && req.URL != nil {
-			var names []string
-			for name := range req.URL.Query() {
-				names = append(names, name)
-			}
-			e.hide = secrets(req, names)
+			e.hide = allSecrets(req)
 		}
 	}
+	sent.HideText = func(req *http.Request, text string) string {
+		if req == nil || req.URL == nil {
+			return text
+		}
+		return allSecrets(req).hideString(text)
+	}
+}
+
+// allSecrets returns the credentials req carries, every query value counted as one.
+func allSecrets(req *http.Request) *sentRequest {
+	var names []string
+	for name := range req.URL.Query() {
+		names = append(names, name)
+	}
+	return secrets(req, names)
 }
 
 // sentOf returns what the *Error in err's chain keeps of its request; nil when none.

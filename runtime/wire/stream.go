@@ -15,6 +15,7 @@ import (
 
 	"github.com/retrygen/retrygen/runtime"
 	"github.com/retrygen/retrygen/runtime/internal/giveup"
+	"github.com/retrygen/retrygen/runtime/internal/sent"
 )
 
 // bodyReader returns the request body for one exchange. The first exchange gets the body
@@ -404,6 +405,9 @@ func (s *Stream[T]) deliver(ev Event) bool {
 // the backoff). Otherwise it ends the stream with the error.
 func (s *Stream[T]) failed(ee *EventError) bool {
 	s.decodeModel(ee)
+	if req := s.request(); req != nil { // the request's credentials, echoed, are not shown
+		ee.Code, ee.Message = sent.HideText(req, ee.Code), sent.HideText(req, ee.Message)
+	}
 	s.closeResponse()
 	if ee.StatusCode == 0 || !s.wait.RetriesStatus(ee.StatusCode) || s.events.LastEventID() == "" {
 		s.end(ee)
@@ -542,6 +546,16 @@ func (s *Stream[T]) isClosed() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.closed
+}
+
+// request returns the request of the open connection's response; nil when none.
+func (s *Stream[T]) request() *http.Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.resp == nil {
+		return nil
+	}
+	return s.resp.Request
 }
 
 // closeResponse closes the open connection's response, if there is one.

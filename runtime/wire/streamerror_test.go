@@ -318,3 +318,29 @@ func TestStreamGiveUpIsSignalled(t *testing.T) {
 		}
 	})
 }
+
+// After the first event too, the request's credentials echoed in an error event are
+// hidden from the stream's error text.
+func TestStreamErrorEventAfterTheFirstHidesCredentials(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		events := append(textEvents(false, "a"), retrytest.ErrorEvent(
+			`{"type":"error","error":{"type":"authentication_error","message":"key sk-ant-SECRET-1234 revoked"}}`))
+		tr := retrytest.NewTransport(nil, retrytest.Events(events...))
+		c, err := wire.NewClient("http://api.test", wire.WithHTTPClient(tr.Client()), wire.WithRequestEditor(func(_ context.Context, r *http.Request) error {
+			r.Header.Set("X-Api-Key", "sk-ant-SECRET-1234")
+			return nil
+		}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := wire.OpenStream[string](context.Background(), c, wire.NewRequest("POST"), &keyed, wire.StreamConfig{Text: true}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		read(s)
+		if err := s.Err(); err == nil || strings.Contains(err.Error(), "SECRET") || !strings.Contains(err.Error(), "revoked") {
+			t.Errorf("err = %v, want the event's error without the key", err)
+		}
+	})
+}
