@@ -178,7 +178,7 @@ func TestHostileProgram(t *testing.T) {
 			Name: name,
 			Enum: strconv.Quote(value("enum.value")),
 			Cat:  strconv.Quote("cat" + value("discriminator.value")),
-			uri:  "/items/a%2Fb%3Fc%23d" + (&url.URL{Path: "/x" + value("path.key")}).EscapedPath(),
+			uri:  "/items/a%2Fb%3Fc%23d" + (&url.URL{Path: "/x" + pathOfKey(value("path.key"))}).EscapedPath(),
 		}
 		clients = append(clients, c)
 		t.Logf("payload %d: in %d of %d fields", i, len(values), len(runnable))
@@ -233,4 +233,11 @@ func TestHostileProgram(t *testing.T) {
 	if entries, _ := os.ReadDir(work); len(entries) != 1 {
 		t.Errorf("the program's folder holds %d entries, want only the program", len(entries))
 	}
+}
+
+// pathOfKey returns the path a path key sends: what comes before a fragment, which only
+// names the operation.
+func pathOfKey(key string) string {
+	path, _, _ := strings.Cut(key, "#")
+	return path
 }

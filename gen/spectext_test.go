@@ -500,7 +500,7 @@ func compareWithTwin(fields []hostileField, payload string, got *ast.File, twin 
 		case twin.lits[v] || slices.Contains(allowed, v):
 		case !literal:
 			return fmt.Errorf("payload of a field that reaches no literal made literal %.80q", v)
-		case !holds(v) && !(path && strings.ContainsAny(payload, "{}?")):
+		case !holds(v) && !(path && strings.ContainsAny(payload, "{}?#")):
 			return fmt.Errorf("literal %.80q does not hold the payload", v)
 		}
 	}
@@ -515,8 +515,8 @@ func (f hostileField) carries(p string) bool {
 	switch {
 	case !f.literal || p == f.twinOf(p):
 		return false
-	case f.name == "path.key" && strings.ContainsAny(p, "{}?"):
-		return false // cut into parameters and query
+	case f.name == "path.key" && strings.ContainsAny(p, "{}?#"):
+		return false // cut into parameters and query; a fragment is not sent
 	case f.name == "request.mediatype" && strings.Contains(p, "*"):
 		return false // a wildcard is sent as application/octet-stream
 	}

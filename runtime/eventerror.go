@@ -29,8 +29,17 @@ type EventError struct {
 	StatusCode int
 	// Data is the event's data, as received.
 	Data []byte
-	// Model is Data decoded into the stream's error model, when the spec declares one.
+	// Model is Data decoded into the error model the spec declares for StatusCode (or for
+	// the stream's error event), with the request's credentials hidden in its strings; nil
+	// when it declares none or the data does not decode. errors.As reaches it.
 	Model any
+}
+
+// Unwrap returns Model when it is an error, as a generated error model is, so that
+// errors.As reaches it.
+func (e *EventError) Unwrap() error {
+	err, _ := e.Model.(error)
+	return err
 }
 
 // AnswerStatus returns StatusCode: an EventError is a FailedAnswer.

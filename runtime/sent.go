@@ -27,6 +27,12 @@ func init() {
 			e.hide = allSecrets(req)
 		}
 	}
+	sent.HideRequestJSON = func(req *http.Request, body []byte) ([]byte, bool) {
+		if req == nil || req.URL == nil {
+			return body, true
+		}
+		return allSecrets(req).hideJSON(body)
+	}
 	sent.HideText = func(req *http.Request, text string) string {
 		if req == nil || req.URL == nil {
 			return text

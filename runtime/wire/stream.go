@@ -313,7 +313,7 @@ func (s *Stream[T]) firstEvent(resp *http.Response) error {
 	first.ev, first.err = first.reader.Next()
 	if first.err == nil {
 		if ee := errorEvent(first.ev, s.cfg.ErrorEvent); ee != nil {
-			s.decodeModel(ee)
+			s.decodeModel(ee, resp.Request)
 			return ee
 		}
 	}
@@ -321,10 +321,19 @@ func (s *Stream[T]) firstEvent(resp *http.Response) error {
 	return nil
 }
 
-// decodeModel sets ee's Model from its data, when the spec declares one.
-func (s *Stream[T]) decodeModel(ee *EventError) {
-	if s.cfg.ErrorModel != nil {
-		ee.Model = s.cfg.ErrorModel(ee.Data)
+// decodeModel sets ee's Model: its data decoded into the stream's error event model, or
+// else into the error model the operation declares for the status it stands for, with the
+// credentials of req, the request it answers, hidden in its strings.
+func (s *Stream[T]) decodeModel(ee *EventError, req *http.Request) {
+	data, ok := sent.HideRequestJSON(req, ee.Data)
+	switch {
+	case !ok:
+	case s.cfg.ErrorModel != nil:
+		ee.Model = s.cfg.ErrorModel(data)
+	case s.cfg.DecodeError != nil && ee.StatusCode != 0:
+		if m := s.cfg.DecodeError(ee.StatusCode); m != nil && json.Unmarshal(data, m) == nil {
+			ee.Model = m
+		}
 	}
 }
 
@@ -404,8 +413,9 @@ func (s *Stream[T]) deliver(ev Event) bool {
 // under the same rules (a retry-safe operation only, the policy's attempts, the budget,
 // the backoff). Otherwise it ends the stream with the error.
 func (s *Stream[T]) failed(ee *EventError) bool {
-	s.decodeModel(ee)
-	if req := s.request(); req != nil { // the request's credentials, echoed, are not shown
+	req := s.request()
+	s.decodeModel(ee, req)
+	if req != nil { // the request's credentials, echoed, are not shown
 		ee.Code, ee.Message = sent.HideText(req, ee.Code), sent.HideText(req, ee.Message)
 	}
 	s.closeResponse()

@@ -344,3 +344,40 @@ func TestStreamErrorEventAfterTheFirstHidesCredentials(t *testing.T) {
 		}
 	})
 }
+
+// rateLimited is an error model an operation declares for 429.
+type rateLimited struct {
+	Error_ struct {
+		Message string `json:"message"`
+		Type    string `json:"type"`
+	} `json:"error"`
+}
+
+func (r *rateLimited) Error() string { return r.Error_.Message }
+
+// An error event decodes into the error model the operation declares for the status it
+// stands for, with the request's credentials hidden, and errors.As reaches it.
+func TestEventErrorDecodesTheDeclaredModel(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tr := retrytest.NewTransport(nil, retrytest.Events(retrytest.Event{
+			Data: `{"error":{"message":"slow down, sk-SECRET-1","type":"rate_limit_exceeded"}}`}))
+		c, err := wire.NewClient("http://api.test", wire.WithHTTPClient(tr.Client()), wire.WithRequestEditor(func(_ context.Context, r *http.Request) error {
+			r.Header.Set("Authorization", "Bearer sk-SECRET-1")
+			return nil
+		}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := wire.StreamConfig{Text: true, DecodeError: func(status int) any {
+			if status == 429 {
+				return new(rateLimited)
+			}
+			return nil
+		}}
+		_, err = wire.OpenStream[string](context.Background(), c, wire.NewRequest("POST"), &runtime.Policy{MaxAttempts: 1}, cfg, nil)
+		m, ok := errors.AsType[*rateLimited](err)
+		if !ok || m.Error_.Type != "rate_limit_exceeded" || strings.Contains(m.Error_.Message, "SECRET") || !strings.Contains(m.Error_.Message, "slow down") {
+			t.Errorf("err = %v, model %+v; want the declared model, decoded, without the token", err, m)
+		}
+	})
+}

@@ -20,6 +20,10 @@ var (
 	// when err keeps none. ok is false when there are some and body is not one JSON value.
 	HideJSON func(err error, body []byte) (out []byte, ok bool)
 
+	// HideRequestJSON is HideJSON for the credentials req carried (its query values
+	// included).
+	HideRequestJSON func(req *http.Request, body []byte) (out []byte, ok bool)
+
 	// HideText returns text with the credentials req carried (its query values
 	// included) replaced by REDACTED, as an error's text hides them.
 	HideText func(req *http.Request, text string) string
