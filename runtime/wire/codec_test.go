@@ -216,3 +216,26 @@ func TestCyclicValueThroughAnyFailsToMarshal(t *testing.T) {
 		t.Errorf("Marshal = %s, want the any as encoding/json writes it, %s", got, want)
 	}
 }
+
+// FuzzCodecAgreesWithEncodingJSON holds the codec's reading to encoding/json's on the
+// same input: both fail, or both succeed and read the same values.
+func FuzzCodecAgreesWithEncodingJSON(f *testing.F) {
+	f.Add([]byte(`{"id":"x","KIND":"k","tags":["a"],"s":"\u003c\u00e9\"\\\n\u2028","i":-7,"f":1.5e3,"b":true,"p":3,` +
+		`"t":"2024-03-01T10:00:00Z","bytes":"aGk=","any":{"n":[1,"2",null]},"raw":[1, 2],"m":{"a":1,"b":null},"extra":{"z":1}}`))
+	f.Add([]byte(`{"s":null,"i":1e3,"p":null,"tags":null,"m":{},"S":"dup","s":"last"}`))
+	f.Add([]byte(`{"i":"seven","s":"ok","f":-0,"b":false}`))
+	f.Add([]byte(`[1,2]`))
+	f.Add([]byte(`{"t":"not a time","bytes":"!!"}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var got object
+		gotErr := Unmarshal(data, &got)
+		var want twin
+		wantErr := json.Unmarshal(data, &want)
+		if (gotErr == nil) != (wantErr == nil) {
+			t.Fatalf("%q: codec error %v, encoding/json error %v", data, gotErr, wantErr)
+		}
+		if gotErr == nil && !reflect.DeepEqual(asTwin(got), want) {
+			t.Fatalf("%q: codec read\n%+v\nencoding/json\n%+v", data, asTwin(got), want)
+		}
+	})
+}

@@ -181,3 +181,65 @@ func TestRewrite(t *testing.T) {
 		}
 	}
 }
+
+// FuzzRewrite holds the metered query of any target the JSONPath library parses to it: the
+// rewrite accepts it or refuses it with an error (the library accepts some texts RFC 9535
+// does not, such as "[?!!]"), its metered form parses, and, for filters of comparisons,
+// logic, length, count and value (match and search follow RFC 9535 where the library does
+// not), selects what the library selects.
+func FuzzRewrite(f *testing.F) {
+	for _, seed := range []string{
+		"$.items[?@.n == 1]", "$.items[?@.o == $.ref]", "$.items[?@.n == $.min && @.name == 'Pet' || @.n == 2]",
+		"$.items[?!(@.n == 1)]", "$.items[?length(@.tags) == 2]", "$.items[?count(@.tags[?@ == 'a']) == 1]",
+		"$..[?@.x == 1 && length(@) == 2]", "$.items[?value(@.o.x) == 1]", "$.items[1:3]", "$..tags[?@ == 'b']",
+		"$.items[?@.n <= 1]", "$.items[?@.name >= 'd']", "$.items[?@.tags[?@ == 'b']]",
+	} {
+		f.Add(seed)
+	}
+	const doc = `items:
+  - {name: Pet, n: 1, tags: [a, b], o: {x: 1}}
+  - {name: pet, n: 1.0, tags: [a], o: {x: 1, y: 2}}
+  - {name: Dog, n: 2, tags: [], o: {x: 1}, v: null}
+  - plain
+  - 7
+ref: {x: 1}
+min: 1
+`
+	f.Fuzz(func(t *testing.T, target string) {
+		path, err := jsonpath.Parse(target)
+		if err != nil || len(target) > 200 {
+			return
+		}
+		metered, err := rewrite(target)
+		if err != nil {
+			return
+		}
+		if _, err := meterParser.Parse(metered); err != nil {
+			t.Fatalf("%q: its metered form %q does not parse: %v", target, metered, err)
+		}
+		if strings.Contains(target, "match") || strings.Contains(target, "search") || strings.ContainsAny(target, "<>") {
+			return
+		}
+		d := NewDocument("api.yaml", tree(t, doc), 1000)
+		d.mirrored()
+		var want []string
+		for _, v := range path.Select(d.root) {
+			want = append(want, fmt.Sprint(v))
+		}
+		ms, err := d.selectNodes(&compiledPath{path: path, metered: metered})
+		if err != nil {
+			return // over the work budget
+		}
+		var got []string
+		for _, m := range ms {
+			got = append(got, fmt.Sprint(d.mirrorOf(m.node)))
+		}
+		slices.Sort(want)
+		want = slices.Compact(want)
+		slices.Sort(got)
+		got = slices.Compact(got)
+		if !slices.Equal(got, want) {
+			t.Fatalf("%q selects %v, the library %v", target, got, want)
+		}
+	})
+}
