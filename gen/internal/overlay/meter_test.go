@@ -59,20 +59,7 @@ min: 1
 		t.Run(target, func(t *testing.T) {
 			d := NewDocument("api.yaml", tree(t, doc), 1000)
 			d.mirrored()
-			var want []string
-			for _, v := range jsonpath.MustParse(target).Select(d.root) {
-				want = append(want, fmt.Sprint(v))
-			}
-			var gotValues []string
-			for _, m := range mustSelect(t, d, target) {
-				gotValues = append(gotValues, fmt.Sprint(d.mirrorOf(m.node)))
-			}
-			// The library selects a node once for each path to it; a selection here is in
-			// document order, once.
-			slices.Sort(want)
-			want = slices.Compact(want)
-			slices.Sort(gotValues)
-			gotValues = slices.Compact(gotValues)
+			gotValues, want := selections(d, mustSelect(t, d, target), jsonpath.MustParse(target))
 			if !slices.Equal(gotValues, want) {
 				t.Errorf("selects %v, want %v", gotValues, want)
 			}
@@ -222,24 +209,28 @@ min: 1
 		}
 		d := NewDocument("api.yaml", tree(t, doc), 1000)
 		d.mirrored()
-		var want []string
-		for _, v := range path.Select(d.root) {
-			want = append(want, fmt.Sprint(v))
-		}
 		ms, err := d.selectNodes(&compiledPath{path: path, metered: metered})
 		if err != nil {
 			return // over the work budget
 		}
-		var got []string
-		for _, m := range ms {
-			got = append(got, fmt.Sprint(d.mirrorOf(m.node)))
-		}
-		slices.Sort(want)
-		want = slices.Compact(want)
-		slices.Sort(got)
-		got = slices.Compact(got)
+		got, want := selections(d, ms, path)
 		if !slices.Equal(got, want) {
 			t.Fatalf("%q selects %v, the library %v", target, got, want)
 		}
 	})
+}
+
+// selections returns the values of ms, a metered selection in d, and of what the library's
+// path selects in d's mirror, each sorted and once: the library selects a node once for
+// each path to it, a selection here is in document order, once.
+func selections(d *Document, ms []match, path *jsonpath.Path) (got, want []string) {
+	for _, m := range ms {
+		got = append(got, fmt.Sprint(d.mirrorOf(m.node)))
+	}
+	for _, v := range path.Select(d.root) {
+		want = append(want, fmt.Sprint(v))
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	return slices.Compact(got), slices.Compact(want)
 }
