@@ -665,9 +665,9 @@ func TestRedirectOnlyOperation(t *testing.T) {
 func TestUnionOfPrimitives(t *testing.T) {
 	req := clientapi.IssueRequest{
 		Title: clientapi.NewIssueRequestTitle("bug"),
-		Labels: []clientapi.IssueRequestLabelsItem{
-			clientapi.NewIssueRequestLabelsItem("urgent"),
-			clientapi.NewIssueRequestLabelsItem(clientapi.IssueRequestLabelsItemObject{Name: clientapi.Ptr("ui")}),
+		Labels: []clientapi.IssueRequestLabel{
+			clientapi.NewIssueRequestLabel("urgent"),
+			clientapi.NewIssueRequestLabel(clientapi.IssueRequestLabelObject{Name: clientapi.Ptr("ui")}),
 		},
 	}
 	got, err := json.Marshal(req)

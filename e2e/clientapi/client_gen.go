@@ -1280,8 +1280,8 @@ type ChatRequest struct {
 // Unions of primitives and arrays, as GitHub's issue title and labels are.
 type IssueRequest struct {
 	_      noCompare
-	Labels []IssueRequestLabelsItem `json:"labels,omitzero"`
-	Title  IssueRequestTitle        `json:"title"`
+	Labels []IssueRequestLabel `json:"labels,omitzero"`
+	Title  IssueRequestTitle   `json:"title"`
 }
 
 // Item is the schema at #/components/schemas/Item.
@@ -1386,11 +1386,11 @@ func (v UserMessage) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&v)
 }
 
-// IssueRequestLabelsItem is the type of the items of the property "labels" of IssueRequest.
-type IssueRequestLabelsItem struct {
+// IssueRequestLabel is the type of the items of the property "labels" of IssueRequest.
+type IssueRequestLabel struct {
 	_      noCompare `wire:"union"`
 	String *string
-	Object *IssueRequestLabelsItemObject
+	Object *IssueRequestLabelObject
 	// Raw is the JSON the value was read from, nil when it was not read. With no variant
 	// set, it is what MarshalJSON writes: a value of a variant the spec does not describe.
 	Raw json.RawMessage
@@ -1402,29 +1402,29 @@ type IssueRequestLabelsItem struct {
 // MarshalJSON writes the variant that is set, else the JSON the value was read from; a
 // value read and not changed since is written as it was read. More than one variant set
 // is an error.
-func (v IssueRequestLabelsItem) MarshalJSON() ([]byte, error) {
+func (v IssueRequestLabel) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&v)
 }
 
 // UnmarshalJSON sets the variant that fits the JSON best (by its kind, then by the
 // members or items it names) and decodes it; the JSON stays in Raw.
-func (v *IssueRequestLabelsItem) UnmarshalJSON(data []byte) error {
+func (v *IssueRequestLabel) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, v)
 }
 
-// NewIssueRequestLabelsItem returns IssueRequestLabelsItem{X: &v} for the variant X of v's type.
-func NewIssueRequestLabelsItem[T string | IssueRequestLabelsItemObject](v T) IssueRequestLabelsItem {
+// NewIssueRequestLabel returns IssueRequestLabel{X: &v} for the variant X of v's type.
+func NewIssueRequestLabel[T string | IssueRequestLabelObject](v T) IssueRequestLabel {
 	switch x := any(v).(type) {
 	case string:
-		return IssueRequestLabelsItem{String: &x}
-	case IssueRequestLabelsItemObject:
-		return IssueRequestLabelsItem{Object: &x}
+		return IssueRequestLabel{String: &x}
+	case IssueRequestLabelObject:
+		return IssueRequestLabel{Object: &x}
 	}
-	return IssueRequestLabelsItem{}
+	return IssueRequestLabel{}
 }
 
-// IssueRequestLabelsItemObject is the type of the variant 2 of IssueRequestLabelsItem.
-type IssueRequestLabelsItemObject struct {
+// IssueRequestLabelObject is the type of the variant 2 of IssueRequestLabel.
+type IssueRequestLabelObject struct {
 	_     noCompare
 	Color *string `json:"color,omitzero"`
 	Name  *string `json:"name,omitzero"`

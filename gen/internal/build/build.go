@@ -41,6 +41,14 @@ type builder struct {
 	errorSets     map[string]*model.ErrorSet       // by their cases
 	errorSetList  []*model.ErrorSet
 
+	claims         []*claim             // package-level names asked for, see resolveNames
+	bases          map[*model.Decl]site // where each inline type was made, for the names inside it
+	titles         map[*openapi3.Schema]titled
+	byTitle        map[string]*model.Type // the one type of the schemas of a shared title, by its key
+	componentNames map[string]bool        // the Go names of the component schemas
+	refIndex       map[*model.Decl]int    // see ref
+	refDecls       []*model.Decl
+
 	fields    int             // struct fields built so far, against MaxFields
 	overgrown bool            // MaxFields was passed: nothing more is built
 	schemes   map[string]bool // the security schemes that have options, by key
@@ -93,6 +101,8 @@ func Build(spec *load.Spec) (*model.API, error) {
 		building:      map[*openapi3.Schema]bool{},
 		errorWrappers: map[*openapi3.Schema]*model.Type{},
 		errorSets:     map[string]*model.ErrorSet{},
+		bases:         map[*model.Decl]site{},
+		byTitle:       map[string]*model.Type{},
 	}
 	doc := spec.Doc
 	api := &model.API{Operations: ops}
@@ -119,10 +129,18 @@ func Build(spec *load.Spec) (*model.API, error) {
 	}
 	b.warnEmptyBodies()
 	b.webhooks(ops)
+	b.resolveNames()
+	for _, op := range ops {
+		for _, v := range op.Variants {
+			v.ParamsType = op.ParamsType // copied before the name was decided
+		}
+	}
+	b.nameEnumValues()
 	b.nameConstructors()
 	b.namePaging(ops)
 	b.policyVars(ops)
 	b.nameLocals(ops)
+	b.fixDocs()
 	breakCycles(b.decls)
 	if err := b.errs.Err(); err != nil {
 		return nil, err
@@ -150,10 +168,20 @@ func (b *builder) nameConstructors() {
 // ("Pet-2") never takes the Go name of one the author wrote ("Pet2").
 func (b *builder) componentGoNames(keys []string) map[string]string {
 	goNames := make(map[string]string, len(keys))
+	b.componentNames = make(map[string]bool, len(keys))
 	for _, hoisted := range []bool{false, true} {
 		for _, name := range keys {
 			if b.spec.Hoisted[schemaPointer(name)] == hoisted {
-				goNames[name] = b.pkg.UniqueFor(names.GoName(name), "schema "+strconv.Quote(name))
+				goName := names.GoName(name)
+				if b.pkg.Taken(goName) && !b.spec.Hoisted[schemaPointer(name)] {
+					// A name the fixed client code has ("File"), or a component whose
+					// name differs in case only: the word of the shape tells them apart.
+					if sr := b.spec.Doc.Components.Schemas[name]; sr != nil && sr.Value != nil && sr.Ref == "" {
+						goName += shapeWord(kindOf(shapeOf(sr.Value)))
+					}
+				}
+				goNames[name] = b.pkg.UniqueFor(goName, "schema "+strconv.Quote(name))
+				b.componentNames[goNames[name]] = true
 			}
 		}
 	}
@@ -167,11 +195,13 @@ func schemaPointer(name string) string { return "#/components/schemas/" + source
 // keep their own names and any schema can refer to any other; then builds them.
 func (b *builder) buildComponents() {
 	if b.spec.Doc.Components == nil {
+		b.scanTitles()
 		return
 	}
 	schemas := b.spec.Doc.Components.Schemas
 	keys := source.SortedKeys(schemas)
 	goNames := b.componentGoNames(keys)
+	b.scanTitles()
 	decls := make([]*model.Decl, len(keys))
 	for i, name := range keys {
 		sr := schemas[name]
@@ -209,7 +239,7 @@ func (b *builder) buildComponents() {
 		d := decls[i]
 		if sr.Ref != "" {
 			if _, ok := b.components[sr.Ref]; !ok {
-				d.Underlying = b.typeOf(sr, site{d.GoName, "schema " + d.GoName})
+				d.Underlying = b.typeOf(sr, at("schema "+d.GoName, d.GoName))
 			}
 			continue
 		}
@@ -220,15 +250,15 @@ func (b *builder) buildComponents() {
 			b.fill(d, s, sh)
 		case shapeSlice:
 			b.building[s] = true
-			d.Underlying = model.SliceOf(b.elemType(s.Items, site{d.GoName + "Item", "items of " + d.GoName}))
+			d.Underlying = model.SliceOf(b.elemType(s.Items, at(d.GoName, d.GoName).items()))
 			delete(b.building, s)
 		case shapeMap:
 			b.building[s] = true
-			d.Underlying = model.MapOf(b.elemType(s.AdditionalProperties.Schema, site{d.GoName + "Value", "values of " + d.GoName}))
+			d.Underlying = model.MapOf(b.elemType(s.AdditionalProperties.Schema, at(d.GoName, d.GoName).values("values of "+d.GoName)))
 			delete(b.building, s)
 		case shapeRef:
 			b.building[s] = true
-			t := b.typeOf(sh.ref, site{d.GoName, "schema " + d.GoName})
+			t := b.typeOf(sh.ref, at("schema "+d.GoName, d.GoName, d.GoName+shapeWord(declKindOf(sh.ref)), d.GoName+combinerWord(s)))
 			delete(b.building, s)
 			if t.Kind == model.KindNamed && t.Decl == d {
 				t = model.BuiltinType(model.Any)
@@ -429,7 +459,7 @@ func (b *builder) params(op *model.Operation, item *openapi3.PathItem, kop *open
 	}
 	for _, p := range op.Params {
 		if !p.Argument() {
-			op.ParamsType = b.pkg.UniqueFor(op.GoName+"Params", "parameters of "+op.GoName)
+			b.claimName(&op.ParamsType, "parameters of "+op.GoName, op.GoName+"Params", op.GoName+"Parameters")
 			break
 		}
 	}
@@ -525,7 +555,8 @@ func (b *builder) param(op *model.Operation, p *openapi3.Parameter) *model.Param
 	// name read as words ("DateSent<" → DateSentBefore, dateSentBefore).
 	spelled := names.SpellOperators(p.Name, temporal(schema))
 	mp.GoName, mp.LocalName = names.GoName(spelled), names.LowerName(spelled)
-	t := b.typeOf(schema, site{op.GoName + mp.GoName, p.In + " parameter " + strconv.Quote(p.Name) + " of " + op.GoName})
+	t := b.typeOf(schema, at(p.In+" parameter "+strconv.Quote(p.Name)+" of "+op.GoName,
+		shortOp(op.GoName)+mp.GoName, op.GoName+mp.GoName, op.GoName+names.GoName(p.In)+mp.GoName))
 	if p.In == openapi3.ParameterInHeader && op.Policy.IdempotencyKey != "" && !op.Policy.KeyInBody && strings.EqualFold(p.Name, op.Policy.IdempotencyKey) {
 		mp.IdempotencyKey = true
 		t = model.BuiltinType(model.String)
@@ -613,6 +644,19 @@ func escapeLiteral(s string) string {
 	return (&url.URL{Path: s}).EscapedPath()
 }
 
+// mediaWord names a kind of media type in a name: JSON, Form, Multipart or Raw.
+func mediaWord(k mediaKind) string {
+	switch k {
+	case mediaJSON:
+		return "JSON"
+	case mediaForm:
+		return "Form"
+	case mediaMultipart:
+		return "Multipart"
+	}
+	return "Raw"
+}
+
 // mediaKind sorts media types into the encodings the client writes and reads.
 type mediaKind int
 
@@ -697,7 +741,8 @@ func (b *builder) requestBody(op *model.Operation, kop *openapi3.Operation) {
 	if mt == nil {
 		return
 	}
-	at := site{op.GoName + "Request", "request body of " + op.GoName}
+	at := at("request body of "+op.GoName, op.GoName+"Request", op.GoName+mediaWord(kind)+"Request")
+	at.bases = []string{shortOp(op.GoName), op.GoName, op.GoName + "Request"}
 	body := &model.Body{ContentType: sendableType(ct), Required: rb.Required, Doc: rb.Description}
 	var t *model.Type
 	switch kind {
@@ -749,12 +794,13 @@ func (b *builder) multipartType(sr *openapi3.SchemaRef, encoding map[string]*ope
 		return nil
 	}
 	d := &model.Decl{
-		Kind:   model.StructDecl,
-		GoName: b.pkg.UniqueFor(at.name, at.where),
-		Doc:    schemaDoc(sr.Value),
+		Kind: model.StructDecl,
+		Doc:  schemaDoc(sr.Value),
 	}
+	b.claimSite(d, at, "")
+	b.bases[d] = at
 	if d.Doc == "" {
-		d.Doc = d.GoName + " is the " + at.where + ", written as multipart/form-data."
+		d.Doc = b.ref(d) + " is the " + at.where + ", written as multipart/form-data."
 	}
 	b.decls = append(b.decls, d)
 	if encoding == nil {
@@ -838,10 +884,12 @@ func (b *builder) readSuccess(op *model.Operation, code string, content openapi3
 	if body != bodyJSON {
 		return success{status: code, ct: ct, text: text}
 	}
-	at := site{op.GoName + "Response", code + " response of " + op.GoName}
+	status := ""
 	if several {
-		at.name += statusWord(code)
+		status = statusWord(code)
 	}
+	at := at(code+" response of "+op.GoName, op.GoName+"Response"+status, op.GoName+mediaWord(mediaJSON)+"Response"+status)
+	at.bases = []string{shortOp(op.GoName) + status, op.GoName + status, op.GoName + "Response" + status}
 	return success{status: code, ct: ct, t: b.typeOf(mt.Schema, at), json: true}
 }
 
@@ -850,9 +898,12 @@ func (b *builder) readSuccess(op *model.Operation, code string, content openapi3
 // and status. A free-form schema gives none: an interface type carries no Error method,
 // and the body stays in the error.
 func (b *builder) errorCase(op *model.Operation, code string, rr *openapi3.ResponseRef, schema *openapi3.SchemaRef) *model.ErrorCase {
-	at := site{op.GoName + "Error" + statusWord(code), code + " response of " + op.GoName}
+	st := statusWord(code)
+	at := at(code+" response of "+op.GoName, op.GoName+"Error"+st, op.GoName+mediaWord(mediaJSON)+"Error"+st)
+	at.bases = []string{shortOp(op.GoName) + "Error" + st, op.GoName + "Error" + st}
 	if name, ok := strings.CutPrefix(rr.Ref, "#/components/responses/"); ok {
-		at = site{names.GoName(source.UnescapePointer(name)) + "Response", "response " + strconv.Quote(source.UnescapePointer(name))}
+		goName := names.GoName(source.UnescapePointer(name))
+		at = site{names: []string{goName + "Response", goName + "ResponseBody"}, where: "response " + strconv.Quote(source.UnescapePointer(name))}
 	}
 	t := b.typeOf(schema, at)
 	if isAny(t) {
@@ -919,11 +970,9 @@ func singleResult(res *model.Result, first success) {
 // multiResult fills res for successes read in different ways: a struct of op's
 // responses, with a field per status, of which the one received is set.
 func (b *builder) multiResult(op *model.Operation, res *model.Result, oks []success) {
-	multi := &model.Decl{
-		Kind:   model.StructDecl,
-		GoName: b.pkg.UniqueFor(op.GoName+"Responses", "responses of "+op.GoName),
-	}
-	multi.Doc = multi.GoName + " holds a response of " + op.GoName + ": the field of the status received is set."
+	multi := &model.Decl{Kind: model.StructDecl}
+	b.claimName(&multi.GoName, "responses of "+op.GoName, op.GoName+"Responses", op.GoName+"Results")
+	multi.Doc = b.ref(multi) + " holds a response of " + op.GoName + ": the field of the status received is set."
 	b.decls = append(b.decls, multi)
 	fields := names.NewExportedNamer()
 	for _, ok := range oks {

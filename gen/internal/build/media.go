@@ -74,7 +74,7 @@ func (b *builder) stream(op *model.Operation, kop *openapi3.Operation) {
 	if schema == nil || schema.Value == nil {
 		s.Type = model.BuiltinType(model.Any)
 	} else {
-		s.Type = b.typeOf(schema, site{op.GoName + "Event", "event of " + op.GoName})
+		s.Type = b.typeOf(schema, at("event of "+op.GoName, op.GoName+"Event", op.GoName+"StreamEvent"))
 	}
 	s.Text = s.Type.Kind == model.KindBuiltin && s.Type.Builtin == model.String
 	op.Stream = s
@@ -237,7 +237,8 @@ func (b *builder) responseHeaders(op *model.Operation, kop *openapi3.Operation) 
 	if len(order) == 0 {
 		return
 	}
-	set := &model.HeaderSet{GoName: b.pkg.UniqueFor(op.GoName+"Headers", "response headers of "+op.GoName)}
+	set := &model.HeaderSet{}
+	b.claimName(&set.GoName, "response headers of "+op.GoName, op.GoName+"Headers", op.GoName+"ResponseHeaders")
 	fields := names.NewExportedNamer("From")
 	for _, name := range order {
 		h := found[strings.ToLower(name)]

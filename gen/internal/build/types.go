@@ -421,16 +421,6 @@ func (b *builder) warnDroppedEnumValues(d *model.Decl, s *openapi3.Schema, base 
 	})
 }
 
-// site is where a schema is met: the name an inline named type gets there ("PetOwner")
-// and a description of the place for its doc comment (`property "owner" of Pet`).
-type site struct {
-	name  string
-	where string
-}
-
-func (s site) items() site  { return site{s.name + "Item", "items of the " + s.where} }
-func (s site) values() site { return site{s.name + "Value", "values of the " + s.where} }
-
 // typeOf returns the Go type of a schema met at a site, building what it needs.
 func (b *builder) typeOf(sr *openapi3.SchemaRef, at site) *model.Type {
 	if sr == nil || sr.Value == nil {
@@ -449,7 +439,7 @@ func (b *builder) typeOf(sr *openapi3.SchemaRef, at site) *model.Type {
 		if i := strings.LastIndexAny(ref, "/#"); i >= 0 {
 			ref = ref[i+1:]
 		}
-		return b.inline(sr.Value, site{names.GoName(source.UnescapePointer(ref)), "schema at " + sr.Ref})
+		return b.inline(sr.Value, refSite(sr.Ref))
 	}
 	return b.inline(sr.Value, at)
 }
@@ -478,9 +468,18 @@ func (b *builder) inline(s *openapi3.Schema, at site) *model.Type {
 	case shapeMap:
 		b.building[s] = true
 		defer delete(b.building, s)
-		return model.MapOf(b.elemType(s.AdditionalProperties.Schema, at.values()))
+		return model.MapOf(b.elemType(s.AdditionalProperties.Schema, at.values("values of the "+at.where)))
 	case shapeStruct, shapeEnum, shapeUnion:
+		tt, hasTitle := b.titles[s]
+		if hasTitle && tt.shared {
+			if t, ok := b.byTitle[tt.key]; ok {
+				return t
+			}
+		}
 		d := b.declare(at, s, sh)
+		if hasTitle && tt.shared {
+			b.byTitle[tt.key] = model.NamedType(d)
+		}
 		b.fill(d, s, sh)
 		return model.NamedType(d)
 	}
@@ -503,14 +502,21 @@ func (b *builder) elemType(sr *openapi3.SchemaRef, at site) *model.Type {
 // built, so that a schema that refers to itself finds it.
 func (b *builder) declare(at site, s *openapi3.Schema, sh shape) *model.Decl {
 	d := &model.Decl{
-		GoName:     b.pkg.UniqueFor(at.name, at.where),
 		Doc:        schemaDoc(s),
 		Deprecated: s.Deprecated,
 	}
-	if d.Doc == "" {
-		d.Doc = d.GoName + " is the type of the " + at.where + "."
-	}
 	setKind(d, sh)
+	first := ""
+	if tt, ok := b.titles[s]; ok && (tt.shared || len(tt.name) < len(at.name())) {
+		// The title names the type, and the places inside it.
+		first = tt.name
+		at.bases, at.step = []string{tt.name}, ""
+	}
+	b.claimSite(d, at, first)
+	b.bases[d] = at
+	if d.Doc == "" {
+		d.Doc = b.ref(d) + " is the type of the " + at.where + "."
+	}
 	b.decls = append(b.decls, d)
 	b.bySchema[s] = model.NamedType(d)
 	return d
@@ -577,10 +583,7 @@ func (b *builder) fill(d *model.Decl, s *openapi3.Schema, sh shape) {
 	case shapeEnum:
 		b.warnDroppedEnumValues(d, s, sh.builtin)
 		for _, v := range sh.values {
-			d.Values = append(d.Values, &model.EnumValue{
-				GoName: b.pkg.UniqueFor(d.GoName+enumSuffix(v), "a value of "+d.GoName),
-				Value:  v,
-			})
+			d.Values = append(d.Values, &model.EnumValue{Value: v}) // named by nameEnumValues
 		}
 	case shapeUnion:
 		b.union(d, s, sh.variants)
@@ -636,7 +639,7 @@ func (b *builder) structFields(d *model.Decl, props map[string]*openapi3.SchemaR
 	if additional != nil && !multipart {
 		elem := model.BuiltinType(model.Any)
 		if additional.Value != nil {
-			elem = b.elemType(additional, site{d.GoName + "Value", "additional properties of " + d.GoName})
+			elem = b.elemType(additional, b.inside(d).values("additional properties of "+b.ref(d)))
 		}
 		d.Fields = append(d.Fields, &model.Field{
 			GoName:     fields.UniqueFor("AdditionalProperties", "additional properties"),
@@ -660,7 +663,7 @@ func (b *builder) structField(d *model.Decl, f *model.Field, p *openapi3.SchemaR
 	case multipart && p != nil && p.Value != nil && p.Value.Items != nil && isBinary(p.Value.Items):
 		t = model.SliceOf(model.BuiltinType(model.File))
 	default:
-		t = b.typeOf(p, site{d.GoName + names.GoName(f.Name), "property " + strconv.Quote(f.Name) + " of " + d.GoName})
+		t = b.typeOf(p, b.inside(d).member(names.GoName(f.Name), "property "+strconv.Quote(f.Name)+" of "+b.ref(d)))
 	}
 	if multipart {
 		if enc := encoding[f.Name]; enc != nil && !strings.ContainsAny(enc.ContentType, ",*") {
@@ -855,7 +858,7 @@ func (b *builder) union(d *model.Decl, s *openapi3.Schema, variants []*openapi3.
 		if v.Ref == "" {
 			label = inlineVariantLabel(v.Value)
 		}
-		at := site{d.GoName + label, "variant " + strconv.Itoa(i+1) + " of " + d.GoName}
+		at := b.inside(d).variant(label, i, "variant "+strconv.Itoa(i+1)+" of "+b.ref(d))
 		t := b.typeOf(v, at)
 		if seen[t.String()] {
 			continue
@@ -1026,6 +1029,9 @@ func inlineVariantLabel(s *openapi3.Schema) string {
 	}
 	switch sh := shapeOf(s); sh.kind {
 	case shapeStruct:
+		if v := fixedValue(s); v != "" {
+			return v
+		}
 		return "Object"
 	case shapeEnum:
 		if len(sh.values) == 1 {
@@ -1034,6 +1040,36 @@ func inlineVariantLabel(s *openapi3.Schema) string {
 		return "Enum"
 	case shapeUnion:
 		return "Union"
+	}
+	return ""
+}
+
+// fixedValue names an object variant after the one value a property of it allows (a
+// string const, or an enum of one string), the first such property by name: the
+// {"event": "thread.message.created", ...} variant is ThreadMessageCreated. It returns ""
+// for an object without one.
+func fixedValue(s *openapi3.Schema) string {
+	props, _ := collectProperties(s)
+	for _, name := range source.SortedKeys(props) {
+		p := props[name]
+		if p == nil || p.Value == nil {
+			continue
+		}
+		var only []any
+		for _, v := range p.Value.Enum {
+			if v != nil {
+				only = append(only, v)
+			}
+		}
+		if p.Value.Const != nil {
+			only = append(only[:0], p.Value.Const)
+		}
+		if len(only) != 1 {
+			continue
+		}
+		if str, ok := only[0].(string); ok && len(names.Words(str)) > 0 {
+			return names.GoName(str)
+		}
 	}
 	return ""
 }
@@ -1081,10 +1117,10 @@ func (b *builder) markErrorModel(t *model.Type, key *openapi3.Schema, at site) *
 		}
 		d = &model.Decl{
 			Kind:       model.DefinedDecl,
-			GoName:     b.pkg.UniqueFor(at.name, at.where),
 			Underlying: t,
 		}
-		d.Doc = d.GoName + " is the type of the " + at.where + "."
+		b.claimSite(d, at, "")
+		d.Doc = b.ref(d) + " is the type of the " + at.where + "."
 		b.decls = append(b.decls, d)
 		w := model.NamedType(d)
 		b.errorWrappers[key] = w

@@ -61,7 +61,7 @@ func (b *builder) payloads(item *openapi3.PathItem, base, what string) {
 			if len(load.Methods(item)) > 1 {
 				name = base + names.GoName(strings.ToLower(m.Method)) + "Payload"
 			}
-			b.typeOf(mt.Schema, site{name, "payload of " + what})
+			b.typeOf(mt.Schema, at("payload of "+what, name, name+"Body"))
 			break
 		}
 	}

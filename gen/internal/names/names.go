@@ -17,8 +17,8 @@ import (
 // EmptyName is what GoName returns for text with nothing usable in it.
 const EmptyName = "Empty"
 
-// MaxNameLen caps the identifier GoName makes from one piece of spec text; a longer one is
-// cut, and the Namer marks cut names that collide with a numeric suffix. A name joined from
+// MaxNameLen caps the identifier GoName makes from one piece of spec text; a longer one
+// drops the words it repeats, then is cut, and the Namer marks cut names that collide with a numeric suffix. A name joined from
 // several pieces (an inline type named after its schema and property) can be longer: each
 // piece is capped, not the whole.
 const MaxNameLen = 100
@@ -102,6 +102,17 @@ func GoName(s string) string {
 	var b strings.Builder
 	for _, w := range words {
 		b.WriteString(titleWord(w))
+	}
+	if b.Len() > MaxNameLen {
+		// Too long to keep whole: a word the name already said goes first.
+		b.Reset()
+		said := map[string]bool{}
+		for _, w := range words {
+			if lw := strings.ToLower(w); !said[lw] {
+				said[lw] = true
+				b.WriteString(titleWord(w))
+			}
+		}
 	}
 	name := b.String()
 	if r, _ := utf8.DecodeRuneInString(name); !unicode.IsUpper(r) {

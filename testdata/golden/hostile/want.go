@@ -704,20 +704,20 @@ type AStruct struct {
 	AStructFuncInit *string `json:"A struct{}; func init(){}//,omitzero"`
 }
 
-// APIError2 is the schema at #/components/schemas/APIError.
-type APIError2 = string
+// APIErrorType is the schema at #/components/schemas/APIError.
+type APIErrorType = string
 
-// Client2 is the schema at #/components/schemas/Client.
-type Client2 = string
+// ClientType is the schema at #/components/schemas/Client.
+type ClientType = string
 
 // Foo is the schema at #/components/schemas/Foo.
 type Foo = string
 
-// WithHeader2 is the schema at #/components/schemas/WithHeader.
-type WithHeader2 = string
+// WithHeaderType is the schema at #/components/schemas/WithHeader.
+type WithHeaderType = string
 
-// Foo2 is the schema at #/components/schemas/foo.
-type Foo2 = string
+// FooType is the schema at #/components/schemas/foo.
+type FooType = string
 
 // FooBar is the schema at #/components/schemas/foo-bar.
 type FooBar = int64

@@ -1127,9 +1127,8 @@ type PaginationLinks struct {
 
 // PaginationLinksPages is the type of the property "pages" of PaginationLinks.
 type PaginationLinksPages struct {
-	_       noCompare `wire:"union"`
-	Object  *PaginationLinksPagesObject
-	Object2 *PaginationLinksPagesObject2
+	_      noCompare `wire:"union"`
+	Object *PaginationLinksPagesFirstObject
 	// Raw is the JSON the value was read from, nil when it was not read. With no variant
 	// set, it is what MarshalJSON writes: a value of a variant the spec does not describe.
 	Raw json.RawMessage
@@ -1152,25 +1151,23 @@ func (v *PaginationLinksPages) UnmarshalJSON(data []byte) error {
 }
 
 // NewPaginationLinksPages returns PaginationLinksPages{X: &v} for the variant X of v's type.
-func NewPaginationLinksPages[T PaginationLinksPagesObject | PaginationLinksPagesObject2](v T) PaginationLinksPages {
+func NewPaginationLinksPages[T PaginationLinksPagesFirstObject](v T) PaginationLinksPages {
 	switch x := any(v).(type) {
-	case PaginationLinksPagesObject:
+	case PaginationLinksPagesFirstObject:
 		return PaginationLinksPages{Object: &x}
-	case PaginationLinksPagesObject2:
-		return PaginationLinksPages{Object2: &x}
 	}
 	return PaginationLinksPages{}
 }
 
-// PaginationLinksPagesObject is the type of the variant 1 of PaginationLinksPages.
-type PaginationLinksPagesObject struct {
+// PaginationLinksPagesFirstObject is the type of the variant 1 of PaginationLinksPages.
+type PaginationLinksPagesFirstObject struct {
 	_    noCompare
 	Last *string `json:"last,omitzero"`
 	Next *string `json:"next,omitzero"`
 }
 
-// PaginationLinksPagesObject2 is the type of the variant 2 of PaginationLinksPages.
-type PaginationLinksPagesObject2 struct {
+// PaginationLinksPagesSecondObject is the type of the variant 2 of PaginationLinksPages.
+type PaginationLinksPagesSecondObject struct {
 	_     noCompare
 	First *string `json:"first,omitzero"`
 	Prev  *string `json:"prev,omitzero"`
@@ -1197,13 +1194,13 @@ type ListCollaborationsResponse struct {
 // ListDropletsResponse is the type of the 200 response of ListDroplets.
 type ListDropletsResponse struct {
 	_        noCompare
-	Droplets []Message                `json:"droplets,omitzero"`
-	Links    *PaginationLinks         `json:"links,omitzero"`
-	Meta     ListDropletsResponseMeta `json:"meta"`
+	Droplets []Message        `json:"droplets,omitzero"`
+	Links    *PaginationLinks `json:"links,omitzero"`
+	Meta     ListDropletsMeta `json:"meta"`
 }
 
-// ListDropletsResponseMeta is the type of the property "meta" of ListDropletsResponse.
-type ListDropletsResponseMeta struct {
+// ListDropletsMeta is the type of the property "meta" of ListDropletsResponse.
+type ListDropletsMeta struct {
 	_     noCompare
 	Total *int64 `json:"total,omitzero"`
 }
@@ -1221,32 +1218,32 @@ type ListGroupsResponse struct {
 // ListOrdersResponse is the type of the 200 response of ListOrders.
 type ListOrdersResponse struct {
 	_        noCompare
-	Embedded *ListOrdersResponseEmbedded `json:"_embedded,omitzero"`
-	Links    *ListOrdersResponseLinks    `json:"_links,omitzero"`
-	Orders   []Message                   `json:"orders,omitzero"`
+	Embedded *ListOrdersEmbedded `json:"_embedded,omitzero"`
+	Links    *ListOrdersLinks    `json:"_links,omitzero"`
+	Orders   []Message           `json:"orders,omitzero"`
 }
 
-// ListOrdersResponseEmbedded is the type of the property "_embedded" of ListOrdersResponse.
-type ListOrdersResponseEmbedded struct {
+// ListOrdersEmbedded is the type of the property "_embedded" of ListOrdersResponse.
+type ListOrdersEmbedded struct {
 	_      noCompare
 	Orders []Message `json:"orders,omitzero"`
 }
 
-// ListOrdersResponseLinks is the type of the property "_links" of ListOrdersResponse.
-type ListOrdersResponseLinks struct {
+// ListOrdersLinks is the type of the property "_links" of ListOrdersResponse.
+type ListOrdersLinks struct {
 	_    noCompare
-	Next *ListOrdersResponseLinksNext `json:"next,omitzero"`
-	Self *ListOrdersResponseLinksSelf `json:"self,omitzero"`
+	Next *ListOrdersLinksNext `json:"next,omitzero"`
+	Self *ListOrdersLinksSelf `json:"self,omitzero"`
 }
 
-// ListOrdersResponseLinksNext is the type of the property "next" of ListOrdersResponseLinks.
-type ListOrdersResponseLinksNext struct {
+// ListOrdersLinksNext is the type of the property "next" of ListOrdersLinks.
+type ListOrdersLinksNext struct {
 	_    noCompare
 	Href *string `json:"href,omitzero"`
 }
 
-// ListOrdersResponseLinksSelf is the type of the property "self" of ListOrdersResponseLinks.
-type ListOrdersResponseLinksSelf struct {
+// ListOrdersLinksSelf is the type of the property "self" of ListOrdersLinks.
+type ListOrdersLinksSelf struct {
 	_    noCompare
 	Href *string `json:"href,omitzero"`
 }

@@ -275,7 +275,7 @@ func TestMultipartBodyIsReplayed(t *testing.T) {
 			Attachments: []File{{Body: strings.NewReader("one")}, {Body: bytes.NewReader([]byte("two"))}},
 			Purpose:     &purpose,
 			Count:       &count,
-			Meta:        &UploadRequestMeta{K: &k},
+			Meta:        &UploadMeta{K: &k},
 		})
 		if err != nil {
 			t.Fatal(err)

@@ -729,15 +729,15 @@ type SearchJSON struct {
 // UploadRequest is the request body of Upload, written as multipart/form-data.
 type UploadRequest struct {
 	_           noCompare
-	Attachments []File             `json:"attachments,omitzero"`
-	Count       *int64             `json:"count,omitzero"`
-	File        File               `json:"file"`
-	Meta        *UploadRequestMeta `json:"meta,omitzero"`
-	Purpose     *string            `json:"purpose,omitzero"`
+	Attachments []File      `json:"attachments,omitzero"`
+	Count       *int64      `json:"count,omitzero"`
+	File        File        `json:"file"`
+	Meta        *UploadMeta `json:"meta,omitzero"`
+	Purpose     *string     `json:"purpose,omitzero"`
 }
 
-// UploadRequestMeta is the type of the property "meta" of UploadRequest.
-type UploadRequestMeta struct {
+// UploadMeta is the type of the property "meta" of UploadRequest.
+type UploadMeta struct {
 	_ noCompare
 	K *string `json:"k,omitzero"`
 }

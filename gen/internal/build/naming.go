@@ -1,0 +1,537 @@
+package build
+
+import (
+	"encoding/json"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/retrygen/retrygen/gen/internal/names"
+	"github.com/retrygen/retrygen/gen/internal/source"
+	"github.com/retrygen/retrygen/gen/model"
+)
+
+// This file names the types the build makes of inline schemas, and the other
+// package-level names an operation brings (<Op>Params, <Op>Responses, <Op>Headers).
+//
+// A name depends on where the schema is, never on which other names exist:
+//
+//   - An inline schema is named after the nearest named thing — a component schema, the
+//     operation (for its request body, responses and parameters) — followed by the path
+//     of properties down to it. Each step drops the words the name before it already
+//     says ("PaymentIntent" + "payment_method_options" is PaymentIntentMethodOptions);
+//     the items of an array take the singular of its name (Permissions → Permission),
+//     else Item; the values of a map Value; a union's variant its title or the word its
+//     shape or single value gives.
+//   - Below an operation, the body's own type is <Op>Request (<Op>Response for a
+//     response), and the types inside it start with <Op> alone.
+//   - A schema with a title is named after the title when that is shorter than its
+//     place's name and no other schema has the title with other content; schemas with
+//     the same title and the same content are one type.
+//
+// Every name is a list of candidates, from the shortest to the one that says most of
+// the place: the short name, then a longer one that names the place (the media type of
+// a body, where a parameter is sent, the Request or Response word, the property's whole
+// name), then the short name followed by the word of the schema's shape (Object, Enum,
+// Union). A candidate is granted when no other place asks for it at the same rank and
+// no component or fixed name has it; the places that ask for the same candidate all move
+// to their next one, by the same rule. So adding a schema or an operation renames
+// nothing but a place whose name is exactly the new one's, and the number that ends a
+// name is the last resort, for places that only the number tells apart.
+
+// site is where a schema is met: the names an inline named type gets there and a
+// description of the place for its doc comment (`property "owner" of Pet`).
+type site struct {
+	// names are the candidates of the name of an inline type made here, preferred first
+	// ("PetOwner").
+	names []string
+	// bases start the candidates of the places inside it (its properties, items,
+	// variants), in the same order; nil for names.
+	bases []string
+	// step is the last word of the place ("PaymentSettings"), whose words the step
+	// inside it does not repeat; "" at a named thing, whose last word is used.
+	step  string
+	where string
+}
+
+// at is a site of the candidates cands.
+func at(where string, cands ...string) site { return site{names: cands, where: where} }
+
+// name is the preferred candidate.
+func (s site) name() string { return s.names[0] }
+
+// childBases are what the names of the places inside a type made at s start with.
+func (s site) childBases() []string {
+	if len(s.bases) > 0 {
+		return s.bases
+	}
+	return s.names
+}
+
+// said is what the step inside s need not repeat: the words of s's own step, else the
+// last word of the name it starts from ("Pet" + "pet_type" is PetType).
+func (s site) said() []string {
+	if s.step != "" {
+		return names.Words(s.step)
+	}
+	words := names.Words(s.childBases()[0])
+	if len(words) == 0 {
+		return nil
+	}
+	return words[len(words)-1:]
+}
+
+// inside is the site a decl was made at, for the names of the places inside it: a
+// component's name is its own.
+func (b *builder) inside(d *model.Decl) site {
+	if at, ok := b.bases[d]; ok {
+		return at
+	}
+	return site{names: []string{d.GoName}}
+}
+
+// refSite is the site of a schema a $ref names at a place other than the component
+// schemas: named after the last step of the reference, or its last three.
+func refSite(ref string) site {
+	steps := strings.Split(strings.TrimPrefix(ref[strings.IndexByte(ref, '#')+1:], "/"), "/")
+	var long strings.Builder
+	for _, st := range steps[max(0, len(steps)-3):] {
+		long.WriteString(names.GoName(source.UnescapePointer(st)))
+	}
+	last := ref
+	if i := strings.LastIndexAny(ref, "/#"); i >= 0 {
+		last = ref[i+1:]
+	}
+	return at("schema at "+ref, names.GoName(source.UnescapePointer(last)), long.String())
+}
+
+// items is the site of the items of an array met at s: the singular of its name
+// ("Permissions" → "Permission"), else the name followed by Item.
+func (s site) items() site {
+	var cands []string
+	for _, base := range s.childBases() {
+		if one := singular(base); one != base {
+			cands = append(cands, one)
+		} else {
+			cands = append(cands, base+"Item")
+		}
+	}
+	cands = append(cands, s.childBases()[0]+"Item")
+	return site{names: cands, step: singular(s.step), where: "items of the " + s.where}
+}
+
+// values is the site of the values of a map met at s.
+func (s site) values(where string) site {
+	var cands []string
+	for _, base := range s.childBases() {
+		cands = append(cands, base+"Value")
+	}
+	return site{names: cands, where: where}
+}
+
+// member is the site of the property or variant named word of a type made at s: the
+// first candidate drops the words s's step already says; the others keep word whole.
+func (s site) member(word, where string) site {
+	bases := s.childBases()
+	trimmed := trimSaid(s.said(), word)
+	var cands []string
+	for _, base := range bases {
+		cands = append(cands, base+trimmed)
+	}
+	if trimmed != word {
+		cands = append(cands, bases[len(bases)-1]+word)
+	}
+	return site{names: cands, step: word, where: where}
+}
+
+// variant is the site of a union's variant labelled label, made at s. The places
+// inside the variant start as the union's do (the label is the variant's own name,
+// not a step of the path), then with the label.
+//
+// The label drops the words the union's whole name says (a title repeats its place);
+// the last candidate says which variant it is, by its place in the list ("Second").
+func (s site) variant(label string, i int, where string) site {
+	bases := s.childBases()
+	if label == "" {
+		return site{names: slices.Clone(bases), where: where, step: s.step}
+	}
+	trimmed := trimSaid(names.Words(bases[0]), label)
+	v := site{where: where, step: s.step}
+	for _, base := range bases {
+		v.names = append(v.names, base+trimmed)
+	}
+	if trimmed != label {
+		v.names = append(v.names, bases[len(bases)-1]+label)
+	}
+	if i < len(ordinals) {
+		v.names = append(v.names, bases[0]+ordinals[i]+label)
+	}
+	v.bases = append(slices.Clone(bases), v.names...)
+	return v
+}
+
+// ordinals name a union's variants by their place, the last resort before a number.
+var ordinals = []string{"First", "Second", "Third", "Fourth", "Fifth", "Sixth", "Seventh", "Eighth", "Ninth", "Tenth",
+	"Eleventh", "Twelfth", "Thirteenth", "Fourteenth", "Fifteenth", "Sixteenth", "Seventeenth", "Eighteenth", "Nineteenth", "Twentieth"}
+
+// shortOp is an operation's name as the types below its request and responses start
+// it: a word that only repeats the one before it in the singular is dropped, as a path
+// parameter names one of what the path lists ("PostCustomersCustomerSubscriptions" →
+// PostCustomersSubscriptions).
+func shortOp(op string) string {
+	words := names.Words(op)
+	var b strings.Builder
+	for i, w := range words {
+		if i > 0 && !strings.EqualFold(w, words[i-1]) && strings.EqualFold(singular(words[i-1]), w) {
+			continue
+		}
+		b.WriteString(w)
+	}
+	return b.String()
+}
+
+// trimSaid drops from word the words of said, in any case and place (said
+// "PaymentSettings", word "PaymentMethodOptions" → "MethodOptions"); word when nothing
+// would be left.
+func trimSaid(saidWords []string, word string) string {
+	said := map[string]bool{}
+	for _, w := range saidWords {
+		said[strings.ToLower(w)] = true
+	}
+	var b strings.Builder
+	for _, w := range names.Words(word) {
+		if !said[strings.ToLower(w)] {
+			b.WriteString(w)
+		}
+	}
+	if b.Len() == 0 {
+		return word
+	}
+	out := b.String()
+	if r := out[0]; r >= '0' && r <= '9' {
+		return word // a name cannot go on with a digit after a dropped word
+	}
+	return out
+}
+
+// singular writes the last word of name in the singular when it reads as an English
+// plural ("Permissions" → "Permission", "Entries" → "Entry", "Addresses" → "Address");
+// name as it is when it does not.
+func singular(name string) string {
+	words := names.Words(name)
+	if len(words) == 0 {
+		return name
+	}
+	last := words[len(words)-1]
+	stem := strings.TrimSuffix(name, last)
+	lower := strings.ToLower(last)
+	switch {
+	case len(lower) < 4 || strings.ToUpper(last) == last:
+		return name // "Bus", an initialism ("IDs" is kept: its singular reads as a field)
+	case strings.HasSuffix(lower, "ies"):
+		return stem + last[:len(last)-3] + "y"
+	case strings.HasSuffix(lower, "sses"), strings.HasSuffix(lower, "ches"), strings.HasSuffix(lower, "shes"), strings.HasSuffix(lower, "xes"):
+		return stem + last[:len(last)-2]
+	case strings.HasSuffix(lower, "ss"), strings.HasSuffix(lower, "us"), strings.HasSuffix(lower, "is"):
+		return name
+	case strings.HasSuffix(lower, "s"):
+		return stem + last[:len(last)-1]
+	}
+	return name
+}
+
+// shapeWord is the word that says what a declaration is, the last candidate of its
+// name before a number.
+func shapeWord(k model.DeclKind) string {
+	switch k {
+	case model.StructDecl:
+		return "Object"
+	case model.EnumDecl:
+		return "Enum"
+	case model.UnionDecl:
+		return "Union"
+	}
+	return "Type"
+}
+
+// kindOf is the kind of declaration a shape makes.
+func kindOf(sh shape) model.DeclKind {
+	d := &model.Decl{}
+	setKind(d, sh)
+	return d.Kind
+}
+
+// declKindOf is the kind of declaration the schema sr makes.
+func declKindOf(sr *openapi3.SchemaRef) model.DeclKind {
+	if sr == nil || sr.Value == nil {
+		return model.AliasDecl
+	}
+	return kindOf(shapeOf(sr.Value))
+}
+
+// combinerWord is the keyword by which s stands for another schema: AllOf, OneOf or
+// AnyOf.
+func combinerWord(s *openapi3.Schema) string {
+	switch {
+	case len(s.AllOf) > 0:
+		return "AllOf"
+	case len(s.OneOf) > 0:
+		return "OneOf"
+	}
+	return "AnyOf"
+}
+
+// claim is a package-level name the build asked for, decided once every place has
+// asked (see resolveNames).
+type claim struct {
+	target *string
+	cands  []string
+	owner  string
+}
+
+// claimName sets *target to the first of cands and asks for it; resolveNames decides.
+func (b *builder) claimName(target *string, owner string, cands ...string) {
+	// Ranks stay aligned across places: a candidate repeated at the next rank is kept,
+	// so that two places that part at rank 1 compare their own rank-1 names.
+	var list []string
+	for _, c := range cands {
+		if c == "" && len(list) > 0 {
+			c = list[len(list)-1]
+		}
+		if c != "" {
+			list = append(list, c)
+		}
+	}
+	*target = list[0]
+	b.claims = append(b.claims, &claim{target: target, cands: list, owner: owner})
+}
+
+// claimSite asks for the name of a decl made at the site s, first (a title's) before
+// the site's own.
+func (b *builder) claimSite(d *model.Decl, s site, first string) {
+	cands := append([]string{first}, s.names...)
+	b.claimName(&d.GoName, s.where, append(cands, s.name()+shapeWord(d.Kind))...)
+}
+
+// resolveNames grants the names asked for: rank by rank, a candidate that one place
+// alone asks for and that nothing holds yet; the places that shared one try their next.
+// A place that runs out of candidates takes its last with a number, in the order of its
+// first candidate and its place, so that the number too depends on the places that ask
+// for that name only.
+func (b *builder) resolveNames() {
+	pending := b.claims
+	b.claims = nil
+	for rank := 0; len(pending) > 0; rank++ {
+		count := map[string]int{}
+		for _, c := range pending {
+			if rank < len(c.cands) {
+				count[c.cands[rank]]++
+			}
+		}
+		var next []*claim
+		var spent []*claim
+		for _, c := range pending {
+			switch {
+			case rank >= len(c.cands):
+				spent = append(spent, c)
+			case count[c.cands[rank]] == 1 && !b.pkg.Taken(c.cands[rank]):
+				*c.target = b.pkg.UniqueFor(c.cands[rank], c.owner)
+			default:
+				next = append(next, c)
+			}
+		}
+		slices.SortStableFunc(spent, func(x, y *claim) int {
+			return strings.Compare(x.cands[0]+"\x00"+x.owner, y.cands[0]+"\x00"+y.owner)
+		})
+		for _, c := range spent {
+			*c.target = b.pkg.UniqueFor(c.cands[len(c.cands)-1], c.owner)
+		}
+		pending = next
+	}
+}
+
+// ref stands for d's name in a doc comment written before the name is decided;
+// fixDocs writes the name in its place.
+func (b *builder) ref(d *model.Decl) string {
+	if b.refIndex == nil {
+		b.refIndex = map[*model.Decl]int{}
+	}
+	i, ok := b.refIndex[d]
+	if !ok {
+		i = len(b.refDecls)
+		b.refIndex[d] = i
+		b.refDecls = append(b.refDecls, d)
+	}
+	return "\x00" + strconv.Itoa(i) + "\x00"
+}
+
+// fixDocs writes the decided names in the doc comments ref marked.
+func (b *builder) fixDocs() {
+	fix := func(s string) string {
+		if !strings.Contains(s, "\x00") {
+			return s
+		}
+		parts := strings.Split(s, "\x00")
+		for i := 1; i < len(parts); i += 2 {
+			if n, err := strconv.Atoi(parts[i]); err == nil && n < len(b.refDecls) {
+				parts[i] = b.refDecls[n].GoName
+			}
+		}
+		return strings.Join(parts, "")
+	}
+	for _, d := range b.decls {
+		d.Doc = fix(d.Doc)
+	}
+}
+
+// nameEnumValues names every enum constant after its type, once types have their names.
+func (b *builder) nameEnumValues() {
+	for _, d := range b.decls {
+		for _, v := range d.Values {
+			if v.GoName == "" {
+				v.GoName = b.pkg.UniqueFor(d.GoName+enumSuffix(v.Value), "a value of "+d.GoName)
+			}
+		}
+	}
+}
+
+// titled is what the title of an inline schema gives its name.
+type titled struct {
+	name   string // the title's Go name
+	shared bool   // other places hold the same schema: they are one type, named name
+	key    string // the title and content, by which the places find the one type
+}
+
+// scanTitles finds the inline schemas whose title can name them: those whose title no
+// schema of other content has, and whose Go name no component has.
+func (b *builder) scanTitles() {
+	type use struct {
+		schemas []*openapi3.Schema
+		keys    map[string]int
+	}
+	uses := map[string]*use{}
+	seen := map[*openapi3.Schema]bool{}
+	keyOf := map[*openapi3.Schema]string{}
+	var walk func(sr *openapi3.SchemaRef)
+	walk = func(sr *openapi3.SchemaRef) {
+		if sr == nil || sr.Value == nil || sr.Ref != "" || seen[sr.Value] {
+			return
+		}
+		s := sr.Value
+		seen[s] = true
+		if s.Title != "" {
+			data, err := json.Marshal(s)
+			if err == nil {
+				u := uses[s.Title]
+				if u == nil {
+					u = &use{keys: map[string]int{}}
+					uses[s.Title] = u
+				}
+				u.schemas = append(u.schemas, s)
+				u.keys[string(data)]++
+				keyOf[s] = s.Title + "\x00" + string(data)
+			}
+		}
+		for _, p := range s.Properties {
+			walk(p)
+		}
+		walk(s.Items)
+		walk(s.AdditionalProperties.Schema)
+		for _, group := range [][]*openapi3.SchemaRef{s.AllOf, s.AnyOf, s.OneOf} {
+			for _, m := range group {
+				walk(m)
+			}
+		}
+		walk(s.Not)
+	}
+	doc := b.spec.Doc
+	if doc.Components != nil {
+		for _, sr := range doc.Components.Schemas {
+			if sr != nil && sr.Value != nil && sr.Ref == "" {
+				seen[sr.Value] = true // the component itself has its name
+				s := sr.Value
+				for _, p := range s.Properties {
+					walk(p)
+				}
+				walk(s.Items)
+				walk(s.AdditionalProperties.Schema)
+				for _, group := range [][]*openapi3.SchemaRef{s.AllOf, s.AnyOf, s.OneOf} {
+					for _, m := range group {
+						walk(m)
+					}
+				}
+			}
+		}
+		for _, pr := range doc.Components.Parameters {
+			if pr != nil && pr.Value != nil {
+				walk(pr.Value.Schema)
+			}
+		}
+		for _, rr := range doc.Components.Responses {
+			if rr != nil && rr.Value != nil {
+				for _, mt := range rr.Value.Content {
+					if mt != nil {
+						walk(mt.Schema)
+					}
+				}
+			}
+		}
+		for _, rb := range doc.Components.RequestBodies {
+			if rb != nil && rb.Value != nil {
+				for _, mt := range rb.Value.Content {
+					if mt != nil {
+						walk(mt.Schema)
+					}
+				}
+			}
+		}
+	}
+	if doc.Paths != nil {
+		for _, item := range doc.Paths.Map() {
+			if item == nil {
+				continue
+			}
+			for _, p := range item.Parameters {
+				if p != nil && p.Value != nil {
+					walk(p.Value.Schema)
+				}
+			}
+			for _, kop := range item.Operations() {
+				for _, p := range kop.Parameters {
+					if p != nil && p.Value != nil {
+						walk(p.Value.Schema)
+					}
+				}
+				if kop.RequestBody != nil && kop.RequestBody.Value != nil {
+					for _, mt := range kop.RequestBody.Value.Content {
+						if mt != nil {
+							walk(mt.Schema)
+						}
+					}
+				}
+				if kop.Responses != nil {
+					for _, rr := range kop.Responses.Map() {
+						if rr != nil && rr.Value != nil {
+							for _, mt := range rr.Value.Content {
+								if mt != nil {
+									walk(mt.Schema)
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	b.titles = map[*openapi3.Schema]titled{}
+	for title, u := range uses {
+		name := names.GoName(title)
+		if len(u.keys) != 1 || b.componentNames[name] {
+			continue
+		}
+		for _, s := range u.schemas {
+			b.titles[s] = titled{name: name, shared: len(u.schemas) > 1, key: keyOf[s]}
+		}
+	}
+}
