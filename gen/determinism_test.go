@@ -174,6 +174,100 @@ func petstoreAndOneMore(t *testing.T) (spec, added []byte) {
 
 func TestAddedOperationChangesNothingElse(t *testing.T) {
 	spec, added := petstoreAndOneMore(t)
+	onlyAdded(t, spec, added)
+}
+
+// thingsSpec holds inline types of every kind of place: a request body's object with a
+// nested object, an enum property and an array of objects, a query parameter's enum, a
+// response's object and a union. Two places ask for CreateThingStatus (the body's
+// property and the query parameter), so both have longer names already.
+const thingsSpec = `openapi: 3.0.3
+info: {title: Things, version: "1"}
+paths:
+  /things:
+    post:
+      operationId: createThing
+      parameters:
+        - {name: status, in: query, schema: {type: string, enum: [open, closed]}}
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:
+                status: {type: string, enum: [draft, final]}
+                owner:
+                  type: object
+                  properties:
+                    name: {type: string}
+                    address: {type: object, properties: {city: {type: string}}}
+                tags:
+                  type: array
+                  items: {type: object, properties: {label: {type: string}}}
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  id: {type: string}
+                  shape:
+                    oneOf:
+                      - {type: object, properties: {kind: {type: string, enum: [circle]}, radius: {type: number}}}
+                      - {type: object, properties: {kind: {type: string, enum: [square]}, side: {type: number}}}
+components:
+  schemas:
+    Thing:
+      type: object
+      properties:
+        owner: {type: object, properties: {name: {type: string}}}
+        sizes: {type: array, items: {type: object, properties: {w: {type: integer}}}}
+`
+
+// TestAddedTypesChangeNothingElse adds to a spec with inline types a component schema
+// whose name two existing places ask for (CreateThingStatus), and an operation, whose
+// path sorts first, with inline types of its own: no line of the generated file changes
+// but the new declarations' and the policy doc the new operation joins. An inline type's
+// name depends on its place; a component never takes a name from one that had it.
+func TestAddedTypesChangeNothingElse(t *testing.T) {
+	more := strings.Replace(thingsSpec, "\npaths:\n", `
+paths:
+  /aaa:
+    post:
+      operationId: createWidget
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:
+                address: {type: object, properties: {zip: {type: string}}}
+                status: {type: string, enum: [a, b]}
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema: {type: object, properties: {owner: {type: object, properties: {id: {type: string}}}}}
+`, 1)
+	more = strings.Replace(more, "\n  schemas:\n", `
+  schemas:
+    CreateThingStatus: {type: string, enum: [x, y]}
+    ThingOwnerAddress: {type: object, properties: {line: {type: string}}}
+`, 1)
+	if more == thingsSpec {
+		t.Fatal("no paths or schemas line")
+	}
+	onlyAdded(t, []byte(thingsSpec), []byte(more))
+}
+
+// onlyAdded generates spec and added, and fails for every line of the client of spec
+// that the client of added does not have, but the header and the doc of a policy
+// variable (which lists the methods that use it).
+func onlyAdded(t *testing.T, spec, added []byte) {
+	t.Helper()
 	dir := t.TempDir()
 	before, err := generateFile(dir, "before.yaml", spec, "client")
 	if err != nil {
