@@ -2,6 +2,7 @@ package diff
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -337,16 +338,27 @@ func (c *comparer) errors(op string, old, new *model.ErrorSet) {
 }
 
 // decls compares the named types, matched by Go name: the spec's and the structs of
-// one page of a paginated operation.
+// one page of a paginated operation. A type that is gone and one that is new with the
+// same content (see renames) are one type renamed.
 func (c *comparer) decls(old, new *model.API) {
 	oldDecls, newDecls := withPages(old), withPages(new)
 	olds := map[string]*model.Decl{}
 	for _, d := range oldDecls {
 		olds[d.GoName] = d
 	}
+	newNames := map[string]bool{}
+	for _, n := range newDecls {
+		newNames[n.GoName] = true
+	}
+	renamed := renames(oldDecls, newDecls, olds, newNames)
 	news := map[string]bool{}
 	for _, n := range newDecls {
 		news[n.GoName] = true
+		if was, ok := renamed[n.GoName]; ok {
+			c.add(Change{Area: API, Level: Breaking, Element: ElemType, Name: n.GoName,
+				Change: Renamed, Old: was, New: n.GoName})
+			continue
+		}
 		o := olds[n.GoName]
 		if o == nil {
 			c.add(Change{Area: API, Level: Compatible, Element: ElemType, Name: n.GoName,
@@ -355,12 +367,102 @@ func (c *comparer) decls(old, new *model.API) {
 		}
 		c.decl(o, n)
 	}
+	was := map[string]bool{}
+	for _, o := range renamed {
+		was[o] = true
+	}
 	for _, o := range oldDecls {
-		if !news[o.GoName] {
+		if !news[o.GoName] && !was[o.GoName] {
 			c.add(Change{Area: API, Level: Breaking, Element: ElemType, Name: o.GoName,
 				Change: Removed, Old: kind(o)})
 		}
 	}
+}
+
+// renames pairs the types of old that new lacks with the types of new that old lacks,
+// when one of each has the same content: kind, fields, values and variants, the types
+// they refer to read with the renames found so far (so that a struct and the type of
+// its property, renamed together, are found in turn). It returns the old name of each
+// renamed type, by its new name. Types whose content several share are left as removed
+// and added: which became which is not known.
+func renames(oldDecls, newDecls []*model.Decl, olds map[string]*model.Decl, newNames map[string]bool) map[string]string {
+	var gone, fresh []*model.Decl
+	for _, o := range oldDecls {
+		if !newNames[o.GoName] {
+			gone = append(gone, o)
+		}
+	}
+	for _, n := range newDecls {
+		if olds[n.GoName] == nil {
+			fresh = append(fresh, n)
+		}
+	}
+	renamed := map[string]string{} // new name → old name
+	taken := map[string]bool{}      // the old names of renamed
+	for {
+		byKey := map[string][]*model.Decl{}
+		for _, o := range gone {
+			if !taken[o.GoName] {
+				k := contentKey(o, nil)
+				byKey[k] = append(byKey[k], o)
+			}
+		}
+		freshByKey := map[string][]*model.Decl{}
+		for _, n := range fresh {
+			if _, done := renamed[n.GoName]; !done {
+				k := contentKey(n, renamed)
+				freshByKey[k] = append(freshByKey[k], n)
+			}
+		}
+		found := false
+		for _, n := range fresh {
+			if _, done := renamed[n.GoName]; done {
+				continue
+			}
+			k := contentKey(n, renamed)
+			if len(byKey[k]) == 1 && len(freshByKey[k]) == 1 {
+				renamed[n.GoName] = byKey[k][0].GoName
+				taken[byKey[k][0].GoName] = true
+				found = true
+			}
+		}
+		if !found {
+			return renamed
+		}
+	}
+}
+
+// identifier matches the names in a type's text.
+var identifier = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
+
+// contentKey writes what d holds, besides its name and doc, with each name of a type in
+// it read through old (new name → old name; nil for none).
+func contentKey(d *model.Decl, old map[string]string) string {
+	typ := func(t *model.Type) string {
+		if t == nil {
+			return ""
+		}
+		return identifier.ReplaceAllStringFunc(t.String(), func(id string) string {
+			if o, ok := old[id]; ok {
+				return o
+			}
+			return id
+		})
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d %s %s|", d.Kind, typ(d.Underlying), d.Discriminator)
+	for _, f := range d.Fields {
+		fmt.Fprintf(&b, "%s %s %s %t;", f.GoName, f.Name, typ(f.Type), f.Required)
+	}
+	b.WriteString("|")
+	for _, v := range d.Values {
+		fmt.Fprintf(&b, "%#v;", v.Value)
+	}
+	b.WriteString("|")
+	for _, v := range d.Variants {
+		fmt.Fprintf(&b, "%s %s;", v.GoName, typ(v.Type))
+	}
+	return b.String()
 }
 
 // withPages is api's declarations followed by the page struct of each paginated

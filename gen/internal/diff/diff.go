@@ -9,7 +9,8 @@
 // golang.org/x/exp/apidiff would judge the generated package:
 //
 //   - breaking: anything a caller's code may no longer compile against: a method, type,
-//     field, parameter, enum constant or union variant removed; a type changed (argument,
+//     field, parameter, enum constant or union variant removed; a type renamed (one gone
+//     and one new of the same content); a type changed (argument,
 //     result, field, underlying or alias type, kind of declaration); a method argument
 //     added or removed (a path parameter, the params struct, the body, a result); an enum
 //     constant's value changed; an error model that loses its Error method.
@@ -71,6 +72,7 @@ const (
 	Modified   = "changed"
 	Deprecated = "deprecated"
 	Moved      = "moved"
+	Renamed    = "renamed" // a type: Old and New are its names
 )
 
 // What a change is about, its Element.

@@ -298,3 +298,14 @@ paths:
 		"breaking|GET /report (getReport)|parameter|GetReportParams.Q|changed|*string|*int64",
 	})
 }
+
+// A type renamed is reported as renamed, once, with its old and new names, and so is the
+// inline type whose name followed it; nothing is reported as removed or added.
+func TestCompareRenames(t *testing.T) {
+	r := compareCase(t, "renames")
+	checkChanges(t, r, []string{
+		`breaking||type|Keeper|renamed|Owner|Keeper`,
+		`breaking||field|Pet.Owner|changed|*Owner|*Keeper`,
+		`breaking||type|KeeperAddress|renamed|OwnerAddress|KeeperAddress`,
+	})
+}
