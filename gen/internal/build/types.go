@@ -435,10 +435,6 @@ func (b *builder) typeOf(sr *openapi3.SchemaRef, at site) *model.Type {
 		}
 		// A $ref to a place other than components/schemas: the target is built where it
 		// is first met, named after the last step of the reference.
-		ref := sr.Ref
-		if i := strings.LastIndexAny(ref, "/#"); i >= 0 {
-			ref = ref[i+1:]
-		}
 		return b.inline(sr.Value, refSite(sr.Ref))
 	}
 	return b.inline(sr.Value, at)
