@@ -398,7 +398,7 @@ func renames(oldDecls, newDecls []*model.Decl, olds map[string]*model.Decl, newN
 		}
 	}
 	renamed := map[string]string{} // new name → old name
-	taken := map[string]bool{}      // the old names of renamed
+	taken := map[string]bool{}     // the old names of renamed
 	for {
 		byKey := map[string][]*model.Decl{}
 		for _, o := range gone {
