@@ -107,25 +107,26 @@ func refSite(ref string) site {
 }
 
 // items is the site of the items of an array met at s: the singular of its name
-// ("Permissions" → "Permission"), else the name followed by Item.
+// ("Permissions" → "Permission"), else the name followed by Item (the items of a
+// response body are <Op>ResponseItem).
 func (s site) items() site {
 	var cands []string
-	for _, base := range s.childBases() {
-		if one := singular(base); one != base {
+	for _, name := range s.names {
+		if one := singular(name); one != name {
 			cands = append(cands, one)
 		} else {
-			cands = append(cands, base+"Item")
+			cands = append(cands, name+"Item")
 		}
 	}
-	cands = append(cands, s.childBases()[0]+"Item")
+	cands = append(cands, s.names[0]+"Item")
 	return site{names: cands, step: singular(s.step), where: "items of the " + s.where}
 }
 
 // values is the site of the values of a map met at s.
 func (s site) values(where string) site {
 	var cands []string
-	for _, base := range s.childBases() {
-		cands = append(cands, base+"Value")
+	for _, name := range s.names {
+		cands = append(cands, name+"Value")
 	}
 	return site{names: cands, where: where}
 }

@@ -635,7 +635,8 @@ func (b *builder) structFields(d *model.Decl, props map[string]*openapi3.SchemaR
 	if additional != nil && !multipart {
 		elem := model.BuiltinType(model.Any)
 		if additional.Value != nil {
-			elem = b.elemType(additional, b.inside(d).values("additional properties of "+b.ref(d)))
+			in := b.inside(d)
+			elem = b.elemType(additional, site{names: in.childBases()}.values("additional properties of "+b.ref(d)))
 		}
 		d.Fields = append(d.Fields, &model.Field{
 			GoName:     fields.UniqueFor("AdditionalProperties", "additional properties"),

@@ -708,7 +708,7 @@ func (c *Client) ListChargesPages(ctx context.Context, params *ListChargesParams
 // Response 200: The next cursor is the last item's id, a number.
 //
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
-func (c *Client) ListCustomers(ctx context.Context, params *ListCustomersParams, opts ...CallOption) ([]ListCustomer, error) {
+func (c *Client) ListCustomers(ctx context.Context, params *ListCustomersParams, opts ...CallOption) ([]ListCustomersResponseItem, error) {
 	if params == nil {
 		params = new(ListCustomersParams)
 	}
@@ -719,7 +719,7 @@ func (c *Client) ListCustomers(ctx context.Context, params *ListCustomersParams,
 	if err != nil {
 		return nil, err
 	}
-	var out []ListCustomer
+	var out []ListCustomersResponseItem
 	if err := wire.DecodeDeclared(resp, &out, nil, 200); err != nil {
 		return nil, err
 	}
@@ -736,8 +736,8 @@ func (c *Client) ListCustomers(ctx context.Context, params *ListCustomersParams,
 // followed (ErrPageLink), or a walk that reaches 100,000 pages without a last one (ErrTooManyPages).
 // Stopping the loop sends nothing more; WithMaxPages sets another bound. ListCustomersPages gives the
 // pages themselves, with each one's ResponseInfo.
-func (c *Client) ListCustomersAll(ctx context.Context, params *ListCustomersParams, opts ...CallOption) iter.Seq2[*ListCustomer, error] {
-	return wire.Items(c.ListCustomersPages(ctx, params, opts...), func(p *ListCustomersPage, i int) (item *ListCustomer, ok bool) {
+func (c *Client) ListCustomersAll(ctx context.Context, params *ListCustomersParams, opts ...CallOption) iter.Seq2[*ListCustomersResponseItem, error] {
+	return wire.Items(c.ListCustomersPages(ctx, params, opts...), func(p *ListCustomersPage, i int) (item *ListCustomersResponseItem, ok bool) {
 		if i < len(p.Items) {
 			item, ok = &p.Items[i], true
 		}
@@ -1352,7 +1352,7 @@ type ListCustomersParams struct {
 // the page after it.
 type ListCustomersPage struct {
 	// Items are the page's items, in the order of the response.
-	Items []ListCustomer
+	Items []ListCustomersResponseItem
 	// Info describes the page's call: its status, headers and attempts.
 	Info ResponseInfo
 	// Next is the cursor of the page after this one, "" when this one is the last: WithCursor(Next) starts
@@ -1554,8 +1554,8 @@ func (v ListChargesResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&v)
 }
 
-// ListCustomer is the type of the items of the 200 response of ListCustomers.
-type ListCustomer struct {
+// ListCustomersResponseItem is the type of the items of the 200 response of ListCustomers.
+type ListCustomersResponseItem struct {
 	_  noCompare
 	ID int64 `json:"id"`
 }
