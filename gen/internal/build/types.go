@@ -21,7 +21,8 @@ import (
 // when it is a component, or when it needs declarations of its own: an object (a
 // struct), an enum (constants), a oneOf/anyOf (a union). Arrays, maps and scalars met
 // inline become type expressions. Inline named types are named after their place: the
-// property "owner" of Pet gives PetOwner, the items of an array PetTagsItem.
+// property "owner" of Pet gives PetOwner, the items of its array "tags" PetTag (see
+// naming.go).
 
 // shapeKind says what Go type a schema becomes.
 type shapeKind int
