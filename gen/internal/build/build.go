@@ -120,6 +120,7 @@ func Build(spec *load.Spec) (*model.API, error) {
 	b.warnEmptyBodies()
 	b.webhooks(ops)
 	b.nameConstructors()
+	b.nameTextConstructors()
 	b.namePaging(ops)
 	b.policyVars(ops)
 	b.nameLocals(ops)

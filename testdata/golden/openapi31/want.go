@@ -196,6 +196,15 @@ func Ptr[T any](v T) *T {
 	return &v
 }
 
+// Deref returns *p, or fallback when p is nil: it reads an optional field in one expression,
+// Deref(pet.Tag, "none").
+func Deref[T any](p *T, fallback T) T {
+	if p != nil {
+		return *p
+	}
+	return fallback
+}
+
 // Nullable is an optional property that may also be null, so that a request can say each of three
 // things: leave the property out (the zero value), send null (Null), or send a value (Some). Fields of
 // this type are tagged `omitzero`, so that the zero value is left out; a merge-patch clears a property
@@ -220,9 +229,29 @@ func Null[T any]() Nullable[T] {
 	return Nullable[T]{state: 1}
 }
 
-// Get returns the value and true, or the zero value and false when n is absent or null.
+// Get returns the value and true, or the zero value and false when n is absent or null. It takes a
+// pointer: call it on a field or a variable (Value and Or read any expression).
 func (n *Nullable[T]) Get() (T, bool) {
 	return n.value, n.state == 2
+}
+
+// Value returns the value, or the zero value when n is absent or null. It takes n by value, so that it
+// reads any expression, a method's result included: stream.Current().Usage.Value().
+func (n Nullable[T]) Value() T {
+	if n.state == 2 {
+		return n.value
+	}
+	var zero T
+	return zero
+}
+
+// Or returns the value, or fallback when n is absent or null; like Value, it reads any expression:
+// resp.Seed.Or(-1).
+func (n Nullable[T]) Or(fallback T) T {
+	if n.state == 2 {
+		return n.value
+	}
+	return fallback
 }
 
 // IsNull reports whether n is null.

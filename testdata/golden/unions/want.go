@@ -10,7 +10,8 @@
 // and maps). Discriminators of integer and boolean properties are numbers and literals; a variant sent
 // alone carries its single-value discriminator; mappings may be percent-encoded pointers or name one
 // schema twice; allOf variants. A union picks the variant whose members or items fit the JSON best,
-// case-insensitively as encoding/json does, through a union nested in a union.
+// case-insensitively as encoding/json does, through a union nested in a union. A variant whose only
+// member to fill is a union with a string variant is made from a string (UserMessage).
 package unions
 
 import (
@@ -199,6 +200,15 @@ func Ptr[T any](v T) *T {
 	return &v
 }
 
+// Deref returns *p, or fallback when p is nil: it reads an optional field in one expression,
+// Deref(pet.Tag, "none").
+func Deref[T any](p *T, fallback T) T {
+	if p != nil {
+		return *p
+	}
+	return fallback
+}
+
 // Nullable is an optional property that may also be null, so that a request can say each of three
 // things: leave the property out (the zero value), send null (Null), or send a value (Some). Fields of
 // this type are tagged `omitzero`, so that the zero value is left out; a merge-patch clears a property
@@ -223,9 +233,29 @@ func Null[T any]() Nullable[T] {
 	return Nullable[T]{state: 1}
 }
 
-// Get returns the value and true, or the zero value and false when n is absent or null.
+// Get returns the value and true, or the zero value and false when n is absent or null. It takes a
+// pointer: call it on a field or a variable (Value and Or read any expression).
 func (n *Nullable[T]) Get() (T, bool) {
 	return n.value, n.state == 2
+}
+
+// Value returns the value, or the zero value when n is absent or null. It takes n by value, so that it
+// reads any expression, a method's result included: stream.Current().Usage.Value().
+func (n Nullable[T]) Value() T {
+	if n.state == 2 {
+		return n.value
+	}
+	var zero T
+	return zero
+}
+
+// Or returns the value, or fallback when n is absent or null; like Value, it reads any expression:
+// resp.Seed.Or(-1).
+func (n Nullable[T]) Or(fallback T) T {
+	if n.state == 2 {
+		return n.value
+	}
+	return fallback
 }
 
 // IsNull reports whether n is null.
@@ -733,6 +763,49 @@ func (v ImagePart) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&v)
 }
 
+// A user message is made of its text alone (UserMessage); a tool message needs its call too.
+type Message struct {
+	_        noCompare `discriminator:"role" wire:"union"`
+	UserTurn *UserTurn `discriminator:"[\"user\"]"`
+	ToolTurn *ToolTurn `discriminator:"[\"tool\"]"`
+	// Raw is the JSON the value was read from, nil when it was not read. With no variant
+	// set, it is what MarshalJSON writes: a value of a variant the spec does not describe.
+	Raw json.RawMessage
+	// sum is the fingerprint of what the variant held when read: MarshalJSON writes Raw
+	// while the variant, and every union below it, still holds that.
+	sum uint64
+}
+
+// MarshalJSON writes the variant that is set, with the discriminator "role" that selects it,
+// else the JSON the value was read from; a value read and not changed since is written
+// as it was read. More than one variant set is an error.
+func (v Message) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&v)
+}
+
+// UnmarshalJSON sets the variant the discriminator "role" names;
+// a value it does not know is kept as raw JSON.
+func (v *Message) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, v)
+}
+
+// NewMessage returns Message{X: &v} for the variant X of v's type.
+func NewMessage[T UserTurn | ToolTurn](v T) Message {
+	switch x := any(v).(type) {
+	case UserTurn:
+		return Message{UserTurn: &x}
+	case ToolTurn:
+		return Message{ToolTurn: &x}
+	}
+	return Message{}
+}
+
+// UserMessage returns the Message variant UserTurn ("role": "user") with text as its Content: the same
+// as NewMessage(UserTurn{Content: ContentItem{String: &text}}).
+func UserMessage(text string) Message {
+	return Message{UserTurn: &UserTurn{Content: ContentItem{String: &text}}}
+}
+
 // Off is the schema at #/components/schemas/Off.
 type Off struct {
 	_  noCompare
@@ -863,6 +936,20 @@ func (v TextPart) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&v)
 }
 
+// ToolTurn is the schema at #/components/schemas/ToolTurn.
+type ToolTurn struct {
+	_       noCompare   `wire:"object"`
+	CallID  string      `json:"call_id"`
+	Content ContentItem `json:"content"`
+	// The schema allows "tool" only: filled in when sent empty.
+	Role ToolTurnRole `fill:"\"tool\"" json:"role"`
+}
+
+// MarshalJSON writes the value as a request sends it: with its constants filled in.
+func (v ToolTurn) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&v)
+}
+
 // A union chosen by the JSON's kind that holds itself.
 type Tree struct {
 	_        noCompare `wire:"union"`
@@ -913,6 +1000,20 @@ type Triangle struct {
 	_     noCompare
 	Base  *float64 `json:"base,omitzero"`
 	Sides int64    `json:"sides"`
+}
+
+// UserTurn is the schema at #/components/schemas/UserTurn.
+type UserTurn struct {
+	_       noCompare   `wire:"object"`
+	Content ContentItem `json:"content"`
+	Name    *string     `json:"name,omitzero"`
+	// The schema allows "user" only: filled in when sent empty.
+	Role UserTurnRole `fill:"\"user\"" json:"role"`
+}
+
+// MarshalJSON writes the value as a request sends it: with its constants filled in.
+func (v UserTurn) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&v)
 }
 
 // Vehicle is the schema at #/components/schemas/Vehicle.
@@ -982,6 +1083,22 @@ type TextPartType string
 // Values of TextPartType.
 const (
 	TextPartTypeInputText TextPartType = "input_text"
+)
+
+// ToolTurnRole is the type of the property "role" of ToolTurn.
+type ToolTurnRole string
+
+// Values of ToolTurnRole.
+const (
+	ToolTurnRoleTool ToolTurnRole = "tool"
+)
+
+// UserTurnRole is the type of the property "role" of UserTurn.
+type UserTurnRole string
+
+// Values of UserTurnRole.
+const (
+	UserTurnRoleUser UserTurnRole = "user"
 )
 
 // ListStarredResponse is the type of the 200 response of ListStarred.
