@@ -229,23 +229,13 @@ func Null[T any]() Nullable[T] {
 }
 
 // Get returns the value and true, or the zero value and false when n is absent or null. It takes a
-// pointer: call it on a field or a variable (Value and Or read any expression).
+// pointer: call it on a field or a variable (Or reads any expression).
 func (n *Nullable[T]) Get() (T, bool) {
 	return n.value, n.state == 2
 }
 
-// Value returns the value, or the zero value when n is absent or null. It takes n by value, so that it
-// reads any expression, a method's result included: stream.Current().Usage.Value().
-func (n Nullable[T]) Value() T {
-	if n.state == 2 {
-		return n.value
-	}
-	var zero T
-	return zero
-}
-
-// Or returns the value, or fallback when n is absent or null; like Value, it reads any expression:
-// resp.Seed.Or(-1).
+// Or returns the value, or fallback when n is absent or null. It takes n by value, so that it reads
+// any expression, a method's result included: stream.Current().Usage.Or(nil).
 func (n Nullable[T]) Or(fallback T) T {
 	if n.state == 2 {
 		return n.value
