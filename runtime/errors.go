@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"encoding/json"
 	"errors"
 	"net/http"
 	"strconv"
@@ -256,6 +257,25 @@ func (e *Error) writeServerText(b *strings.Builder) {
 		b.WriteString(id)
 		b.WriteByte(')')
 	}
+}
+
+// errNoJSONBody is what DecodeBody returns for a body that is empty or not one JSON value
+// (an HTML page from a proxy, a body cut at ErrorBodyLimit).
+var errNoJSONBody = errors.New("the error response's body is not one JSON value")
+
+// DecodeBody decodes Body, the last response's body as the error kept it (at most
+// ErrorBodyLimit bytes; nothing more is read), as JSON into v, as json.Unmarshal would: it
+// reads the server's message and code, {"error": {"message": "...", "code": "..."}} say,
+// where the spec declares no error model for the status (Model nil). The request's
+// credentials are REDACTED in the strings decoded, as in the error's text, wherever the
+// server repeats them. A body that is empty or not one JSON value is an error, and
+// v is left as it was; a JSON value v cannot hold gives json.Unmarshal's error.
+func (e *Error) DecodeBody(v any) error {
+	body, ok := e.hide.hideJSON(e.Body)
+	if !ok || !json.Valid(body) {
+		return errNoJSONBody
+	}
+	return json.Unmarshal(body, v)
 }
 
 // Unwrap returns the cause, the last attempt's error and the error model, whichever are set.

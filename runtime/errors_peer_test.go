@@ -251,3 +251,44 @@ func FuzzHideJSON(f *testing.F) {
 		}
 	})
 }
+
+// DecodeBody reads a failed call's JSON body, the server's message and code, into the
+// caller's type, with the credentials the request carried hidden where the server repeats
+// them; a body that is not JSON, or empty, is an error and leaves the value alone.
+func TestErrorDecodeBody(t *testing.T) {
+	const key = "sk-live-0123456789"
+	for _, tc := range []struct {
+		name, body    string
+		message, code string
+		ok            bool
+	}{
+		{"openai", `{"error":{"message":"Incorrect API key provided: ` + key + `","type":"invalid_request_error","code":"invalid_api_key"}}`, "Incorrect API key provided: REDACTED", "invalid_api_key", true},
+		{"plain", `{"error":{"message":"Bad credentials","code":"401"}}`, "Bad credentials", "401", true},
+		{"html", `<html>401 Authorization Required</html>`, "", "", false},
+		{"empty", ``, "", "", false},
+		{"cut", `{"error":{"message":"Bad`, "", "", false},
+	} {
+		s := &stub{fn: func(int, *http.Request) (*http.Response, error) { return jsonResponse(401, tc.body), nil }}
+		req := newRequest(t, t.Context(), "GET", "https://api.test/v1/models", nil)
+		req.Header.Set("Authorization", "Bearer "+key)
+		_, err := engineFor(s, 0.5).Do(t.Context(), req, idempotent())
+		var body struct {
+			Error struct{ Message, Code string }
+		}
+		body.Error.Code = "unset"
+		derr := mustError(t, err).DecodeBody(&body)
+		switch {
+		case tc.ok && (derr != nil || body.Error.Message != tc.message || body.Error.Code != tc.code):
+			t.Errorf("%s: DecodeBody = %v, %+v", tc.name, derr, body)
+		case !tc.ok && (derr == nil || body.Error.Code != "unset"):
+			t.Errorf("%s: DecodeBody = %v, %+v; want an error and the value left alone", tc.name, derr, body)
+		}
+	}
+	// A JSON value the caller's type cannot hold is json.Unmarshal's error.
+	e := &Error{StatusCode: 401, Body: []byte(`{"error":"invalid_grant"}`)}
+	var wrong struct{ Error struct{ Message string } }
+	var typeErr *json.UnmarshalTypeError
+	if err := e.DecodeBody(&wrong); !errors.As(err, &typeErr) {
+		t.Errorf("DecodeBody into the wrong type = %v", err)
+	}
+}

@@ -1,12 +1,17 @@
 package runtime
 
-// SupportPackageIsVersion5 is referenced by every file retrygen generates. A generated
+// SupportPackageIsVersion6 is referenced by every file retrygen generates. A generated
 // client that needs a newer runtime than the one it is built against fails to compile with
-// this name in the message, instead of misbehaving at run time. Version 5 clients read and
+// this name in the message, instead of misbehaving at run time. Version 6 clients document
+// APIError's DecodeBody (Error.DecodeBody), which their callers use to read an error body
+// the spec gives no model.
+const SupportPackageIsVersion6 = true
+
+// SupportPackageIsVersion5 is referenced by clients generated for version 5, which read and
 // write their unions and objects with wire.Marshal and wire.Unmarshal, which follow the
 // types' struct tags, re-export EventError, ErrEventTooLarge, ErrOutcomeUnknown and
 // ErrTooManyPages, offer WithMaxEventSize, and fill idempotency keys in bodies with
-// wire.NewIdempotencyKey.
+// wire.NewIdempotencyKey; they still build against this runtime.
 const SupportPackageIsVersion5 = true
 
 // SupportPackageIsVersion4 is referenced by clients generated for version 4, which walk

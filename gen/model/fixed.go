@@ -23,7 +23,7 @@ type Reserved struct {
 func FixedNames() Reserved {
 	r := Reserved{
 		Package: []string{
-			"APIError", "CallOption", "Client", "Date", "DateOf", "EventError", "EventStream", "File", "NewClient",
+			"APIError", "CallOption", "Client", "Date", "DateOf", "Deref", "EventError", "EventStream", "File", "NewClient",
 			"Null", "Nullable", "Option", "PageError", "ParseDate", "Policy", "Ptr",
 			"ResponseInfo", "RetryEvent", "Some", "StreamError", "callOptions", "noCompare",
 		},

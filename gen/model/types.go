@@ -278,4 +278,20 @@ type Variant struct {
 	// not one of Values, as JSON, e.g. `"cat"`: the spec's first value for it, which
 	// another variant listed first may take on decode.
 	Send string
+	// FromText, when set, makes the union of this variant from a string alone: the
+	// variant is a struct whose only required member that neither the discriminator nor a
+	// constant fixes is a union with a string variant.
+	FromText *FromText
+}
+
+// FromText is a function that makes a union of one of its variants from a string, e.g.
+// UserMessage("Say hi") for a message union whose "user" variant needs only its content.
+type FromText struct {
+	// GoName names the function: the variant's discriminator value and the last word of
+	// the union's name, e.g. "UserMessage".
+	GoName string
+	// Field is the variant's member the string goes in, e.g. Content; its type is a union.
+	Field *Field
+	// Text is the string variant of that member's union.
+	Text *Variant
 }

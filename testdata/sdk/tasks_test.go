@@ -10,8 +10,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
+	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 
@@ -51,21 +54,14 @@ func chat(ctx context.Context, baseURL, key string) (string, error) {
 		return "", err
 	}
 	resp, err := c.CreateChatCompletion(ctx, openai.CreateChatCompletionRequest{
-		Model: openai.ModelIDsSharedGpt54Mini,
-		Messages: []openai.ChatCompletionRequestMessage{
-			openai.NewChatCompletionRequestMessage(openai.ChatCompletionRequestUserMessage{
-				Content: openai.NewChatCompletionRequestUserMessageContent("Say hello."),
-			}),
-		},
+		Model:       openai.ModelIDsSharedGpt54Mini,
+		Messages:    []openai.ChatCompletionRequestMessage{openai.UserMessage("Say hello.")},
 		Temperature: openai.Some(0.2),
 	})
 	if err != nil {
 		return "", err // the server's message and request id are in its text
 	}
-	if content := resp.Choices[0].Message.Content; content != nil {
-		return *content, nil
-	}
-	return "", nil
+	return openai.Deref(resp.Choices[0].Message.Content, ""), nil
 }
 
 func TestChat(t *testing.T) {
@@ -88,12 +84,8 @@ func TestChat(t *testing.T) {
 // chatStream prints the answer as it comes.
 func chatStream(ctx context.Context, w io.Writer, c *openai.Client) error {
 	stream, err := c.CreateChatCompletionStream(ctx, openai.CreateChatCompletionRequest{
-		Model: "gpt-5.4-mini",
-		Messages: []openai.ChatCompletionRequestMessage{
-			openai.NewChatCompletionRequestMessage(openai.ChatCompletionRequestUserMessage{
-				Content: openai.NewChatCompletionRequestUserMessageContent("Count to three."),
-			}),
-		},
+		Model:    "gpt-5.4-mini",
+		Messages: []openai.ChatCompletionRequestMessage{openai.UserMessage("Count to three.")},
 	}) // sends "stream": true
 	if err != nil {
 		return err
@@ -101,9 +93,7 @@ func chatStream(ctx context.Context, w io.Writer, c *openai.Client) error {
 	defer stream.Close()
 	for stream.Next() {
 		for _, choice := range stream.Current().Choices {
-			if text, ok := choice.Delta.Content.Get(); ok {
-				fmt.Fprint(w, text)
-			}
+			fmt.Fprint(w, choice.Delta.Content.Or(""))
 		}
 	}
 	return stream.Err()
@@ -153,12 +143,8 @@ func TestChatStreamRetriesAnErrorEvent(t *testing.T) {
 		t.Fatal(err)
 	}
 	stream, err := c.CreateChatCompletionStream(t.Context(), openai.CreateChatCompletionRequest{
-		Model: "gpt-5.4-mini",
-		Messages: []openai.ChatCompletionRequestMessage{
-			openai.NewChatCompletionRequestMessage(openai.ChatCompletionRequestUserMessage{
-				Content: openai.NewChatCompletionRequestUserMessageContent("Count to three."),
-			}),
-		},
+		Model:    "gpt-5.4-mini",
+		Messages: []openai.ChatCompletionRequestMessage{openai.UserMessage("Count to three.")},
 	}, openai.WithIdempotencyKey("count-1"))
 	if err != nil {
 		t.Fatal(err)
@@ -167,9 +153,7 @@ func TestChatStreamRetriesAnErrorEvent(t *testing.T) {
 	var out strings.Builder
 	for stream.Next() {
 		for _, choice := range stream.Current().Choices {
-			if text, ok := choice.Delta.Content.Get(); ok {
-				out.WriteString(text)
-			}
+			out.WriteString(choice.Delta.Content.Or(""))
 		}
 	}
 	if out.String() != "one two three" || stream.Err() != nil {
@@ -239,6 +223,163 @@ func TestCustomerError(t *testing.T) {
 	msg := customerError(t.Context(), c)
 	if !strings.Contains(msg, "No such customer: cus_1") || !strings.Contains(msg, "req_123") || strings.Contains(msg, "attempt") {
 		t.Errorf("error text %q", msg)
+	}
+}
+
+// errorCode returns the code of the server's error body ("invalid_api_key"), for an error
+// the spec declares no model for; "" when it has none.
+func errorCode(err error) string {
+	var apiErr *openai.APIError
+	if !errors.As(err, &apiErr) {
+		return ""
+	}
+	var body struct {
+		Error struct {
+			Message string `json:"message"`
+			Code    string `json:"code"`
+		} `json:"error"`
+	}
+	if err := apiErr.DecodeBody(&body); err != nil {
+		return "" // not JSON: a proxy's page, say
+	}
+	return body.Error.Code
+}
+
+// A 401 is no status the chat operation types: the call's error is a plain *APIError,
+// whose text has the message and whose DecodeBody reads the code, the key REDACTED where
+// the server repeats it.
+func TestErrorCode(t *testing.T) {
+	s, _ := server(t, jsonReply(401, `{"error":{"message":"Incorrect API key provided: sk-test-1234567890.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}`))
+	_, err := chat(t.Context(), s.URL, "sk-test-1234567890")
+	if code := errorCode(err); code != "invalid_api_key" || !strings.Contains(err.Error(), "Incorrect API key provided") || strings.Contains(err.Error(), "sk-test-1234567890") {
+		t.Errorf("code %q of %v", code, err)
+	}
+	var apiErr *openai.APIError
+	var body struct{ Error struct{ Message string } }
+	if !errors.As(err, &apiErr) || apiErr.Model != nil || apiErr.DecodeBody(&body) != nil || body.Error.Message != "Incorrect API key provided: REDACTED." {
+		t.Errorf("APIError %+v, body %+v", apiErr, body)
+	}
+	if errorCode(errors.New("no API error")) != "" {
+		t.Error("errorCode of another error")
+	}
+}
+
+// jsonColours asks for an answer in JSON: the optional response_format union, set with
+// Ptr and its constructor.
+func jsonColours(ctx context.Context, c *openai.Client) (string, error) {
+	resp, err := c.CreateChatCompletion(ctx, openai.CreateChatCompletionRequest{
+		Model:          openai.ModelIDsSharedGpt54Mini,
+		Messages:       []openai.ChatCompletionRequestMessage{openai.SystemMessage("Answer in JSON."), openai.UserMessage("Three colours?")},
+		ResponseFormat: openai.Ptr(openai.NewCreateChatCompletionRequestResponseFormat(openai.ResponseFormatJSONObject{})),
+	})
+	if err != nil {
+		return "", err
+	}
+	return openai.Deref(resp.Choices[0].Message.Content, ""), nil
+}
+
+func TestJSONColours(t *testing.T) {
+	s, sent := server(t, jsonReply(200, `{"id":"c1","object":"chat.completion","created":1,"model":"gpt-5.4-mini",
+		"choices":[{"index":0,"finish_reason":"stop","logprobs":null,"message":{"role":"assistant","content":"[\"red\"]","refusal":null}}]}`))
+	c, err := openai.NewClient(s.URL, openai.WithAPIKeyAuth("sk-test"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := jsonColours(t.Context(), c)
+	if err != nil || got != `["red"]` {
+		t.Fatalf("jsonColours = %q, %v", got, err)
+	}
+	var req struct {
+		Messages       []map[string]string
+		ResponseFormat map[string]any `json:"response_format"`
+	}
+	if err := json.Unmarshal([]byte(*sent), &req); err != nil {
+		t.Fatal(err)
+	}
+	if len(req.Messages) != 2 || req.Messages[0]["role"] != "system" || req.Messages[1]["role"] != "user" || req.Messages[1]["content"] != "Three colours?" ||
+		len(req.ResponseFormat) != 1 || req.ResponseFormat["type"] != "json_object" {
+		t.Errorf("sent %s", *sent)
+	}
+}
+
+// uploadReceipt uploads a receipt as dispute evidence, in a multipart body.
+func uploadReceipt(ctx context.Context, c *stripe.Client, receipt io.Reader) (string, error) {
+	file, err := c.PostFiles(ctx, stripe.PostFilesRequest{
+		File:    stripe.File{Name: "receipt.pdf", ContentType: "application/pdf", Body: receipt}, // an *os.File, a bytes.Reader...
+		Purpose: stripe.PostFilesRequestPurposeDisputeEvidence,
+	})
+	if err != nil {
+		return "", err
+	}
+	return file.ID, nil
+}
+
+func TestUploadReceipt(t *testing.T) {
+	var contentType string
+	s, sent := server(t, func(w http.ResponseWriter, r *http.Request) {
+		contentType = r.Header.Get("Content-Type")
+		jsonReply(200, `{"id":"file_1","object":"file","created":1,"purpose":"dispute_evidence","size":9,"links":null}`)(w, r)
+	})
+	c, err := stripe.NewClient(s.URL, stripe.WithBasicAuth("sk_test", ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := uploadReceipt(t.Context(), c, strings.NewReader("%PDF-1.7"))
+	if err != nil || id != "file_1" {
+		t.Fatalf("uploadReceipt = %q, %v", id, err)
+	}
+	_, params, err := mime.ParseMediaType(contentType)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var parts []string
+	mr := multipart.NewReader(strings.NewReader(*sent), params["boundary"])
+	for {
+		p, err := mr.NextPart()
+		if err != nil {
+			break
+		}
+		data, _ := io.ReadAll(p)
+		parts = append(parts, fmt.Sprintf("%s %q %s: %s", p.FormName(), p.FileName(), p.Header.Get("Content-Type"), data))
+	}
+	want := []string{`file "receipt.pdf" application/pdf: %PDF-1.7`, `purpose "" : dispute_evidence`}
+	if !strings.HasPrefix(contentType, "multipart/form-data;") || !slices.Equal(parts, want) {
+		t.Errorf("sent %s with parts\n%q\nwant\n%q", contentType, parts, want)
+	}
+}
+
+// rateRemaining returns how many requests the token has left this hour: GitHub's
+// description declares no security scheme, so the token goes in a request editor, and the
+// count comes from the response's typed headers.
+func rateRemaining(ctx context.Context, baseURL, token string) (int64, error) {
+	c, err := github.NewClient(baseURL, github.WithRequestEditor(func(_ context.Context, req *http.Request) error {
+		req.Header.Set("Authorization", "Bearer "+token) // once per call; never sent to another host
+		return nil
+	}))
+	if err != nil {
+		return 0, err
+	}
+	var info github.ResponseInfo
+	if _, err := c.RateLimitGet(ctx, github.WithResponseInfo(&info)); err != nil {
+		return 0, err
+	}
+	var h github.RateLimitGetHeaders
+	if err := h.From(&info); err != nil {
+		return 0, err // a header that is not the declared type
+	}
+	return github.Deref(h.XRateLimitRemaining, -1), nil
+}
+
+func TestRateRemaining(t *testing.T) {
+	var auth string
+	s, _ := server(t, func(w http.ResponseWriter, r *http.Request) {
+		auth = r.Header.Get("Authorization")
+		jsonReply(200, `{"rate":{"limit":5000,"remaining":4999,"reset":1,"used":1},"resources":{"core":{"limit":5000,"remaining":4999,"reset":1,"used":1},"search":{"limit":30,"remaining":30,"reset":1,"used":0}}}`,
+			"X-RateLimit-Limit", "5000", "X-RateLimit-Remaining", "4999", "X-RateLimit-Reset", "1")(w, r)
+	})
+	n, err := rateRemaining(t.Context(), s.URL, "ghp_test")
+	if err != nil || n != 4999 || auth != "Bearer ghp_test" {
+		t.Errorf("rateRemaining = %d, %v; Authorization %q", n, err, auth)
 	}
 }
 

@@ -137,6 +137,7 @@ func Build(spec *load.Spec) (*model.API, error) {
 	}
 	b.nameEnumValues()
 	b.nameConstructors()
+	b.nameTextConstructors()
 	b.namePaging(ops)
 	b.policyVars(ops)
 	b.nameLocals(ops)

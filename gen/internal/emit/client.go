@@ -57,21 +57,116 @@ func clientSurface(api *model.API) []jen.Code {
 	out = append(out, responseInfo()...)
 	out = append(out, values()...)
 	out = append(out, eventStream()...)
-	add("APIError is the error a method returns when a call fails: a non-2xx response, a transport failure, or a retry loop that stopped early. Its fields say what happened: StatusCode, Header and Body (bounded) of the last response, Attempts, RetryAfter, Err (the last transport error) and Cause (why retrying stopped, one of the Err variables below); its text carries the server's message and request id when the response has them. When the spec declares an error model for the response's status, Model holds it decoded and errors.As reaches it. See runtime.Error for its methods.",
-		jen.Type().Id("APIError").Op("=").Qual(runtimePath, "Error"))
-	add("PageError ends a paginated walk (an <Op>All or <Op>Pages method) at the page it could not get: Page counts from 1, Cursor is what the page was to be asked with (WithCursor(Cursor) resumes the walk there), and Err is why: the page's call failed (an *APIError, a context error) or the walk would not go on (ErrPageLoop, ErrPageLink, ErrTooManyPages). See runtime.PageError.",
-		jen.Type().Id("PageError").Op("=").Qual(runtimePath, "PageError"))
-	add("EventError is an error event an event stream received in place of an event: an event of type \"error\", or one whose data is an object whose only member is \"error\". It is never delivered as an event: before the first event it is retried like the status it stands for (StatusCode: 503 for an overloaded server, 429 for a rate limit; an invalid request is not retried), and after it the stream ends with a *StreamError that errors.As reaches it through, unless the stream resumes. See runtime.EventError.",
-		jen.Type().Id("EventError").Op("=").Qual(runtimePath, "EventError"))
-	add("Policy says how an operation is retried, as WithPolicyOverride sees it: MaxAttempts (the first attempt included); the backoff's InitialDelay, MaxDelay, Multiplier and Jitter (full, equal, decorrelated or none); StatusCodes, the statuses retried (nil for 408, 429, 500 and 502 to 504); ConnectionErrors, whether transport errors are retried; AttemptTimeout, the bound of one attempt, and MaxElapsed, of the whole call (0 for none); RetryAfter, whether the server's Retry-After is a floor under the wait, and MaxRetryAfter, the longest it may ask for; IgnoreServerSignals, to ignore the server's x-should-retry; Idempotent, whether a request that may have reached the server is repeated, and IdempotencyKey, the header that carries the key. A zero InitialDelay, MaxDelay or MaxRetryAfter means zero. See runtime.Policy.",
-		jen.Type().Id("Policy").Op("=").Qual(runtimePath, "Policy"))
-	add("RetryEvent describes one retry, for WithOnRetry: the call's Method and URL (without user information or query values), the Attempt that failed (from 1), the Wait before the next one, the failed attempt's StatusCode (0 when it got no response) or Err (its transport error, or the error event of a stream), and ServerSaidRetry, set when the server's x-should-retry: true asked for the retry. See runtime.RetryEvent.",
-		jen.Type().Id("RetryEvent").Op("=").Qual(runtimePath, "RetryEvent"))
+	out = append(out, runtimeTypes()...)
 	add("Reasons a call failed or stopped retrying, for errors.Is.", jen.Var().DefsFunc(func(g *jen.Group) {
 		for _, name := range model.Sentinels() {
 			g.Id(name).Op("=").Qual(runtimePath, name)
 		}
 	}))
+	return out
+}
+
+// runtimeTypes renders the aliases of runtime's APIError (runtime.Error), PageError,
+// EventError, Policy and RetryEvent. go doc shows an alias's comment alone, so each
+// comment lists the type's fields and methods as Go, the way go doc shows a struct;
+// gen's TestRuntimeAliasesListFieldsAndMethods holds the lists to runtime's declarations.
+func runtimeTypes() []jen.Code {
+	var out []jen.Code
+	alias := func(name, runtimeName string, d doc) {
+		out = append(out, d.code().Add(jen.Type().Id(name).Op("=").Qual(runtimePath, runtimeName)).Line())
+	}
+	var apiErr doc
+	apiErr.para("APIError is the error a method returns when a call fails: a non-2xx response, a transport failure, or a retry loop that stopped early; errors.As(err, &apiErr) finds it. Its text carries the server's message and request id when the response has them, on one line and without the request's credentials. It is runtime.Error, with these fields:")
+	apiErr.block(
+		"Method     string        // the request's method, e.g. \"GET\"",
+		"URL        string        // the request's URL: no user information or fragment, query values REDACTED",
+		"Attempts   int           // the attempts made; 0 when none was",
+		"StatusCode int           // the last response's status; 0 when the last attempt got none",
+		"Header     http.Header   // the last response's header",
+		"Body       []byte        // the last response's body, its first 64 KiB",
+		"RetryAfter time.Duration // the wait the last response asked for; 0 when none",
+		"Err        error         // the last attempt's transport error; nil when it got a response",
+		"Cause      error         // why retrying stopped: one of the Err variables, or the context's error",
+		"Model      any           // the error model the spec declares for the status, decoded; nil when none",
+	)
+	apiErr.para("and these methods:")
+	apiErr.block(
+		"func (e *APIError) Error() string",
+		"func (e *APIError) Unwrap() []error        // Cause, Err and Model, for errors.Is and errors.As",
+		"func (e *APIError) DecodeBody(v any) error // Body as JSON into v, credentials REDACTED",
+	)
+	apiErr.para("A status the spec declares no error model for (a 401 where only 404 has one, say) leaves Model nil: DecodeBody reads the server's message and code from the body into a struct of the caller's, such as struct{ Error struct{ Message, Code string } }.")
+	alias("APIError", "Error", apiErr)
+
+	var page doc
+	page.para("PageError ends a paginated walk (an <Op>All or <Op>Pages method) at the page it could not get; errors.As reaches the page's *APIError through it. It is runtime.PageError:")
+	page.block(
+		"Page   int    // the page that failed, from 1",
+		"Cursor string // what the page was to be asked with: WithCursor(Cursor) resumes the walk there",
+		"Err    error  // why: the page's call failed (an *APIError, a context error), or ErrPageLoop, ErrPageLink, ErrTooManyPages",
+		"",
+		"func (e *PageError) Error() string",
+		"func (e *PageError) Unwrap() error // Err",
+	)
+	alias("PageError", "PageError", page)
+
+	var event doc
+	event.para("EventError is an error event an event stream received in place of an event: an event of type \"error\", or one whose data is an object whose only member is \"error\". It is never delivered as an event: before the first event it is retried like the status it stands for (StatusCode: 503 for an overloaded server, 429 for a rate limit; an invalid request is not retried), and after it the stream ends with a *StreamError that errors.As reaches it through, unless the stream resumes. It is runtime.EventError:")
+	event.block(
+		"Type       string // the event's type: \"error\", or \"\" for the data-only form",
+		"Code       string // the error's kind as the server names it (\"overloaded_error\"); \"\" when none",
+		"Message    string // the server's message, as it sent it",
+		"StatusCode int    // the HTTP status the error stands for; 0 when it names none (not retried)",
+		"Data       []byte // the event's data, as received",
+		"Model      any    // Data decoded into the error model the spec declares; nil when none",
+		"",
+		"func (e *EventError) Error() string",
+		"func (e *EventError) Unwrap() error     // Model, when it is an error",
+		"func (e *EventError) AnswerStatus() int // StatusCode",
+	)
+	alias("EventError", "EventError", event)
+
+	var policy doc
+	policy.para("Policy says how an operation is retried, as WithPolicyOverride sees it (a copy: the operation's own policy never changes). It is runtime.Policy:")
+	policy.block(
+		"MaxAttempts         int                  // attempts in all, the first included",
+		"InitialDelay        time.Duration        // the backoff's first ceiling",
+		"MaxDelay            time.Duration        // the most one backoff step waits",
+		"Multiplier          float64              // how the ceiling grows from one step to the next",
+		"Jitter              runtime.Jitter       // \"full\", \"equal\", \"decorrelated\" or \"none\"",
+		"StatusCodes         []runtime.StatusCode // the statuses retried, 5 for 5XX; nil for 408, 429, 500, 502-504",
+		"ConnectionErrors    bool                 // whether transport failures are retried",
+		"AttemptTimeout      time.Duration        // the bound of one attempt; 0 for none",
+		"MaxElapsed          time.Duration        // the bound of the whole call; 0 leaves it to the context",
+		"RetryAfter          bool                 // whether the server's Retry-After is a floor under the wait",
+		"MaxRetryAfter       time.Duration        // the longest Retry-After waited for; a longer one ends the call",
+		"IgnoreServerSignals bool                 // ignore the server's x-should-retry",
+		"Idempotent          bool                 // whether a request that may have reached the server is repeated",
+		"IdempotencyKey      string               // the header that carries the call's idempotency key",
+		"ReadBody            bool                 // read a 2xx body whole within its attempt",
+	)
+	policy.para("A zero InitialDelay, MaxDelay or MaxRetryAfter means zero; Jitter and StatusCodes take string and integer constants: p.StatusCodes = append(p.StatusCodes, 409). Its methods compute what the engine does under it:")
+	policy.block(
+		"func (p *Policy) Validate() error                 // every field the engine cannot honour",
+		"func (p *Policy) RetriesStatus(code int) bool     // whether a response with the status is retried",
+		"func (p *Policy) Ceiling(retry int) time.Duration // the backoff's ceiling before retry number retry",
+		"func (p *Policy) Backoff(retry int, prev time.Duration, rnd float64) time.Duration",
+		"func (p *Policy) Wait(retry int, prev, hint time.Duration, rnd float64) time.Duration",
+	)
+	alias("Policy", "Policy", policy)
+
+	var retry doc
+	retry.para("RetryEvent describes one retry, for WithOnRetry, which is called before the wait. It is runtime.RetryEvent:")
+	retry.block(
+		"Method          string",
+		"URL             string        // no user information or fragment, query values REDACTED",
+		"Attempt         int           // the attempt that failed, from 1",
+		"Wait            time.Duration // the wait before the next attempt",
+		"StatusCode      int           // of the failed attempt; 0 when it got no response",
+		"Err             error         // of the failed attempt (a transport error, a stream's error event); nil when it got a response",
+		"ServerSaidRetry bool          // the response said x-should-retry: true, and the policy follows it",
+	)
+	alias("RetryEvent", "RetryEvent", retry)
 	return out
 }
 

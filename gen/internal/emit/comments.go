@@ -154,10 +154,25 @@ func (d *doc) line(text string) {
 	d.lines = append(d.lines, text)
 }
 
+// block adds a code block of the generator's own text: lines of Go that go doc shows as
+// written, indented by a tab.
+func (d *doc) block(lines ...string) {
+	if len(d.lines) > 0 {
+		d.lines = append(d.lines, "")
+	}
+	for _, l := range lines {
+		d.lines = append(d.lines, "\t"+cleanLine(l))
+	}
+}
+
 // code renders the comment lines, each followed by a newline.
 func (d *doc) code() *jen.Statement {
 	s := jen.Null()
 	for _, l := range d.lines {
+		if strings.HasPrefix(l, "\t") {
+			s.Add(jen.Comment("//" + l)).Line()
+			continue
+		}
 		s.Add(comment(l)).Line()
 	}
 	return s

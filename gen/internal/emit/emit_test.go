@@ -67,3 +67,46 @@ func generate(t *testing.T, name, spec string) []byte {
 	}
 	return src
 }
+
+// A method whose spec types the errors of some statuses only says how to read the others:
+// a plain *APIError, whose DecodeBody reads the body; one with a default error model has
+// no other status to read.
+func TestMethodDocSaysHowToReadUntypedErrors(t *testing.T) {
+	const spec = `openapi: 3.0.3
+info: {title: T, version: "1"}
+paths:
+  /some:
+    get:
+      operationId: some
+      responses:
+        "204": {description: ok}
+        "404":
+          description: missing
+          content: {application/json: {schema: {$ref: "#/components/schemas/Problem"}}}
+  /every:
+    get:
+      operationId: every
+      responses:
+        "204": {description: ok}
+        default:
+          description: any error
+          content: {application/json: {schema: {$ref: "#/components/schemas/Problem"}}}
+components:
+  schemas:
+    Problem: {type: object, properties: {message: {type: string}}}
+`
+	src := string(generate(t, "errors.yaml", spec))
+	docOf := func(method string) string {
+		end := strings.Index(src, "\nfunc (c *Client) "+method+"(")
+		if end < 0 {
+			t.Fatalf("no method %s in:\n%s", method, src)
+		}
+		return src[strings.LastIndex(src[:end], "\n\n"):end]
+	}
+	if some := docOf("Some"); !strings.Contains(some, "404: Problem. Another status (a 401, say) is a plain *APIError: its\n// text carries the server's message, and its DecodeBody reads the body's JSON.") {
+		t.Errorf("Some's doc:%s", some)
+	}
+	if every := docOf("Every"); strings.Contains(every, "DecodeBody") {
+		t.Errorf("Every's doc:%s", every)
+	}
+}

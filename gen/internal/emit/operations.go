@@ -239,20 +239,27 @@ func methodDoc(op *model.Operation) doc {
 }
 
 // typedErrors is the method doc's list of the error models errors.As reaches, by
-// status; "" when the operation declares none.
+// status, and when they do not cover every status, how to read the others; "" when the
+// operation declares none.
 func typedErrors(set *model.ErrorSet) string {
 	if set == nil || len(set.Cases) == 0 {
 		return ""
 	}
 	var cases []string
+	all := false
 	for _, c := range set.Cases {
 		status := c.Status
 		if status == "default" {
 			status = "other statuses"
+			all = true
 		}
 		cases = append(cases, status+": "+c.Type.String())
 	}
-	return "Typed errors, for errors.As: " + strings.Join(cases, "; ") + "."
+	text := "Typed errors, for errors.As: " + strings.Join(cases, "; ") + "."
+	if !all {
+		text += " Another status (a 401, say) is a plain *APIError: its text carries the server's message, and its DecodeBody reads the body's JSON."
+	}
+	return text
 }
 
 // results renders the results of op's method: the result type, if any, and error.

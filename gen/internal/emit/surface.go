@@ -51,12 +51,15 @@ func responseInfo() []jen.Code {
 		))}
 }
 
-// values renders Ptr, Nullable with Value and Null, Date, and File.
+// values renders Ptr, Deref, Nullable with Some and Null, Date, and File.
 func values() []jen.Code {
 	n := jen.Id("Nullable").Types(jen.Id("T"))
-	// Only MarshalJSON takes a value, as encoding/json calls it on values it cannot
-	// address; the other methods take a pointer, so that each instantiation compiles
-	// no wrapper for them.
+	// MarshalJSON takes a value, as encoding/json calls it on values it cannot address,
+	// and so does Or, which reads a field of any expression (a method's result); the
+	// other methods take a pointer, so that each instantiation compiles no second wrapper
+	// for them. A value method costs each instantiation two functions, a pointer method
+	// one: Or alone adds 15% to the functions of stripe.yaml's client, where a Value
+	// beside it (Or with the zero value) would add as much again.
 	recv := jen.Id("n").Add(n.Clone())
 	ptrRecv := jen.Id("n").Op("*").Add(n.Clone())
 	d := jen.Id("d").Id("Date")
@@ -66,6 +69,10 @@ func values() []jen.Code {
 			jen.Type().Id("noCompare").Index(jen.Lit(0)).Func().Params()),
 		declare("Ptr returns a pointer to v, for the optional fields of a request: Name: Ptr(\"Rex\").",
 			jen.Func().Id("Ptr").Types(jen.Id("T").Any()).Params(jen.Id("v").Id("T")).Op("*").Id("T").Block(jen.Return(jen.Op("&").Id("v")))),
+		declare("Deref returns *p, or fallback when p is nil: it reads an optional field in one expression, Deref(pet.Tag, \"none\").",
+			jen.Func().Id("Deref").Types(jen.Id("T").Any()).Params(jen.Id("p").Op("*").Id("T"), jen.Id("fallback").Id("T")).Id("T").Block(
+				jen.If(jen.Id("p").Op("!=").Nil()).Block(jen.Return(jen.Op("*").Id("p"))),
+				jen.Return(jen.Id("fallback")))),
 		declare("Nullable is an optional property that may also be null, so that a request can say each of three things: leave the property out (the zero value), send null (Null), or send a value (Some). Fields of this type are tagged `omitzero`, so that the zero value is left out; a merge-patch clears a property by sending Null. Decoding sets it the same way: an absent property leaves the zero value, null gives IsNull, anything else a value.",
 			jen.Type().Id("Nullable").Types(jen.Id("T").Any()).Struct(
 				noCompareField().Tag(map[string]string{"wire": "nullable"}),
@@ -78,8 +85,12 @@ func values() []jen.Code {
 		declare("Null returns a Nullable that is null: Temperature: Null[float64]().",
 			jen.Func().Id("Null").Types(jen.Id("T").Any()).Params().Add(n.Clone()).Block(
 				jen.Return(n.Clone().Values(jen.Dict{jen.Id("state"): jen.Lit(1)})))),
-		method("Get returns the value and true, or the zero value and false when n is absent or null.",
+		method("Get returns the value and true, or the zero value and false when n is absent or null. It takes a pointer: call it on a field or a variable (Or reads any expression).",
 			ptrRecv.Clone(), "Get", nil, []jen.Code{jen.Id("T"), jen.Bool()}, jen.Return(jen.Id("n").Dot("value"), jen.Id("n").Dot("state").Op("==").Lit(2))),
+		method("Or returns the value, or fallback when n is absent or null. It takes n by value, so that it reads any expression, a method's result included: stream.Current().Usage.Or(nil).",
+			recv.Clone(), "Or", []jen.Code{jen.Id("fallback").Id("T")}, []jen.Code{jen.Id("T")},
+			jen.If(jen.Id("n").Dot("state").Op("==").Lit(2)).Block(jen.Return(jen.Id("n").Dot("value"))),
+			jen.Return(jen.Id("fallback"))),
 		method("IsNull reports whether n is null.", ptrRecv.Clone(), "IsNull", nil, []jen.Code{jen.Bool()},
 			jen.Return(jen.Id("n").Dot("state").Op("==").Lit(1))),
 		method("IsZero reports whether n is absent, which leaves an `omitzero` field out of JSON.", ptrRecv.Clone(), "IsZero", nil, []jen.Code{jen.Bool()},

@@ -94,6 +94,11 @@ func (e *emitter) decl(d *model.Decl) *jen.Statement {
 		if c := unionConstructor(d); c != nil && d.Constructor != "" {
 			s.Line().Line().Add(c)
 		}
+		for _, v := range d.Variants {
+			if v.FromText != nil {
+				s.Line().Line().Add(textConstructor(d, v))
+			}
+		}
 	}
 	if d.ErrorModel {
 		s.Line().Line().Comment("// Error returns the error model as JSON on one line, cut short, so that it can be returned as an error.").Line()
@@ -445,5 +450,30 @@ func unionConstructor(d *model.Decl) *jen.Statement {
 		Func().Id(name).Types(jen.Id("T").Add(constraint)).Params(jen.Id("v").Id("T")).Id(d.GoName).Block(
 		jen.Switch(jen.Id("x").Op(":=").Id("any").Call(jen.Id("v")).Assert(jen.Type())).Block(cases...),
 		jen.Return(jen.Id(d.GoName).Values()),
+	)
+}
+
+// textConstructor renders the function that makes union d of its variant v from a string
+// alone (model.FromText):
+//
+//	// UserMessage returns the ChatCompletionRequestMessage variant
+//	// ChatCompletionRequestUserMessage ("role": "user") with text as its Content: ...
+//	func UserMessage(text string) ChatCompletionRequestMessage {
+//		return ChatCompletionRequestMessage{ChatCompletionRequestUserMessage: &ChatCompletionRequestUserMessage{
+//			Content: ChatCompletionRequestUserMessageContent{TextContent: &text}}}
+//	}
+func textConstructor(d *model.Decl, v *model.Variant) *jen.Statement {
+	t := v.FromText
+	literal := v.Type.String() + "{" + t.Field.GoName + ": " + t.Field.Type.String() + "{" + t.Text.GoName + ": &text}}"
+	if d.Constructor != "" {
+		literal = d.Constructor + "(" + literal + ")"
+	}
+	var d2 doc
+	d2.para(t.GoName + " returns the " + d.GoName + " variant " + v.Type.String() + " (" + strconv.Quote(oneLine(d.Discriminator)) + ": " + oneLine(v.Send) +
+		") with text as its " + t.Field.GoName + ": the same as " + literal + ".")
+	member := typ(t.Field.Type).Values(jen.Dict{jen.Id(t.Text.GoName): jen.Op("&").Id("text")})
+	variant := jen.Op("&").Add(typ(v.Type)).Values(jen.Dict{jen.Id(t.Field.GoName): member})
+	return d2.code().Func().Id(t.GoName).Params(jen.Id("text").String()).Id(d.GoName).Block(
+		jen.Return(jen.Id(d.GoName).Values(jen.Dict{jen.Id(v.GoName): variant})),
 	)
 }

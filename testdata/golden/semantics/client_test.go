@@ -287,3 +287,32 @@ func TestCustomJSONStruct(t *testing.T) {
 		t.Errorf("encoded %s (%v), want %s", data, err, want)
 	}
 }
+
+// Or reads a Nullable that is not addressable (a function's result) in one expression,
+// and agrees with Get: the value when there is one, else the fallback; Deref does the same
+// for an optional pointer.
+func TestReadOptionalsInOneExpression(t *testing.T) {
+	patch := func(s string) RecordPatch {
+		var p RecordPatch
+		_ = json.Unmarshal([]byte(s), &p) // a failed decode leaves Tags null
+		return p
+	}
+	for _, in := range []string{`{"name":"a","tags":["x"]}`, `{"name":null,"tags":null}`, `{}`, `{"name":"","tags":["x",1]}`} {
+		p := patch(in)
+		name, ok := p.Name.Get()
+		if !ok {
+			name = "none"
+		}
+		if got := patch(in).Name.Or("none"); got != name {
+			t.Errorf("%s: Name.Or = %q; Get %q, %v", in, got, name, ok)
+		}
+		tags, ok := p.Tags.Get()
+		if got := patch(in).Tags.Or([]string{"fallback"}); ok && len(got) != len(tags) || !ok && (len(got) != 1 || got[0] != "fallback") {
+			t.Errorf("%s: Tags.Or = %q; Get %q, %v", in, got, tags, ok)
+		}
+	}
+	var absent *string
+	if Deref(absent, "none") != "none" || Deref(Ptr("a"), "none") != "a" {
+		t.Errorf("Deref = %q, %q", Deref(absent, "none"), Deref(Ptr("a"), "none"))
+	}
+}

@@ -311,3 +311,19 @@ func TestNestedUnionByKind(t *testing.T) {
 		t.Fatalf("object decoded as %+v (%v)", c, err)
 	}
 }
+
+// UserMessage makes the user variant of Message from its text: sent with its role and
+// the text as its content, the same as the literal it stands for.
+func TestUserMessageFromText(t *testing.T) {
+	got, err := json.Marshal(UserMessage("Say hi"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := json.Marshal(NewMessage(UserTurn{Content: ContentItem{String: Ptr("Say hi")}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != `{"content":"Say hi","role":"user"}` || string(got) != string(want) {
+		t.Errorf("UserMessage sends %s, the literal %s", got, want)
+	}
+}
