@@ -306,7 +306,7 @@ func TestJSONColours(t *testing.T) {
 func uploadReceipt(ctx context.Context, c *stripe.Client, receipt io.Reader) (string, error) {
 	file, err := c.PostFiles(ctx, stripe.PostFilesRequest{
 		File:    stripe.File{Name: "receipt.pdf", ContentType: "application/pdf", Body: receipt}, // an *os.File, a bytes.Reader...
-		Purpose: stripe.PostFilesRequestPurposeDisputeEvidence,
+		Purpose: stripe.PostFilesPurposeDisputeEvidence,
 	})
 	if err != nil {
 		return "", err
