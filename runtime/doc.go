@@ -88,8 +88,9 @@
 //     (status, header, up to [ErrorBodyLimit] of body) or transport error, the server's
 //     hint ([Error.RetryAfter]), and why the engine stopped ([Error.Cause]); errors.Is and
 //     errors.As reach both. Its text adds the server's message and request id, hides the
-//     credentials the request carried wherever the server repeats them, and says nothing of
-//     retries where none could have happened.
+//     credentials the call sent (the request's headers, those of [WithHeader], the query
+//     values) wherever the server repeats them, and says nothing of retries where none
+//     could have happened. Retry events and log records hide them too.
 //   - [Engine.OnRetry] receives a [RetryEvent] (method, URL, attempt, wait, status or error)
 //     before each wait, and [Engine.Logger] one WARN record per retry, never with header
 //     values or bodies. A URL shown anywhere (errors, events, logs) has no user information

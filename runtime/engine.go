@@ -282,6 +282,7 @@ func (e *Engine) do(ctx context.Context, req *http.Request, p *Policy, cfg *call
 	}
 
 	header := e.callHeader(req, &pol, cfg)
+	hide := callSecrets{req: req, header: header, keyHeader: pol.IdempotencyKey, queryNames: e.QueryCredentials}
 
 	client := e.httpClient()
 	now := e.clock()
@@ -309,7 +310,7 @@ func (e *Engine) do(ctx context.Context, req *http.Request, p *Policy, cfg *call
 		if sent > 0 {
 			if err := ctx.Err(); err != nil {
 				closeReader(nextBody)
-				return nil, e.newError(req, sent, &last, err)
+				return nil, e.newError(req, &hide, sent, &last, err)
 			}
 		}
 		out := outgoing{body: nextBody, header: e.attemptHeader(req, header, sent+1)}
@@ -323,7 +324,7 @@ func (e *Engine) do(ctx context.Context, req *http.Request, p *Policy, cfg *call
 		if err != nil {
 			if errors.Is(err, ErrBodyTooLarge) { // the same body would be too large again
 				last = lastOutcome{status: resp.StatusCode, header: resp.Header}
-				return nil, e.newError(req, sent, &last, err)
+				return nil, e.newError(req, &hide, sent, &last, err)
 			}
 			last = lastOutcome{err: err}
 			if ctx.Err() == nil {
@@ -347,7 +348,7 @@ func (e *Engine) do(ctx context.Context, req *http.Request, p *Policy, cfg *call
 				resp.Body.Close()
 				now = e.clock()
 				last = lastOutcome{status: resp.StatusCode, header: resp.Header, answerErr: cerr,
-					failedAs: answerStatus(cerr), hide: secrets(req, e.QueryCredentials)}
+					failedAs: answerStatus(cerr)}
 			} else {
 				last = lastOutcome{status: resp.StatusCode, header: resp.Header, resp: resp, attempt: a,
 					signal: pol.signal(resp.StatusCode, resp.Header)}
@@ -394,13 +395,13 @@ func (e *Engine) do(ctx context.Context, req *http.Request, p *Policy, cfg *call
 			if cause == nil && sit.callerDone && last.err != nil && !errors.Is(last.err, ctx.Err()) {
 				cause = ctx.Err() // the attempt's own error may not say so
 			}
-			return nil, e.finalError(req, sent, &last, cause)
+			return nil, e.finalError(req, &hide, sent, &last, cause)
 		}
 		prevBackoff = v.backoff
 		if replay {
 			body, err := req.GetBody()
 			if err != nil {
-				return nil, e.finalError(req, sent, &last, fmt.Errorf("%w: %w", ErrBodyNotReplayable, err))
+				return nil, e.finalError(req, &hide, sent, &last, fmt.Errorf("%w: %w", ErrBodyNotReplayable, err))
 			}
 			nextBody = body
 		}
@@ -412,10 +413,10 @@ func (e *Engine) do(ctx context.Context, req *http.Request, p *Policy, cfg *call
 			last.attempt.release()
 			last.attempt = nil
 		}
-		e.observe(ctx, req, sent, v.wait, &last)
+		e.observe(ctx, req, &hide, sent, v.wait, &last)
 		if err := e.sleep(ctx, v.wait); err != nil {
 			closeReader(nextBody)
-			return nil, e.newError(req, sent, &last, err)
+			return nil, e.newError(req, &hide, sent, &last, err)
 		}
 		now = e.clock()
 	}
@@ -527,11 +528,10 @@ type lastOutcome struct {
 	resp    *http.Response
 	attempt *attempt
 
-	// A 2xx answer that its WithAnswerCheck failed: the check's error, the status it
-	// stands for, and the request's credentials, hidden from its text.
+	// A 2xx answer that its WithAnswerCheck failed: the check's error and the status it
+	// stands for.
 	answerErr error
 	failedAs  int
-	hide      *sentRequest
 }
 
 // decided returns the status the attempt is decided by: the response's, or the one a
@@ -544,15 +544,15 @@ func (l *lastOutcome) decided() int {
 }
 
 // shownErr returns the attempt's error redacted (see redactError), as errors, events and
-// logs show it: a transport error, or a failed answer check's error with the request's
+// logs show it: a transport error, or a failed answer check's error, with the call's
 // credentials hidden. It redacts it the first time only, so that the error of an attempt
 // that no one sees (a retry made it good) costs no redaction.
-func (l *lastOutcome) shownErr() error {
+func (l *lastOutcome) shownErr(hide *callSecrets) error {
 	if !l.redacted {
 		if l.answerErr != nil {
-			l.err = &redactedError{err: l.answerErr, text: peerText(l.answerErr.Error(), errorTextLimit, false, l.hide)}
-		} else {
-			l.err = redactError(l.err)
+			l.err = &redactedError{err: l.answerErr, text: peerText(l.answerErr.Error(), errorTextLimit, false, hide.get())}
+		} else if l.err != nil {
+			l.err = redactError(l.err, hide.get())
 		}
 		l.redacted = true
 	}
@@ -560,7 +560,7 @@ func (l *lastOutcome) shownErr() error {
 }
 
 // finalError ends the call: it reads the last response's body into the error and closes it.
-func (e *Engine) finalError(req *http.Request, attempts int, last *lastOutcome, cause error) *Error {
+func (e *Engine) finalError(req *http.Request, hide *callSecrets, attempts int, last *lastOutcome, cause error) *Error {
 	if last.resp != nil {
 		last.body = drain(last.resp.Body, ErrorBodyLimit, last.attempt)
 		last.resp = nil
@@ -569,10 +569,10 @@ func (e *Engine) finalError(req *http.Request, attempts int, last *lastOutcome, 
 		last.attempt.release()
 		last.attempt = nil
 	}
-	return e.newError(req, attempts, last, cause)
+	return e.newError(req, hide, attempts, last, cause)
 }
 
-func (e *Engine) newError(req *http.Request, attempts int, last *lastOutcome, cause error) *Error {
+func (e *Engine) newError(req *http.Request, hide *callSecrets, attempts int, last *lastOutcome, cause error) *Error {
 	return &Error{
 		Method:     req.Method,
 		URL:        redactURL(req.URL),
@@ -581,10 +581,27 @@ func (e *Engine) newError(req *http.Request, attempts int, last *lastOutcome, ca
 		Header:     last.header,
 		Body:       last.body,
 		RetryAfter: last.retryAfter,
-		Err:        last.shownErr(),
+		Err:        last.shownErr(hide),
 		Cause:      cause,
-		hide:       secrets(req, e.QueryCredentials),
+		hide:       hide.get(),
 	}
+}
+
+// callSecrets is what a call's errors, events and logs keep out of sight: the credentials
+// its attempts sent, worked out (see secrets) the first time a failure needs them.
+type callSecrets struct {
+	req        *http.Request
+	header     http.Header // the call's header map (callHeader), nil for req's own
+	keyHeader  string      // the idempotency key's header, which is no credential
+	queryNames []string    // Engine.QueryCredentials, left out of the URL kept
+	sent       *sentRequest
+}
+
+func (c *callSecrets) get() *sentRequest {
+	if c.sent == nil {
+		c.sent = secrets(c.req, c.header, c.keyHeader, c.queryNames)
+	}
+	return c.sent
 }
 
 // callHeader returns the header map every attempt of the call sends, or nil for req's own
@@ -671,18 +688,18 @@ func attemptLimit(pol *Policy, now, elapsedEnd time.Time) (time.Duration, bool) 
 }
 
 // observe reports one retry to the hook and the logger.
-func (e *Engine) observe(ctx context.Context, req *http.Request, attempt int, wait time.Duration, last *lastOutcome) {
+func (e *Engine) observe(ctx context.Context, req *http.Request, hide *callSecrets, attempt int, wait time.Duration, last *lastOutcome) {
 	if e.OnRetry == nil && e.Logger == nil {
 		return
 	}
 	u := redactURL(req.URL)
 	if e.OnRetry != nil {
-		e.OnRetry(RetryEvent{Method: req.Method, URL: u, Attempt: attempt, Wait: wait, StatusCode: last.status, Err: last.shownErr(),
+		e.OnRetry(RetryEvent{Method: req.Method, URL: u, Attempt: attempt, Wait: wait, StatusCode: last.status, Err: last.shownErr(hide),
 			ServerSaidRetry: last.signal == signalRetry})
 	}
 	if e.Logger != nil {
 		why := slog.Int("status", last.status)
-		if err := last.shownErr(); err != nil {
+		if err := last.shownErr(hide); err != nil {
 			why = slog.String("error", err.Error())
 		}
 		attrs := []slog.Attr{slog.String("method", req.Method), slog.String("url", u),

@@ -169,10 +169,11 @@ type Error struct {
 // X-GitHub-Request-Id header, in that order. Both are put on one line, without control,
 // bidi or zero-width characters, and cut (with "…") after 200 and 100 bytes; URLs and
 // query values in the message are redacted as in URL, and so are the credentials the
-// request carried wherever the server repeats them: the values (and each word of them) of
-// the headers a redirect off the origin would drop, the password of an HTTP Basic
-// Authorization, the values of Engine.QueryCredentials and the URL's password, from 8
-// bytes on, as they were sent and percent-encoded.
+// call sent wherever the server repeats them: the values (and each word of them) of the
+// headers a redirect off the origin would drop, the request's own and those WithHeader set
+// (the idempotency key is not one), the password of an HTTP Basic Authorization, every
+// query value (URL shows them all REDACTED) and the URL's password, from 8 bytes on, as
+// they were sent and percent-encoded.
 //
 // Other text that a peer may have written gets the same treatment: a transport error's
 // (a certificate's names, a proxy's answer) and the cause's, cut after 300 bytes. The URL

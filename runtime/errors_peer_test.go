@@ -205,7 +205,7 @@ func TestErrorTextHidesEchoedCredentialsInOtherForms(t *testing.T) {
 func TestHideJSON(t *testing.T) {
 	req := newRequest(t, t.Context(), "GET", "https://api.test/x", nil)
 	req.Header.Set("X-Api-Key", "k3y-k3y-k3y")
-	r := secrets(req, nil)
+	r := secrets(req, nil, "", nil)
 	for in, want := range map[string]string{
 		`{"a": [1, 2.50, -3e10, 12345678901234567890], "b": {"c": null, "d": true}, "e": "x"}`: `{"a":[1,2.50,-3e10,12345678901234567890],"b":{"c":null,"d":true},"e":"x"}`,
 		`{"k3y-k3y-k3y": "is k3y-k3y-k3y", "list": ["k3y-k3y-k3y\r\n", {}, []]}`:               `{"REDACTED":"is REDACTED","list":["REDACTED",{},[]]}`,
@@ -221,7 +221,7 @@ func TestHideJSON(t *testing.T) {
 			t.Errorf("hideJSON(%s) = %s, want a refusal", in, got)
 		}
 	}
-	if got, ok := secrets(newRequest(t, t.Context(), "GET", "https://api.test/x", nil), nil).hideJSON([]byte(`{ "a" : 1 } x`)); !ok || string(got) != `{ "a" : 1 } x` {
+	if got, ok := secrets(newRequest(t, t.Context(), "GET", "https://api.test/x", nil), nil, "", nil).hideJSON([]byte(`{ "a" : 1 } x`)); !ok || string(got) != `{ "a" : 1 } x` {
 		t.Errorf("no credential: %s, %v", got, ok)
 	}
 }
@@ -236,7 +236,7 @@ func FuzzHideJSON(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body string) {
 		req, _ := http.NewRequest("GET", "https://api.test/x", nil)
 		req.Header.Set("X-Api-Key", "k3y-k3y-k3y")
-		out, ok := secrets(req, nil).hideJSON([]byte(body))
+		out, ok := secrets(req, nil, "", nil).hideJSON([]byte(body))
 		if ok != json.Valid([]byte(body)) {
 			t.Fatalf("hideJSON(%q): ok %v, json.Valid %v", body, ok, !ok)
 		}

@@ -92,10 +92,11 @@ var queryInText = regexp.MustCompile(`([?&][^=\s"'<>&?` + "`" + `]*=)[^&\s"'<>` 
 // redactError returns err ready to be shown: every *url.Error in its chain gets its URL
 // redacted (net/http's own text, Get "https://...": EOF, quotes the URL), and when the
 // text still holds a URL (a message quoting a Location header, a CheckRedirect error) or
-// is not one line of printable characters within errorTextLimit bytes (a certificate's
-// names, a proxy's answer), err is wrapped in an error whose text is redacted and
-// excerpted, and that unwraps to err.
-func redactError(err error) error {
+// one of hide's credentials (a RoundTripper's error quoting a header), or is not one line
+// of printable characters within errorTextLimit bytes (a certificate's names, a proxy's
+// answer), err is wrapped in an error whose text is redacted and excerpted, and that
+// unwraps to err.
+func redactError(err error, hide *sentRequest) error {
 	if err == nil {
 		return nil
 	}
@@ -108,7 +109,7 @@ func redactError(err error) error {
 			e = x.Unwrap()
 		case interface{ Unwrap() []error }:
 			for _, inner := range x.Unwrap() {
-				redactError(inner)
+				redactError(inner, nil)
 			}
 			e = nil
 		default:
@@ -116,7 +117,7 @@ func redactError(err error) error {
 		}
 	}
 	text := err.Error()
-	if clean := excerpt(redactText(text), errorTextLimit); clean != text {
+	if clean := excerpt(redactText(hide.hide(excerpt(text, math.MaxInt), false)), errorTextLimit); clean != text {
 		return &redactedError{err: err, text: clean}
 	}
 	return err
@@ -153,29 +154,33 @@ type sentRequest struct {
 	url     *url.URL // no user information, fragment or query credential
 }
 
-// secrets returns what an Error keeps of req out of sight (see sentRequest). The
-// credentials are: the value of every header a redirect off the origin would drop (all
-// but redirectSafeHeaders: Authorization, Cookie, an API key header of any name) and each
-// of its words (a token without its scheme, a cookie's values), the user name and
-// password an HTTP Basic Authorization carries, the values of the query parameters named
-// in queryNames (case folded), and the URL's password; each also as a URL's query or path
-// would carry it, percent-encoded.
-func secrets(req *http.Request, queryNames []string) *sentRequest {
+// secrets returns what an Error keeps of req out of sight (see sentRequest). header is
+// the header map the request's attempts sent (the call's, with its WithHeader values and
+// idempotency key), nil for req's own. The credentials are: the value of every header a
+// redirect off the origin would drop (all but redirectSafeHeaders and keyHeader, the
+// idempotency key's: Authorization, Cookie, an API key header of any name) and each of its
+// words (a token without its scheme, a cookie's values), the user name and password an
+// HTTP Basic Authorization carries, every query value (the URL an Error shows has them all
+// REDACTED, an API key in an ordinary query parameter included), and the URL's password;
+// each also as a URL's query or path would carry it, percent-encoded. The URL kept goes
+// without the query parameters named in queryNames (case folded).
+func secrets(req *http.Request, header http.Header, keyHeader string, queryNames []string) *sentRequest {
 	var c credentials
-	for name, values := range req.Header {
-		if !redirectSafeHeaders[http.CanonicalHeaderKey(name)] {
+	if header == nil {
+		header = req.Header
+	}
+	for name, values := range header {
+		if name = http.CanonicalHeaderKey(name); !redirectSafeHeaders[name] && (keyHeader == "" || name != http.CanonicalHeaderKey(keyHeader)) {
 			for _, v := range values {
 				c.add(v)
 				c.addBasic(v)
 			}
 		}
 	}
-	if len(queryNames) > 0 && req.URL.RawQuery != "" {
-		for name, values := range req.URL.Query() {
-			if slices.ContainsFunc(queryNames, func(n string) bool { return strings.EqualFold(n, name) }) {
-				for _, v := range values {
-					c.add(v)
-				}
+	if req.URL.RawQuery != "" {
+		for _, values := range req.URL.Query() {
+			for _, v := range values {
+				c.add(v)
 			}
 		}
 	}

@@ -41,13 +41,14 @@ func init() {
 	}
 }
 
-// allSecrets returns the credentials req carries, every query value counted as one.
+// allSecrets returns the credentials req carries (see secrets), with a URL that keeps
+// none of its query.
 func allSecrets(req *http.Request) *sentRequest {
 	var names []string
 	for name := range req.URL.Query() {
 		names = append(names, name)
 	}
-	return secrets(req, names)
+	return secrets(req, nil, "", names)
 }
 
 // sentOf returns what the *Error in err's chain keeps of its request; nil when none.
