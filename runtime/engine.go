@@ -83,7 +83,10 @@ type Engine struct {
 	// OnRetry is called before each wait; nil means no hook. Calls may run concurrently.
 	OnRetry func(RetryEvent)
 	// Override adjusts every policy before a call (a client-wide policy override). It gets a
-	// copy; the operation's own policy is never changed.
+	// copy with the defaults its zero fields stand for filled in (MaxAttempts, Multiplier,
+	// Jitter, and StatusCodes: DefaultStatusCodes for nil), so that it changes what the
+	// engine would do: p.StatusCodes = append(p.StatusCodes, 409) retries a 409 as well
+	// as the statuses retried already. The operation's own policy is never changed.
 	Override func(*Policy)
 	// AttemptHeader, when set, names a header that tells the server how many attempts came
 	// before this one: "0" on the first, "1" on the first retry. A request that already
@@ -209,14 +212,15 @@ func (e *Engine) Do(ctx context.Context, req *http.Request, p *Policy, opts ...C
 	return resp, err
 }
 
-// override returns p as Override adjusts it, on a copy; p itself without Override.
+// override returns p as Override adjusts it, on a copy with its defaults filled in (see
+// Engine.Override); p itself without Override.
 func (e *Engine) override(p *Policy) *Policy {
 	if e.Override == nil {
 		return p
 	}
 	cp := new(Policy)
-	*cp = *p
-	cp.StatusCodes = slices.Clone(p.StatusCodes) // keeps nil apart from empty
+	*cp = p.resolved()
+	cp.StatusCodes = slices.Clone(cp.StatusCodes) // its own, and empty stays non-nil
 	e.Override(cp)
 	return cp
 }

@@ -248,3 +248,38 @@ func TestInjectedRandom(t *testing.T) {
 		prev = want
 	}
 }
+
+// Override gets the policy with the defaults its zero fields stand for filled in, so that
+// appending to StatusCodes adds to the statuses retried; the defaults themselves, and an
+// empty list (no status retried), stay as they are.
+func TestOverrideSeesTheDefaults(t *testing.T) {
+	var seen Policy
+	e := &Engine{Override: func(p *Policy) {
+		seen = *p
+		seen.StatusCodes = slices.Clone(p.StatusCodes)
+		if len(p.StatusCodes) > 0 {
+			p.StatusCodes[0] = 999 // the call's own list, not the defaults
+		}
+		p.StatusCodes = append(p.StatusCodes, 409)
+	}}
+	got, err := e.CallPolicy(&Policy{Idempotent: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if seen.MaxAttempts != DefaultMaxAttempts || seen.Multiplier != DefaultMultiplier || seen.Jitter != JitterFull ||
+		!slices.Equal(seen.StatusCodes, DefaultStatusCodes()) {
+		t.Errorf("Override saw %+v", seen)
+	}
+	for _, code := range []int{409, 429, 503} {
+		if !got.RetriesStatus(code) {
+			t.Errorf("%d not retried under %v", code, got.StatusCodes)
+		}
+	}
+	if !slices.Equal(DefaultStatusCodes(), []StatusCode{408, 429, 500, 502, 503, 504}) || !(&Policy{}).RetriesStatus(408) {
+		t.Errorf("Override changed the defaults: %v", DefaultStatusCodes())
+	}
+	got, err = e.CallPolicy(&Policy{StatusCodes: []StatusCode{}})
+	if err != nil || !slices.Equal(got.StatusCodes, []StatusCode{409}) {
+		t.Errorf("from an empty list: %v, %v", got.StatusCodes, err)
+	}
+}

@@ -145,7 +145,7 @@ func runtimeTypes() []jen.Code {
 		"IdempotencyKey      string               // the header that carries the call's idempotency key",
 		"ReadBody            bool                 // read a 2xx body whole within its attempt",
 	)
-	policy.para("A zero InitialDelay, MaxDelay or MaxRetryAfter means zero; Jitter and StatusCodes take string and integer constants: p.StatusCodes = append(p.StatusCodes, 409). Its methods compute what the engine does under it:")
+	policy.para("A zero InitialDelay, MaxDelay or MaxRetryAfter means zero; Jitter and StatusCodes take string and integer constants. The copy WithPolicyOverride gets has the defaults filled in, StatusCodes the statuses retried included, so that p.StatusCodes = append(p.StatusCodes, 409) retries a 409 as well. Its methods compute what the engine does under it:")
 	policy.block(
 		"func (p *Policy) Validate() error                 // every field the engine cannot honour",
 		"func (p *Policy) RetriesStatus(code int) bool     // whether a response with the status is retried",

@@ -474,8 +474,9 @@ type EventError = runtime.EventError
 //	ReadBody            bool                 // read a 2xx body whole within its attempt
 //
 // A zero InitialDelay, MaxDelay or MaxRetryAfter means zero; Jitter and StatusCodes take string and
-// integer constants: p.StatusCodes = append(p.StatusCodes, 409). Its methods compute what the engine
-// does under it:
+// integer constants. The copy WithPolicyOverride gets has the defaults filled in, StatusCodes the
+// statuses retried included, so that p.StatusCodes = append(p.StatusCodes, 409) retries a 409 as well.
+// Its methods compute what the engine does under it:
 //
 //	func (p *Policy) Validate() error                 // every field the engine cannot honour
 //	func (p *Policy) RetriesStatus(code int) bool     // whether a response with the status is retried
