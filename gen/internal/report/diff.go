@@ -260,6 +260,9 @@ func termLines(row DiffRow, c diff.Change) []string {
 	case diff.Removed:
 		head += " removed"
 		values = row.Old
+	case diff.Renamed: // both names: the row names the type by its new one only
+		head += " renamed"
+		values = row.Old + " → " + row.New
 	case diff.Modified, diff.Moved:
 		if c.Change == diff.Moved {
 			head += " moved"
