@@ -379,75 +379,218 @@ func (c *comparer) decls(old, new *model.API) {
 	}
 }
 
-// renames pairs the types of old that new lacks with the types of new that old lacks,
-// when one of each has the same content: kind, fields, values and variants, the types
-// they refer to read with the renames found so far (so that a struct and the type of
-// its property, renamed together, are found in turn). It returns the old name of each
-// renamed type, by its new name. Types whose content several share are left as removed
-// and added: which became which is not known.
+// renames pairs the types of old that new lacks (gone) with the types of new that old
+// lacks (fresh) that have the same content: kind, fields, values and variants, where a
+// reference to a type of either side that the other side lacks reads as the content of
+// that type, so that types renamed together, those that refer to themselves or to each
+// other in a cycle included, are found. It returns the old name of each renamed type, by
+// its new name. Types whose content several share are left as removed and added: which
+// became which is not known.
+//
+// The content is compared as a DFA is minimised: every gone and fresh type starts in the
+// class of its content with those references blanked out, and the classes are split
+// (Hopcroft's refinement, O(m log n) for m references among n types) until the types of
+// a class refer, at each place, to types of one class. Two types end in one class when
+// unfolding their references gives the same tree. A class of one gone and one fresh type
+// is a rename.
 func renames(oldDecls, newDecls []*model.Decl, olds map[string]*model.Decl, newNames map[string]bool) map[string]string {
-	var gone, fresh []*model.Decl
+	var nodes []*model.Decl // the gone types, then the fresh ones
 	for _, o := range oldDecls {
 		if !newNames[o.GoName] {
-			gone = append(gone, o)
+			nodes = append(nodes, o)
 		}
 	}
+	nGone := len(nodes)
 	for _, n := range newDecls {
 		if olds[n.GoName] == nil {
-			fresh = append(fresh, n)
+			nodes = append(nodes, n)
 		}
 	}
-	renamed := map[string]string{} // new name → old name
-	taken := map[string]bool{}     // the old names of renamed
-	for {
-		byKey := map[string][]*model.Decl{}
-		for _, o := range gone {
-			if !taken[o.GoName] {
-				k := contentKey(o, nil)
-				byKey[k] = append(byKey[k], o)
+	if nGone == 0 || nGone == len(nodes) {
+		return nil
+	}
+	side := [2]map[string]int{{}, {}} // by side (0 old, 1 new): the node of a name
+	for i, d := range nodes {
+		side[min(i/nGone, 1)][d.GoName] = i
+	}
+
+	// The first classes: each type's content with its references to nodes of its side
+	// blanked out. preds[j] are the places that refer to node j.
+	type place struct{ from, at int }
+	preds := make([][]place, len(nodes))
+	first := make([]int, len(nodes))
+	keys := map[string]int{}
+	for i, d := range nodes {
+		names, at := side[min(i/nGone, 1)], 0
+		key := contentKey(d, func(name string) string {
+			if j, ok := names[name]; ok {
+				preds[j] = append(preds[j], place{i, at})
+				at++
+				return "#"
+			}
+			return name
+		})
+		c, ok := keys[key]
+		if !ok {
+			c = len(keys)
+			keys[key] = c
+		}
+		first[i] = c
+	}
+	p := newPartition(first, len(keys))
+
+	// Refinement: a splitter S splits each class whose types differ in the places that
+	// refer into S. Once a class is split, all its parts but the largest are splitters
+	// (all of them when it is a splitter still): splitting by the others and by the class
+	// splits by the largest too.
+	work := make([]int, p.classes())
+	inWork := make([]bool, p.classes())
+	for c := range work {
+		work[c], inWork[c] = c, true
+	}
+	places := make([][]int, len(nodes)) // of the nodes referring into S, the places that do
+	for len(work) > 0 {
+		s := work[len(work)-1]
+		work, inWork[s] = work[:len(work)-1], false
+		var touched []int
+		for _, j := range slices.Clone(p.members(s)) {
+			for _, r := range preds[j] {
+				if places[r.from] == nil {
+					touched = append(touched, r.from)
+				}
+				places[r.from] = append(places[r.from], r.at)
 			}
 		}
-		freshByKey := map[string][]*model.Decl{}
-		for _, n := range fresh {
-			if _, done := renamed[n.GoName]; !done {
-				k := contentKey(n, renamed)
-				freshByKey[k] = append(freshByKey[k], n)
-			}
+		// The touched nodes by class, then by the places that refer into S.
+		type group struct {
+			key   string
+			nodes []int
 		}
-		found := false
-		for _, n := range fresh {
-			if _, done := renamed[n.GoName]; done {
+		var order []int
+		byClass := map[int][]group{}
+		for _, i := range touched {
+			slices.Sort(places[i])
+			key := fmt.Sprint(places[i])
+			places[i] = nil
+			c := p.class[i]
+			gs, seen := byClass[c]
+			if !seen {
+				order = append(order, c)
+			}
+			k := slices.IndexFunc(gs, func(g group) bool { return g.key == key })
+			if k < 0 {
+				gs, k = append(gs, group{key: key}), len(gs)
+			}
+			gs[k].nodes = append(gs[k].nodes, i)
+			byClass[c] = gs
+		}
+		for _, c := range order {
+			gs := byClass[c]
+			inC := 0
+			for _, g := range gs {
+				inC += len(g.nodes)
+			}
+			if inC == p.size(c) {
+				gs = gs[:len(gs)-1] // the last group stays in c
+			}
+			parts := []int{c}
+			for _, g := range gs {
+				parts = append(parts, p.split(c, g.nodes))
+				inWork = append(inWork, false)
+			}
+			if len(parts) == 1 {
 				continue
 			}
-			k := contentKey(n, renamed)
-			if len(byKey[k]) == 1 && len(freshByKey[k]) == 1 {
-				renamed[n.GoName] = byKey[k][0].GoName
-				taken[byKey[k][0].GoName] = true
-				found = true
+			largest := c
+			if inWork[c] {
+				largest = -1
+			} else {
+				for _, d := range parts {
+					if p.size(d) > p.size(largest) {
+						largest = d
+					}
+				}
+			}
+			for _, d := range parts {
+				if d != largest && !inWork[d] {
+					work, inWork[d] = append(work, d), true
+				}
 			}
 		}
-		if !found {
-			return renamed
+	}
+
+	renamed := map[string]string{} // new name → old name
+	for c := range p.classes() {
+		if m := p.members(c); len(m) == 2 {
+			g, f := min(m[0], m[1]), max(m[0], m[1])
+			if g < nGone && f >= nGone {
+				renamed[nodes[f].GoName] = nodes[g].GoName
+			}
 		}
 	}
+	return renamed
+}
+
+// partition is a partition of the nodes 0..n-1 into classes, each a run of elems, so that
+// moving nodes to a class of their own costs as many steps as nodes moved.
+type partition struct {
+	elems      []int // the nodes, class by class
+	pos        []int // of each node in elems
+	class      []int // of each node
+	start, end []int // of each class's run in elems
+}
+
+// newPartition makes the partition of nodes into n classes, node i in first[i].
+func newPartition(first []int, n int) *partition {
+	p := &partition{pos: make([]int, len(first)), class: slices.Clone(first),
+		start: make([]int, n), end: make([]int, n)}
+	for _, c := range first {
+		p.end[c]++
+	}
+	for c := 1; c < n; c++ {
+		p.end[c] += p.end[c-1]
+	}
+	copy(p.start, p.end)
+	p.elems = make([]int, len(first))
+	for i := len(first) - 1; i >= 0; i-- {
+		c := first[i]
+		p.start[c]--
+		p.elems[p.start[c]], p.pos[i] = i, p.start[c]
+	}
+	return p
+}
+
+func (p *partition) classes() int        { return len(p.start) }
+func (p *partition) size(c int) int      { return p.end[c] - p.start[c] }
+func (p *partition) members(c int) []int { return p.elems[p.start[c]:p.end[c]] }
+
+// split moves nodes, some of the members of class c, to a new class, which it returns.
+func (p *partition) split(c int, nodes []int) int {
+	d := len(p.start)
+	p.end = append(p.end, p.end[c])
+	for _, i := range nodes {
+		last := p.end[c] - 1
+		j := p.elems[last]
+		p.elems[p.pos[i]], p.elems[last] = j, i
+		p.pos[j], p.pos[i] = p.pos[i], last
+		p.class[i] = d
+		p.end[c]--
+	}
+	p.start = append(p.start, p.end[c])
+	return d
 }
 
 // identifier matches the names in a type's text.
 var identifier = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
 
 // contentKey writes what d holds, besides its name and doc, with each name of a type in
-// it read through old (new name → old name; nil for none).
-func contentKey(d *model.Decl, old map[string]string) string {
+// it written as name gives it (called in the order the names come).
+func contentKey(d *model.Decl, name func(string) string) string {
 	typ := func(t *model.Type) string {
 		if t == nil {
 			return ""
 		}
-		return identifier.ReplaceAllStringFunc(t.String(), func(id string) string {
-			if o, ok := old[id]; ok {
-				return o
-			}
-			return id
-		})
+		return identifier.ReplaceAllStringFunc(t.String(), name)
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d %s %s|", d.Kind, typ(d.Underlying), d.Discriminator)
@@ -460,7 +603,11 @@ func contentKey(d *model.Decl, old map[string]string) string {
 	}
 	b.WriteString("|")
 	for _, v := range d.Variants {
-		fmt.Fprintf(&b, "%s %s;", v.GoName, typ(v.Type))
+		goName := v.GoName
+		if v.Type != nil && strings.TrimPrefix(v.Type.String(), "*") == goName {
+			goName = "=" // named after its type, and renamed with it
+		}
+		fmt.Fprintf(&b, "%s %s;", goName, typ(v.Type))
 	}
 	return b.String()
 }

@@ -1,8 +1,10 @@
 package diff
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -308,4 +310,122 @@ func TestCompareRenames(t *testing.T) {
 		`breaking||field|Pet.Owner|changed|*Owner|*Keeper`,
 		`breaking||type|KeeperAddress|renamed|OwnerAddress|KeeperAddress`,
 	})
+}
+
+// renameSpec is a spec whose one operation returns Root, whose properties refer to the
+// schemas given (YAML lines under components.schemas, besides Root).
+func renameSpec(t *testing.T, name string, roots []string, schemas string) *model.API {
+	t.Helper()
+	var props strings.Builder
+	for i, r := range roots {
+		fmt.Fprintf(&props, "        p%d: {$ref: \"#/components/schemas/%s\"}\n", i, r)
+	}
+	return loadAPI(t, spectest.Write(t, name, `openapi: 3.0.3
+info: {title: R, version: "1"}
+paths:
+  /root:
+    get:
+      operationId: getRoot
+      responses:
+        "200":
+          description: ok
+          content: {application/json: {schema: {$ref: "#/components/schemas/Root"}}}
+components:
+  schemas:
+    Root:
+      type: object
+      properties:
+`+props.String()+schemas))
+}
+
+// typeChanges are r's changes of whole types: renamed, added, removed.
+func typeChanges(r *Result) []string {
+	var out []string
+	for _, c := range r.Changes {
+		if c.Element == ElemType && (c.Change == Renamed || c.Change == Added || c.Change == Removed) {
+			if c.Change == Renamed {
+				out = append(out, c.Change+" "+c.Old+" "+c.New)
+			} else {
+				out = append(out, c.Change+" "+c.Name)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// A type renamed is paired with its old name when it refers to itself, or sits in a cycle
+// of types renamed together, and when it ends a long chain of them; types whose content
+// cannot tell them apart (twins, or a cycle of two that became a cycle of one) are
+// removed and added, the same way every time.
+func TestCompareRenamesThroughReferences(t *testing.T) {
+	chain := func(prefix string, n int) (string, []string) {
+		var b strings.Builder
+		for i := range n - 1 {
+			fmt.Fprintf(&b, "    %s%d: {type: object, properties: {next: {$ref: \"#/components/schemas/%s%d\"}}}\n", prefix, i, prefix, i+1)
+		}
+		fmt.Fprintf(&b, "    %s%d: {type: object, properties: {v: {type: string}}}\n", prefix, n-1)
+		return b.String(), []string{prefix + "0"}
+	}
+	longOld, longOldRoots := chain("Step", 300)
+	longNew, longNewRoots := chain("Hop", 300)
+	var longWant []string
+	for i := range 300 {
+		longWant = append(longWant, fmt.Sprintf("renamed Step%d Hop%d", i, i))
+	}
+	slices.Sort(longWant)
+	for _, tc := range []struct {
+		name               string
+		oldRoots, newRoots []string
+		old, new           string
+		want               []string
+	}{{
+		name:     "itself",
+		oldRoots: []string{"Node"}, newRoots: []string{"TreeNode"},
+		old:  "    Node: {type: object, properties: {name: {type: string}, children: {type: array, items: {$ref: \"#/components/schemas/Node\"}}}}\n",
+		new:  "    TreeNode: {type: object, properties: {name: {type: string}, children: {type: array, items: {$ref: \"#/components/schemas/TreeNode\"}}}}\n",
+		want: []string{"renamed Node TreeNode"},
+	}, {
+		name:     "a cycle, and a union of its types",
+		oldRoots: []string{"Customer", "Either"}, newRoots: []string{"Buyer", "OneOf"},
+		old: `    Customer: {type: object, properties: {id: {type: string}, account: {$ref: "#/components/schemas/Account"}}}
+    Account: {type: object, properties: {owner: {$ref: "#/components/schemas/Customer"}, n: {type: integer}}}
+    Either: {oneOf: [{$ref: "#/components/schemas/Customer"}, {$ref: "#/components/schemas/Account"}]}
+`,
+		new: `    Buyer: {type: object, properties: {id: {type: string}, account: {$ref: "#/components/schemas/Ledger"}}}
+    Ledger: {type: object, properties: {owner: {$ref: "#/components/schemas/Buyer"}, n: {type: integer}}}
+    OneOf: {oneOf: [{$ref: "#/components/schemas/Buyer"}, {$ref: "#/components/schemas/Ledger"}]}
+`,
+		want: []string{"renamed Account Ledger", "renamed Customer Buyer", "renamed Either OneOf"},
+	}, {
+		name:     "twins",
+		oldRoots: []string{"Left", "Right"}, newRoots: []string{"West", "East"},
+		old:  "    Left: {type: object, properties: {v: {type: string}}}\n    Right: {type: object, properties: {v: {type: string}}}\n",
+		new:  "    West: {type: object, properties: {v: {type: string}}}\n    East: {type: object, properties: {v: {type: string}}}\n",
+		want: []string{"added East", "added West", "removed Left", "removed Right"},
+	}, {
+		name:     "a cycle of two became one of one",
+		oldRoots: []string{"Ping"}, newRoots: []string{"Echo"},
+		old:  "    Ping: {type: object, properties: {next: {$ref: \"#/components/schemas/Pong\"}}}\n    Pong: {type: object, properties: {next: {$ref: \"#/components/schemas/Ping\"}}}\n",
+		new:  "    Echo: {type: object, properties: {next: {$ref: \"#/components/schemas/Echo\"}}}\n",
+		want: []string{"added Echo", "removed Ping", "removed Pong"},
+	}, {
+		name:     "a long chain",
+		oldRoots: longOldRoots, newRoots: longNewRoots, old: longOld, new: longNew,
+		want: longWant,
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			old := renameSpec(t, "old.yaml", tc.oldRoots, tc.old)
+			new := renameSpec(t, "new.yaml", tc.newRoots, tc.new)
+			got := typeChanges(Compare(old, new))
+			if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+				t.Errorf("got\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(tc.want, "\n\t"))
+			}
+			for range 5 {
+				if again := typeChanges(Compare(old, new)); !slices.Equal(again, got) {
+					t.Fatalf("another run gives\n\t%s", strings.Join(again, "\n\t"))
+				}
+			}
+		})
+	}
 }
