@@ -80,8 +80,9 @@ func TestWithOutcome(t *testing.T) {
 	})
 }
 
-// CallPolicy is the policy Do makes a call by: Override first, then the options,
-// MaxAttempts included; the operation's own policy is left as it was.
+// CallPolicy is the policy Do makes a call by: Override first (on a copy with the
+// defaults filled in), then the options, MaxAttempts included; the operation's own policy
+// is left as it was.
 func TestCallPolicy(t *testing.T) {
 	post := Policy{MaxAttempts: 4, StatusCodes: []StatusCode{503}}
 	for _, tt := range []struct {
@@ -92,10 +93,10 @@ func TestCallPolicy(t *testing.T) {
 		err      error
 	}{
 		{"none", nil, nil, post, nil},
-		{"Override", func(p *Policy) { p.MaxAttempts = 2 }, nil, Policy{MaxAttempts: 2, StatusCodes: []StatusCode{503}}, nil},
+		{"Override", func(p *Policy) { p.MaxAttempts = 2 }, nil, Policy{MaxAttempts: 2, StatusCodes: []StatusCode{503}, Multiplier: DefaultMultiplier, Jitter: JitterFull}, nil},
 		{"WithMaxAttempts", nil, []CallOption{WithMaxAttempts(7)}, Policy{MaxAttempts: 7, StatusCodes: []StatusCode{503}}, nil},
 		{"WithMaxAttempts(0)", nil, []CallOption{WithMaxAttempts(0)}, post, nil},
-		{"WithoutRetry", func(p *Policy) { p.MaxAttempts = 9 }, []CallOption{WithoutRetry(), WithMaxAttempts(5)}, Policy{MaxAttempts: 1, StatusCodes: []StatusCode{503}}, nil},
+		{"WithoutRetry", func(p *Policy) { p.MaxAttempts = 9 }, []CallOption{WithoutRetry(), WithMaxAttempts(5)}, Policy{MaxAttempts: 1, StatusCodes: []StatusCode{503}, Multiplier: DefaultMultiplier, Jitter: JitterFull}, nil},
 		{"WithIdempotent", nil, []CallOption{WithIdempotent()}, Policy{MaxAttempts: 4, StatusCodes: []StatusCode{503}, Idempotent: true}, nil},
 		{"WithIdempotencyKey", nil, []CallOption{WithIdempotencyKey("k")},
 			Policy{MaxAttempts: 4, StatusCodes: []StatusCode{503}, Idempotent: true, IdempotencyKey: DefaultIdempotencyKeyHeader}, nil},
