@@ -227,9 +227,9 @@ func (e *Engine) override(p *Policy) *Policy {
 
 // CallPolicy returns the policy Do makes a call under p with opts by: p as Override
 // adjusts it (with its defaults filled in, see Engine.Override), then as the options
-// change it, MaxAttempts included (WithMaxAttempts, WithoutRetry). It returns the error an option that cannot apply gives. A caller that
-// repeats a request itself, as an event stream reconnecting does, decides with it as
-// the engine decides retries.
+// change it, MaxAttempts included (WithMaxAttempts, WithoutRetry). It returns the error
+// an option that cannot apply gives. A caller that repeats a request itself, as an event
+// stream reconnecting does, decides with it as the engine decides retries.
 func (e *Engine) CallPolicy(p *Policy, opts ...CallOption) (Policy, error) {
 	if p == nil {
 		p = &zeroPolicy
