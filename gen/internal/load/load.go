@@ -185,6 +185,9 @@ func (s *Spec) normalize(data []byte) ([]byte, *yaml.Node, error) {
 	if e != nil {
 		return nil, nil, source.ErrorList{e}
 	}
+	if root != nil {
+		s.Files.SetTree(source.URIOf(s.Path), root)
+	}
 	return text, root, nil
 }
 
