@@ -9,6 +9,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/retrygen/retrygen/gen/internal/source"
+	"go.yaml.in/yaml/v4"
 )
 
 // The load step of Load: kin-openapi decodes the text and resolves its $refs, then the
@@ -17,8 +18,11 @@ import (
 // load is the pipeline's last step: kin-openapi decodes text and resolves its $refs, and
 // the document is validated. A document whose only loading problem is dangling $refs is
 // read again without them, so that its other problems are reported along.
-func (s *Spec) load(data, text []byte, swagger2 bool, opts Options, budget *int64) (*Spec, error) {
-	doc, err := s.decode(text, swagger2, opts, budget)
+//
+// tree is the tree text was parsed from (nil when text was written after), which the
+// document is decoded from when it can be (native.go); load lets go of it.
+func (s *Spec) load(data, text []byte, tree *yaml.Node, swagger2 bool, opts Options, budget *int64) (*Spec, error) {
+	doc, err := s.decode(text, tree, swagger2, opts, budget)
 	if err != nil {
 		return s.loadWithoutDanglingRefs(data, swagger2, opts, budget, err)
 	}
@@ -50,7 +54,7 @@ func (s *Spec) loadWithoutDanglingRefs(data []byte, swagger2 bool, opts Options,
 	}
 	errs = append(errs, dangling...)
 	addElsewhere(&errs, e)
-	doc, err := s.decode(s.textWithoutRefs(data, dangling), swagger2, opts, budget)
+	doc, err := s.decode(s.textWithoutRefs(data, dangling), nil, swagger2, opts, budget)
 	if err != nil {
 		addElsewhere(&errs, s.loadError(err))
 		return nil, errs.Err()
@@ -68,13 +72,15 @@ func (s *Spec) setDoc(doc *openapi3.T) {
 }
 
 // decode reads the document text with kin-openapi, resolving its $refs, and converts a
-// Swagger 2.0 document to OpenAPI 3.
-func (s *Spec) decode(text []byte, swagger2 bool, opts Options, budget *int64) (*openapi3.T, error) {
+// Swagger 2.0 document to OpenAPI 3. The document is decoded from tree, the tree text
+// was parsed from, when that is not nil and decodeTree can (native.go).
+func (s *Spec) decode(text []byte, tree *yaml.Node, swagger2 bool, opts Options, budget *int64) (*openapi3.T, error) {
 	loader := openapi3.NewLoader()
 	loader.IncludeOrigin = true
 	location := &url.URL{Path: filepath.ToSlash(s.Path)}
+	parserText := text
 	if !swagger2 {
-		text = s.forParser(text)
+		parserText = s.forParser(text)
 	}
 	if opts.AllowExternalRefs {
 		loader.IsExternalRefsAllowed = true
@@ -85,12 +91,17 @@ func (s *Spec) decode(text []byte, swagger2 bool, opts Options, budget *int64) (
 		loader.ReadFromURIFunc = r.read
 	}
 	if s.doc != nil {
-		loader.ReadFromURIFunc = s.rootAs(text, location, loader.ReadFromURIFunc)
+		loader.ReadFromURIFunc = s.rootAs(parserText, location, loader.ReadFromURIFunc)
 	}
 	if swagger2 {
 		return s.loadSwagger2(loader, text, location)
 	}
-	return loader.LoadFromDataWithPath(text, location)
+	if tree != nil && s.doc == nil && !s.edited {
+		if doc, ok, err := decodeTree(loader, tree, text, parserText, location); ok {
+			return doc, err
+		}
+	}
+	return loader.LoadFromDataWithPath(parserText, location)
 }
 
 // rootAs returns the function the loader reads files with when the root file's text is

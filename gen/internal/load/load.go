@@ -68,6 +68,9 @@ type Spec struct {
 	// leftOut are the places of the keys whose values lost a $ref that could not be
 	// resolved (reported): what the validator finds missing there is not reported again.
 	leftOut map[source.Pos]bool
+	// edited is set when the root file's text was written for the YAML parser with
+	// columns moved (yamlSafeJSON): its tree's places are not the text's.
+	edited bool
 }
 
 // Load reads, resolves and validates the OpenAPI description at path. It reports every
@@ -131,9 +134,12 @@ func Load(path string, opts Options) (*Spec, error) {
 	if wrong := s.wrongKindRefs(root); len(wrong) > 0 {
 		text = s.textWithoutRefs(data, wrong)
 		bundled = append(bundled, wrong...)
+		root = nil // text is not the tree's any more
 	}
-	root = nil // the loader's turn: the tree need not stay in memory
-	spec, err := s.load(data, text, swagger2, opts, &budget)
+	if s.doc != nil {
+		root = nil // the tree of several files or overlays, written out as text
+	}
+	spec, err := s.load(data, text, root, swagger2, opts, &budget)
 	return spec, joinErrors(bundled, err)
 }
 

@@ -15,6 +15,7 @@ func (s *Spec) normalize(data []byte) ([]byte, *yaml.Node, error) {
 	text, edits := yamlSafeJSON(data)
 	s.Files.Add(source.URIOf(s.Path), text)
 	s.Files.SetEdits(edits)
+	s.edited = len(edits) > 0
 	root, e := s.preflight(data)
 	if e != nil {
 		return nil, nil, source.ErrorList{e}

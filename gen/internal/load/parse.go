@@ -35,23 +35,32 @@ func (s *Spec) forParser(data []byte) []byte {
 // is a "{", and the line it was put on and the columns it moved that line right by (0
 // when data is returned as it is).
 func withDocumentStart(data []byte) (out []byte, line, shift int) {
+	at, line := documentStartAt(data)
+	if at < 0 {
+		return data, 0, 0
+	}
+	out = make([]byte, 0, len(data)+len(documentStart))
+	out = append(out, data[:at]...)
+	out = append(out, documentStart...)
+	return append(out, data[at:]...), line, len(documentStart)
+}
+
+// documentStartAt returns where withDocumentStart puts documentStart in data, and on
+// which line; -1 when it puts none.
+func documentStartAt(data []byte) (at, line int) {
 	start := 0
 	if bytes.HasPrefix(data, []byte("\uFEFF")) {
 		start = 3
 	}
-	at := start + len(data[start:]) - len(bytes.TrimLeft(data[start:], " \t\r\n"))
+	at = start + len(data[start:]) - len(bytes.TrimLeft(data[start:], " \t\r\n"))
 	if at >= len(data) || data[at] != '{' {
-		return data, 0, 0
+		return -1, 0
 	}
 	lineStart := bytes.LastIndexByte(data[:at], '\n') + 1
 	if lineStart != at || lineStart < start {
 		at = start // an indented "{": the marker goes on the first line
 	}
-	line = bytes.Count(data[:at], []byte("\n")) + 1
-	out = make([]byte, 0, len(data)+len(documentStart))
-	out = append(out, data[:at]...)
-	out = append(out, documentStart...)
-	return append(out, data[at:]...), line, len(documentStart)
+	return at, bytes.Count(data[:at], []byte("\n")) + 1
 }
 
 // unshift moves the nodes on line, which the parser read shifted right by shift columns,
