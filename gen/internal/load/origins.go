@@ -3,9 +3,11 @@ package load
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"reflect"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"go.yaml.in/yaml/v4"
@@ -141,23 +143,23 @@ func (st *stamper) structValue(v reflect.Value, n *yaml.Node) error {
 			return err
 		}
 		o := st.originFromNode(n)
-		v.FieldByName("Origin").Set(reflect.ValueOf(o))
+		fieldByName(v, "Origin").Set(reflect.ValueOf(o))
 		if t == reflect.TypeFor[openapi3.T]() && o != nil && n.Kind == yaml.MappingNode && len(n.Content) > 0 {
 			first := n.Content[0]
 			o.Key = &openapi3.Location{File: st.file, Line: first.Line, Column: first.Column, Name: first.Value}
 		}
 		st.setChildOriginKeys(n, v)
 	case refTypes[t]:
-		v.FieldByName("Origin").Set(reflect.ValueOf(st.originFromNode(n)))
-		ref := v.FieldByName("Ref").String()
+		fieldByName(v, "Origin").Set(reflect.ValueOf(st.originFromNode(n)))
+		ref := fieldByName(v, "Ref").String()
 		if ref == "" {
-			return st.value(v.FieldByName("Value"), n)
+			return st.value(fieldByName(v, "Value"), n)
 		}
 		return checkRef(ref, t == schemaRefType, n)
 	case t == headerType:
-		return st.structValue(v.FieldByName("Parameter"), n)
+		return st.structValue(fieldByName(v, "Parameter"), n)
 	case t == boolSchemaType:
-		return st.value(v.FieldByName("Schema"), n)
+		return st.value(fieldByName(v, "Schema"), n)
 	case t == pathsType, t == responsesType, t == callbackType:
 		return st.maplike(v, n)
 	case plainTypes[t]:
@@ -211,7 +213,54 @@ func (st *stamper) fields(v reflect.Value, n *yaml.Node) error {
 	if n.Kind != yaml.MappingNode {
 		return nil
 	}
-	t := v.Type()
+	keys := decodedFields(v.Type())
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if f, ok := keys[n.Content[i].Value]; ok {
+			if err := st.value(v.Field(f), n.Content[i+1]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// fieldByName is v.FieldByName for the fields the origins are kept in and found
+// through, their indexes kept by type.
+func fieldByName(v reflect.Value, name string) reflect.Value {
+	key := namedField{v.Type(), name}
+	index, ok := namedFields.Load(key)
+	if !ok {
+		f, found := v.Type().FieldByName(name)
+		if !found {
+			f.Index = nil
+		}
+		index, _ = namedFields.LoadOrStore(key, f.Index)
+	}
+	if index.([]int) == nil {
+		return reflect.Value{}
+	}
+	return v.FieldByIndex(index.([]int))
+}
+
+type namedField struct {
+	t    reflect.Type
+	name string
+}
+
+var namedFields sync.Map // namedField → []int, nil when the type has no such field
+
+// fieldIndex maps the keys of a struct type's fields to their index.
+type fieldIndex map[string]int
+
+var decodedFieldsOf, taggedFieldsOf sync.Map // reflect.Type → fieldIndex
+
+// decodedFields returns the keys the YAML decoder decodes a struct's fields from: the
+// name its yaml tag gives, else its name in lower case; none for "-".
+func decodedFields(t reflect.Type) fieldIndex {
+	if m, ok := decodedFieldsOf.Load(t); ok {
+		return m.(fieldIndex)
+	}
+	m := fieldIndex{}
 	for i := range t.NumField() {
 		f := t.Field(i)
 		if !f.IsExported() {
@@ -221,16 +270,33 @@ func (st *stamper) fields(v reflect.Value, n *yaml.Node) error {
 		if key == "" {
 			key = strings.ToLower(f.Name)
 		}
-		if key == "-" {
-			continue
-		}
-		if val := mappingValue(n, key); val != nil {
-			if err := st.value(v.Field(i), val); err != nil {
-				return err
-			}
+		if _, dup := m[key]; key != "-" && !dup {
+			m[key] = i
 		}
 	}
-	return nil
+	decodedFieldsOf.Store(t, m)
+	return m
+}
+
+// taggedFields returns the names the yaml tags of a struct's fields give them, as
+// childByKey finds fields: the first field of each name.
+func taggedFields(t reflect.Type) fieldIndex {
+	if m, ok := taggedFieldsOf.Load(t); ok {
+		return m.(fieldIndex)
+	}
+	m := fieldIndex{}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		if _, dup := m[name]; !dup {
+			m[name] = i
+		}
+	}
+	taggedFieldsOf.Store(t, m)
+	return m
 }
 
 // maplike records the origins of the entries of Paths, Responses or Callback, each
@@ -363,15 +429,8 @@ func childByKey(v reflect.Value, key string) reflect.Value {
 		}
 		return v.MapIndex(reflect.ValueOf(key).Convert(v.Type().Key()))
 	case reflect.Struct:
-		t := v.Type()
-		for i := range t.NumField() {
-			f := t.Field(i)
-			if !f.IsExported() {
-				continue
-			}
-			if name, _, _ := strings.Cut(f.Tag.Get("yaml"), ","); name == key {
-				return v.Field(i)
-			}
+		if i, ok := taggedFields(v.Type())[key]; ok {
+			return v.Field(i)
 		}
 	}
 	return reflect.Value{}
@@ -389,7 +448,7 @@ func (st *stamper) setOriginKey(child reflect.Value, keyNode, valNode *yaml.Node
 	if child.Kind() != reflect.Struct {
 		return
 	}
-	f := child.FieldByName("Origin")
+	f := fieldByName(child, "Origin")
 	if !f.IsValid() || f.Type() != originPtrType || !f.CanSet() {
 		st.descendToWrapped(child, keyNode, valNode)
 		return
@@ -404,7 +463,7 @@ func (st *stamper) setOriginKey(child reflect.Value, keyNode, valNode *yaml.Node
 
 func (st *stamper) descendToWrapped(child reflect.Value, keyNode, valNode *yaml.Node) {
 	for _, name := range [...]string{"Value", "Schema"} {
-		if inner := child.FieldByName(name); inner.IsValid() {
+		if inner := fieldByName(child, name); inner.IsValid() {
 			st.setOriginKey(inner, keyNode, valNode)
 		}
 	}
@@ -420,7 +479,7 @@ func (st *stamper) recordScalarMapKeys(container, child reflect.Value, keyNode, 
 	case reflect.Struct, reflect.Pointer, reflect.Interface, reflect.Map, reflect.Slice:
 		return
 	}
-	f := container.FieldByName("Origin")
+	f := fieldByName(container, "Origin")
 	if !f.IsValid() || f.Type() != originPtrType || !f.CanSet() {
 		return
 	}
@@ -452,7 +511,9 @@ func (st *stamper) withEnd(loc openapi3.Location, n *yaml.Node) openapi3.Locatio
 // text it was parsed from as kin-openapi's nodeindex derives it: a node's last line is
 // the last line any node under it starts on, grown over the deeper-indented lines after
 // it that hold no node (a block scalar's), and held before the line its next sibling in
-// a block collection starts on.
+// a block collection starts on (as every node under that sibling). nodeindex takes three
+// passes over the tree, the last as deep as the tree for every node; the ends are the
+// same in one.
 type endIndex struct {
 	end     map[*yaml.Node]int32
 	lineLen []int32 // each line's length in bytes
@@ -462,6 +523,8 @@ type endIndex struct {
 // newEndIndex indexes the tree root, parsed from text.
 func newEndIndex(root *yaml.Node, text []byte) *endIndex {
 	ix := &endIndex{end: make(map[*yaml.Node]int32, 1024)}
+	lines := bytes.Count(text, []byte("\n")) + 1
+	ix.lineLen, ix.indent = make([]int32, 0, lines), make([]int32, 0, lines)
 	start := 0
 	addLine := func(line []byte) {
 		ix.lineLen = append(ix.lineLen, int32(len(line)))
@@ -489,9 +552,7 @@ func newEndIndex(root *yaml.Node, text []byte) *endIndex {
 		start = i + 1
 	}
 	addLine(text[start:])
-	ix.measure(root)
-	ix.extend(root)
-	ix.separate(root)
+	ix.index(root, math.MaxInt32)
 	return ix
 }
 
@@ -501,29 +562,34 @@ func implicitNull(n *yaml.Node) bool {
 	return n.Kind == yaml.ScalarNode && n.Tag == "!!null" && n.Value == ""
 }
 
-func (ix *endIndex) measure(n *yaml.Node) int32 {
-	last := int32(n.Line)
-	if implicitNull(n) {
-		last = 0
+// index records the end of n and of the nodes under it, none past bound, and returns
+// n's end before bounds apply: the last line a node under it starts on, grown over the
+// lines after it indented deeper than n that hold no node (blank lines only when the
+// block resumes after them). A value left out has none.
+func (ix *endIndex) index(n *yaml.Node, bound int32) int32 {
+	block := n.Style&yaml.FlowStyle == 0 && (n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode)
+	step := 1
+	if n.Kind == yaml.MappingNode {
+		step = 2 // a key and its value belong to the same entry
 	}
-	for _, c := range n.Content {
-		if l := ix.measure(c); l > last {
-			last = l
+	e := int32(n.Line)
+	if implicitNull(n) {
+		e = 0
+	}
+	for i, c := range n.Content {
+		b := bound
+		if entry := i - i%step; block && entry+step < len(n.Content) {
+			if next := n.Content[entry+step]; next.Line > n.Content[entry].Line {
+				b = min(b, int32(next.Line-1))
+			}
 		}
-	}
-	ix.end[n] = last
-	return last
-}
-
-func (ix *endIndex) extend(n *yaml.Node) int32 {
-	if implicitNull(n) {
-		return 0
-	}
-	e := ix.end[n]
-	for _, c := range n.Content {
-		if ce := ix.extend(c); ce > e {
+		if ce := ix.index(c, b); ce > e {
 			e = ce
 		}
+	}
+	if implicitNull(n) {
+		ix.end[n] = 0
+		return 0
 	}
 	col := int32(n.Column - 1)
 	for {
@@ -542,7 +608,7 @@ func (ix *endIndex) extend(n *yaml.Node) int32 {
 		}
 		break
 	}
-	ix.end[n] = e
+	ix.end[n] = min(e, bound)
 	return e
 }
 
@@ -551,37 +617,6 @@ func (ix *endIndex) indentOf(i int32) int32 {
 		return -1
 	}
 	return ix.indent[i]
-}
-
-func (ix *endIndex) separate(n *yaml.Node) {
-	for _, c := range n.Content {
-		ix.separate(c)
-	}
-	if n.Style&yaml.FlowStyle != 0 || n.Kind != yaml.MappingNode && n.Kind != yaml.SequenceNode {
-		return
-	}
-	step := 1
-	if n.Kind == yaml.MappingNode {
-		step = 2
-	}
-	for i := 0; i+step < len(n.Content); i += step {
-		cur, next := n.Content[i], n.Content[i+step]
-		if next.Line <= cur.Line {
-			continue
-		}
-		for _, part := range n.Content[i : i+step] {
-			ix.clamp(part, int32(next.Line-1))
-		}
-	}
-}
-
-func (ix *endIndex) clamp(n *yaml.Node, line int32) {
-	if end, ok := ix.end[n]; ok && end > line {
-		ix.end[n] = line
-	}
-	for _, c := range n.Content {
-		ix.clamp(c, line)
-	}
 }
 
 // endOf returns the last line of the block n heads, and the column after its last
