@@ -10,10 +10,12 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/retrygen/retrygen/gen/internal/source"
 	"github.com/retrygen/retrygen/internal/corpus"
+	"go.yaml.in/yaml/v4"
 )
 
 // decoded is a root file decoded by kin-openapi's own loader and by decodeTree.
@@ -229,4 +231,124 @@ func TestDecodeTreeMatchesLoader(t *testing.T) {
 	if native < 50 {
 		t.Errorf("decodeTree decoded %d of %d files; want most of them", native, len(files))
 	}
+}
+
+// decodeTree decodes random descriptions, written as YAML and as JSON, as kin-openapi's
+// loader does.
+func TestDecodeTreeMatchesLoaderSeeded(t *testing.T) {
+	dir := t.TempDir()
+	native, failed, n := 0, 0, 300
+	if testing.Short() {
+		n = 60
+	}
+	for seed := range uint64(n) {
+		g := newDocGen(seed, seed%3 == 2)
+		text := g.render(g.document())
+		path := filepath.Join(dir, fmt.Sprintf("seed%d.yaml", seed))
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		d := decodeBoth(t, path, []byte(text))
+		if t.Failed() {
+			t.Fatalf("seed %d:\n%s", seed, text)
+		}
+		d.check(t, fmt.Sprintf("seed %d", seed))
+		if t.Failed() {
+			t.Fatalf("seed %d:\n%s", seed, text)
+		}
+		if d.ok {
+			native++
+			if d.kinErr != nil {
+				failed++
+			}
+		}
+	}
+	t.Logf("%d of %d decoded by decodeTree, %d of them refused by both", native, n, failed)
+	if native < n/2 {
+		t.Errorf("decodeTree decoded %d of %d random descriptions; want most", native, n)
+	}
+}
+
+// decodeTree readies the tree's scalars as kin-openapi readies its own, and leaves to
+// it the trees whose decoding or $refs depend on what its loader keeps to itself; each
+// document is decoded by both and compared.
+func TestDecodeTreeAsLoader(t *testing.T) {
+	const head = "openapi: 3.1.0\ninfo: {title: T, version: '1'}\n"
+	for _, c := range []struct {
+		name, doc string
+		native    bool
+		check     func(*openapi3.T) string
+	}{
+		{"application tag", head + "paths: {}\ncomponents:\n  schemas:\n    A: {type: string, description: !md hello}\n", true,
+			func(d *openapi3.T) string { return d.Components.Schemas["A"].Value.Description }},
+		{"timestamp", head + "paths: {}\ncomponents:\n  schemas:\n    A: {type: string, example: 2020-06-11T16:32:50-03:00}\n", true,
+			func(d *openapi3.T) string { return fmt.Sprintf("%T %v", d.Components.Schemas["A"].Value.Example, d.Components.Schemas["A"].Value.Example) }},
+		{"keys as written", head + "paths: {}\nx-codes: {0x1F: a, 1_0: b, .5: c, true: d}\n", true,
+			func(d *openapi3.T) string { return fmt.Sprint(d.Extensions["x-codes"]) }},
+		{"infinity", head + "paths: {}\nx-n: .inf\n", false, nil},
+		{"NaN", head + "paths: {}\nx-n: .NaN\n", false, nil},
+		{"null key", head + "paths: {}\nx-m: {~: a}\n", false, nil},
+		{"anchor and alias", head + "paths: {}\ncomponents:\n  schemas:\n    A: &a {type: string}\n    B: *a\n", false, nil},
+		{"merge key", head + "paths: {}\ncomponents:\n  schemas:\n    A: {<<: {type: string}}\n", false, nil},
+		{"another file", head + "paths: {}\ncomponents:\n  schemas:\n    A: {$ref: 'other.yaml#/B'}\n", false, nil},
+		{"the root file by name", head + "paths: {}\ncomponents:\n  schemas:\n    A: {$ref: 'api.yaml#/components/schemas/B'}\n    B: {type: string}\n", false, nil},
+		{"an extension", head + "paths: {}\nx-defs: {B: {type: string}}\ncomponents:\n  schemas:\n    A: {$ref: '#/x-defs/B'}\n", false, nil},
+		{"a path's extension", head + "paths: {x-p: {description: d}}\ncomponents:\n  responses:\n    A: {$ref: '#/paths/x-p'}\n", false, nil},
+		{"an undeclared key", head + "paths: {}\ndefinitions: {B: {type: string}}\ncomponents:\n  schemas:\n    A: {$ref: '#/definitions/B'}\n", false, nil},
+		{"a mapping to another file", head + "paths: {}\ncomponents:\n  schemas:\n    A: {oneOf: [{$ref: '#/components/schemas/B'}], discriminator: {propertyName: k, mapping: {b: 'other.yaml#/B'}}}\n    B: {type: object}\n", false, nil},
+		{"a schema next to a $ref", head + "paths: {}\ncomponents:\n  schemas:\n    A: {$ref: '#/components/schemas/B', properties: {p: {type: string}}}\n    B: {type: object}\n", false, nil},
+		{"a description next to a $ref", head + "paths: {}\ncomponents:\n  schemas:\n    A: {$ref: '#/components/schemas/B', description: d}\n    B: {type: object}\n", true,
+			func(d *openapi3.T) string { return d.Components.Schemas["A"].Value.Description }},
+		{"a typed $ref", head + "paths: {}\ncomponents:\n  schemas:\n    A: {$ref: '#/components/schemas/B/properties/p/items'}\n    B: {properties: {p: {items: {type: integer}}}}\n", true,
+			func(d *openapi3.T) string { return fmt.Sprint(d.Components.Schemas["A"].Value.Type) }},
+		{"a discriminator mapping", head + "paths: {}\ncomponents:\n  schemas:\n    A: {oneOf: [{$ref: '#/components/schemas/B'}], discriminator: {propertyName: k, mapping: {b: '#/components/schemas/B'}}}\n    B: {type: object}\n", true,
+			func(d *openapi3.T) string { return fmt.Sprint(d.Components.Schemas["A"].Value.Discriminator.Mapping["b"].Value == nil) }},
+		{"U+0085", head + "paths: {}\ninfo: {title: \"a\u0085b\", version: '1'}\n", false, nil},
+		{"a flow document", "{openapi: 3.0.3, info: {title: T, version: '1'},\n paths: {/p: {get: {responses: {'200': {description: ok}}}}}}\n", true,
+			func(d *openapi3.T) string { return fmt.Sprint(d.Paths.Value("/p").Get.Origin.Key.Column) }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "api.yaml")
+			if err := os.WriteFile(path, []byte(c.doc), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			d := decodeBoth(t, path, []byte(c.doc))
+			if d.ok != c.native {
+				t.Fatalf("decodeTree decoded it: %v, want %v (%v)", d.ok, c.native, d.nativeErr)
+			}
+			d.check(t, c.name)
+			if c.check != nil && d.kin != nil && d.native != nil {
+				if got, want := c.check(d.native), c.check(d.kin); got != want {
+					t.Errorf("decodeTree: %s, kin-openapi: %s", got, want)
+				} else {
+					t.Logf("%s", got)
+				}
+			}
+		})
+	}
+}
+
+// FuzzDecodeTree holds decodeTree to kin-openapi's loader on every document it decodes:
+// the same document, origins included, or the same error.
+func FuzzDecodeTree(f *testing.F) {
+	for seed := range uint64(6) {
+		g := newDocGen(seed, seed%3 == 2)
+		f.Add(g.render(g.document()))
+	}
+	f.Add("openapi: 3.1.0\ninfo: {title: T, version: '1'}\npaths: {}\nx-a: !foo {1: 2020-01-01}\n")
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, doc string) {
+		data := []byte(doc)
+		if !utf8.Valid(data) || checkDocuments("api.yaml", data) != nil {
+			return // Load refuses it before
+		}
+		if root, err := parseTree(data); err != nil || root == nil || newGuard(func(n *yaml.Node) source.Pos { return source.Pos{} }).check(root) != nil {
+			return
+		}
+		path := filepath.Join(dir, "api.yaml")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		decodeBoth(t, path, data).check(t, fmt.Sprintf("%q", doc))
+	})
 }

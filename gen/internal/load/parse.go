@@ -180,7 +180,10 @@ func parseJSON(data []byte) (*yaml.Node, bool) {
 	return p.value(), true
 }
 
-// jsonTag is the tag the YAML parser resolves a JSON number, true, false or null to.
+// jsonTag is the tag the YAML parser resolves a JSON number, true, false or null to:
+// a number is an int when it has no fraction or exponent and fits 64 bits, signed or
+// not, else a float; a float out of range is a string to it, and -0 a float. What the
+// common forms do not settle is asked of the parser itself.
 func jsonTag(v string) string {
 	switch v {
 	case "true", "false":
@@ -189,9 +192,17 @@ func jsonTag(v string) string {
 		return "!!null"
 	}
 	if strings.ContainsAny(v, ".eE") {
-		return "!!float"
+		if _, err := strconv.ParseFloat(v, 64); err == nil {
+			return "!!float"
+		}
+	} else if digits := strings.TrimPrefix(v, "-"); len(digits) < 19 && v != "-0" {
+		return "!!int"
 	}
-	return "!!int"
+	var doc yaml.Node
+	if yaml.Unmarshal([]byte(v), &doc) != nil || len(doc.Content) == 0 {
+		return "!!str"
+	}
+	return doc.Content[0].Tag
 }
 
 // jsonParser reads a document json.Valid accepted, so it checks nothing; its recursion

@@ -16,15 +16,15 @@ import (
 	"go.yaml.in/yaml/v4"
 )
 
-// sameTree returns where two trees first differ in what the guard reads of a node
-// (kind, scalar value, position, children), or "" if they do not. cmp.Diff would
+// sameTree returns where two trees first differ in what the guard and the decoder read
+// of a node (kind, tag, style, scalar value, position, children), or "" if they do not. cmp.Diff would
 // take seconds on a large description.
 func sameTree(want, got *yaml.Node, at string) string {
-	if want.Kind != got.Kind || want.Line != got.Line || want.Column != got.Column || want.Tag != got.Tag ||
+	if want.Kind != got.Kind || want.Line != got.Line || want.Column != got.Column || want.Tag != got.Tag || want.Style != got.Style ||
 		(want.Kind == yaml.ScalarNode && want.Value != got.Value) || len(want.Content) != len(got.Content) {
-		return fmt.Sprintf("%s: YAML reads kind %v %s %q at %d:%d with %d children; parseJSON kind %v %s %q at %d:%d with %d",
-			at, want.Kind, want.Tag, want.Value, want.Line, want.Column, len(want.Content),
-			got.Kind, got.Tag, got.Value, got.Line, got.Column, len(got.Content))
+		return fmt.Sprintf("%s: YAML reads kind %v %s (style %v) %q at %d:%d with %d children; parseJSON kind %v %s (style %v) %q at %d:%d with %d",
+			at, want.Kind, want.Tag, want.Style, want.Value, want.Line, want.Column, len(want.Content),
+			got.Kind, got.Tag, got.Style, got.Value, got.Line, got.Column, len(got.Content))
 	}
 	for i := range want.Content {
 		if d := sameTree(want.Content[i], got.Content[i], fmt.Sprintf("%s/%d", at, i)); d != "" {
@@ -67,6 +67,9 @@ func TestParseJSONMatchesYAML(t *testing.T) {
 		"minified":  `{"a":[1,2,{"b":"c"}],"d":{"e":{"f":null}}}`,
 		"array":     `[{"a": 1}, "b"]`,
 		"tabbed":    "{\"a\":\t1,\t\"b\"\t:\t[\t2\t]}",
+		"numbers": `{"a": -0, "b": 123456789012345678901234567890, "c": 1e400, "d": 18446744073709551616, "e": -9223372036854775809,
+			"f": 0.1e-400, "g": -0.0, "h": 9223372036854775807, "i": -9223372036854775808, "j": 18446744073709551615, "k": -1E-2,
+			"l": 1e-400, "m": -1e400, "n": 100000000000000000000e-10, "o": 0.000, "p": -10}`,
 		"long line": `{"a": "` + strings.Repeat("é", 300) + `", "b": [` + strings.Repeat(`"x", `, 50) + `1]}`,
 	}
 	for _, name := range []string{"github.json", "dub.json", "superset.json"} {
