@@ -282,7 +282,9 @@ func TestDecodeTreeAsLoader(t *testing.T) {
 		{"application tag", head + "paths: {}\ncomponents:\n  schemas:\n    A: {type: string, description: !md hello}\n", true,
 			func(d *openapi3.T) string { return d.Components.Schemas["A"].Value.Description }},
 		{"timestamp", head + "paths: {}\ncomponents:\n  schemas:\n    A: {type: string, example: 2020-06-11T16:32:50-03:00}\n", true,
-			func(d *openapi3.T) string { return fmt.Sprintf("%T %v", d.Components.Schemas["A"].Value.Example, d.Components.Schemas["A"].Value.Example) }},
+			func(d *openapi3.T) string {
+				return fmt.Sprintf("%T %v", d.Components.Schemas["A"].Value.Example, d.Components.Schemas["A"].Value.Example)
+			}},
 		{"keys as written", head + "paths: {}\nx-codes: {0x1F: a, 1_0: b, .5: c, true: d}\n", true,
 			func(d *openapi3.T) string { return fmt.Sprint(d.Extensions["x-codes"]) }},
 		{"infinity", head + "paths: {}\nx-n: .inf\n", false, nil},
@@ -302,7 +304,9 @@ func TestDecodeTreeAsLoader(t *testing.T) {
 		{"a typed $ref", head + "paths: {}\ncomponents:\n  schemas:\n    A: {$ref: '#/components/schemas/B/properties/p/items'}\n    B: {properties: {p: {items: {type: integer}}}}\n", true,
 			func(d *openapi3.T) string { return fmt.Sprint(d.Components.Schemas["A"].Value.Type) }},
 		{"a discriminator mapping", head + "paths: {}\ncomponents:\n  schemas:\n    A: {oneOf: [{$ref: '#/components/schemas/B'}], discriminator: {propertyName: k, mapping: {b: '#/components/schemas/B'}}}\n    B: {type: object}\n", true,
-			func(d *openapi3.T) string { return fmt.Sprint(d.Components.Schemas["A"].Value.Discriminator.Mapping["b"].Value == nil) }},
+			func(d *openapi3.T) string {
+				return fmt.Sprint(d.Components.Schemas["A"].Value.Discriminator.Mapping["b"].Value == nil)
+			}},
 		{"U+0085", head + "paths: {}\ninfo: {title: \"a\u0085b\", version: '1'}\n", false, nil},
 		{"a flow document", "{openapi: 3.0.3, info: {title: T, version: '1'},\n paths: {/p: {get: {responses: {'200': {description: ok}}}}}}\n", true,
 			func(d *openapi3.T) string { return fmt.Sprint(d.Paths.Value("/p").Get.Origin.Key.Column) }},
