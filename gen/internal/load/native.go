@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/retrygen/retrygen/gen/internal/source"
 	"go.yaml.in/yaml/v4"
 )
 
@@ -27,29 +28,33 @@ import (
 // that hold objects (a 3.1 schema decodes them into a value of its own, out of reach).
 
 // decodeTree decodes root, the root file's tree, into the document kin-openapi's loader
-// would decode from text (the tree was parsed from it) given as parserText (forParser),
-// and resolves its $refs with loader. It reports false when the tree is one kin-openapi must
-// parse itself (see above), or one it would refuse: the caller then hands it the text,
-// which decodes or fails as it always has. The tree is changed as kin-openapi changes
-// its own (prepareTree).
-func decodeTree(loader *openapi3.Loader, root *yaml.Node, text, parserText []byte, location *url.URL) (doc *openapi3.T, ok bool, err error) {
+// would decode from text (the tree was parsed from it, and tree is what source.Files
+// keeps of it) given as parserText (forParser), and resolves its $refs with loader. It
+// reports false, without having used loader, when the tree is one kin-openapi must parse
+// itself (see above), or one it would refuse: the caller then hands it the text, which
+// decodes or fails as it always has. The tree root is changed as kin-openapi changes its
+// own (prepareTree), and not used once decoded: the origins are read from tree.
+func decodeTree(loader *openapi3.Loader, root *yaml.Node, tree source.Tree, text, parserText []byte, location *url.URL) (doc *openapi3.T, ok bool, err error) {
 	if bytes.Contains(parserText, []byte("\u0085")) || !utf8.Valid(parserText) { // read as JSON, without origins; refused
 		return nil, false, nil
 	}
 	if !nativeTree(root) || prepareTree(root) != nil {
 		return nil, false, nil
 	}
-	if at, line := documentStartAt(text); at >= 0 {
-		reshift(root, line, len(documentStart))
-	}
 	doc = &openapi3.T{}
 	if root.Decode(doc) != nil {
 		return nil, false, nil
 	}
-	st := &stamper{file: location.String(), ends: newEndIndex(root, parserText)}
-	if st.stampDocument(doc, root) != nil {
+	root = nil //nolint:ineffassign // the parser's tree may go
+	st := &stamper{t: tree, file: location.String()}
+	if at, line := documentStartAt(text); at >= 0 {
+		st.startLine, st.shift = line, len(documentStart)
+	}
+	st.indexEnds(parserText)
+	if st.stampDocument(doc) != nil {
 		return nil, false, nil
 	}
+	st = nil
 	// The loader takes the root file's location from the first document it loads, and
 	// resolves a discriminator mapping of that file ("#/components/...") only when in
 	// another: an empty document loaded first at the same location gives it the location.
@@ -57,20 +62,6 @@ func decodeTree(loader *openapi3.Loader, root *yaml.Node, text, parserText []byt
 		return nil, true, err
 	}
 	return doc, true, loader.ResolveRefsIn(doc, location)
-}
-
-// reshift moves the nodes on line right by shift columns, where the parser that read the
-// text with documentStart put before it found them (unshift undone).
-func reshift(n *yaml.Node, line, shift int) {
-	if shift == 0 || n.Line > line {
-		return
-	}
-	if n.Line == line {
-		n.Column += shift
-	}
-	for _, c := range n.Content {
-		reshift(c, line, shift)
-	}
 }
 
 // nativeTree reports whether the tree is free of anchors, aliases and merge keys; the

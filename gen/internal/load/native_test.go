@@ -46,7 +46,9 @@ func decodeBoth(t testing.TB, path string, data []byte) decoded {
 	if err != nil || len(edits) > 0 {
 		return d
 	}
-	d.native, d.ok, d.nativeErr = decodeTree(newLoader(), root, text, parserText, location)
+	s.Files.SetTree(source.URIOf(path), root)
+	tree, _ := s.Files.Tree(source.URIOf(path))
+	d.native, d.ok, d.nativeErr = decodeTree(newLoader(), root, tree, text, parserText, location)
 	return d
 }
 

@@ -1,15 +1,14 @@
 package load
 
 import (
-	"bytes"
 	"fmt"
-	"math"
 	"reflect"
 	"sort"
 	"strings"
 	"sync"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/retrygen/retrygen/gen/internal/source"
 	"go.yaml.in/yaml/v4"
 )
 
@@ -20,8 +19,10 @@ import (
 // a type's UnmarshalYAML decodes from a mapping get the places of the mapping's keys
 // (Fields) and of the scalar items of its list-valued fields (Sequences), and every
 // element the place of the key above it (Key), with the end of the block it heads
-// (endIndex). The functions below follow openapi3's origin.go, less what a tree without
-// anchors, aliases and merge keys (the only one native.go decodes) never reaches.
+// (ends.go). The functions below follow openapi3's origin.go, less what a tree without
+// anchors, aliases and merge keys (the only one native.go decodes) never reaches. They
+// read the compact tree source.Files keeps of the root file, so that the YAML parser's
+// tree, four times its size, is let go of once decoded.
 
 var originPtrType = reflect.TypeFor[*openapi3.Origin]()
 
@@ -68,51 +69,86 @@ func typeSet(values ...any) map[reflect.Type]bool {
 
 // stamper records origins in a decoded document.
 type stamper struct {
-	file string    // the root file as the loader names it
-	ends *endIndex // the ends of the tree's blocks
+	t    source.Tree
+	file string // the root file as the loader names it
+	// The columns of line startLine are shift more in the text the loader reads than in
+	// the file (documentStart).
+	startLine, shift int
+	ends             []int32 // the last line of each node's block (ends.go)
+	lineLen          []int32 // each line's length in bytes
+}
+
+// node is a node of the stamper's tree, by index.
+type node = int32
+
+// column returns the column n starts at in the text the loader reads.
+func (st *stamper) column(n node) int {
+	if st.t.Line(n) == st.startLine {
+		return st.t.Column(n) + st.shift
+	}
+	return st.t.Column(n)
+}
+
+// location returns the place of n, named by its value.
+func (st *stamper) location(n node) openapi3.Location {
+	return openapi3.Location{File: st.file, Line: st.t.Line(n), Column: st.column(n), Name: st.t.Value(n)}
+}
+
+// mappingValue returns the value of key in the mapping n, or -1.
+func (st *stamper) mappingValue(n node, key string) node {
+	if st.t.Kind(n) != yaml.MappingNode {
+		return -1
+	}
+	for i := 0; i+1 < st.t.Children(n); i += 2 {
+		if st.t.Value(st.t.Child(n, i)) == key {
+			return st.t.Child(n, i+1)
+		}
+	}
+	return -1
 }
 
 // errNotMirrored is returned when the document does not have the shape of the tree it
-// was decoded from, which a change of kin-openapi's types could bring: the caller then
-// lets kin-openapi decode the text itself.
+// was decoded from, which a change of kin-openapi's types could bring, or holds a $ref
+// decodeTree leaves to kin-openapi: the caller then lets kin-openapi decode the text
+// itself.
 type errNotMirrored struct{ what string }
 
 func (e *errNotMirrored) Error() string { return "origins: " + e.what }
 
-// stampDocument records the origins of doc, decoded from root.
-func (st *stamper) stampDocument(doc *openapi3.T, root *yaml.Node) error {
-	if err := st.value(reflect.ValueOf(doc), root); err != nil {
+// stampDocument records the origins of doc, decoded from the tree's top node.
+func (st *stamper) stampDocument(doc *openapi3.T) error {
+	if err := st.walk(reflect.ValueOf(doc), 0); err != nil {
 		return err
 	}
 	// A document's Key is its first key, set above, or nothing when it has no origin.
 	if doc.Origin != nil && doc.Origin.Key == nil {
-		key := st.withEnd(openapi3.Location{File: st.file, Line: root.Line, Column: root.Column}, root)
+		key := st.withEnd(openapi3.Location{File: st.file, Line: st.t.Line(0), Column: st.column(0)}, 0)
 		doc.Origin.Key = &key
 	}
 	return nil
 }
 
-// value records the origins of v, decoded from n, and of what it holds.
-func (st *stamper) value(v reflect.Value, n *yaml.Node) error {
+// walk records the origins of v, decoded from n, and of what it holds.
+func (st *stamper) walk(v reflect.Value, n node) error {
 	switch v.Kind() {
 	case reflect.Pointer:
 		if v.IsNil() {
 			return nil
 		}
-		return st.value(v.Elem(), n)
+		return st.walk(v.Elem(), n)
 	case reflect.Struct:
 		return st.structValue(v, n)
 	case reflect.Map:
-		if v.IsNil() || n.Kind != yaml.MappingNode || v.Type().Elem().Kind() != reflect.Pointer {
+		if v.IsNil() || st.t.Kind(n) != yaml.MappingNode || v.Type().Elem().Kind() != reflect.Pointer {
 			return nil // a map of values holds nothing with an origin
 		}
 		kt := v.Type().Key()
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			e := v.MapIndex(reflect.ValueOf(n.Content[i].Value).Convert(kt))
+		for i := 0; i+1 < st.t.Children(n); i += 2 {
+			e := v.MapIndex(reflect.ValueOf(st.t.Value(st.t.Child(n, i))).Convert(kt))
 			if !e.IsValid() {
 				continue
 			}
-			if err := st.value(e, n.Content[i+1]); err != nil {
+			if err := st.walk(e, st.t.Child(n, i+1)); err != nil {
 				return err
 			}
 		}
@@ -120,11 +156,11 @@ func (st *stamper) value(v reflect.Value, n *yaml.Node) error {
 		if v.IsNil() || v.Type().Elem().Kind() != reflect.Pointer {
 			return nil
 		}
-		if n.Kind != yaml.SequenceNode || len(n.Content) != v.Len() {
-			return &errNotMirrored{fmt.Sprintf("a list of %d items decoded from line %d", v.Len(), n.Line)}
+		if st.t.Kind(n) != yaml.SequenceNode || st.t.Children(n) != v.Len() {
+			return &errNotMirrored{fmt.Sprintf("a list of %d items decoded from line %d", v.Len(), st.t.Line(n))}
 		}
 		for i := range v.Len() {
-			if err := st.value(v.Index(i), n.Content[i]); err != nil {
+			if err := st.walk(v.Index(i), st.t.Child(n, i)); err != nil {
 				return err
 			}
 		}
@@ -132,7 +168,7 @@ func (st *stamper) value(v reflect.Value, n *yaml.Node) error {
 	return nil
 }
 
-func (st *stamper) structValue(v reflect.Value, n *yaml.Node) error {
+func (st *stamper) structValue(v reflect.Value, n node) error {
 	t := v.Type()
 	switch {
 	case mappingTypes[t]:
@@ -144,22 +180,22 @@ func (st *stamper) structValue(v reflect.Value, n *yaml.Node) error {
 		}
 		o := st.originFromNode(n)
 		fieldByName(v, "Origin").Set(reflect.ValueOf(o))
-		if t == reflect.TypeFor[openapi3.T]() && o != nil && n.Kind == yaml.MappingNode && len(n.Content) > 0 {
-			first := n.Content[0]
-			o.Key = &openapi3.Location{File: st.file, Line: first.Line, Column: first.Column, Name: first.Value}
+		if t == docType && o != nil && st.t.Kind(n) == yaml.MappingNode && st.t.Children(n) > 0 {
+			key := st.location(st.t.Child(n, 0))
+			o.Key = &key
 		}
 		st.setChildOriginKeys(n, v)
 	case refTypes[t]:
 		fieldByName(v, "Origin").Set(reflect.ValueOf(st.originFromNode(n)))
 		ref := fieldByName(v, "Ref").String()
 		if ref == "" {
-			return st.value(fieldByName(v, "Value"), n)
+			return st.walk(fieldByName(v, "Value"), n)
 		}
-		return checkRef(ref, t == schemaRefType, n)
+		return st.checkRef(ref, t == schemaRefType, n)
 	case t == headerType:
 		return st.structValue(fieldByName(v, "Parameter"), n)
 	case t == boolSchemaType:
-		return st.value(fieldByName(v, "Schema"), n)
+		return st.walk(fieldByName(v, "Schema"), n)
 	case t == pathsType, t == responsesType, t == callbackType:
 		return st.maplike(v, n)
 	case plainTypes[t]:
@@ -174,17 +210,18 @@ func (st *stamper) structValue(v reflect.Value, n *yaml.Node) error {
 // checkRef returns an error for a $ref that decodeTree leaves to kin-openapi (native.go):
 // one that names another file, or a place reached through plain values; and, for a
 // schema's, one with fields next to it that hold objects.
-func checkRef(ref string, schema bool, n *yaml.Node) error {
+func (st *stamper) checkRef(ref string, schema bool, n node) error {
 	if !typedRef(ref) {
-		return &errNotMirrored{fmt.Sprintf("$ref %q at line %d", ref, n.Line)}
+		return &errNotMirrored{fmt.Sprintf("$ref %q at line %d", ref, st.t.Line(n))}
 	}
-	if !schema || n.Kind != yaml.MappingNode {
+	if !schema || st.t.Kind(n) != yaml.MappingNode {
 		return nil
 	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
-		if k.Value != "$ref" && !strings.HasPrefix(k.Value, "x-") && (v.Kind == yaml.MappingNode || v.Kind == yaml.SequenceNode) {
-			return &errNotMirrored{fmt.Sprintf("%q next to a $ref at line %d", k.Value, k.Line)}
+	for i := 0; i+1 < st.t.Children(n); i += 2 {
+		k, v := st.t.Child(n, i), st.t.Child(n, i+1)
+		if key := st.t.Value(k); key != "$ref" && !strings.HasPrefix(key, "x-") &&
+			(st.t.Kind(v) == yaml.MappingNode || st.t.Kind(v) == yaml.SequenceNode) {
+			return &errNotMirrored{fmt.Sprintf("%q next to a $ref at line %d", key, st.t.Line(k))}
 		}
 	}
 	return nil
@@ -209,14 +246,14 @@ func checkRefsOf(v reflect.Value) error {
 }
 
 // fields records the origins of the fields of v that n's keys decoded into.
-func (st *stamper) fields(v reflect.Value, n *yaml.Node) error {
-	if n.Kind != yaml.MappingNode {
+func (st *stamper) fields(v reflect.Value, n node) error {
+	if st.t.Kind(n) != yaml.MappingNode {
 		return nil
 	}
 	keys := decodedFields(v.Type())
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if f, ok := keys[n.Content[i].Value]; ok {
-			if err := st.value(v.Field(f), n.Content[i+1]); err != nil {
+	for i := 0; i+1 < st.t.Children(n); i += 2 {
+		if f, ok := keys[st.t.Value(st.t.Child(n, i))]; ok {
+			if err := st.walk(v.Field(f), st.t.Child(n, i+1)); err != nil {
 				return err
 			}
 		}
@@ -301,21 +338,22 @@ func taggedFields(t reflect.Type) fieldIndex {
 
 // maplike records the origins of the entries of Paths, Responses or Callback, each
 // entry's Key the key that heads it; extensions have none.
-func (st *stamper) maplike(v reflect.Value, n *yaml.Node) error {
-	if n.Kind != yaml.MappingNode {
+func (st *stamper) maplike(v reflect.Value, n node) error {
+	if st.t.Kind(n) != yaml.MappingNode {
 		return nil
 	}
 	value := v.Addr().MethodByName("Value")
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, val := n.Content[i], n.Content[i+1]
-		if strings.HasPrefix(k.Value, "x-") {
+	for i := 0; i+1 < st.t.Children(n); i += 2 {
+		k, val := st.t.Child(n, i), st.t.Child(n, i+1)
+		key := st.t.Value(k)
+		if strings.HasPrefix(key, "x-") {
 			continue
 		}
-		e := value.Call([]reflect.Value{reflect.ValueOf(k.Value)})[0]
+		e := value.Call([]reflect.Value{reflect.ValueOf(key)})[0]
 		if e.IsNil() {
-			return &errNotMirrored{fmt.Sprintf("no entry %q decoded from line %d", k.Value, k.Line)}
+			return &errNotMirrored{fmt.Sprintf("no entry %q decoded from line %d", key, st.t.Line(k))}
 		}
-		if err := st.value(e, val); err != nil {
+		if err := st.walk(e, val); err != nil {
 			return err
 		}
 		st.setOriginKey(e, k, val)
@@ -323,50 +361,31 @@ func (st *stamper) maplike(v reflect.Value, n *yaml.Node) error {
 	return nil
 }
 
-// mappingValue returns the value of key in the mapping n, or nil.
-func mappingValue(n *yaml.Node, key string) *yaml.Node {
-	if n.Kind != yaml.MappingNode {
-		return nil
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == key {
-			return n.Content[i+1]
-		}
-	}
-	return nil
-}
-
 // originFromNode returns the places of a mapping's keys and of the scalar items of its
 // list-valued fields, or nil for a node that is not a mapping or has no keys.
-func (st *stamper) originFromNode(n *yaml.Node) *openapi3.Origin {
-	if n.Kind != yaml.MappingNode {
+func (st *stamper) originFromNode(n node) *openapi3.Origin {
+	if st.t.Kind(n) != yaml.MappingNode || st.t.Children(n) < 2 {
 		return nil
 	}
-	o := &openapi3.Origin{}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
-		if o.Fields == nil {
-			o.Fields = make(openapi3.FieldLocations, 0, len(n.Content)/2)
-		}
-		o.Fields = append(o.Fields, openapi3.Location{File: st.file, Line: k.Line, Column: k.Column, Name: k.Value})
-		if v.Kind != yaml.SequenceNode {
+	o := &openapi3.Origin{Fields: make(openapi3.FieldLocations, 0, st.t.Children(n)/2)}
+	for i := 0; i+1 < st.t.Children(n); i += 2 {
+		k, v := st.t.Child(n, i), st.t.Child(n, i+1)
+		o.Fields = append(o.Fields, st.location(k))
+		if st.t.Kind(v) != yaml.SequenceNode {
 			continue
 		}
 		var locs []openapi3.Location
-		for _, item := range v.Content {
-			if item.Kind == yaml.ScalarNode {
-				locs = append(locs, openapi3.Location{File: st.file, Line: item.Line, Column: item.Column, Name: item.Value})
+		for j := range st.t.Children(v) {
+			if item := st.t.Child(v, j); st.t.Kind(item) == yaml.ScalarNode {
+				locs = append(locs, st.location(item))
 			}
 		}
 		if len(locs) > 0 {
 			if o.Sequences == nil {
 				o.Sequences = make(map[string][]openapi3.Location)
 			}
-			o.Sequences[k.Value] = locs
+			o.Sequences[st.t.Value(k)] = locs
 		}
-	}
-	if o.Fields == nil && o.Sequences == nil {
-		return nil
 	}
 	return o
 }
@@ -374,20 +393,17 @@ func (st *stamper) originFromNode(n *yaml.Node) *openapi3.Origin {
 // setChildOriginKeys sets Key on the children of the mapping n, decoded into container,
 // from the keys heading them; the entries of its map-valued fields too, and the items of
 // its list-valued ones, which take their own first key.
-func (st *stamper) setChildOriginKeys(n *yaml.Node, container reflect.Value) {
-	if n.Kind != yaml.MappingNode {
+func (st *stamper) setChildOriginKeys(n node, container reflect.Value) {
+	if st.t.Kind(n) != yaml.MappingNode {
 		return
 	}
-	v := container
-	for v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface {
-		if v.IsNil() {
-			return
-		}
-		v = v.Elem()
+	v := derefValue(container)
+	if v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface {
+		return // nil
 	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		keyNode, valNode := n.Content[i], n.Content[i+1]
-		child := childByKey(v, keyNode.Value)
+	for i := 0; i+1 < st.t.Children(n); i += 2 {
+		keyNode, valNode := st.t.Child(n, i), st.t.Child(n, i+1)
+		child := childByKey(v, st.t.Value(keyNode))
 		if !child.IsValid() {
 			continue
 		}
@@ -397,12 +413,12 @@ func (st *stamper) setChildOriginKeys(n *yaml.Node, container reflect.Value) {
 		case reflect.Map:
 			st.setChildOriginKeys(valNode, c)
 		case reflect.Slice:
-			if valNode.Kind != yaml.SequenceNode {
+			if st.t.Kind(valNode) != yaml.SequenceNode {
 				continue
 			}
-			for j := 0; j < len(valNode.Content) && j < c.Len(); j++ {
-				if item := valNode.Content[j]; item.Kind == yaml.MappingNode && len(item.Content) > 0 {
-					st.setOriginKey(c.Index(j), item.Content[0], item)
+			for j := 0; j < st.t.Children(valNode) && j < c.Len(); j++ {
+				if item := st.t.Child(valNode, j); st.t.Kind(item) == yaml.MappingNode && st.t.Children(item) > 0 {
+					st.setOriginKey(c.Index(j), st.t.Child(item, 0), item)
 				}
 			}
 		}
@@ -438,14 +454,8 @@ func childByKey(v reflect.Value, key string) reflect.Value {
 
 // setOriginKey sets Key on child, and on what it wraps (a $ref wrapper's Value, a
 // BoolSchema's Schema), from the key heading it.
-func (st *stamper) setOriginKey(child reflect.Value, keyNode, valNode *yaml.Node) {
-	for child.Kind() == reflect.Pointer || child.Kind() == reflect.Interface {
-		if child.IsNil() {
-			return
-		}
-		child = child.Elem()
-	}
-	if child.Kind() != reflect.Struct {
+func (st *stamper) setOriginKey(child reflect.Value, keyNode, valNode node) {
+	if child = derefValue(child); child.Kind() != reflect.Struct {
 		return
 	}
 	f := fieldByName(child, "Origin")
@@ -456,12 +466,12 @@ func (st *stamper) setOriginKey(child reflect.Value, keyNode, valNode *yaml.Node
 	if f.IsNil() {
 		f.Set(reflect.ValueOf(&openapi3.Origin{}))
 	}
-	key := st.withEnd(openapi3.Location{File: st.file, Line: keyNode.Line, Column: keyNode.Column, Name: keyNode.Value}, valNode)
+	key := st.withEnd(st.location(keyNode), valNode)
 	f.Interface().(*openapi3.Origin).Key = &key
 	st.descendToWrapped(child, keyNode, valNode)
 }
 
-func (st *stamper) descendToWrapped(child reflect.Value, keyNode, valNode *yaml.Node) {
+func (st *stamper) descendToWrapped(child reflect.Value, keyNode, valNode node) {
 	for _, name := range [...]string{"Value", "Schema"} {
 		if inner := fieldByName(child, name); inner.IsValid() {
 			st.setOriginKey(inner, keyNode, valNode)
@@ -471,8 +481,8 @@ func (st *stamper) descendToWrapped(child reflect.Value, keyNode, valNode *yaml.
 
 // recordScalarMapKeys records, on the container's origin, where each key of a map of
 // scalars (an OAuth flow's scopes) is, sorted by key.
-func (st *stamper) recordScalarMapKeys(container, child reflect.Value, keyNode, valNode *yaml.Node) {
-	if child.Kind() != reflect.Map || valNode.Kind != yaml.MappingNode {
+func (st *stamper) recordScalarMapKeys(container, child reflect.Value, keyNode, valNode node) {
+	if child.Kind() != reflect.Map || st.t.Kind(valNode) != yaml.MappingNode {
 		return
 	}
 	switch child.Type().Elem().Kind() {
@@ -487,9 +497,8 @@ func (st *stamper) recordScalarMapKeys(container, child reflect.Value, keyNode, 
 		f.Set(reflect.ValueOf(&openapi3.Origin{}))
 	}
 	var locs []openapi3.Location
-	for i := 0; i+1 < len(valNode.Content); i += 2 {
-		k := valNode.Content[i]
-		locs = append(locs, openapi3.Location{File: st.file, Line: k.Line, Column: k.Column, Name: k.Value})
+	for i := 0; i+1 < st.t.Children(valNode); i += 2 {
+		locs = append(locs, st.location(st.t.Child(valNode, i)))
 	}
 	if len(locs) == 0 {
 		return
@@ -499,132 +508,5 @@ func (st *stamper) recordScalarMapKeys(container, child reflect.Value, keyNode, 
 	if o.Sequences == nil {
 		o.Sequences = make(map[string][]openapi3.Location)
 	}
-	o.Sequences[keyNode.Value] = locs
-}
-
-func (st *stamper) withEnd(loc openapi3.Location, n *yaml.Node) openapi3.Location {
-	loc.EndLine, loc.EndColumn = st.ends.endOf(n)
-	return loc
-}
-
-// endIndex holds where the block each node heads ends, derived from the tree and the
-// text it was parsed from as kin-openapi's nodeindex derives it: a node's last line is
-// the last line any node under it starts on, grown over the deeper-indented lines after
-// it that hold no node (a block scalar's), and held before the line its next sibling in
-// a block collection starts on (as every node under that sibling). nodeindex takes three
-// passes over the tree, the last as deep as the tree for every node; the ends are the
-// same in one.
-type endIndex struct {
-	end     map[*yaml.Node]int32
-	lineLen []int32 // each line's length in bytes
-	indent  []int32 // each line's leading spaces, -1 for a line of blanks only
-}
-
-// newEndIndex indexes the tree root, parsed from text.
-func newEndIndex(root *yaml.Node, text []byte) *endIndex {
-	ix := &endIndex{end: make(map[*yaml.Node]int32, 1024)}
-	lines := bytes.Count(text, []byte("\n")) + 1
-	ix.lineLen, ix.indent = make([]int32, 0, lines), make([]int32, 0, lines)
-	start := 0
-	addLine := func(line []byte) {
-		ix.lineLen = append(ix.lineLen, int32(len(line)))
-		if t := bytes.TrimRight(line, " \t"); len(t) == 0 {
-			ix.indent = append(ix.indent, -1)
-		} else {
-			ix.indent = append(ix.indent, int32(len(t)-len(bytes.TrimLeft(t, " "))))
-		}
-	}
-	for i := 0; i < len(text); i++ {
-		switch text[i] {
-		case '\n':
-		case '\r':
-			if i+1 < len(text) && text[i+1] == '\n' {
-				continue
-			}
-		default:
-			continue
-		}
-		end := i
-		if text[i] == '\n' && end > start && text[end-1] == '\r' {
-			end--
-		}
-		addLine(text[start:end])
-		start = i + 1
-	}
-	addLine(text[start:])
-	ix.index(root, math.MaxInt32)
-	return ix
-}
-
-// implicitNull reports whether n is a value the document left out, which the parser
-// makes an empty null scalar.
-func implicitNull(n *yaml.Node) bool {
-	return n.Kind == yaml.ScalarNode && n.Tag == "!!null" && n.Value == ""
-}
-
-// index records the end of n and of the nodes under it, none past bound, and returns
-// n's end before bounds apply: the last line a node under it starts on, grown over the
-// lines after it indented deeper than n that hold no node (blank lines only when the
-// block resumes after them). A value left out has none.
-func (ix *endIndex) index(n *yaml.Node, bound int32) int32 {
-	block := n.Style&yaml.FlowStyle == 0 && (n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode)
-	step := 1
-	if n.Kind == yaml.MappingNode {
-		step = 2 // a key and its value belong to the same entry
-	}
-	e := int32(n.Line)
-	if implicitNull(n) {
-		e = 0
-	}
-	for i, c := range n.Content {
-		b := bound
-		if entry := i - i%step; block && entry+step < len(n.Content) {
-			if next := n.Content[entry+step]; next.Line > n.Content[entry].Line {
-				b = min(b, int32(next.Line-1))
-			}
-		}
-		if ce := ix.index(c, b); ce > e {
-			e = ce
-		}
-	}
-	if implicitNull(n) {
-		ix.end[n] = 0
-		return 0
-	}
-	col := int32(n.Column - 1)
-	for {
-		if ind := ix.indentOf(e); ind > col {
-			e++
-			continue
-		} else if ind == -1 {
-			j := e
-			for j < int32(len(ix.indent)) && ix.indentOf(j) == -1 {
-				j++
-			}
-			if ix.indentOf(j) > col {
-				e = j + 1
-				continue
-			}
-		}
-		break
-	}
-	ix.end[n] = min(e, bound)
-	return e
-}
-
-func (ix *endIndex) indentOf(i int32) int32 {
-	if i < 0 || i >= int32(len(ix.indent)) {
-		return -1
-	}
-	return ix.indent[i]
-}
-
-// endOf returns the last line of the block n heads, and the column after its last
-// character; 0, 0 when it has none.
-func (ix *endIndex) endOf(n *yaml.Node) (int, int) {
-	line, ok := ix.end[n]
-	if !ok || line < 1 || int(line) > len(ix.lineLen) {
-		return 0, 0
-	}
-	return int(line), int(ix.lineLen[line-1]) + 1
+	o.Sequences[st.t.Value(keyNode)] = locs
 }

@@ -21,6 +21,7 @@ type node struct {
 	alias        int32 // an alias's anchored node, by index; -1 when it names none
 	kind         yaml.Kind
 	null         bool // a scalar tagged !!null
+	flow         bool // a mapping or sequence in flow style
 }
 
 // newTree makes the tree of root, a parsed document's top node (not its DocumentNode),
@@ -35,7 +36,7 @@ func newTree(root *yaml.Node) *tree {
 	add = func(n *yaml.Node, depth int) int32 {
 		i := int32(len(t.nodes))
 		t.nodes = append(t.nodes, node{value: n.Value, line: clamp32(n.Line), col: clamp32(n.Column),
-			alias: -1, kind: n.Kind, null: n.Kind == yaml.ScalarNode && n.Tag == "!!null"})
+			alias: -1, kind: n.Kind, null: n.Kind == yaml.ScalarNode && n.Tag == "!!null", flow: n.Style&yaml.FlowStyle != 0})
 		if n.Anchor != "" {
 			if anchors == nil {
 				anchors = map[*yaml.Node]int32{}
@@ -94,3 +95,46 @@ func (t *tree) mappingValue(n *node, key string) *node {
 	}
 	return nil
 }
+
+// Tree is what Files keeps of a file's node tree (SetTree), read by index: the top node
+// is 0, and a node's children are Child(n, 0) to Child(n, Len(n)-1). Positions are the
+// file's own. Aliases are not followed, and the children of nodes nested deeper than the
+// YAML parser allows are not kept.
+type Tree struct{ t *tree }
+
+// Tree returns the tree set for the file kin-openapi knows as uri (SetTree), and false
+// when none was.
+func (f *Files) Tree(uri string) (Tree, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	t := f.trees[uri]
+	return Tree{t}, t != nil
+}
+
+// Len returns the number of the tree's nodes.
+func (t Tree) Len() int { return len(t.t.nodes) }
+
+// Kind returns the kind of node n.
+func (t Tree) Kind(n int32) yaml.Kind { return t.t.nodes[n].kind }
+
+// Line returns the line node n starts on.
+func (t Tree) Line(n int32) int { return int(t.t.nodes[n].line) }
+
+// Column returns the column node n starts at.
+func (t Tree) Column(n int32) int { return int(t.t.nodes[n].col) }
+
+// Value returns the value of scalar n.
+func (t Tree) Value(n int32) string { return t.t.nodes[n].value }
+
+// Null reports whether n is a scalar tagged !!null.
+func (t Tree) Null(n int32) bool { return t.t.nodes[n].null }
+
+// Flow reports whether n is a mapping or sequence written in flow style.
+func (t Tree) Flow(n int32) bool { return t.t.nodes[n].flow }
+
+// Children returns the number of n's children: keys and values of a mapping, items of a
+// sequence.
+func (t Tree) Children(n int32) int { return int(t.t.nodes[n].count) }
+
+// Child returns the i-th child of n.
+func (t Tree) Child(n int32, i int) int32 { return t.t.kids[t.t.nodes[n].first+int32(i)] }
