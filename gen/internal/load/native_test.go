@@ -15,6 +15,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/retrygen/retrygen/gen/internal/source"
 	"github.com/retrygen/retrygen/internal/corpus"
+	"github.com/retrygen/retrygen/internal/longtest"
 	"go.yaml.in/yaml/v4"
 )
 
@@ -196,11 +197,15 @@ func (d *differ) diff(path string, a, b reflect.Value) {
 // The differential test: every description of the corpus and of the repository's test
 // data that decodeTree decodes, it decodes into the document kin-openapi's own loader
 // does, every origin included (place, name and end of each key, field and list item).
+// The corpus files over 1 MiB (stripe.yaml, github.json, openai.yaml and others, some
+// seconds each) are compared with RETRYGEN_LONG=1.
 func TestDecodeTreeMatchesLoader(t *testing.T) {
 	var files []string
 	if dir, ok := corpus.Find(); ok {
-		names, _ := filepath.Glob(filepath.Join(dir, "*"))
-		files = append(files, names...)
+		for _, pattern := range []string{"*", "history/*"} {
+			names, _ := filepath.Glob(filepath.Join(dir, filepath.FromSlash(pattern)))
+			files = append(files, names...)
+		}
 	} else {
 		t.Logf("no spec corpus at %s: the repository's test data only", dir)
 	}
@@ -219,7 +224,7 @@ func TestDecodeTreeMatchesLoader(t *testing.T) {
 			continue
 		}
 		data, err := os.ReadFile(path)
-		if err != nil || len(data) > 1<<20 && testing.Short() {
+		if err != nil || len(data) > 1<<20 && !longtest.On() {
 			continue
 		}
 		d := decodeBoth(t, path, data)
