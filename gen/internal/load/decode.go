@@ -12,11 +12,12 @@ import (
 	"go.yaml.in/yaml/v4"
 )
 
-// The load step of Load: kin-openapi decodes the text and resolves its $refs, then the
-// document is checked (checks.go) and validated (validate.go).
+// The load step of Load: the document decoded from the root file's tree (native.go), or
+// by kin-openapi from the text, its $refs resolved, then checked (checks.go) and
+// validated (validate.go).
 
-// load is the pipeline's last step: kin-openapi decodes text and resolves its $refs, and
-// the document is validated. A document whose only loading problem is dangling $refs is
+// load is the pipeline's last step: the document is decoded and its $refs resolved, and
+// it is validated. A document whose only loading problem is dangling $refs is
 // read again without them, so that its other problems are reported along.
 //
 // tree is the tree text was parsed from (nil when text was written after), which the

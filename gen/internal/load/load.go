@@ -80,7 +80,7 @@ type Spec struct {
 //
 // It is a pipeline, each step a method in a file of its own that hands the next what it
 // needs; the root file's text is parsed into a node tree once, by normalize, and the
-// steps up to strict read that tree:
+// steps up to load read that tree:
 //
 //   - read (read.go): the bytes, capped, UTF-8;
 //   - normalize (normalize.go): the text for the YAML parser, and the node tree, guarded
@@ -91,9 +91,13 @@ type Spec struct {
 //   - overlay (overlay.go): the overlays applied to the tree, written out as text;
 //   - strict (strict.go): what kin-openapi would read leniently, and $refs to components
 //     of the wrong kind (refkinds.go), left out;
-//   - load (decode.go): kin-openapi decodes the text and resolves its $refs (Swagger 2.0
-//     converted, swagger2.go; its errors located, loaderrors.go), then the document is
-//     checked (checks.go, servers.go, refs.go) and validated (validate.go).
+//   - load (decode.go): the tree decoded into kin-openapi's document with the types' own
+//     decoders (native.go), the origins its loader records recorded from the tree
+//     (origins.go, ends.go), and its $refs resolved by the loader; the text is left to
+//     kin-openapi to parse when it was written after (bundle, overlay, $refs left out)
+//     or holds what native.go leaves to it (Swagger 2.0 converted, swagger2.go; its
+//     errors located, loaderrors.go); then the document is checked (checks.go,
+//     servers.go, refs.go) and validated (validate.go).
 func Load(path string, opts Options) (*Spec, error) {
 	if opts.MaxBytes <= 0 {
 		opts.MaxBytes = DefaultMaxBytes

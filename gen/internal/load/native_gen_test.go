@@ -25,10 +25,9 @@ type gnode struct {
 func (n *gnode) isMap() bool { return !n.seq && n.yaml == "" && n.json == "" }
 
 type docGen struct {
-	r     *rand.Rand
-	json  bool
-	refs  []string // the schemas defined, for $refs
-	depth int
+	r    *rand.Rand
+	json bool
+	refs []string // the schemas defined, for $refs
 }
 
 func newDocGen(seed uint64, asJSON bool) *docGen {
@@ -82,7 +81,7 @@ func (g *docGen) text(s string) *gnode {
 	}
 	switch g.r.IntN(3) {
 	case 0:
-		if s != "" && strings.IndexAny(s, ":#,[]{}&*!|>'\"%@`-?\n ") < 0 && !strings.ContainsAny(s[:1], "0123456789.+~") &&
+		if s != "" && !strings.ContainsAny(s, ":#,[]{}&*!|>'\"%@`-?\n ") && !strings.ContainsAny(s[:1], "0123456789.+~") &&
 			s != "null" && s != "true" && s != "false" && s != "y" && s != "n" {
 			n.yaml = s
 		}
@@ -430,7 +429,7 @@ func (g *docGen) writeFlow(b *strings.Builder, n *gnode, indent int) {
 }
 
 func (g *docGen) writeKey(b *strings.Builder, k string) {
-	if strings.IndexAny(k, ":#{}[],&*!|>'\"%@` -?") >= 0 || k == "" || strings.ContainsAny(k[:1], "0123456789.+~") ||
+	if strings.ContainsAny(k, ":#{}[],&*!|>'\"%@` -?") || k == "" || strings.ContainsAny(k[:1], "0123456789.+~") ||
 		k == "null" || k == "true" || k == "false" {
 		if _, err := fmt.Sscan(k, new(int)); err == nil && g.chance(0.5) && !strings.ContainsAny(k, " :") {
 			b.WriteString(k) // a key the parser resolves to a number

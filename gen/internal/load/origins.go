@@ -94,19 +94,6 @@ func (st *stamper) location(n node) openapi3.Location {
 	return openapi3.Location{File: st.file, Line: st.t.Line(n), Column: st.column(n), Name: st.t.Value(n)}
 }
 
-// mappingValue returns the value of key in the mapping n, or -1.
-func (st *stamper) mappingValue(n node, key string) node {
-	if st.t.Kind(n) != yaml.MappingNode {
-		return -1
-	}
-	for i := 0; i+1 < st.t.Children(n); i += 2 {
-		if st.t.Value(st.t.Child(n, i)) == key {
-			return st.t.Child(n, i+1)
-		}
-	}
-	return -1
-}
-
 // errNotMirrored is returned when the document does not have the shape of the tree it
 // was decoded from, which a change of kin-openapi's types could bring, or holds a $ref
 // decodeTree leaves to kin-openapi: the caller then lets kin-openapi decode the text
