@@ -363,3 +363,60 @@ func FuzzDecodeTree(f *testing.F) {
 		decodeBoth(t, path, data).check(t, fmt.Sprintf("%q", doc))
 	})
 }
+
+// Load gives the same Spec whether it decodes the root file's tree or lets kin-openapi
+// parse the text: the document, the errors and the warnings, for every description of
+// the repository's test data and of the corpus (the files over 1 MiB with
+// RETRYGEN_LONG=1), the multi-file ones too.
+func TestLoadDecodesTreeAsLoader(t *testing.T) {
+	var files []string
+	for _, dir := range []string{"testdata", filepath.Join("gen", "testdata")} {
+		filepath.WalkDir(filepath.Join("..", "..", "..", dir), func(path string, e os.DirEntry, err error) error {
+			if err == nil && !e.IsDir() && (strings.HasSuffix(path, ".yaml") || strings.HasSuffix(path, ".json")) {
+				files = append(files, path)
+			}
+			return nil
+		})
+	}
+	if dir, ok := corpus.Find(); ok {
+		names, _ := filepath.Glob(filepath.Join(dir, "*"))
+		files = append(files, names...)
+		if longtest.On() {
+			files = append(files, filepath.Join(dir, "..", "multifile", "digitalocean", "specification", "DigitalOcean-public.v2.yaml"))
+		}
+	}
+	load := func(path string, native bool) (*Spec, error) {
+		defer func(was bool) { decodeNatively = was }(decodeNatively)
+		decodeNatively = native
+		return Load(path, Options{AllowExternalRefs: strings.Contains(path, "multifile")})
+	}
+	for _, path := range files {
+		if !strings.HasSuffix(path, ".yaml") && !strings.HasSuffix(path, ".json") {
+			continue
+		}
+		if info, err := os.Stat(path); err != nil || info.Size() > 1<<20 && !longtest.On() {
+			continue
+		}
+		kin, kinErr := load(path, false)
+		native, nativeErr := load(path, true)
+		if fmt.Sprint(kinErr) != fmt.Sprint(nativeErr) {
+			t.Errorf("%s: error\n  kin-openapi: %v\n  decodeTree:  %v", path, kinErr, nativeErr)
+			continue
+		}
+		if (kin == nil) != (native == nil) {
+			t.Errorf("%s: a Spec %v against %v", path, kin != nil, native != nil)
+			continue
+		}
+		if kin == nil {
+			continue
+		}
+		if fmt.Sprint(kin.Warnings) != fmt.Sprint(native.Warnings) {
+			t.Errorf("%s: warnings\n  kin-openapi: %v\n  decodeTree:  %v", path, kin.Warnings, native.Warnings)
+		}
+		if kin.Doc != nil && native.Doc != nil {
+			if diffs := diffDocs(kin.Doc, native.Doc); len(diffs) > 0 {
+				t.Errorf("%s: the documents differ:\n  %s", path, strings.Join(diffs, "\n  "))
+			}
+		}
+	}
+}
