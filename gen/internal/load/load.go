@@ -91,13 +91,14 @@ type Spec struct {
 //   - overlay (overlay.go): the overlays applied to the tree, written out as text;
 //   - strict (strict.go): what kin-openapi would read leniently, and $refs to components
 //     of the wrong kind (refkinds.go), left out;
-//   - load (decode.go): the tree decoded into kin-openapi's document with the types' own
-//     decoders (native.go), the origins its loader records recorded from the tree
-//     (origins.go, ends.go), and its $refs resolved by the loader; the text is left to
-//     kin-openapi to parse when it was written after (bundle, overlay, $refs left out)
-//     or holds what native.go leaves to it (Swagger 2.0 converted, swagger2.go; its
-//     errors located, loaderrors.go); then the document is checked (checks.go,
-//     servers.go, refs.go) and validated (validate.go).
+//   - load (decode.go): the tree (of the text the bundle or overlay step wrote, if they
+//     did, parsed once: parseWritten) decoded into kin-openapi's document with the
+//     types' own decoders (native.go), the origins its loader records recorded from the
+//     tree (origins.go, ends.go), and its $refs resolved by the loader; the text is left
+//     to kin-openapi to parse when $refs were left out of it, or it holds what native.go
+//     leaves to kin-openapi (Swagger 2.0 converted, swagger2.go; its errors located,
+//     loaderrors.go); then the document is checked (checks.go, servers.go, refs.go) and
+//     validated (validate.go).
 func Load(path string, opts Options) (*Spec, error) {
 	if opts.MaxBytes <= 0 {
 		opts.MaxBytes = DefaultMaxBytes
@@ -140,8 +141,10 @@ func Load(path string, opts Options) (*Spec, error) {
 		bundled = append(bundled, wrong...)
 		root = nil // text is not the tree's any more
 	}
-	if s.doc != nil {
-		root = nil // the tree of several files or overlays, written out as text
+	if s.doc != nil && root != nil {
+		// The description of several files, or overlaid, written out as text: its tree,
+		// parsed once here for locating and decoding, has the text's places.
+		root = s.parseWritten(text)
 	}
 	spec, err := s.load(data, text, root, swagger2, opts, &budget)
 	return spec, joinErrors(bundled, err)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/retrygen/retrygen/gen/internal/source"
+	"github.com/retrygen/retrygen/gen/internal/spectest"
 	"github.com/retrygen/retrygen/internal/corpus"
 	"github.com/retrygen/retrygen/internal/longtest"
 	"go.yaml.in/yaml/v4"
@@ -364,58 +365,77 @@ func FuzzDecodeTree(f *testing.F) {
 	})
 }
 
-// Load gives the same Spec whether it decodes the root file's tree or lets kin-openapi
-// parse the text: the document, the errors and the warnings, for every description of
-// the repository's test data and of the corpus (the files over 1 MiB with
-// RETRYGEN_LONG=1), the multi-file ones too.
+// Load gives the same Spec whether it decodes the root file's tree (or the tree of the
+// text the bundle and overlay steps write) or lets kin-openapi parse the text: the
+// document, the errors and the warnings, for every description of the repository's test
+// data and of the corpus (the files over 1 MiB with RETRYGEN_LONG=1), overlaid, and
+// written across several files.
 func TestLoadDecodesTreeAsLoader(t *testing.T) {
-	var files []string
+	type loadCase struct {
+		path     string
+		overlays []string
+	}
+	var cases []loadCase
 	for _, dir := range []string{"testdata", filepath.Join("gen", "testdata")} {
 		filepath.WalkDir(filepath.Join("..", "..", "..", dir), func(path string, e os.DirEntry, err error) error {
 			if err == nil && !e.IsDir() && (strings.HasSuffix(path, ".yaml") || strings.HasSuffix(path, ".json")) {
-				files = append(files, path)
+				cases = append(cases, loadCase{path: path})
 			}
 			return nil
 		})
 	}
+	tmp := t.TempDir()
+	spectest.WriteFiles(t, tmp, map[string]string{
+		"api.yaml": spectest.RefSpec("#/components/schemas/Pet") + "components:\n  schemas:\n    Pet: {type: object, required: [id], properties: {id: {type: integer}}}\n",
+		"overlay.yaml": "overlay: 1.0.0\ninfo: {title: o, version: '1'}\nactions:\n" +
+			"  - target: $.paths['/pets'].get\n    update:\n      x-retry: {maxAttempts: 3}\n      description: |\n        two\n        lines\n",
+	})
+	cases = append(cases, loadCase{filepath.Join(tmp, "api.yaml"), []string{filepath.Join(tmp, "overlay.yaml")}})
 	if dir, ok := corpus.Find(); ok {
 		names, _ := filepath.Glob(filepath.Join(dir, "*"))
-		files = append(files, names...)
+		for _, name := range names {
+			cases = append(cases, loadCase{path: name})
+		}
+		examples := filepath.Join("..", "..", "..", "examples", "overlays")
+		cases = append(cases,
+			loadCase{filepath.Join(dir, "stripe.yaml"), []string{filepath.Join(examples, "stripe-keys.yaml")}},
+			loadCase{filepath.Join(dir, "openai.yaml"), []string{filepath.Join(examples, "openai-retries.yaml")}})
 		if longtest.On() {
-			files = append(files, filepath.Join(dir, "..", "multifile", "digitalocean", "specification", "DigitalOcean-public.v2.yaml"))
+			cases = append(cases, loadCase{path: filepath.Join(dir, "..", "multifile", "digitalocean", "specification", "DigitalOcean-public.v2.yaml")})
 		}
 	}
-	load := func(path string, native bool) (*Spec, error) {
+	load := func(c loadCase, native bool) (*Spec, error) {
 		defer func(was bool) { decodeNatively = was }(decodeNatively)
 		decodeNatively = native
-		return Load(path, Options{AllowExternalRefs: strings.Contains(path, "multifile")})
+		return Load(c.path, Options{AllowExternalRefs: strings.Contains(c.path, "multifile"), Overlays: c.overlays})
 	}
-	for _, path := range files {
-		if !strings.HasSuffix(path, ".yaml") && !strings.HasSuffix(path, ".json") {
+	for _, c := range cases {
+		if !strings.HasSuffix(c.path, ".yaml") && !strings.HasSuffix(c.path, ".json") {
 			continue
 		}
-		if info, err := os.Stat(path); err != nil || info.Size() > 1<<20 && !longtest.On() {
+		if info, err := os.Stat(c.path); err != nil || info.Size() > 1<<20 && !longtest.On() {
 			continue
 		}
-		kin, kinErr := load(path, false)
-		native, nativeErr := load(path, true)
+		name := fmt.Sprint(c.path, c.overlays)
+		kin, kinErr := load(c, false)
+		native, nativeErr := load(c, true)
 		if fmt.Sprint(kinErr) != fmt.Sprint(nativeErr) {
-			t.Errorf("%s: error\n  kin-openapi: %v\n  decodeTree:  %v", path, kinErr, nativeErr)
+			t.Errorf("%s: error\n  kin-openapi: %v\n  decodeTree:  %v", name, kinErr, nativeErr)
 			continue
 		}
 		if (kin == nil) != (native == nil) {
-			t.Errorf("%s: a Spec %v against %v", path, kin != nil, native != nil)
+			t.Errorf("%s: a Spec %v against %v", name, kin != nil, native != nil)
 			continue
 		}
 		if kin == nil {
 			continue
 		}
 		if fmt.Sprint(kin.Warnings) != fmt.Sprint(native.Warnings) {
-			t.Errorf("%s: warnings\n  kin-openapi: %v\n  decodeTree:  %v", path, kin.Warnings, native.Warnings)
+			t.Errorf("%s: warnings\n  kin-openapi: %v\n  decodeTree:  %v", name, kin.Warnings, native.Warnings)
 		}
 		if kin.Doc != nil && native.Doc != nil {
 			if diffs := diffDocs(kin.Doc, native.Doc); len(diffs) > 0 {
-				t.Errorf("%s: the documents differ:\n  %s", path, strings.Join(diffs, "\n  "))
+				t.Errorf("%s: the documents differ:\n  %s", name, strings.Join(diffs, "\n  "))
 			}
 		}
 	}

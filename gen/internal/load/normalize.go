@@ -40,3 +40,17 @@ func (s *Spec) preflight(data []byte) (*yaml.Node, *source.Error) {
 	}
 	return root, newGuard(s.nodePos).check(root)
 }
+
+// parseWritten parses text, the description written out by the bundle or overlay step,
+// and keeps what locating needs of its tree: its places are the text's, which the
+// layout turns into places in the files it was written from. It returns the tree, or nil
+// when the parser refuses the text (the loader then says why).
+func (s *Spec) parseWritten(text []byte) *yaml.Node {
+	s.edited = false // the root file's edits are not the text's
+	root, err := parseTree(text)
+	if err != nil {
+		return nil
+	}
+	s.Files.SetTree(source.URIOf(s.Path), root)
+	return root
+}
