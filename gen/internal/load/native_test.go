@@ -242,12 +242,12 @@ func TestDecodeTreeMatchesLoader(t *testing.T) {
 }
 
 // decodeTree decodes random descriptions, written as YAML and as JSON, as kin-openapi's
-// loader does.
+// loader does: 120 of them, 1,000 with RETRYGEN_LONG=1.
 func TestDecodeTreeMatchesLoaderSeeded(t *testing.T) {
 	dir := t.TempDir()
-	native, failed, n := 0, 0, 300
-	if testing.Short() {
-		n = 60
+	native, failed, n := 0, 0, 120
+	if longtest.On() {
+		n = 1000
 	}
 	for seed := range uint64(n) {
 		g := newDocGen(seed, seed%3 == 2)
