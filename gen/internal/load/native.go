@@ -25,7 +25,9 @@ import (
 // names another file or the root file by name (the loader would find there a document
 // other than this one), a $ref that kin-openapi resolves through a map of plain values
 // (it records its origins from the tree it keeps), and fields written next to a $ref
-// that hold objects (a 3.1 schema decodes them into a value of its own, out of reach).
+// that hold objects (a schema decodes them into a value of its own, out of reach). That
+// value's own origin, which nothing reads (the loader copies the fields it applies, not
+// the origin), stays empty for the scalar fields decoded here.
 
 // decodeTree decodes root, the root file's tree, into the document kin-openapi's loader
 // would decode from text (the tree was parsed from it, and tree is what source.Files
@@ -45,7 +47,7 @@ func decodeTree(loader *openapi3.Loader, root *yaml.Node, tree source.Tree, text
 	if root.Decode(doc) != nil {
 		return nil, false, nil
 	}
-	root = nil //nolint:ineffassign // the parser's tree may go
+	// From here on the parser's tree is not used, and may go.
 	st := &stamper{t: tree, file: location.String()}
 	if at, line := documentStartAt(text); at >= 0 {
 		st.startLine, st.shift = line, len(documentStart)
@@ -54,7 +56,6 @@ func decodeTree(loader *openapi3.Loader, root *yaml.Node, tree source.Tree, text
 	if st.stampDocument(doc) != nil {
 		return nil, false, nil
 	}
-	st = nil
 	// The loader takes the root file's location from the first document it loads, and
 	// resolves a discriminator mapping of that file ("#/components/...") only when in
 	// another: an empty document loaded first at the same location gives it the location.
