@@ -36,21 +36,6 @@ const (
 	MaxRefSteps = 1_000_000
 )
 
-// preflight refuses, located, a root file that holds several YAML documents, or whose
-// node tree exceeds the limits above. It returns the tree, columns the file's own, for
-// the checks that follow; nil for a file the YAML parser refuses, which is left to
-// kin-openapi to report.
-func (s *Spec) preflight(data []byte) (*yaml.Node, *source.Error) {
-	if e := checkDocuments(s.Path, data); e != nil {
-		return nil, e
-	}
-	root := s.parse(data)
-	if root == nil {
-		return nil, nil
-	}
-	return root, newGuard(s.nodePos).check(root)
-}
-
 // checkDocuments refuses, located, the text of a file (the root file, or an overlay) that
 // holds several YAML documents, or could hold so many nodes that parsing it would cost
 // too much.

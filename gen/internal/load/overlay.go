@@ -9,6 +9,20 @@ import (
 	"go.yaml.in/yaml/v4"
 )
 
+// overlay applies the overlays, in order, to a document whose root is an object: the
+// text and tree kin-openapi reads from then on.
+func (s *Spec) overlay(text []byte, root *yaml.Node, overlays []string, budget *int64) ([]byte, *yaml.Node, error) {
+	if len(overlays) == 0 || root == nil || root.Kind != yaml.MappingNode {
+		return text, root, nil
+	}
+	text, errs := s.applyOverlays(root, overlays, budget)
+	if errs != nil {
+		errs.Sort()
+		return nil, nil, errs
+	}
+	return text, s.doc.Root, nil
+}
+
 // applyOverlays is the overlay step of Load, between reading the description and parsing
 // it with kin-openapi. It reads each overlay file (counted in the budget, checked like the
 // description: text, documents, size of its tree), applies them in order to root, the
@@ -93,35 +107,6 @@ func (s *Spec) nodePos(n *yaml.Node) source.Pos {
 		file = s.doc.File(n)
 	}
 	return source.Pos{File: file, Line: n.Line, Col: n.Column}
-}
-
-// textWithoutRefs returns the text to decode again with the $refs that errs locate left
-// out: their keys written as "x-rf", an extension of the same length, so that nothing
-// else moves. data is the root file's bytes.
-func (s *Spec) textWithoutRefs(data []byte, errs source.ErrorList) []byte {
-	if s.doc == nil {
-		text, _ := yamlSafeJSON(withoutRefs(data, errs))
-		return text
-	}
-	at := map[source.Pos]bool{}
-	for _, e := range errs {
-		at[e.Pos] = true
-	}
-	var walk func(n *yaml.Node, depth int)
-	walk = func(n *yaml.Node, depth int) {
-		if depth > 10000 {
-			return
-		}
-		for i, c := range n.Content {
-			if n.Kind == yaml.MappingNode && i%2 == 0 && c.Value == "$ref" && at[s.nodePos(c)] {
-				c.Value = "x-rf"
-			}
-			walk(c, depth+1)
-		}
-	}
-	walk(s.doc.Root, 0)
-	text, _, _ := writeText(s.doc)
-	return text
 }
 
 // lineRef matches "line 12" in a parser's message.

@@ -35,23 +35,32 @@ func (s *Spec) forParser(data []byte) []byte {
 // is a "{", and the line it was put on and the columns it moved that line right by (0
 // when data is returned as it is).
 func withDocumentStart(data []byte) (out []byte, line, shift int) {
+	at, line := documentStartAt(data)
+	if at < 0 {
+		return data, 0, 0
+	}
+	out = make([]byte, 0, len(data)+len(documentStart))
+	out = append(out, data[:at]...)
+	out = append(out, documentStart...)
+	return append(out, data[at:]...), line, len(documentStart)
+}
+
+// documentStartAt returns where withDocumentStart puts documentStart in data, and on
+// which line; -1 when it puts none.
+func documentStartAt(data []byte) (at, line int) {
 	start := 0
 	if bytes.HasPrefix(data, []byte("\uFEFF")) {
 		start = 3
 	}
-	at := start + len(data[start:]) - len(bytes.TrimLeft(data[start:], " \t\r\n"))
+	at = start + len(data[start:]) - len(bytes.TrimLeft(data[start:], " \t\r\n"))
 	if at >= len(data) || data[at] != '{' {
-		return data, 0, 0
+		return -1, 0
 	}
 	lineStart := bytes.LastIndexByte(data[:at], '\n') + 1
 	if lineStart != at || lineStart < start {
 		at = start // an indented "{": the marker goes on the first line
 	}
-	line = bytes.Count(data[:at], []byte("\n")) + 1
-	out = make([]byte, 0, len(data)+len(documentStart))
-	out = append(out, data[:at]...)
-	out = append(out, documentStart...)
-	return append(out, data[at:]...), line, len(documentStart)
+	return at, bytes.Count(data[:at], []byte("\n")) + 1
 }
 
 // unshift moves the nodes on line, which the parser read shifted right by shift columns,
@@ -171,7 +180,10 @@ func parseJSON(data []byte) (*yaml.Node, bool) {
 	return p.value(), true
 }
 
-// jsonTag is the tag the YAML parser resolves a JSON number, true, false or null to.
+// jsonTag is the tag the YAML parser resolves a JSON number, true, false or null to:
+// a number is an int when it has no fraction or exponent and fits 64 bits, signed or
+// not, else a float; a float out of range is a string to it, and -0 a float. What the
+// common forms do not settle is asked of the parser itself.
 func jsonTag(v string) string {
 	switch v {
 	case "true", "false":
@@ -180,9 +192,17 @@ func jsonTag(v string) string {
 		return "!!null"
 	}
 	if strings.ContainsAny(v, ".eE") {
-		return "!!float"
+		if _, err := strconv.ParseFloat(v, 64); err == nil {
+			return "!!float"
+		}
+	} else if digits := strings.TrimPrefix(v, "-"); len(digits) < 19 && v != "-0" {
+		return "!!int"
 	}
-	return "!!int"
+	var doc yaml.Node
+	if yaml.Unmarshal([]byte(v), &doc) != nil || len(doc.Content) == 0 {
+		return "!!str"
+	}
+	return doc.Content[0].Tag
 }
 
 // jsonParser reads a document json.Valid accepted, so it checks nothing; its recursion

@@ -16,15 +16,15 @@ import (
 	"go.yaml.in/yaml/v4"
 )
 
-// sameTree returns where two trees first differ in what the guard reads of a node
-// (kind, scalar value, position, children), or "" if they do not. cmp.Diff would
+// sameTree returns where two trees first differ in what the guard and the decoder read
+// of a node (kind, tag, style, scalar value, position, children), or "" if they do not. cmp.Diff would
 // take seconds on a large description.
 func sameTree(want, got *yaml.Node, at string) string {
-	if want.Kind != got.Kind || want.Line != got.Line || want.Column != got.Column || want.Tag != got.Tag ||
+	if want.Kind != got.Kind || want.Line != got.Line || want.Column != got.Column || want.Tag != got.Tag || want.Style != got.Style ||
 		(want.Kind == yaml.ScalarNode && want.Value != got.Value) || len(want.Content) != len(got.Content) {
-		return fmt.Sprintf("%s: YAML reads kind %v %s %q at %d:%d with %d children; parseJSON kind %v %s %q at %d:%d with %d",
-			at, want.Kind, want.Tag, want.Value, want.Line, want.Column, len(want.Content),
-			got.Kind, got.Tag, got.Value, got.Line, got.Column, len(got.Content))
+		return fmt.Sprintf("%s: YAML reads kind %v %s (style %v) %q at %d:%d with %d children; parseJSON kind %v %s (style %v) %q at %d:%d with %d",
+			at, want.Kind, want.Tag, want.Style, want.Value, want.Line, want.Column, len(want.Content),
+			got.Kind, got.Tag, got.Style, got.Value, got.Line, got.Column, len(got.Content))
 	}
 	for i := range want.Content {
 		if d := sameTree(want.Content[i], got.Content[i], fmt.Sprintf("%s/%d", at, i)); d != "" {
@@ -57,16 +57,19 @@ func yamlTree(t testing.TB, data []byte) (*yaml.Node, bool) {
 
 func TestParseJSONMatchesYAML(t *testing.T) {
 	docs := map[string]string{
-		"scalars":   `{"a": 1, "b": -2.5e3, "c": true, "d": false, "e": null, "f": "x"}`,
-		"nested":    "{\n  \"paths\": {\n    \"/p\": {\"get\": {\"$ref\": \"#/x\"}}\n  },\n  \"l\": [1, [2, []], {}]\n}\n",
-		"wide":      "{\"é\": \"ünï\", \"k\": \"日本語\", \"z\": 1}",
-		"escapes":   `{"a\"b": "x\ny\t\\\/ \u00e9 \u0041", "c": "é\u00e9é", "d": 2}`,
-		"crlf":      "{\r\n\t\"a\": [\r\n\t\t1,\r\n\t\t2\r\n\t]\r\n}\r\n",
-		"bom":       "\uFEFF{\"a\": {\"b\": 1}}",
-		"indented":  "\n\n   {\"a\": 1,\n \"b\": 2}",
-		"minified":  `{"a":[1,2,{"b":"c"}],"d":{"e":{"f":null}}}`,
-		"array":     `[{"a": 1}, "b"]`,
-		"tabbed":    "{\"a\":\t1,\t\"b\"\t:\t[\t2\t]}",
+		"scalars":  `{"a": 1, "b": -2.5e3, "c": true, "d": false, "e": null, "f": "x"}`,
+		"nested":   "{\n  \"paths\": {\n    \"/p\": {\"get\": {\"$ref\": \"#/x\"}}\n  },\n  \"l\": [1, [2, []], {}]\n}\n",
+		"wide":     "{\"é\": \"ünï\", \"k\": \"日本語\", \"z\": 1}",
+		"escapes":  `{"a\"b": "x\ny\t\\\/ \u00e9 \u0041", "c": "é\u00e9é", "d": 2}`,
+		"crlf":     "{\r\n\t\"a\": [\r\n\t\t1,\r\n\t\t2\r\n\t]\r\n}\r\n",
+		"bom":      "\uFEFF{\"a\": {\"b\": 1}}",
+		"indented": "\n\n   {\"a\": 1,\n \"b\": 2}",
+		"minified": `{"a":[1,2,{"b":"c"}],"d":{"e":{"f":null}}}`,
+		"array":    `[{"a": 1}, "b"]`,
+		"tabbed":   "{\"a\":\t1,\t\"b\"\t:\t[\t2\t]}",
+		"numbers": `{"a": -0, "b": 123456789012345678901234567890, "c": 1e400, "d": 18446744073709551616, "e": -9223372036854775809,
+			"f": 0.1e-400, "g": -0.0, "h": 9223372036854775807, "i": -9223372036854775808, "j": 18446744073709551615, "k": -1E-2,
+			"l": 1e-400, "m": -1e400, "n": 100000000000000000000e-10, "o": 0.000, "p": -10}`,
 		"long line": `{"a": "` + strings.Repeat("é", 300) + `", "b": [` + strings.Repeat(`"x", `, 50) + `1]}`,
 	}
 	for _, name := range []string{"github.json", "dub.json", "superset.json"} {

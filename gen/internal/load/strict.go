@@ -1,7 +1,6 @@
 package load
 
 import (
-	"bytes"
 	"fmt"
 	"reflect"
 	"strings"
@@ -10,6 +9,51 @@ import (
 	"github.com/retrygen/retrygen/gen/internal/source"
 	"go.yaml.in/yaml/v4"
 )
+
+// strict checks what kin-openapi would read leniently: the version fields, and a Swagger
+// 2.0 document's structure. It reports whether the document is Swagger 2.0.
+func (s *Spec) strict(root *yaml.Node, data []byte) (swagger2 bool, err error) {
+	if e := s.checkVersionFields(root); e != nil {
+		return false, source.ErrorList{e}
+	}
+	swagger2 = isSwagger2(root, data)
+	if swagger2 && root != nil {
+		if e := s.checkSwagger2(root); e != nil {
+			return false, source.ErrorList{e}
+		}
+	}
+	return swagger2, nil
+}
+
+// isSwagger2 reports whether the document is Swagger 2.0: its root mapping has a
+// "swagger" key. Without a tree (the YAML parser refused the file), a "swagger:" line
+// decides, and the loader reports the syntax error.
+func isSwagger2(root *yaml.Node, data []byte) bool {
+	if root != nil {
+		return source.MappingValue(root, "swagger") != nil
+	}
+	return hasSwaggerLine(data)
+}
+
+// checkVersionFields refuses a root mapping with both a "swagger" and an "openapi" key,
+// located at the later: read as Swagger 2.0, as isSwagger2 would have it, the OpenAPI 3
+// parts of the document (content, requestBody, components) would be silently dropped.
+func (s *Spec) checkVersionFields(root *yaml.Node) *source.Error {
+	if root == nil || root.Kind != yaml.MappingNode {
+		return nil
+	}
+	sw, oa := source.MappingKey(root, "swagger"), source.MappingKey(root, "openapi")
+	if sw == nil || oa == nil {
+		return nil
+	}
+	later := sw
+	if oa.Line > sw.Line || oa.Line == sw.Line && oa.Column > sw.Column {
+		later = oa
+	}
+	return &source.Error{Pos: source.Pos{File: s.Path, Line: later.Line, Col: later.Column},
+		Msg: "malformed document: both \"swagger\" and \"openapi\" give the version; a document is either Swagger 2.0 or OpenAPI 3",
+		Fix: "keep the field of the version the document follows and remove the other"}
+}
 
 // checkSwagger2 reads a Swagger 2.0 document as kin-openapi's JSON decoding does not:
 // strictly. encoding/json lets a duplicate key override the first and matches field
@@ -148,20 +192,4 @@ func jsonFields(t reflect.Type) map[string]reflect.Type {
 		}
 	}
 	return out
-}
-
-// utf32 says which UTF-32 text data looks like, by its byte order mark or by the zero
-// bytes around its first character, or "".
-func utf32(data []byte) string {
-	switch {
-	case bytes.HasPrefix(data, []byte{0xFF, 0xFE, 0, 0}):
-		return "UTF-32 little-endian text (it starts with that byte order mark)"
-	case bytes.HasPrefix(data, []byte{0, 0, 0xFE, 0xFF}):
-		return "UTF-32 big-endian text (it starts with that byte order mark)"
-	case len(data) >= 4 && data[0] != 0 && data[1] == 0 && data[2] == 0 && data[3] == 0:
-		return "UTF-32 little-endian text (each character is followed by three zero bytes)"
-	case len(data) >= 4 && data[0] == 0 && data[1] == 0 && data[2] == 0 && data[3] != 0:
-		return "UTF-32 big-endian text (each character is preceded by three zero bytes)"
-	}
-	return ""
 }

@@ -30,8 +30,8 @@ type Files struct {
 	rootURI string // what kin-openapi records as Location.File for the root file
 
 	mu    sync.Mutex
-	data  map[string][]byte     // by the URI kin-openapi records
-	trees map[string]*yaml.Node // parsed lazily
+	data  map[string][]byte // by the URI kin-openapi records
+	trees map[string]*tree  // parsed lazily, or set
 
 	// How the root file's text as parsers read it differs from the file (see SetEdits),
 	// and what kin-openapi's parser reads before one of its lines (see MarkStart).
@@ -42,8 +42,8 @@ type Files struct {
 	// SetLayout), and, built when first needed, the value of each key of its tree by
 	// the key's place in the files (first occurrence) and in the text.
 	layout   *Layout
-	byPlace  map[Pos]*yaml.Node
-	byOrigin map[[2]int]*yaml.Node
+	byPlace  map[Pos]*node
+	byOrigin map[[2]int]*node
 }
 
 // An Edit records where the text that the parsers read of the root file differs from the
@@ -134,7 +134,7 @@ func NewFiles(path string) *Files {
 		path:    path,
 		rootURI: URIOf(path),
 		data:    map[string][]byte{},
-		trees:   map[string]*yaml.Node{},
+		trees:   map[string]*tree{},
 	}
 }
 
@@ -152,6 +152,16 @@ func (f *Files) Add(uri string, data []byte) {
 	defer f.mu.Unlock()
 	f.data[uri] = data
 	delete(f.trees, uri)
+}
+
+// SetTree records what locating needs of the node tree already parsed from the file
+// kin-openapi knows as uri (its top node, positions the file's own), so that the file is
+// not parsed again. The tree may be dropped or changed afterwards.
+func (f *Files) SetTree(uri string, root *yaml.Node) {
+	t := newTree(root)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.trees[uri] = t
 }
 
 // Root is the root file's bytes.
@@ -225,11 +235,11 @@ func (f *Files) PosOfPointer(pointer string) Pos {
 			steps = append(steps, UnescapePointer(p))
 		}
 	}
-	root := f.tree(f.rootURI)
-	if root == nil {
+	t := f.tree(f.rootURI)
+	if t == nil {
 		return f.File()
 	}
-	line, col := descend(root, steps)
+	line, col := t.descend(t.root(), steps)
 	return f.At(line, col)
 }
 
@@ -241,7 +251,7 @@ func (f *Files) Within(at Pos, path ...string) Pos {
 		return at
 	}
 	if f.layout != nil && f.layout.has(at.File) {
-		if val := f.keyValue(func(f *Files) *yaml.Node { return f.byPlace[at] }); val != nil {
+		if val := f.keyValue(func(f *Files) *node { return f.byPlace[at] }); val != nil {
 			return f.descendFrom(val, at, path)
 		}
 		if at.File == f.path {
@@ -252,9 +262,10 @@ func (f *Files) Within(at Pos, path ...string) Pos {
 	if at.File != f.path {
 		uri = URIOf(at.File)
 	}
-	var val *yaml.Node
-	visit(f.tree(uri), func(_ string, k, v *yaml.Node) bool {
-		if k != nil && k.Line == at.Line && k.Column == at.Col {
+	t := f.tree(uri)
+	var val *node
+	t.visit(func(_ string, k, v *node) bool {
+		if k != nil && int(k.line) == at.Line && int(k.col) == at.Col {
 			val = v
 			return true
 		}
@@ -263,7 +274,7 @@ func (f *Files) Within(at Pos, path ...string) Pos {
 	if val == nil {
 		return at
 	}
-	line, col := descend(val, path)
+	line, col := t.descend(val, path)
 	if line == 0 {
 		return at
 	}
@@ -278,7 +289,7 @@ func (f *Files) WithinLocation(loc openapi3.Location, path ...string) Pos {
 	if f.layout == nil || len(path) == 0 || loc.File != "" && loc.File != f.rootURI {
 		return f.Within(at, path...)
 	}
-	val := f.keyValue(func(f *Files) *yaml.Node { return f.byOrigin[[2]int{loc.Line, loc.Column}] })
+	val := f.keyValue(func(f *Files) *node { return f.byOrigin[[2]int{loc.Line, loc.Column}] })
 	if val == nil {
 		return f.Within(at, path...)
 	}
@@ -287,18 +298,18 @@ func (f *Files) WithinLocation(loc openapi3.Location, path ...string) Pos {
 
 // keyValue returns what get finds in the indexes of the root tree's keys, building them
 // first if need be.
-func (f *Files) keyValue(get func(*Files) *yaml.Node) *yaml.Node {
-	root := f.tree(f.rootURI)
+func (f *Files) keyValue(get func(*Files) *node) *node {
+	t := f.tree(f.rootURI)
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.byPlace == nil {
-		f.byPlace, f.byOrigin = map[Pos]*yaml.Node{}, map[[2]int]*yaml.Node{}
-		visit(root, func(_ string, k, v *yaml.Node) bool {
+		f.byPlace, f.byOrigin = map[Pos]*node{}, map[[2]int]*node{}
+		t.visit(func(_ string, k, v *node) bool {
 			if k != nil {
-				if at := f.layout.Pos(k.Line, k.Column); f.byPlace[at] == nil {
+				if at := f.layout.Pos(int(k.line), int(k.col)); f.byPlace[at] == nil {
 					f.byPlace[at] = v
 				}
-				f.byOrigin[[2]int{k.Line, k.Column}] = v
+				f.byOrigin[[2]int{int(k.line), int(k.col)}] = v
 			}
 			return false
 		})
@@ -308,8 +319,8 @@ func (f *Files) keyValue(get func(*Files) *yaml.Node) *yaml.Node {
 
 // descendFrom follows path from val, the value of the key at `at` in the root tree, and
 // returns the place reached, or at.
-func (f *Files) descendFrom(val *yaml.Node, at Pos, path []string) Pos {
-	line, col := descend(val, path)
+func (f *Files) descendFrom(val *node, at Pos, path []string) Pos {
+	line, col := f.tree(f.rootURI).descend(val, path)
 	if line == 0 {
 		return at
 	}
@@ -321,16 +332,16 @@ func (f *Files) descendFrom(val *yaml.Node, at Pos, path []string) Pos {
 // e.g. "schemas") or that is the value of one of the keys in values (e.g. "items").
 func (f *Files) PosOfNull(entries, values []string) Pos {
 	pos := f.File()
-	visit(f.tree(f.rootURI), func(holder string, k, v *yaml.Node) bool {
-		if v.Kind != yaml.ScalarNode || v.Tag != "!!null" {
+	f.tree(f.rootURI).visit(func(holder string, k, v *node) bool {
+		if !v.null {
 			return false
 		}
-		if slices.Contains(entries, holder) || k != nil && slices.Contains(values, k.Value) {
+		if slices.Contains(entries, holder) || k != nil && slices.Contains(values, k.value) {
 			at := v
 			if k != nil {
 				at = k
 			}
-			pos = f.At(at.Line, at.Column)
+			pos = f.At(int(at.line), int(at.col))
 			return true
 		}
 		return false
@@ -352,13 +363,13 @@ func (f *Files) FindRef(match func(string) bool) (pos Pos, value string) {
 	f.mu.Unlock()
 	slices.Sort(uris)
 	for _, uri := range append([]string{f.rootURI}, uris...) {
-		found := visit(f.tree(uri), func(_ string, k, v *yaml.Node) bool {
-			if k != nil && k.Value == "$ref" && v.Kind == yaml.ScalarNode && match(v.Value) {
-				pos = Pos{File: f.displayFile(uri), Line: k.Line, Col: k.Column}
+		found := f.tree(uri).visit(func(_ string, k, v *node) bool {
+			if k != nil && k.value == "$ref" && v.kind == yaml.ScalarNode && match(v.value) {
+				pos = Pos{File: f.displayFile(uri), Line: int(k.line), Col: int(k.col)}
 				if uri == f.rootURI {
-					pos = f.At(k.Line, k.Column) // an overlay's value is located in the overlay
+					pos = f.At(int(k.line), int(k.col)) // an overlay's value is located in the overlay
 				}
-				value = v.Value
+				value = v.value
 				return true
 			}
 			return false
@@ -370,81 +381,79 @@ func (f *Files) FindRef(match func(string) bool) (pos Pos, value string) {
 	return f.File(), ""
 }
 
-// tree returns the parsed node tree of a file that was read, or nil.
-func (f *Files) tree(uri string) *yaml.Node {
+// tree returns the node tree of a file that was read, parsing it if it was not given
+// (SetTree), or nil.
+func (f *Files) tree(uri string) *tree {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if n, ok := f.trees[uri]; ok {
-		return n
+	if t, ok := f.trees[uri]; ok {
+		return t
 	}
 	var root yaml.Node
-	var n *yaml.Node
+	var t *tree
 	if data, ok := f.data[uri]; ok && yaml.Unmarshal(data, &root) == nil {
-		n = &root
+		n := &root
 		if n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
 			n = n.Content[0]
 		}
 		if uri == f.rootURI && len(f.edits) > 0 {
 			unedit(f.edits, n, 0)
 		}
+		t = newTree(n)
 	}
-	f.trees[uri] = n
-	return n
+	f.trees[uri] = t
+	return t
 }
 
 // maxVisitDepth bounds the recursion of visit; the YAML parser refuses deeper documents.
 const maxVisitDepth = 10000
 
 // visit calls fn for every mapping entry (key and value) and every list item (nil key)
-// below n, in document order, with the key of the entry that holds the mapping or list
-// ("" at the top). It stops at the first call that returns true, and reports whether
-// one did. Aliases are not followed.
-func visit(n *yaml.Node, fn func(holder string, key, val *yaml.Node) bool) bool {
-	var walk func(n *yaml.Node, holder string, depth int) bool
-	walk = func(n *yaml.Node, holder string, depth int) bool {
-		if n == nil || depth > maxVisitDepth {
+// below the root, in document order, with the key of the entry that holds the mapping or
+// list ("" at the top). It stops at the first call that returns true, and reports whether
+// one did. Aliases are not followed. A nil tree has nothing to visit.
+func (t *tree) visit(fn func(holder string, key, val *node) bool) bool {
+	if t == nil {
+		return false
+	}
+	var walk func(n *node, holder string, depth int) bool
+	walk = func(n *node, holder string, depth int) bool {
+		if depth > maxVisitDepth {
 			return false
 		}
-		switch n.Kind {
+		switch n.kind {
 		case yaml.MappingNode:
-			for i := 0; i+1 < len(n.Content); i += 2 {
-				k, v := n.Content[i], n.Content[i+1]
-				if fn(holder, k, v) || walk(v, k.Value, depth+1) {
+			for i := 0; i+1 < n.len(); i += 2 {
+				k, v := t.child(n, i), t.child(n, i+1)
+				if fn(holder, k, v) || walk(v, k.value, depth+1) {
 					return true
 				}
 			}
 		case yaml.SequenceNode:
-			for _, c := range n.Content {
+			for i := range n.len() {
+				c := t.child(n, i)
 				if fn(holder, nil, c) || walk(c, holder, depth+1) {
-					return true
-				}
-			}
-		case yaml.DocumentNode:
-			for _, c := range n.Content {
-				if walk(c, holder, depth+1) {
 					return true
 				}
 			}
 		}
 		return false
 	}
-	return walk(n, "", 0)
+	return walk(t.root(), "", 0)
 }
 
 // descend follows steps from n and returns the position of the last key or item reached.
-func descend(n *yaml.Node, steps []string) (line, col int) {
-	line, col = n.Line, n.Column
+func (t *tree) descend(n *node, steps []string) (line, col int) {
+	line, col = int(n.line), int(n.col)
 	for _, step := range steps {
-		for n.Kind == yaml.AliasNode && n.Alias != nil {
-			n = n.Alias
-		}
-		switch n.Kind {
+		n = t.resolve(n)
+		switch n.kind {
 		case yaml.MappingNode:
-			var next *yaml.Node
-			for i := 0; i+1 < len(n.Content); i += 2 {
-				if n.Content[i].Value == step {
-					line, col = n.Content[i].Line, n.Content[i].Column
-					next = n.Content[i+1]
+			var next *node
+			for i := 0; i+1 < n.len(); i += 2 {
+				if k := t.child(n, i); k.value == step {
+					line, col = int(k.line), int(k.col)
+					next = t.child(n, i+1)
 					break
 				}
 			}
@@ -454,11 +463,11 @@ func descend(n *yaml.Node, steps []string) (line, col int) {
 			n = next
 		case yaml.SequenceNode:
 			i, err := strconv.Atoi(step)
-			if err != nil || i < 0 || i >= len(n.Content) {
+			if err != nil || i < 0 || i >= n.len() {
 				return line, col
 			}
-			n = n.Content[i]
-			line, col = n.Line, n.Column
+			n = t.child(n, i)
+			line, col = int(n.line), int(n.col)
 		default:
 			return line, col
 		}
@@ -486,9 +495,9 @@ type Ref struct {
 // Refs lists every `$ref` of the root file whose value is a string, in document order.
 func (f *Files) Refs() []Ref {
 	var refs []Ref
-	visit(f.tree(f.rootURI), func(_ string, k, v *yaml.Node) bool {
-		if k != nil && k.Value == "$ref" && v.Kind == yaml.ScalarNode {
-			refs = append(refs, Ref{Pos: f.At(k.Line, k.Column), Value: v.Value})
+	f.tree(f.rootURI).visit(func(_ string, k, v *node) bool {
+		if k != nil && k.value == "$ref" && v.kind == yaml.ScalarNode {
+			refs = append(refs, Ref{Pos: f.At(int(k.line), int(k.col)), Value: v.value})
 		}
 		return false
 	})
@@ -510,49 +519,75 @@ type Mapping struct {
 // Mappings lists the entries of every discriminator mapping of the root file, in
 // document order. A schema property called discriminator is not one.
 func (f *Files) Mappings() []Mapping {
+	t := f.tree(f.rootURI)
+	if t == nil {
+		return nil
+	}
 	var out []Mapping
-	var walk func(n *yaml.Node, holder, path string, depth int)
-	walk = func(n *yaml.Node, holder, path string, depth int) {
-		if n == nil || depth > maxVisitDepth {
+	var steps []pathStep // from the root to the node walked
+	var walk func(n *node, holder string, depth int)
+	walk = func(n *node, holder string, depth int) {
+		if depth > maxVisitDepth {
 			return
 		}
-		switch n.Kind {
+		switch n.kind {
 		case yaml.MappingNode:
-			if d := MappingValue(n, "discriminator"); holder != "properties" && d != nil && d.Kind == yaml.MappingNode {
-				out = append(out, f.mappingEntries(n, d, path+".discriminator")...)
+			if d := t.mappingValue(n, "discriminator"); holder != "properties" && d != nil && d.kind == yaml.MappingNode {
+				out = append(out, f.mappingEntries(t, n, d, steps)...)
 			}
-			for i := 0; i+1 < len(n.Content); i += 2 {
-				k := n.Content[i].Value
-				walk(n.Content[i+1], k, path+jsonPathStep(k), depth+1)
+			for i := 0; i+1 < n.len(); i += 2 {
+				k := t.child(n, i).value
+				steps = append(steps, pathStep{key: k, index: -1})
+				walk(t.child(n, i+1), k, depth+1)
+				steps = steps[:len(steps)-1]
 			}
 		case yaml.SequenceNode:
-			for i, c := range n.Content {
-				walk(c, holder, path+"["+strconv.Itoa(i)+"]", depth+1)
+			for i := range n.len() {
+				steps = append(steps, pathStep{index: i})
+				walk(t.child(n, i), holder, depth+1)
+				steps = steps[:len(steps)-1]
 			}
 		}
 	}
-	walk(f.tree(f.rootURI), "", "$", 0)
+	walk(t.root(), "", 0)
 	return out
 }
 
+// pathStep is one step of a JSONPath: a mapping key, or, when index is not -1, a list
+// index.
+type pathStep struct {
+	key   string
+	index int
+}
+
 // mappingEntries lists the entries of the mapping of d, the discriminator of schema at
-// path.
-func (f *Files) mappingEntries(schema, d *yaml.Node, path string) []Mapping {
-	m := MappingValue(d, "mapping")
-	if m == nil || m.Kind != yaml.MappingNode {
+// steps in the tree t of the root file.
+func (f *Files) mappingEntries(t *tree, schema, d *node, steps []pathStep) []Mapping {
+	m := t.mappingValue(d, "mapping")
+	if m == nil || m.kind != yaml.MappingNode {
 		return nil
 	}
 	variants := 0
 	for _, k := range []string{"oneOf", "anyOf"} {
-		if l := MappingValue(schema, k); l != nil && l.Kind == yaml.SequenceNode {
-			variants += len(l.Content)
+		if l := t.mappingValue(schema, k); l != nil && l.kind == yaml.SequenceNode {
+			variants += l.len()
 		}
 	}
+	var path strings.Builder
+	path.WriteString("$")
+	for _, s := range steps {
+		if s.index >= 0 {
+			path.WriteString("[" + strconv.Itoa(s.index) + "]")
+		} else {
+			path.WriteString(jsonPathStep(s.key))
+		}
+	}
+	path.WriteString(".discriminator.mapping")
 	var out []Mapping
-	for j := 0; j+1 < len(m.Content); j += 2 {
-		if key, val := m.Content[j], m.Content[j+1]; val.Kind == yaml.ScalarNode {
-			out = append(out, Mapping{Pos: f.At(key.Line, key.Column), Key: key.Value, Value: val.Value,
-				Variants: variants, Path: path + ".mapping" + jsonPathStep(key.Value)})
+	for j := 0; j+1 < m.len(); j += 2 {
+		if key, val := t.child(m, j), t.child(m, j+1); val.kind == yaml.ScalarNode {
+			out = append(out, Mapping{Pos: f.At(int(key.line), int(key.col)), Key: key.value, Value: val.value,
+				Variants: variants, Path: path.String() + jsonPathStep(key.value)})
 		}
 	}
 	return out
@@ -577,10 +612,11 @@ func jsonPathStep(key string) string {
 // the root file. The pointer is a URI fragment, percent-decoded as kin-openapi decodes it
 // ("#/paths/~1users~1%7Bid%7D" names the path "/users/{id}").
 func (f *Files) Has(pointer string) bool {
-	n := f.tree(f.rootURI)
-	if n == nil || !strings.HasPrefix(pointer, "#") {
+	t := f.tree(f.rootURI)
+	if t == nil || !strings.HasPrefix(pointer, "#") {
 		return false
 	}
+	n := t.root()
 	u, err := url.Parse(pointer)
 	if err != nil {
 		return false
@@ -594,21 +630,14 @@ func (f *Files) Has(pointer string) bool {
 	}
 	for _, p := range strings.Split(rest[1:], "/") {
 		step := UnescapePointer(p)
-		for n.Kind == yaml.AliasNode && n.Alias != nil {
-			n = n.Alias
-		}
-		var next *yaml.Node
-		switch n.Kind {
+		n = t.resolve(n)
+		var next *node
+		switch n.kind {
 		case yaml.MappingNode:
-			for i := 0; i+1 < len(n.Content); i += 2 {
-				if n.Content[i].Value == step {
-					next = n.Content[i+1]
-					break
-				}
-			}
+			next = t.mappingValue(n, step)
 		case yaml.SequenceNode:
-			if i, err := strconv.Atoi(step); err == nil && i >= 0 && i < len(n.Content) {
-				next = n.Content[i]
+			if i, err := strconv.Atoi(step); err == nil && i >= 0 && i < n.len() {
+				next = t.child(n, i)
 			}
 		}
 		if next == nil {

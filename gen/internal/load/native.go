@@ -1,0 +1,220 @@
+package load
+
+import (
+	"bytes"
+	"net/url"
+	"reflect"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/retrygen/retrygen/gen/internal/source"
+	"go.yaml.in/yaml/v4"
+)
+
+// The root file read once: kin-openapi's document decoded from the tree normalize
+// parsed, instead of from the text parsed again. kin-openapi's LoadFromDataWithPath
+// parses the text with the same YAML parser, readies the scalars (prepareTree), decodes
+// the tree with the types' own UnmarshalYAML while recording origins, and resolves the
+// $refs; here the tree is decoded with those same methods, the origins are recorded
+// after (origins.go), and the $refs resolved with the loader's ResolveRefsIn.
+//
+// What the loader keeps to itself is what it cannot be given here, so a tree that would
+// reach it is left to kin-openapi to parse: anchors, aliases and merge keys (kin-openapi
+// records their origins from an index of its own), a $ref or discriminator mapping that
+// names another file or the root file by name (the loader would find there a document
+// other than this one), a $ref that kin-openapi resolves through a map of plain values
+// (it records its origins from the tree it keeps), and fields written next to a $ref
+// that hold objects (a schema decodes them into a value of its own, out of reach). That
+// value's own origin, which nothing reads (the loader copies the fields it applies, not
+// the origin), stays empty for the scalar fields decoded here.
+
+// decodeTree decodes root, the root file's tree, into the document kin-openapi's loader
+// would decode from text (the tree was parsed from it, and tree is what source.Files
+// keeps of it) given as parserText (forParser), and resolves its $refs with loader. It
+// reports false, without having used loader, when the tree is one kin-openapi must parse
+// itself (see above), or one it would refuse: the caller then hands it the text, which
+// decodes or fails as it always has. The tree root is changed as kin-openapi changes its
+// own (prepareTree), and not used once decoded: the origins are read from tree.
+func decodeTree(loader *openapi3.Loader, root *yaml.Node, tree source.Tree, text, parserText []byte, location *url.URL) (doc *openapi3.T, ok bool, err error) {
+	if bytes.Contains(parserText, []byte("\u0085")) || !utf8.Valid(parserText) { // read as JSON, without origins; refused
+		return nil, false, nil
+	}
+	if !nativeTree(root) || prepareTree(root) != nil {
+		return nil, false, nil
+	}
+	doc = &openapi3.T{}
+	if root.Decode(doc) != nil {
+		return nil, false, nil
+	}
+	// From here on the parser's tree is not used, and may go.
+	st := &stamper{t: tree, file: location.String()}
+	if at, line := documentStartAt(text); at >= 0 {
+		st.startLine, st.shift = line, len(documentStart)
+	}
+	st.indexEnds(parserText)
+	if st.stampDocument(doc) != nil {
+		return nil, false, nil
+	}
+	// The loader takes the root file's location from the first document it loads, and
+	// resolves a discriminator mapping of that file ("#/components/...") only when in
+	// another: an empty document loaded first at the same location gives it the location.
+	if _, err := loader.LoadFromDataWithPath([]byte("{}"), location); err != nil {
+		return nil, true, err
+	}
+	return doc, true, loader.ResolveRefsIn(doc, location)
+}
+
+// nativeTree reports whether the tree is free of anchors, aliases and merge keys; the
+// $refs are checked as the document's origins are recorded (stamper.checkRef).
+func nativeTree(root *yaml.Node) bool {
+	ok := true
+	var walk func(n *yaml.Node, depth int)
+	walk = func(n *yaml.Node, depth int) {
+		if !ok {
+			return
+		}
+		if n.Kind == yaml.AliasNode || n.Anchor != "" || depth > 10000 {
+			ok = false
+			return
+		}
+		if n.Kind == yaml.MappingNode {
+			for i := 0; i < len(n.Content); i += 2 {
+				if isMergeKey(n.Content[i]) {
+					ok = false
+				}
+			}
+		}
+		for _, c := range n.Content {
+			walk(c, depth+1)
+		}
+	}
+	walk(root, 0)
+	return ok
+}
+
+// isMergeKey reports whether k is a merge key ("<<" unquoted, or tagged !!merge).
+func isMergeKey(k *yaml.Node) bool {
+	return k.Tag == "!!merge" || k.Value == "<<" && k.Style == 0 && (k.Tag == "" || k.Tag == "!!str")
+}
+
+var (
+	docType = reflect.TypeFor[openapi3.T]()
+)
+
+// typedRef reports whether ref names a place in this document that kin-openapi's loader
+// reaches through typed fields only (drillIntoField in its loader.go): not another file,
+// not an extension, not a plain value.
+func typedRef(ref string) bool {
+	fragment, ok := strings.CutPrefix(ref, "#/")
+	if !ok {
+		return false
+	}
+	t := docType
+	for part := range strings.SplitSeq(fragment, "/") {
+		part = strings.ReplaceAll(strings.ReplaceAll(part, "~1", "/"), "~0", "~")
+		if part == "" {
+			return false
+		}
+		for t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
+		switch t {
+		case schemaRefType:
+			if part == "additionalProperties" {
+				t = reflect.TypeFor[*openapi3.SchemaRef]()
+				continue
+			}
+		case pathsType, callbackType, responsesType:
+			if strings.HasPrefix(part, "x-") {
+				return false // an extension, not an entry
+			}
+			if t == responsesType {
+				t = reflect.TypeFor[map[string]*openapi3.ResponseRef]()
+			} else {
+				t = reflect.TypeFor[map[string]*openapi3.PathItem]()
+			}
+		}
+		if t = typedStep(t, part); t == nil {
+			return false
+		}
+	}
+	return true
+}
+
+// typedStep returns the type of what part names in a value of type t, or nil when that
+// is not a typed field, entry or item.
+func typedStep(t reflect.Type, part string) reflect.Type {
+	switch t.Kind() {
+	case reflect.Map:
+		if t.Elem().Kind() == reflect.Interface {
+			return nil
+		}
+		return t.Elem()
+	case reflect.Slice:
+		if t.Elem().Kind() == reflect.Interface {
+			return nil
+		}
+		return t.Elem()
+	case reflect.Struct:
+		for i := range t.NumField() {
+			f := t.Field(i)
+			if name, _, _ := strings.Cut(f.Tag.Get("yaml"), ","); f.Tag.Get("yaml") != "-" && name != "" && name == part {
+				if f.Type.Kind() == reflect.Interface {
+					return nil
+				}
+				return f.Type
+			}
+		}
+		if f, ok := t.FieldByName("Value"); ok {
+			return typedStep(derefType(f.Type), part)
+		}
+	}
+	return nil
+}
+
+func derefType(t reflect.Type) reflect.Type {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	return t
+}
+
+// prepareTree readies the tree's scalars as kin-openapi's prepareScalars (native_yaml.go)
+// readies its own before decoding: an application's own tag (!md) and a timestamp are
+// read as strings, a mapping key as the text it is written as; infinity, NaN and a null
+// key are refused (kin-openapi then refuses the text, saying where).
+func prepareTree(n *yaml.Node) error {
+	switch n.Kind {
+	case yaml.ScalarNode:
+		if strings.HasPrefix(n.Tag, "!") && !strings.HasPrefix(n.Tag, "!!") || n.Tag == "!!timestamp" {
+			n.Tag = "!!str"
+		}
+		if n.Tag == "!!float" {
+			switch strings.ToLower(strings.TrimLeft(n.Value, "+-")) {
+			case ".inf", ".nan":
+				return errNotFinite
+			}
+		}
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if k := n.Content[i]; k.Kind == yaml.ScalarNode && k.Tag != "!!str" {
+				if k.Tag == "!!null" {
+					return errNullKey
+				}
+				k.Tag = "!!str"
+			}
+		}
+	}
+	for _, c := range n.Content {
+		if err := prepareTree(c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+var (
+	errNotFinite = &errNotMirrored{"infinity or NaN"}
+	errNullKey   = &errNotMirrored{"a null key"}
+)
