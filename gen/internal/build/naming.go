@@ -2,6 +2,7 @@ package build
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -350,6 +351,21 @@ func (b *builder) resolveNames() {
 		}
 		pending = next
 	}
+}
+
+// typeKey tells types apart by what they are, not by name: a named type by its
+// declaration, so that two types that ask for the same name (decided only once every
+// place has asked) stay two.
+func typeKey(t *model.Type) string {
+	switch {
+	case t == nil:
+		return "<nil>"
+	case t.Kind == model.KindNamed:
+		return fmt.Sprintf("%p", t.Decl)
+	case t.Kind == model.KindBuiltin:
+		return string(t.Builtin)
+	}
+	return strconv.Itoa(int(t.Kind)) + "(" + typeKey(t.Elem) + ")"
 }
 
 // ref stands for d's name in a doc comment written before the name is decided;

@@ -858,10 +858,10 @@ func (b *builder) union(d *model.Decl, s *openapi3.Schema, variants []*openapi3.
 		}
 		at := b.inside(d).variant(label, i, "variant "+strconv.Itoa(i+1)+" of "+b.ref(d))
 		t := b.typeOf(v, at)
-		if seen[t.String()] {
+		if seen[typeKey(t)] {
 			continue
 		}
-		seen[t.String()] = true
+		seen[typeKey(t)] = true
 		if label == "" {
 			label = variantLabel(t)
 		}
