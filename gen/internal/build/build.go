@@ -45,9 +45,9 @@ type builder struct {
 	claims         []*claim             // package-level names asked for, see resolveNames
 	bases          map[*model.Decl]site // where each inline type was made, for the names inside it
 	titles         map[*openapi3.Schema]titled
-	byTitle        map[string]*model.Type // the one type of the schemas of a shared title, by its key
-	componentNames map[string]bool        // the Go names of the component schemas
-	refIndex       map[*model.Decl]int    // see ref
+	byTitle        map[string]titleType // the one type of the schemas of a title and content, by its key
+	componentNames map[string]bool      // the Go names of the component schemas
+	refIndex       map[*model.Decl]int  // see ref
 	refDecls       []*model.Decl
 
 	fields    int             // struct fields built so far, against MaxFields
@@ -103,7 +103,7 @@ func Build(spec *load.Spec) (*model.API, error) {
 		errorWrappers: map[*openapi3.Schema]*model.Type{},
 		errorSets:     map[string]*model.ErrorSet{},
 		bases:         map[*model.Decl]site{},
-		byTitle:       map[string]*model.Type{},
+		byTitle:       map[string]titleType{},
 	}
 	doc := spec.Doc
 	api := &model.API{Operations: ops}
@@ -559,7 +559,7 @@ func (b *builder) param(op *model.Operation, p *openapi3.Parameter) *model.Param
 	spelled := names.SpellOperators(p.Name, temporal(schema))
 	mp.GoName, mp.LocalName = names.GoName(spelled), names.LowerName(spelled)
 	t := b.typeOf(schema, at(p.In+" parameter "+strconv.Quote(p.Name)+" of "+op.GoName,
-		shortOp(op.GoName)+mp.GoName, op.GoName+mp.GoName, op.GoName+names.GoName(p.In)+mp.GoName))
+		nonEmpty([]string{join(shortOp(op.GoName), mp.GoName), join(op.GoName, mp.GoName), join(op.GoName, names.GoName(p.In)+mp.GoName)}, op.GoName+mp.GoName)...))
 	if p.In == openapi3.ParameterInHeader && op.Policy.IdempotencyKey != "" && !op.Policy.KeyInBody && strings.EqualFold(p.Name, op.Policy.IdempotencyKey) {
 		mp.IdempotencyKey = true
 		t = model.BuiltinType(model.String)

@@ -1,6 +1,7 @@
 package build
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -108,10 +109,65 @@ paths:
 	if len(api.ErrorSets) != 2 {
 		t.Fatalf("%d error sets, want 2", len(api.ErrorSets))
 	}
-	for _, op := range api.Operations {
-		model := op.Errors.Cases[0].Type.String()
-		if !strings.HasPrefix(model, op.GoName) || op.Errors.GoName != "errors"+model {
-			t.Errorf("%s decodes its 404 into %s with %s", op.GoName, model, op.Errors.GoName)
+	a, b := api.Operations[0].Errors, api.Operations[1].Errors
+	if a == b || a.Cases[0].Type.Decl == b.Cases[0].Type.Decl {
+		t.Errorf("getA and getB share %s, decoding into %s", a.GoName, a.Cases[0].Type)
+	}
+	for _, set := range []*model.ErrorSet{a, b} {
+		if set.GoName != "errors"+set.Cases[0].Type.String() {
+			t.Errorf("%s returns %s", set.GoName, set.Cases[0].Type)
 		}
+	}
+}
+
+// A step does not repeat the words the name it follows ends with: MessageObject's
+// object is MessageObjectEnum, GitTree's tree items GitTreeItem, ValidationError's
+// errors items ValidationErrorItem, the property static of the variant Static is
+// StaticObject, a parameter that repeats its operation's last word adds it
+// once.
+func TestStepsDoNotRepeatWords(t *testing.T) {
+	api, err := buildSpec(t, `openapi: 3.0.3
+info: {title: R, version: "1"}
+paths:
+  /workflows/{workflow_id}:
+    get:
+      operationId: actions/getWorkflow
+      parameters:
+        - {name: workflow_id, in: path, required: true, schema: {oneOf: [{type: integer}, {type: string}]}}
+      responses: {"204": {description: ok}}
+components:
+  schemas:
+    MessageObject:
+      type: object
+      properties:
+        object: {type: string, enum: [thread.message, other]}
+    GitTree:
+      type: object
+      properties:
+        tree: {type: array, items: {type: object, properties: {path: {type: string}}}}
+    ValidationError:
+      type: object
+      properties:
+        errors: {type: array, items: {type: object, properties: {code: {type: string}}}}
+    ChunkingStrategy:
+      type: object
+      properties:
+        static:
+          oneOf:
+            - {type: object, title: Static, properties: {static: {type: object, properties: {n: {type: integer}}}}}
+            - {type: string}
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range api.Decls {
+		got = append(got, d.GoName)
+	}
+	slices.Sort(got)
+	want := []string{"ActionsGetWorkflowID", "ChunkingStrategy", "ChunkingStrategyStatic",
+		"GitTree", "GitTreeItem", "MessageObject", "MessageObjectEnum", "Static", "StaticObject", "ValidationError", "ValidationErrorItem"}
+	if !slices.Equal(got, want) {
+		t.Errorf("names:\n got %q\nwant %q", got, want)
 	}
 }
