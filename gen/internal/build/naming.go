@@ -510,15 +510,18 @@ func (b *builder) fixDocs() {
 
 // nameEnumValues names every enum constant after its type, once types have their names.
 func (b *builder) nameEnumValues() {
+	consts := map[string]bool{}
 	for _, d := range b.decls {
 		for _, v := range d.Values {
 			if v.GoName == "" {
 				// A type that has the name already (Pet's kind_dog beside kind: dog)
-				// leaves the constant the word Value rather than a number.
+				// leaves the constant the word Value rather than a number; values that
+				// only spell one name apart ("Foo Bar", "Foo-Bar") are numbered.
 				name := d.GoName + enumSuffix(v.Value)
-				if b.pkg.Taken(name) && !b.pkg.Taken(name+"Value") {
+				if b.pkg.Taken(name) && !consts[name] && !b.pkg.Taken(name+"Value") {
 					name += "Value"
 				}
+				consts[name] = true
 				v.GoName = b.pkg.UniqueFor(name, "a value of "+d.GoName)
 			}
 		}
