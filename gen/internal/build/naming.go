@@ -28,19 +28,24 @@ import (
 //     shape or single value gives.
 //   - Below an operation, the body's own type is <Op>Request (<Op>Response for a
 //     response), and the types inside it start with <Op> alone.
-//   - A schema with a title is named after the title when that is shorter than its
-//     place's name and no other schema has the title with other content; schemas with
-//     the same title and the same content are one type.
+//   - A schema with a title is named after the title when that is no longer than its
+//     place's name and no component or fixed name has it; schemas with the same title and
+//     content that the title names are one type.
+//   - A step adds only the words the name does not already end with; a step that adds
+//     nothing is the word of the shape (MessageObject's object is MessageObjectEnum).
 //
 // Every name is a list of candidates, from the shortest to the one that says most of
 // the place: the short name, then a longer one that names the place (the media type of
 // a body, where a parameter is sent, the Request or Response word, the property's whole
 // name), then the short name followed by the word of the schema's shape (Object, Enum,
-// Union). A candidate is granted when no other place asks for it at the same rank and
-// no component or fixed name has it; the places that ask for the same candidate all move
-// to their next one, by the same rule. So adding a schema or an operation renames
-// nothing but a place whose name is exactly the new one's, and the number that ends a
-// name is the last resort, for places that only the number tells apart.
+// Union), then the step, Of and the type that holds it (OwnerNameOfPet). A candidate is
+// granted when no other place asks for it at the same rank and no component, fixed name
+// or name granted before has it; the places that ask for the same candidate all move to
+// their next one, by the same rule, but for a title, which goes to the place whose name
+// it shortens most. So adding a schema or an operation renames nothing but a place whose
+// name is exactly the new one's (docs/design.md says where titles make more of it), and
+// the number that ends a name is the last resort, for places that only the number tells
+// apart.
 
 // site is where a schema is met: the names an inline named type gets there and a
 // description of the place for its doc comment (`property "owner" of Pet`).
