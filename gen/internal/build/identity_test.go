@@ -171,3 +171,33 @@ components:
 		t.Errorf("names:\n got %q\nwant %q", got, want)
 	}
 }
+
+// An operation's 404 and default models that ask for one name are two cases: the 404 is
+// decoded into its own model.
+func TestErrorCasesByModelNotName(t *testing.T) {
+	api, err := buildSpec(t, `openapi: 3.0.3
+info: {title: E, version: "1"}
+paths:
+  /a:
+    get:
+      operationId: getA
+      responses:
+        "204": {description: ok}
+        "404":
+          description: nf
+          content:
+            application/json:
+              schema: {type: object, title: Problem, properties: {code: {type: integer}}}
+        default:
+          description: other
+          content:
+            application/json:
+              schema: {type: object, title: PROBLEM, properties: {message: {type: string}}}
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cases := api.Operations[0].Errors.Cases; len(cases) != 2 {
+		t.Errorf("%d error cases, want 404 and default", len(cases))
+	}
+}
