@@ -123,7 +123,8 @@ paths:
 // A step does not repeat the words the name it follows ends with: MessageObject's
 // object is MessageObjectEnum, GitTree's tree items GitTreeItem, ValidationError's
 // errors items ValidationErrorItem, the property static of the variant Static is
-// StaticObject, a parameter that repeats its operation's last word adds it
+// StaticObject, the property fixed of the variant Fixed is StoreChunkingFixedObject
+// (not StoreChunkingFixedFixed), a parameter that repeats its operation's last word adds it
 // once.
 func TestStepsDoNotRepeatWords(t *testing.T) {
 	api, err := buildSpec(t, `openapi: 3.0.3
@@ -156,6 +157,13 @@ components:
           oneOf:
             - {type: object, title: Static, properties: {static: {type: object, properties: {n: {type: integer}}}}}
             - {type: string}
+    Store:
+      type: object
+      properties:
+        chunking:
+          oneOf:
+            - {type: object, properties: {type: {type: string, enum: [fixed]}, fixed: {type: object, properties: {n: {type: integer}}}}}
+            - {type: string}
 `)
 	if err != nil {
 		t.Fatal(err)
@@ -166,7 +174,8 @@ components:
 	}
 	slices.Sort(got)
 	want := []string{"ActionsGetWorkflowID", "ChunkingStrategy", "ChunkingStrategyStatic",
-		"GitTree", "GitTreeItem", "MessageObject", "MessageObjectEnum", "Static", "StaticObject", "ValidationError", "ValidationErrorItem"}
+		"GitTree", "GitTreeItem", "MessageObject", "MessageObjectEnum", "Static", "StaticObject",
+		"Store", "StoreChunking", "StoreChunkingFixed", "StoreChunkingFixedObject", "StoreChunkingType", "ValidationError", "ValidationErrorItem"}
 	if !slices.Equal(got, want) {
 		t.Errorf("names:\n got %q\nwant %q", got, want)
 	}

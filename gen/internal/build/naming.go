@@ -163,15 +163,20 @@ func (s site) member(word, where string) site {
 	if trimmed != word {
 		cands = append(cands, join(bases[len(bases)-1], word))
 	}
-	cands = nonEmpty(cands, bases[0]+word)
 	// The last resort before a number says which name holds which step: Pet's
 	// owner_name is OwnerNameOfPet, PetOwner's name NameOfPetOwner.
-	m := site{names: cands, step: word, where: where, of: word + "Of" + bases[0]}
-	if join(bases[0], trimmed) == "" {
+	m := site{step: word, where: where, of: word + "Of" + bases[0]}
+	switch {
+	case join(bases[0], trimmed) == "":
 		// The step says nothing the name does not end with (MessageObject's object):
 		// the word of the shape says it first (MessageObjectEnum).
 		m.shapeAfter = bases[0]
+	case slices.Contains(s.names, cands[0]):
+		// The name of the type that holds it: a variant's property named as the
+		// variant (the static of the variant Static) is …StaticObject.
+		m.shapeAfter = cands[0]
 	}
+	m.names = nonEmpty(slices.DeleteFunc(cands, func(c string) bool { return slices.Contains(s.names, c) }), bases[0]+word)
 	return m
 }
 
