@@ -298,3 +298,118 @@ func onlyAdded(t *testing.T, spec, added []byte) {
 		}
 	}
 }
+
+// titleSpec holds titled inline schemas: one whose title is longer than its place's name
+// (MailingAddressDetails), identical schemas whose title no type may take (Option), one
+// titled Address, and two properties whose places spell one name (Pet's owner_name and
+// PetOwner's name).
+const titleSpec = `openapi: 3.0.3
+info: {title: S, version: "1"}
+paths:
+  /pets:
+    post:
+      operationId: createPet
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:
+                addr: {type: object, title: MailingAddressDetails, properties: {city: {type: string}}}
+                shipping_address_of_pet: {type: object, title: Address, properties: {city: {type: string}}}
+      responses:
+        "204": {description: ok}
+  /b:
+    post:
+      operationId: postB
+      requestBody:
+        content:
+          application/json:
+            schema: {type: object, properties: {addr: {type: object, title: Option, properties: {city: {type: string}}}}}
+      responses: {"204": {description: ok}}
+  /c:
+    post:
+      operationId: postC
+      requestBody:
+        content:
+          application/json:
+            schema: {type: object, properties: {addr: {type: object, title: Option, properties: {city: {type: string}}}}}
+      responses: {"204": {description: ok}}
+components:
+  schemas:
+    Pet:
+      type: object
+      properties:
+        owner_name: {type: object, properties: {first: {type: string}}}
+        kind: {type: string, enum: [dog, cat]}
+    PetOwner:
+      type: object
+      properties:
+        name: {type: object, properties: {given: {type: string}}}
+`
+
+// TestAddedTitlesChangeNothingElse adds operations whose inline schemas meet the
+// existing ones' titles: the same title and content where the title is longer than the
+// place (it names neither), the same title the client may not use (each place keeps its
+// own type), the title Address with other content on a shorter place (the longer place
+// keeps it); and a property whose type would take the name of an enum constant. No line
+// of the client changes but the new declarations.
+func TestAddedTitlesChangeNothingElse(t *testing.T) {
+	more := strings.Replace(titleSpec, "\npaths:\n", `
+paths:
+  /a:
+    post:
+      operationId: postA
+      requestBody:
+        content:
+          application/json:
+            schema: {type: object, properties: {addr: {type: object, title: Option, properties: {city: {type: string}}}}}
+      responses: {"204": {description: ok}}
+  /owners:
+    post:
+      operationId: createOwner
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:
+                mail: {type: object, title: MailingAddressDetails, properties: {city: {type: string}}}
+                home: {type: object, title: Address, properties: {street: {type: string}}}
+      responses:
+        "204": {description: ok}
+`, 1)
+	if more == titleSpec {
+		t.Fatal("no paths line")
+	}
+	onlyAdded(t, []byte(titleSpec), []byte(more))
+}
+
+// Places that spell one name are told apart by words, not numbers: the step and the
+// type that holds it (OwnerNameOfPet beside NameOfPetOwner), and an enum constant that
+// meets a type's name takes the word Value.
+func TestNamesToldApartByWords(t *testing.T) {
+	dir := t.TempDir()
+	src, err := generateFile(dir, "spec.yaml", []byte(strings.Replace(titleSpec, "        kind: {type: string, enum: [dog, cat]}\n",
+		"        kind: {type: string, enum: [dog, cat]}\n        kind_dog: {type: object, properties: {x: {type: string}}}\n", 1)), "client")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"type OwnerNameOfPet struct", "type NameOfPetOwner struct", "type PetKindDog struct", "PetKindDogValue PetKind = "} {
+		if !strings.Contains(string(src), want) {
+			t.Errorf("the client lacks %q", want)
+		}
+	}
+	for _, line := range strings.Split(string(src), "\n") {
+		if f := strings.Fields(line); len(f) > 1 && (f[0] == "type" || len(f) > 2 && f[2] == "=") {
+			if name := f[0]; f[0] == "type" {
+				name = f[1]
+				if r := name[len(name)-1]; r >= '0' && r <= '9' {
+					t.Errorf("%s ends in a number", name)
+				}
+			} else if r := name[len(name)-1]; r >= '0' && r <= '9' {
+				t.Errorf("%s ends in a number", name)
+			}
+		}
+	}
+}

@@ -177,7 +177,7 @@ type ErrorCase struct {
 func SimplifyErrorCases(cases []*ErrorCase) []*ErrorCase {
 	out := cases[:0:0]
 	for i, c := range cases {
-		if next := fallback(cases[i+1:], c.Status); next == nil || next.Type.String() != c.Type.String() {
+		if next := fallback(cases[i+1:], c.Status); next == nil || !SameType(next.Type, c.Type) {
 			out = append(out, c)
 		}
 	}

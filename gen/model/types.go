@@ -89,6 +89,24 @@ func (t *Type) String() string {
 	return "?"
 }
 
+// SameType reports whether a and b are one type: the same declaration for a named type,
+// not the same name (names are decided after the types are built).
+func SameType(a, b *Type) bool {
+	for a != nil && b != nil {
+		if a.Kind != b.Kind {
+			return false
+		}
+		switch a.Kind {
+		case KindBuiltin:
+			return a.Builtin == b.Builtin
+		case KindNamed:
+			return a.Decl == b.Decl
+		}
+		a, b = a.Elem, b.Elem
+	}
+	return a == nil && b == nil
+}
+
 // Composite reports whether t names a struct or a union, through aliases.
 func (t *Type) Composite() bool {
 	for range 16 { // an alias cycle is not followed far

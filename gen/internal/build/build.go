@@ -40,13 +40,14 @@ type builder struct {
 	errorWrappers map[*openapi3.Schema]*model.Type // named types made for unnamed error models
 	errorSets     map[string]*model.ErrorSet       // by their cases
 	errorSetList  []*model.ErrorSet
+	errorSetOps   []*model.Operation // the first operation of each of errorSetList, for its name
 
 	claims         []*claim             // package-level names asked for, see resolveNames
 	bases          map[*model.Decl]site // where each inline type was made, for the names inside it
 	titles         map[*openapi3.Schema]titled
-	byTitle        map[string]*model.Type // the one type of the schemas of a shared title, by its key
-	componentNames map[string]bool        // the Go names of the component schemas
-	refIndex       map[*model.Decl]int    // see ref
+	byTitle        map[string]titleType // the one type of the schemas of a title and content, by its key
+	componentNames map[string]bool      // the Go names of the component schemas
+	refIndex       map[*model.Decl]int  // see ref
 	refDecls       []*model.Decl
 
 	fields    int             // struct fields built so far, against MaxFields
@@ -102,7 +103,7 @@ func Build(spec *load.Spec) (*model.API, error) {
 		errorWrappers: map[*openapi3.Schema]*model.Type{},
 		errorSets:     map[string]*model.ErrorSet{},
 		bases:         map[*model.Decl]site{},
-		byTitle:       map[string]*model.Type{},
+		byTitle:       map[string]titleType{},
 	}
 	doc := spec.Doc
 	api := &model.API{Operations: ops}
@@ -136,6 +137,7 @@ func Build(spec *load.Spec) (*model.API, error) {
 		}
 	}
 	b.nameEnumValues()
+	b.nameErrorSets()
 	b.nameConstructors()
 	b.nameTextConstructors()
 	b.namePaging(ops)
@@ -557,7 +559,7 @@ func (b *builder) param(op *model.Operation, p *openapi3.Parameter) *model.Param
 	spelled := names.SpellOperators(p.Name, temporal(schema))
 	mp.GoName, mp.LocalName = names.GoName(spelled), names.LowerName(spelled)
 	t := b.typeOf(schema, at(p.In+" parameter "+strconv.Quote(p.Name)+" of "+op.GoName,
-		shortOp(op.GoName)+mp.GoName, op.GoName+mp.GoName, op.GoName+names.GoName(p.In)+mp.GoName))
+		nonEmpty([]string{join(shortOp(op.GoName), mp.GoName), join(op.GoName, mp.GoName), join(op.GoName, names.GoName(p.In)+mp.GoName)}, op.GoName+mp.GoName)...))
 	if p.In == openapi3.ParameterInHeader && op.Policy.IdempotencyKey != "" && !op.Policy.KeyInBody && strings.EqualFold(p.Name, op.Policy.IdempotencyKey) {
 		mp.IdempotencyKey = true
 		t = model.BuiltinType(model.String)
@@ -825,7 +827,7 @@ type success struct {
 func (s success) readAs() string {
 	switch {
 	case s.json:
-		return s.t.String()
+		return typeKey(s.t)
 	case s.text:
 		return "text"
 	}
@@ -1024,30 +1026,37 @@ func (b *builder) errorSet(op *model.Operation, cases []*model.ErrorCase) {
 		return cmp.Or(cmp.Compare(rank(a.Status), rank(b.Status)), cmp.Compare(a.Status, b.Status))
 	})
 	cases = model.SimplifyErrorCases(cases)
+	// The key is the types themselves, not their names: names are decided later, and two
+	// models may ask for the same one.
 	var key strings.Builder
 	for _, c := range cases {
-		key.WriteString(c.Status + "=" + c.Type.String() + ";")
+		key.WriteString(c.Status + "=" + typeKey(c.Type) + ";")
 	}
 	if set, ok := b.errorSets[key.String()]; ok {
 		op.Errors = set
 		return
 	}
-	set := &model.ErrorSet{GoName: b.pkg.Unique(errorSetName(op, cases)), Cases: cases}
+	set := &model.ErrorSet{Cases: cases}
 	b.errorSets[key.String()] = set
 	b.errorSetList = append(b.errorSetList, set)
+	b.errorSetOps = append(b.errorSetOps, op)
 	op.Errors = set
 }
 
-// errorSetName names an error-model picker after the one model it returns, so that a
-// name shared by many operations says what it holds ("errorsProblem"), else after the
-// first operation that uses it.
-func errorSetName(op *model.Operation, cases []*model.ErrorCase) string {
-	for _, c := range cases[1:] {
-		if c.Type.String() != cases[0].Type.String() {
-			return "errors" + op.GoName
+// nameErrorSets names each error-model picker once the types have their names: after
+// the one model it returns, so that a name shared by many operations says what it holds
+// ("errorsProblem"), else after the first operation that uses it.
+func (b *builder) nameErrorSets() {
+	for i, set := range b.errorSetList {
+		name := "errors" + set.Cases[0].Type.String()
+		for _, c := range set.Cases[1:] {
+			if typeKey(c.Type) != typeKey(set.Cases[0].Type) {
+				name = "errors" + b.errorSetOps[i].GoName
+				break
+			}
 		}
+		set.GoName = b.pkg.Unique(name)
 	}
-	return "errors" + cases[0].Type.String()
 }
 
 // statusWord writes a response status for an identifier: "404", "4XX", "Default".

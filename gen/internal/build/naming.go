@@ -1,7 +1,9 @@
 package build
 
 import (
+	"cmp"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -26,19 +28,24 @@ import (
 //     shape or single value gives.
 //   - Below an operation, the body's own type is <Op>Request (<Op>Response for a
 //     response), and the types inside it start with <Op> alone.
-//   - A schema with a title is named after the title when that is shorter than its
-//     place's name and no other schema has the title with other content; schemas with
-//     the same title and the same content are one type.
+//   - A schema with a title is named after the title when that is no longer than its
+//     place's name and no component or fixed name has it; schemas with the same title and
+//     content that the title names are one type.
+//   - A step adds only the words the name does not already end with; a step that adds
+//     nothing is the word of the shape (MessageObject's object is MessageObjectEnum).
 //
 // Every name is a list of candidates, from the shortest to the one that says most of
 // the place: the short name, then a longer one that names the place (the media type of
 // a body, where a parameter is sent, the Request or Response word, the property's whole
 // name), then the short name followed by the word of the schema's shape (Object, Enum,
-// Union). A candidate is granted when no other place asks for it at the same rank and
-// no component or fixed name has it; the places that ask for the same candidate all move
-// to their next one, by the same rule. So adding a schema or an operation renames
-// nothing but a place whose name is exactly the new one's, and the number that ends a
-// name is the last resort, for places that only the number tells apart.
+// Union), then the step, Of and the type that holds it (OwnerNameOfPet). A candidate is
+// granted when no other place asks for it at the same rank and no component, fixed name
+// or name granted before has it; the places that ask for the same candidate all move to
+// their next one, by the same rule, but for a title, which goes to the place whose name
+// it shortens most. So adding a schema or an operation renames nothing but a place whose
+// name is exactly the new one's (docs/design.md says where titles make more of it), and
+// the number that ends a name is the last resort, for places that only the number tells
+// apart.
 
 // site is where a schema is met: the names an inline named type gets there and a
 // description of the place for its doc comment (`property "owner" of Pet`).
@@ -53,6 +60,12 @@ type site struct {
 	// inside it does not repeat; "" at a named thing, whose last word is used.
 	step  string
 	where string
+	// shapeAfter, when set, is the name that the word of the shape follows in the first
+	// candidate, for a step that repeats the end of the name it would follow.
+	shapeAfter string
+	// of is the last candidate, after the word of the shape: the step, Of, and the name
+	// of the type that holds it ("" when the names say it all).
+	of string
 }
 
 // at is a site of the candidates cands.
@@ -111,24 +124,31 @@ func refSite(ref string) site {
 // response body are <Op>ResponseItem).
 func (s site) items() site {
 	var cands []string
+	if s.shapeAfter != "" {
+		cands = append(cands, join(s.shapeAfter, "Item")) // GitTree's tree: GitTreeItem
+	}
 	for _, name := range s.names {
-		if one := singular(name); one != name {
+		switch one := singular(name); {
+		case repeatsEnd(one):
+			// ValidationError's errors: ValidationErrorItem
+			cands = append(cands, join(strings.TrimSuffix(name, names.Words(name)[len(names.Words(name))-1]), "Item"))
+		case one != name:
 			cands = append(cands, one)
-		} else {
-			cands = append(cands, name+"Item")
+		default:
+			cands = append(cands, join(name, "Item"))
 		}
 	}
-	cands = append(cands, s.names[0]+"Item")
-	return site{names: cands, step: singular(s.step), where: "items of the " + s.where}
+	cands = append(cands, join(s.names[0], "Item"))
+	return site{names: nonEmpty(cands, s.names[0]+"Item"), step: singular(s.step), where: "items of the " + s.where}
 }
 
 // values is the site of the values of a map met at s.
 func (s site) values(where string) site {
 	var cands []string
 	for _, name := range s.names {
-		cands = append(cands, name+"Value")
+		cands = append(cands, join(name, "Value"))
 	}
-	return site{names: cands, where: where}
+	return site{names: nonEmpty(cands, s.names[0]+"Value"), where: where}
 }
 
 // member is the site of the property or variant named word of a type made at s: the
@@ -138,12 +158,26 @@ func (s site) member(word, where string) site {
 	trimmed := trimSaid(s.said(), word)
 	var cands []string
 	for _, base := range bases {
-		cands = append(cands, base+trimmed)
+		cands = append(cands, join(base, trimmed))
 	}
 	if trimmed != word {
-		cands = append(cands, bases[len(bases)-1]+word)
+		cands = append(cands, join(bases[len(bases)-1], word))
 	}
-	return site{names: cands, step: word, where: where}
+	// The last resort before a number says which name holds which step: Pet's
+	// owner_name is OwnerNameOfPet, PetOwner's name NameOfPetOwner.
+	m := site{step: word, where: where, of: word + "Of" + bases[0]}
+	switch {
+	case join(bases[0], trimmed) == "":
+		// The step says nothing the name does not end with (MessageObject's object):
+		// the word of the shape says it first (MessageObjectEnum).
+		m.shapeAfter = bases[0]
+	case slices.Contains(s.names, cands[0]):
+		// The name of the type that holds it: a variant's property named as the
+		// variant (the static of the variant Static) is …StaticObject.
+		m.shapeAfter = cands[0]
+	}
+	m.names = nonEmpty(slices.DeleteFunc(cands, func(c string) bool { return slices.Contains(s.names, c) }), bases[0]+word)
+	return m
 }
 
 // variant is the site of a union's variant labelled label, made at s. The places
@@ -160,16 +194,56 @@ func (s site) variant(label string, i int, where string) site {
 	trimmed := trimSaid(names.Words(bases[0]), label)
 	v := site{where: where, step: s.step}
 	for _, base := range bases {
-		v.names = append(v.names, base+trimmed)
+		v.names = append(v.names, join(base, trimmed))
 	}
 	if trimmed != label {
-		v.names = append(v.names, bases[len(bases)-1]+label)
+		v.names = append(v.names, join(bases[len(bases)-1], label))
 	}
 	if i < len(ordinals) {
-		v.names = append(v.names, bases[0]+ordinals[i]+label)
+		for _, base := range bases {
+			v.names = append(v.names, join(base, ordinals[i]+label))
+		}
 	}
+	v.names = nonEmpty(v.names, bases[0]+label)
 	v.bases = append(slices.Clone(bases), v.names...)
 	return v
+}
+
+// join writes word after base, less the words base already ends with ("Static" after
+// "ChunkingStrategyStatic" adds nothing, "ReaderResource" after "TerminalReader" adds
+// Resource); "" when word adds nothing.
+func join(base, word string) string {
+	bw, ww := names.Words(base), names.Words(word)
+	for k := min(len(bw), len(ww)); k > 0; k-- {
+		if !slices.EqualFunc(bw[len(bw)-k:], ww[:k], strings.EqualFold) {
+			continue
+		}
+		rest, ok := strings.CutPrefix(word, strings.Join(ww[:k], ""))
+		switch {
+		case !ok:
+		case rest == "":
+			return ""
+		case rest[0] < '0' || rest[0] > '9':
+			return base + rest
+		}
+		break
+	}
+	return base + word
+}
+
+// repeatsEnd reports a name whose last two words are one ("ValidationErrorError").
+func repeatsEnd(name string) bool {
+	w := names.Words(name)
+	return len(w) > 1 && strings.EqualFold(w[len(w)-1], w[len(w)-2])
+}
+
+// nonEmpty is cands without the ones that add nothing, else fallback.
+func nonEmpty(cands []string, fallback string) []string {
+	out := slices.DeleteFunc(cands, func(c string) bool { return c == "" })
+	if len(out) == 0 {
+		return []string{fallback}
+	}
+	return out
 }
 
 // ordinals name a union's variants by their place, the last resort before a number.
@@ -289,10 +363,11 @@ type claim struct {
 	target *string
 	cands  []string
 	owner  string
+	titled bool // cands[0] is a title's, cands[1] the place's own name
 }
 
 // claimName sets *target to the first of cands and asks for it; resolveNames decides.
-func (b *builder) claimName(target *string, owner string, cands ...string) {
+func (b *builder) claimName(target *string, owner string, cands ...string) *claim {
 	// Ranks stay aligned across places: a candidate repeated at the next rank is kept,
 	// so that two places that part at rank 1 compare their own rank-1 names.
 	var list []string
@@ -305,18 +380,34 @@ func (b *builder) claimName(target *string, owner string, cands ...string) {
 		}
 	}
 	*target = list[0]
-	b.claims = append(b.claims, &claim{target: target, cands: list, owner: owner})
+	c := &claim{target: target, cands: list, owner: owner}
+	b.claims = append(b.claims, c)
+	return c
 }
 
 // claimSite asks for the name of a decl made at the site s, first (a title's) before
 // the site's own.
-func (b *builder) claimSite(d *model.Decl, s site, first string) {
-	cands := append([]string{first}, s.names...)
-	b.claimName(&d.GoName, s.where, append(cands, s.name()+shapeWord(d.Kind))...)
+func (b *builder) claimSite(d *model.Decl, s site, first string) *claim {
+	cands := []string{first}
+	if s.shapeAfter != "" {
+		cands = append(cands, join(s.shapeAfter, shapeWord(d.Kind)))
+	}
+	cands = append(cands, s.names...)
+	// The word of the shape, even after the same word, rather than a number.
+	cands = append(cands, cmp.Or(join(s.name(), shapeWord(d.Kind)), s.name()+shapeWord(d.Kind)))
+	if s.of != "" {
+		cands = append(cands, s.of)
+	}
+	c := b.claimName(&d.GoName, s.where, cands...)
+	c.titled = first != ""
+	return c
 }
 
 // resolveNames grants the names asked for: rank by rank, a candidate that one place
 // alone asks for and that nothing holds yet; the places that shared one try their next.
+// A title is the exception: when only places named by their titles ask for it, it goes
+// to the one whose own name it shortens most (see titleOrder), so that a title met again
+// elsewhere with other content takes the name from none but a longer place.
 // A place that runs out of candidates takes its last with a number, in the order of its
 // first candidate and its place, so that the number too depends on the places that ask
 // for that name only.
@@ -324,10 +415,10 @@ func (b *builder) resolveNames() {
 	pending := b.claims
 	b.claims = nil
 	for rank := 0; len(pending) > 0; rank++ {
-		count := map[string]int{}
+		asking := map[string][]*claim{}
 		for _, c := range pending {
 			if rank < len(c.cands) {
-				count[c.cands[rank]]++
+				asking[c.cands[rank]] = append(asking[c.cands[rank]], c)
 			}
 		}
 		var next []*claim
@@ -336,9 +427,22 @@ func (b *builder) resolveNames() {
 			switch {
 			case rank >= len(c.cands):
 				spent = append(spent, c)
-			case count[c.cands[rank]] == 1 && !b.pkg.Taken(c.cands[rank]):
+				continue
+			case b.pkg.Taken(c.cands[rank]):
+				next = append(next, c)
+				continue
+			}
+			group := asking[c.cands[rank]]
+			win := group[0]
+			if len(group) > 1 {
+				win = nil
+				if rank == 0 && !slices.ContainsFunc(group, func(c *claim) bool { return !c.titled }) {
+					win = slices.MinFunc(group, titleOrder)
+				}
+			}
+			if c == win {
 				*c.target = b.pkg.UniqueFor(c.cands[rank], c.owner)
-			default:
+			} else {
 				next = append(next, c)
 			}
 		}
@@ -350,6 +454,34 @@ func (b *builder) resolveNames() {
 		}
 		pending = next
 	}
+}
+
+// titleOrder orders the places that ask for one title: the one whose own name (its next
+// candidate) is the longest first, then by their candidates in sort order, then by their
+// place.
+func titleOrder(x, y *claim) int {
+	if d := len(y.cands[1]) - len(x.cands[1]); d != 0 {
+		return d
+	}
+	if d := slices.Compare(x.cands, y.cands); d != 0 {
+		return d
+	}
+	return strings.Compare(x.owner, y.owner)
+}
+
+// typeKey tells types apart by what they are, not by name: a named type by its
+// declaration, so that two types that ask for the same name (decided only once every
+// place has asked) stay two.
+func typeKey(t *model.Type) string {
+	switch {
+	case t == nil:
+		return "<nil>"
+	case t.Kind == model.KindNamed:
+		return fmt.Sprintf("%p", t.Decl)
+	case t.Kind == model.KindBuiltin:
+		return string(t.Builtin)
+	}
+	return strconv.Itoa(int(t.Kind)) + "(" + typeKey(t.Elem) + ")"
 }
 
 // ref stands for d's name in a doc comment written before the name is decided;
@@ -388,10 +520,19 @@ func (b *builder) fixDocs() {
 
 // nameEnumValues names every enum constant after its type, once types have their names.
 func (b *builder) nameEnumValues() {
+	consts := map[string]bool{}
 	for _, d := range b.decls {
 		for _, v := range d.Values {
 			if v.GoName == "" {
-				v.GoName = b.pkg.UniqueFor(d.GoName+enumSuffix(v.Value), "a value of "+d.GoName)
+				// A type that has the name already (Pet's kind_dog beside kind: dog)
+				// leaves the constant the word Value rather than a number; values that
+				// only spell one name apart ("Foo Bar", "Foo-Bar") are numbered.
+				name := d.GoName + enumSuffix(v.Value)
+				if b.pkg.Taken(name) && !consts[name] && !b.pkg.Taken(name+"Value") {
+					name += "Value"
+				}
+				consts[name] = true
+				v.GoName = b.pkg.UniqueFor(name, "a value of "+d.GoName)
 			}
 		}
 	}
@@ -399,19 +540,14 @@ func (b *builder) nameEnumValues() {
 
 // titled is what the title of an inline schema gives its name.
 type titled struct {
-	name   string // the title's Go name
-	shared bool   // other places hold the same schema: they are one type, named name
-	key    string // the title and content, by which the places find the one type
+	name string // the title's Go name
+	key  string // the title's Go name and the content, by which the places find the one type
 }
 
-// scanTitles finds the inline schemas whose title can name them: those whose title no
-// schema of other content has, and whose Go name no component has.
+// scanTitles finds the inline schemas whose title can name them: those whose title's Go
+// name no component and no fixed name has.
 func (b *builder) scanTitles() {
-	type use struct {
-		schemas []*openapi3.Schema
-		keys    map[string]int
-	}
-	uses := map[string]*use{}
+	var titledSchemas []*openapi3.Schema
 	seen := map[*openapi3.Schema]bool{}
 	keyOf := map[*openapi3.Schema]string{}
 	var walk func(sr *openapi3.SchemaRef)
@@ -424,14 +560,8 @@ func (b *builder) scanTitles() {
 		if s.Title != "" {
 			data, err := json.Marshal(s)
 			if err == nil {
-				u := uses[s.Title]
-				if u == nil {
-					u = &use{keys: map[string]int{}}
-					uses[s.Title] = u
-				}
-				u.schemas = append(u.schemas, s)
-				u.keys[string(data)]++
-				keyOf[s] = s.Title + "\x00" + string(data)
+				titledSchemas = append(titledSchemas, s)
+				keyOf[s] = names.GoName(s.Title) + "\x00" + string(data)
 			}
 		}
 		for _, p := range s.Properties {
@@ -526,13 +656,9 @@ func (b *builder) scanTitles() {
 		}
 	}
 	b.titles = map[*openapi3.Schema]titled{}
-	for title, u := range uses {
-		name := names.GoName(title)
-		if len(u.keys) != 1 || b.componentNames[name] {
-			continue
-		}
-		for _, s := range u.schemas {
-			b.titles[s] = titled{name: name, shared: len(u.schemas) > 1, key: keyOf[s]}
+	for _, s := range titledSchemas {
+		if name := names.GoName(s.Title); !b.componentNames[name] && !b.pkg.Taken(name) {
+			b.titles[s] = titled{name: name, key: keyOf[s]}
 		}
 	}
 }

@@ -467,15 +467,23 @@ func (b *builder) inline(s *openapi3.Schema, at site) *model.Type {
 		defer delete(b.building, s)
 		return model.MapOf(b.elemType(s.AdditionalProperties.Schema, at.values("values of the "+at.where)))
 	case shapeStruct, shapeEnum, shapeUnion:
-		tt, hasTitle := b.titles[s]
-		if hasTitle && tt.shared {
-			if t, ok := b.byTitle[tt.key]; ok {
-				return t
+		// Schemas of one title and content, wherever the title names them, are one type.
+		tt, named := b.titles[s]
+		named = named && len(tt.name) <= len(at.name())
+		if named {
+			if one, ok := b.byTitle[tt.key]; ok {
+				// Its name after the title is the first place's in sort order, not
+				// the first place met.
+				if cands := append([]string{tt.name}, at.names...); slices.Compare(cands, one.claim.cands[:len(one.claim.cands)-1]) < 0 {
+					one.claim.cands = append(cands, at.name()+shapeWord(one.t.Decl.Kind))
+				}
+				b.bySchema[s] = one.t
+				return one.t
 			}
 		}
-		d := b.declare(at, s, sh)
-		if hasTitle && tt.shared {
-			b.byTitle[tt.key] = model.NamedType(d)
+		d, c := b.declare(at, s, sh)
+		if named {
+			b.byTitle[tt.key] = titleType{model.NamedType(d), c}
 		}
 		b.fill(d, s, sh)
 		return model.NamedType(d)
@@ -497,26 +505,39 @@ func (b *builder) elemType(sr *openapi3.SchemaRef, at site) *model.Type {
 
 // declare creates the named type a schema needs and registers it, before its contents are
 // built, so that a schema that refers to itself finds it.
-func (b *builder) declare(at site, s *openapi3.Schema, sh shape) *model.Decl {
+func (b *builder) declare(at site, s *openapi3.Schema, sh shape) (*model.Decl, *claim) {
 	d := &model.Decl{
 		Doc:        schemaDoc(s),
 		Deprecated: s.Deprecated,
 	}
 	setKind(d, sh)
 	first := ""
-	if tt, ok := b.titles[s]; ok && (tt.shared || len(tt.name) < len(at.name())) {
-		// The title names the type, and the places inside it.
+	if tt, ok := b.titles[s]; ok && len(tt.name) <= len(at.name()) {
+		// The title names the type, and the places inside it; the place's own names
+		// follow, for a type that another of the title takes it from.
 		first = tt.name
-		at.bases, at.step = []string{tt.name}, ""
+		at.bases, at.step = append([]string{tt.name}, at.childBases()...), ""
 	}
-	b.claimSite(d, at, first)
+	if at.shapeAfter != "" && first == "" {
+		// The places inside start as the type's first candidate does (CommitObjectTree).
+		at.bases = append([]string{join(at.shapeAfter, shapeWord(d.Kind))}, at.childBases()...)
+		at.step = ""
+	}
+	c := b.claimSite(d, at, first)
 	b.bases[d] = at
 	if d.Doc == "" {
 		d.Doc = b.ref(d) + " is the type of the " + at.where + "."
 	}
 	b.decls = append(b.decls, d)
 	b.bySchema[s] = model.NamedType(d)
-	return d
+	return d, c
+}
+
+// titleType is the one type of the schemas of a title and content, and the claim of its
+// name.
+type titleType struct {
+	t     *model.Type
+	claim *claim
 }
 
 func schemaDoc(s *openapi3.Schema) string {
@@ -858,10 +879,10 @@ func (b *builder) union(d *model.Decl, s *openapi3.Schema, variants []*openapi3.
 		}
 		at := b.inside(d).variant(label, i, "variant "+strconv.Itoa(i+1)+" of "+b.ref(d))
 		t := b.typeOf(v, at)
-		if seen[t.String()] {
+		if seen[typeKey(t)] {
 			continue
 		}
-		seen[t.String()] = true
+		seen[typeKey(t)] = true
 		if label == "" {
 			label = variantLabel(t)
 		}

@@ -1650,12 +1650,12 @@ type ListEventsResponse struct {
 // ListLinksResponse is the type of the 200 response of ListLinks.
 type ListLinksResponse struct {
 	_     noCompare
-	Items []string        `json:"items,omitzero"`
-	Links *ListLinksLinks `json:"links,omitzero"`
+	Items []string         `json:"items,omitzero"`
+	Links *ListLinksObject `json:"links,omitzero"`
 }
 
-// ListLinksLinks is the type of the property "links" of ListLinksResponse.
-type ListLinksLinks struct {
+// ListLinksObject is the type of the property "links" of ListLinksResponse.
+type ListLinksObject struct {
 	_    noCompare
 	Next *string `json:"next,omitzero"`
 }

@@ -1206,8 +1206,9 @@ type PaginationLinks struct {
 
 // PaginationLinksPages is the type of the property "pages" of PaginationLinks.
 type PaginationLinksPages struct {
-	_      noCompare `wire:"union"`
-	Object *PaginationLinksPagesFirstObject
+	_       noCompare `wire:"union"`
+	Object  *PaginationLinksPagesFirstObject
+	Object2 *PaginationLinksPagesSecondObject
 	// Raw is the JSON the value was read from, nil when it was not read. With no variant
 	// set, it is what MarshalJSON writes: a value of a variant the spec does not describe.
 	Raw json.RawMessage
@@ -1230,10 +1231,12 @@ func (v *PaginationLinksPages) UnmarshalJSON(data []byte) error {
 }
 
 // NewPaginationLinksPages returns PaginationLinksPages{X: &v} for the variant X of v's type.
-func NewPaginationLinksPages[T PaginationLinksPagesFirstObject](v T) PaginationLinksPages {
+func NewPaginationLinksPages[T PaginationLinksPagesFirstObject | PaginationLinksPagesSecondObject](v T) PaginationLinksPages {
 	switch x := any(v).(type) {
 	case PaginationLinksPagesFirstObject:
 		return PaginationLinksPages{Object: &x}
+	case PaginationLinksPagesSecondObject:
+		return PaginationLinksPages{Object2: &x}
 	}
 	return PaginationLinksPages{}
 }
