@@ -17,7 +17,9 @@ const wrapAt = 100
 // directive, or hide code behind bidirectional controls.
 func docLines(text string) []string {
 	text = strings.ToValidUTF8(text, "\uFFFD")
-	text = newlines.Replace(text)
+	if strings.ContainsAny(text, "\r\u2028\u2029\u0085") {
+		text = newlines.Replace(text)
+	}
 	var out []string
 	blank := false
 	for _, line := range strings.Split(text, "\n") {
