@@ -82,6 +82,8 @@ func Generate(api *model.API, opts Options) ([]byte, error) {
 // declaration on its own, so the result is the file gofmt makes of the whole (a golden
 // test checks that formatting it again changes nothing).
 func GenerateFiles(api *model.API, opts Options) ([]File, error) {
+	beginDocs()
+	defer endDocs()
 	e := &emitter{api: api}
 	items := e.items()
 	// Chunks of about chunkItems declarations, at least four per processor: small enough
