@@ -19,7 +19,7 @@ const wrapAt = 100
 // directive, or hide code behind bidirectional controls.
 func docLines(text string) []string {
 	text = strings.ToValidUTF8(text, "\uFFFD")
-	if strings.ContainsAny(text, "\r\u2028\u2029\u0085") {
+	if strings.IndexByte(text, '\r') >= 0 || strings.Contains(text, "\u2028") || strings.Contains(text, "\u2029") || strings.Contains(text, "\u0085") {
 		text = newlines.Replace(text)
 	}
 	var out []string
