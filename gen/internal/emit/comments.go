@@ -176,6 +176,11 @@ func (d *doc) code() *jen.Statement {
 	return s
 }
 
+// docLine renders a doc comment of one line, which code writes as such whatever its length.
+func docLine(line string) *jen.Statement {
+	return (&doc{lines: []string{line}}).code()
+}
+
 // docs holds the doc comments formatDoc has worked out while a generation runs, by their
 // text.
 var docs struct {

@@ -220,7 +220,7 @@ func resolved(t *model.Type) *model.Type {
 // Read-only properties are not written, consts and empty required arrays are filled in
 // first, and additional properties are an ExtraFields entry.
 func customJSON(d *model.Decl) *jen.Statement {
-	s := jen.Comment("// MarshalJSON writes the fields under their exact wire names.").Line()
+	s := docLine("MarshalJSON writes the fields under their exact wire names.")
 	marshal := fillIns(d)
 	marshal = append(marshal, jen.Return(jen.Qual(wirePath, "MarshalFields").CallFunc(func(g *jen.Group) {
 		for _, f := range d.Fields {
@@ -441,7 +441,7 @@ func unionConstructor(d *model.Decl) *jen.Statement {
 		constraint.Add(t)
 	}
 	name := d.Constructor
-	return jen.Comment("// "+name+" returns "+d.GoName+"{X: &v} for the variant X of v's type.").Line().
+	return docLine(name+" returns "+d.GoName+"{X: &v} for the variant X of v's type.").
 		Func().Id(name).Types(jen.Id("T").Add(constraint)).Params(jen.Id("v").Id("T")).Id(d.GoName).Block(
 		jen.Switch(jen.Id("x").Op(":=").Id("any").Call(jen.Id("v")).Assert(jen.Type())).Block(cases...),
 		jen.Return(jen.Id(d.GoName).Values()),
