@@ -74,11 +74,11 @@ func (e *emitter) decl(d *model.Decl) *jen.Statement {
 	case model.EnumDecl:
 		s.Type().Id(d.GoName).Add(typ(d.Underlying))
 		if len(d.Values) > 0 {
-			what := "// Values of " + d.GoName + "."
+			what := "Values of " + d.GoName + "."
 			if d.Open {
-				what = "// Known values of " + d.GoName + "; it takes others too."
+				what = "Known values of " + d.GoName + "; it takes others too."
 			}
-			s.Line().Line().Comment(what).Line()
+			s.Line().Line().Add(docLine(what))
 			s.Const().DefsFunc(func(g *jen.Group) {
 				for _, v := range d.Values {
 					g.Id(v.GoName).Id(d.GoName).Op("=").Add(constLit(v.Value))
@@ -96,13 +96,13 @@ func (e *emitter) decl(d *model.Decl) *jen.Statement {
 		}
 	}
 	if d.ErrorModel {
-		s.Line().Line().Comment("// Error returns the error model as JSON on one line, cut short, so that it can be returned as an error.").Line()
+		s.Line().Line().Add(docLine("Error returns the error model as JSON on one line, cut short, so that it can be returned as an error."))
 		s.Func().Params(jen.Id("v").Id(d.GoName)).Id("Error").Params().String().Block(
 			jen.Return(jen.Qual(wirePath, "ErrorText").Call(jen.Id("v"))),
 		)
 		// func (v Problem) As(target any) bool { ... }: errors.As(err, &p) works with a
 		// Problem as well as a *Problem.
-		s.Line().Line().Comment("// As lets errors.As fill a " + d.GoName + " value as well as a *" + d.GoName + ".").Line()
+		s.Line().Line().Add(docLine("As lets errors.As fill a " + d.GoName + " value as well as a *" + d.GoName + "."))
 		s.Func().Params(jen.Id("v").Id(d.GoName)).Id("As").Params(jen.Id("target").Any()).Bool().Block(
 			jen.List(jen.Id("t"), jen.Id("ok")).Op(":=").Id("target").Assert(jen.Op("*").Id(d.GoName)),
 			jen.If(jen.Id("ok")).Block(jen.Op("*").Id("t").Op("=").Id("v")),
