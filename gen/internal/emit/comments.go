@@ -1,7 +1,9 @@
 package emit
 
 import (
+	doccomment "go/doc/comment"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -17,7 +19,9 @@ const wrapAt = 100
 // directive, or hide code behind bidirectional controls.
 func docLines(text string) []string {
 	text = strings.ToValidUTF8(text, "\uFFFD")
-	text = newlines.Replace(text)
+	if strings.IndexByte(text, '\r') >= 0 || strings.Contains(text, "\u2028") || strings.Contains(text, "\u2029") || strings.Contains(text, "\u0085") {
+		text = newlines.Replace(text)
+	}
 	var out []string
 	blank := false
 	for _, line := range strings.Split(text, "\n") {
@@ -165,15 +169,92 @@ func (d *doc) block(lines ...string) {
 	}
 }
 
-// code renders the comment lines, each followed by a newline.
+// code renders the comment lines, each followed by a newline, as go/format writes a doc
+// comment. Every doc is followed by what it documents, on the next line and, once
+// render has unindented it, in column 1, where go/format would rewrite the comment with
+// go/doc/comment: code writes it rewritten already (docs repeat, and a rewrite is worked
+// out once for each text) and indents its first line, so that go/format leaves it as it
+// is. go/format places a comment's lines by their line numbers only, and drops the
+// space jennifer writes after each, so the output is the same.
 func (d *doc) code() *jen.Statement {
-	s := jen.Null()
-	for _, l := range d.lines {
-		if strings.HasPrefix(l, "\t") {
-			s.Add(jen.Comment("//" + l)).Line()
-			continue
-		}
-		s.Add(comment(l)).Line()
+	if len(d.lines) == 0 {
+		return jen.Null()
+	}
+	s := jen.Op(" ")
+	for _, l := range formatDoc(d.lines) {
+		s.Add(jen.Comment(l)).Line()
 	}
 	return s
+}
+
+// docLine renders a doc comment of one line, which code writes as such whatever its length.
+func docLine(line string) *jen.Statement {
+	return (&doc{lines: []string{line}}).code()
+}
+
+// docs holds the doc comments formatDoc has worked out while a generation runs, by their
+// text.
+var docs struct {
+	sync.Mutex
+	formatted map[string][]string
+	running   int // generations under way; the last one to end drops formatted
+}
+
+// beginDocs and endDocs bracket a generation.
+func beginDocs() {
+	docs.Lock()
+	defer docs.Unlock()
+	docs.running++
+}
+
+func endDocs() {
+	docs.Lock()
+	defer docs.Unlock()
+	if docs.running--; docs.running == 0 {
+		docs.formatted = nil
+	}
+}
+
+// formatDoc returns the // lines go/format (go/printer's formatDocComment) makes of the
+// doc comment lines: each comment(line), as render writes it, is "// line " or "// ".
+func formatDoc(lines []string) []string {
+	var b strings.Builder
+	for _, l := range lines {
+		if l != "" {
+			b.WriteString(l)
+			b.WriteByte(' ')
+		}
+		b.WriteByte('\n')
+	}
+	text := b.String()
+	docs.Lock()
+	out, ok := docs.formatted[text]
+	docs.Unlock()
+	if ok {
+		return out
+	}
+	var p doccomment.Parser
+	var pr doccomment.Printer
+	for rest := string(pr.Comment(p.Parse(text))); rest != ""; {
+		var line string
+		line, rest, _ = strings.Cut(rest, "\n")
+		switch {
+		case line == "":
+			line = "//"
+		case strings.HasPrefix(line, "\t"):
+			line = "//" + line
+		default:
+			line = "// " + line
+		}
+		out = append(out, line)
+	}
+	docs.Lock()
+	if docs.running > 0 {
+		if docs.formatted == nil {
+			docs.formatted = map[string][]string{}
+		}
+		docs.formatted[text] = out
+	}
+	docs.Unlock()
+	return out
 }

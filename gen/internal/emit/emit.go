@@ -82,9 +82,13 @@ func Generate(api *model.API, opts Options) ([]byte, error) {
 // declaration on its own, so the result is the file gofmt makes of the whole (a golden
 // test checks that formatting it again changes nothing).
 func GenerateFiles(api *model.API, opts Options) ([]File, error) {
+	beginDocs()
+	defer endDocs()
 	e := &emitter{api: api}
 	items := e.items()
-	n := runtime.GOMAXPROCS(0) * 4
+	// Chunks of about chunkItems declarations, at least four per processor: small enough
+	// that the processors share the work evenly and hold little of it at a time.
+	n := max(runtime.GOMAXPROCS(0)*4, len(items)/chunkItems)
 	if n > len(items)/16+1 {
 		n = len(items)/16 + 1
 	}
@@ -126,6 +130,10 @@ func GenerateFiles(api *model.API, opts Options) ([]File, error) {
 	return []File{{Part: 1, Source: join(head, formatted)}}, nil
 }
 
+// chunkItems is about how many declarations GenerateFiles formats at a time, when there
+// are many.
+const chunkItems = 64
+
 // mainHeader returns the formatted start of the client's first file, importing paths
 // besides what the client surface uses.
 func (e *emitter) mainHeader(opts Options, paths []string) ([]byte, error) {
@@ -160,8 +168,14 @@ func importAll(f *jen.File, paths []string) error {
 
 // join returns head and the declarations decls, each after an empty line.
 func join(head []byte, decls [][]byte) []byte {
+	head = bytes.TrimSpace(head)
+	size := len(head) + 1
+	for _, d := range decls {
+		size += len(d) + 2
+	}
 	var buf bytes.Buffer
-	buf.Write(bytes.TrimSpace(head))
+	buf.Grow(size)
+	buf.Write(head)
 	for _, d := range decls {
 		if len(d) == 0 {
 			continue
@@ -360,16 +374,47 @@ func importPath(line string) string {
 	return line[strings.IndexByte(line, '"'):]
 }
 
+// render returns f's source, unformatted, without the space jennifer starts every line
+// after the first of a statement with. Without it declarations and their doc comments
+// start in column 1, where go/format reformats doc comments as gofmt does, so that the
+// result is stable under gofmt. jennifer writes no literal or comment over several lines,
+// so only layout changes.
 func render(f *jen.File) ([]byte, error) {
-	var buf bytes.Buffer
-	if err := f.Render(&buf); err != nil {
+	var w unindenter
+	if err := f.Render(&w); err != nil {
 		return nil, err
 	}
-	// jennifer starts every line after the first of a statement with a space. Without it
-	// declarations and their doc comments start in column 1, where go/format reformats doc
-	// comments as gofmt does, so that the result is stable under gofmt. jennifer writes no
-	// literal or comment over several lines, so only layout changes.
-	return bytes.ReplaceAll(buf.Bytes(), []byte("\n "), []byte("\n")), nil
+	return w.out, nil
+}
+
+// An unindenter keeps what is written to it, each space after a newline dropped, as
+// bytes.ReplaceAll(text, "\n ", "\n") would. jennifer writes a file in one piece, which
+// takes one allocation of its size.
+type unindenter struct {
+	out []byte
+	nl  bool // the last byte written was a newline
+}
+
+func (w *unindenter) Write(p []byte) (int, error) {
+	n := len(p)
+	w.out = slices.Grow(w.out, n)
+	for len(p) > 0 {
+		if w.nl && p[0] == ' ' {
+			p = p[1:]
+			w.nl = false
+			continue
+		}
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			w.out = append(w.out, p...)
+			w.nl = false
+			break
+		}
+		w.out = append(w.out, p[:i+1]...)
+		p = p[i+1:]
+		w.nl = true
+	}
+	return n, nil
 }
 
 func formatFile(f *jen.File) ([]byte, error) {

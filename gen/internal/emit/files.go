@@ -1,12 +1,13 @@
 package emit
 
 import (
-	"go/scanner"
-	"go/token"
+	"bytes"
 	"hash/fnv"
 	"math/bits"
 	"slices"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 )
 
 // A File is one file of a generated client.
@@ -113,32 +114,9 @@ func partHeader(opts Options, paths []string) ([]byte, error) {
 // dot. Generated code names no local, parameter or field after an imported package
 // (model.FixedNames reserves them), so each such name is a use of the package.
 func usedImports(decls [][]byte) []string {
-	byName := make(map[string]string, len(importNames))
-	for path, name := range importNames {
-		byName[name] = path
-	}
 	used := map[string]bool{}
 	for _, d := range decls {
-		var s scanner.Scanner
-		fset := token.NewFileSet()
-		s.Init(fset.AddFile("", -1, len(d)), d, nil, 0)
-		prev, name := token.ILLEGAL, ""
-		for {
-			_, tok, lit := s.Scan()
-			if tok == token.EOF {
-				break
-			}
-			if tok == token.PERIOD && name != "" {
-				used[byName[name]] = true
-			}
-			name = ""
-			if tok == token.IDENT && prev != token.PERIOD {
-				if _, ok := byName[lit]; ok {
-					name = lit
-				}
-			}
-			prev = tok
-		}
+		packageUses(d, used)
 	}
 	paths := make([]string, 0, len(used))
 	for p := range used {
@@ -146,4 +124,126 @@ func usedImports(decls [][]byte) []string {
 	}
 	slices.Sort(paths)
 	return paths
+}
+
+// importPaths are the paths of importNames by package name.
+var importPaths = func() map[string]string {
+	m := make(map[string]string, len(importNames))
+	for path, name := range importNames {
+		m[name] = path
+	}
+	return m
+}()
+
+// packageUses adds to used the path of each package of importNames that the Go source
+// src refers to: a name of importPaths and a period as consecutive tokens, the name not
+// itself after a period. It reads the tokens as go/scanner does, skipping what cannot
+// change the answer: between a name and its period there may be spaces and comments
+// that hold no line break (a line break after a name ends the statement); a period keeps
+// its place across line breaks and comments; every other token, whatever it is, ends
+// both.
+func packageUses(src []byte, used map[string]bool) {
+	name := ""           // a package name was the last token, not after a period
+	afterPeriod := false // a period was the last token
+	other := func() { name, afterPeriod = "", false }
+	for i := 0; i < len(src); {
+		c := src[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\r':
+			i++
+		case c == '\n':
+			name = ""
+			i++
+		case c == '/' && i+1 < len(src) && src[i+1] == '/':
+			name = ""
+			if j := bytes.IndexByte(src[i:], '\n'); j >= 0 {
+				i += j
+			} else {
+				i = len(src)
+			}
+		case c == '/' && i+1 < len(src) && src[i+1] == '*':
+			end := len(src)
+			if j := bytes.Index(src[i+2:], []byte("*/")); j >= 0 {
+				end = i + 2 + j + 2
+			}
+			if bytes.IndexByte(src[i:end], '\n') >= 0 {
+				name = ""
+			}
+			i = end
+		case c == '"' || c == '\'':
+			i++
+			for i < len(src) && src[i] != c && src[i] != '\n' {
+				if src[i] == '\\' {
+					i++
+				}
+				i++
+			}
+			i++
+			other()
+		case c == '`':
+			if j := bytes.IndexByte(src[i+1:], '`'); j >= 0 {
+				i += j + 2
+			} else {
+				i = len(src)
+			}
+			other()
+		case c == '.' && (i+1 >= len(src) || !isDecimal(src[i+1])):
+			if i+2 < len(src) && src[i+1] == '.' && src[i+2] == '.' {
+				i += 3
+				other()
+				break
+			}
+			if name != "" {
+				used[importPaths[name]] = true
+			}
+			name, afterPeriod = "", true
+			i++
+		case isDecimal(c) || c == '.':
+			// A number, its period, exponent and suffix included.
+			for i++; i < len(src) && (isDecimal(src[i]) || isASCIILetter(src[i]) || src[i] == '.'); i++ {
+			}
+			other()
+		case c < utf8.RuneSelf && !isASCIILetter(c):
+			i++
+			other()
+		default:
+			j := i
+			for j < len(src) {
+				r, size := rune(src[j]), 1
+				if r >= utf8.RuneSelf {
+					r, size = utf8.DecodeRune(src[j:])
+				}
+				if !isLetter(r) && !(j > i && isDigit(r)) {
+					break
+				}
+				j += size
+			}
+			if j == i { // not a letter: a token go/scanner rejects
+				_, size := utf8.DecodeRune(src[i:])
+				i += size
+				other()
+				break
+			}
+			_, isPackage := importPaths[string(src[i:j])]
+			if isPackage && !afterPeriod {
+				name = string(src[i:j])
+			} else {
+				name = ""
+			}
+			afterPeriod = false
+			i = j
+		}
+	}
+}
+
+func isDecimal(c byte) bool     { return '0' <= c && c <= '9' }
+func isASCIILetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_' }
+
+// isLetter and isDigit are go/scanner's classes of the runes of an identifier.
+func isLetter(r rune) bool {
+	return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || r == '_' || r >= utf8.RuneSelf && unicode.IsLetter(r)
+}
+
+func isDigit(r rune) bool {
+	return '0' <= r && r <= '9' || r >= utf8.RuneSelf && unicode.IsDigit(r)
 }

@@ -803,7 +803,7 @@ func (e *emitter) errorSet(set *model.ErrorSet) *jen.Statement {
 	} else {
 		stmts = append(stmts, jen.Return(jen.Nil()))
 	}
-	return jen.Comment("// " + set.GoName + " returns a new error model for a response status, nil when none is declared.").Line().
+	return docLine(set.GoName + " returns a new error model for a response status, nil when none is declared.").
 		Func().Id(set.GoName).Params(jen.Id("status").Int()).Any().Block(stmts...)
 }
 

@@ -74,11 +74,11 @@ func (e *emitter) decl(d *model.Decl) *jen.Statement {
 	case model.EnumDecl:
 		s.Type().Id(d.GoName).Add(typ(d.Underlying))
 		if len(d.Values) > 0 {
-			what := "// Values of " + d.GoName + "."
+			what := "Values of " + d.GoName + "."
 			if d.Open {
-				what = "// Known values of " + d.GoName + "; it takes others too."
+				what = "Known values of " + d.GoName + "; it takes others too."
 			}
-			s.Line().Line().Comment(what).Line()
+			s.Line().Line().Add(docLine(what))
 			s.Const().DefsFunc(func(g *jen.Group) {
 				for _, v := range d.Values {
 					g.Id(v.GoName).Id(d.GoName).Op("=").Add(constLit(v.Value))
@@ -101,13 +101,13 @@ func (e *emitter) decl(d *model.Decl) *jen.Statement {
 		}
 	}
 	if d.ErrorModel {
-		s.Line().Line().Comment("// Error returns the error model as JSON on one line, cut short, so that it can be returned as an error.").Line()
+		s.Line().Line().Add(docLine("Error returns the error model as JSON on one line, cut short, so that it can be returned as an error."))
 		s.Func().Params(jen.Id("v").Id(d.GoName)).Id("Error").Params().String().Block(
 			jen.Return(jen.Qual(wirePath, "ErrorText").Call(jen.Id("v"))),
 		)
 		// func (v Problem) As(target any) bool { ... }: errors.As(err, &p) works with a
 		// Problem as well as a *Problem.
-		s.Line().Line().Comment("// As lets errors.As fill a " + d.GoName + " value as well as a *" + d.GoName + ".").Line()
+		s.Line().Line().Add(docLine("As lets errors.As fill a " + d.GoName + " value as well as a *" + d.GoName + "."))
 		s.Func().Params(jen.Id("v").Id(d.GoName)).Id("As").Params(jen.Id("target").Any()).Bool().Block(
 			jen.List(jen.Id("t"), jen.Id("ok")).Op(":=").Id("target").Assert(jen.Op("*").Id(d.GoName)),
 			jen.If(jen.Id("ok")).Block(jen.Op("*").Id("t").Op("=").Id("v")),
@@ -225,7 +225,7 @@ func resolved(t *model.Type) *model.Type {
 // Read-only properties are not written, consts and empty required arrays are filled in
 // first, and additional properties are an ExtraFields entry.
 func customJSON(d *model.Decl) *jen.Statement {
-	s := jen.Comment("// MarshalJSON writes the fields under their exact wire names.").Line()
+	s := docLine("MarshalJSON writes the fields under their exact wire names.")
 	marshal := fillIns(d)
 	marshal = append(marshal, jen.Return(jen.Qual(wirePath, "MarshalFields").CallFunc(func(g *jen.Group) {
 		for _, f := range d.Fields {
@@ -446,7 +446,7 @@ func unionConstructor(d *model.Decl) *jen.Statement {
 		constraint.Add(t)
 	}
 	name := d.Constructor
-	return jen.Comment("// "+name+" returns "+d.GoName+"{X: &v} for the variant X of v's type.").Line().
+	return docLine(name+" returns "+d.GoName+"{X: &v} for the variant X of v's type.").
 		Func().Id(name).Types(jen.Id("T").Add(constraint)).Params(jen.Id("v").Id("T")).Id(d.GoName).Block(
 		jen.Switch(jen.Id("x").Op(":=").Id("any").Call(jen.Id("v")).Assert(jen.Type())).Block(cases...),
 		jen.Return(jen.Id(d.GoName).Values()),
