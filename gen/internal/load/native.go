@@ -65,8 +65,12 @@ func decodeTree(loader *openapi3.Loader, root *yaml.Node, tree source.Tree, text
 	return doc, true, loader.ResolveRefsIn(doc, location)
 }
 
-// nativeTree reports whether the tree is free of anchors, aliases and merge keys; the
-// $refs are checked as the document's origins are recorded (stamper.checkRef).
+// nativeTree reports whether the tree is free of anchors, aliases and merge keys, and of
+// the $refs that decodeTree leaves to kin-openapi. It looks at every "$ref" and
+// discriminator mapping outside plain values (examples, defaults, extensions), so that a
+// document the loader must read itself is not decoded first; the stamper still checks
+// the $refs of the typed places as it records origins (stamper.checkRef, checkRefsOf),
+// so what this walk misses costs time, never correctness.
 func nativeTree(root *yaml.Node) bool {
 	ok := true
 	var walk func(n *yaml.Node, depth int)
@@ -79,11 +83,20 @@ func nativeTree(root *yaml.Node) bool {
 			return
 		}
 		if n.Kind == yaml.MappingNode {
-			for i := 0; i < len(n.Content); i += 2 {
-				if isMergeKey(n.Content[i]) {
+			if !nativeMapping(n) {
+				ok = false
+				return
+			}
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				if !plainValue(n.Content[i].Value) {
+					walk(n.Content[i], depth+1)
+					walk(n.Content[i+1], depth+1)
+				} else if !free(n.Content[i+1]) {
 					ok = false
+					return
 				}
 			}
+			return
 		}
 		for _, c := range n.Content {
 			walk(c, depth+1)
@@ -91,6 +104,65 @@ func nativeTree(root *yaml.Node) bool {
 	}
 	walk(root, 0)
 	return ok
+}
+
+// plainValue reports whether the value of key is read as plain data, where a "$ref" is
+// not a reference: an example, a default, a constant, an extension.
+func plainValue(key string) bool {
+	switch key {
+	case "example", "value", "default", "const", "enum":
+		return true
+	}
+	return strings.HasPrefix(key, "x-")
+}
+
+// free reports whether a plain value holds no anchor, alias or merge key.
+func free(n *yaml.Node) bool {
+	if n.Kind == yaml.AliasNode || n.Anchor != "" {
+		return false
+	}
+	if n.Kind == yaml.MappingNode {
+		for i := 0; i < len(n.Content); i += 2 {
+			if isMergeKey(n.Content[i]) {
+				return false
+			}
+		}
+	}
+	for _, c := range n.Content {
+		if !free(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// nativeMapping reports whether a mapping holds nothing decodeTree leaves to kin-openapi:
+// a merge key; a $ref to another file or through plain values; a $ref beside fields that
+// hold objects (a schema's keeps them where origins cannot be recorded); a discriminator
+// mapping entry of that kind.
+func nativeMapping(n *yaml.Node) bool {
+	ref, objectBeside := false, false
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		switch {
+		case isMergeKey(k):
+			return false
+		case k.Value == "$ref" && v.Kind == yaml.ScalarNode: // not a property named $ref
+			if !typedRef(v.Value) {
+				return false
+			}
+			ref = true
+		case k.Value == "mapping" && v.Kind == yaml.MappingNode:
+			for j := 1; j < len(v.Content); j += 2 {
+				if m := v.Content[j]; m.Kind == yaml.ScalarNode && strings.Contains(m.Value, "/") && !typedRef(m.Value) {
+					return false
+				}
+			}
+		case !strings.HasPrefix(k.Value, "x-") && (v.Kind == yaml.MappingNode || v.Kind == yaml.SequenceNode):
+			objectBeside = true
+		}
+	}
+	return !ref || !objectBeside
 }
 
 // isMergeKey reports whether k is a merge key ("<<" unquoted, or tagged !!merge).

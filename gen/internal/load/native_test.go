@@ -440,3 +440,31 @@ func TestLoadDecodesTreeAsLoader(t *testing.T) {
 		}
 	}
 }
+
+// A document whose $refs the loader must resolve itself is known to be one before it is
+// decoded, so that it is not decoded twice; a "$ref" that is a property's name or part of
+// an example does not count.
+func TestNativeTreeBeforeDecoding(t *testing.T) {
+	for _, c := range []struct {
+		name, doc string
+		native    bool
+	}{
+		{"typed refs", `{"components":{"schemas":{"A":{"$ref":"#/components/schemas/B"},"B":{"type":"string"}}}}`, true},
+		{"a property named $ref", `{"components":{"schemas":{"A":{"type":"object","properties":{"$ref":{"type":"string"},"value":{"type":"string"}}}}}}`, true},
+		{"a $ref in an example", `{"components":{"schemas":{"A":{"type":"object","example":{"$ref":"https://example.com/x","v":{"$ref":"#/x-s"}}}}}}`, true},
+		{"a $ref in an extension", `{"x-s":{"S":{"$ref":"#/x-t"}},"components":{}}`, true},
+		{"a $ref into an extension", `{"x-s":{"S":{"type":"string"}},"components":{"schemas":{"A":{"$ref":"#/x-s/S"}}}}`, false},
+		{"a $ref to another file", `{"components":{"schemas":{"A":{"$ref":"other.yaml#/A"}}}}`, false},
+		{"objects beside a $ref", `{"components":{"schemas":{"A":{"$ref":"#/components/schemas/B","properties":{"a":{}}},"B":{}}}}`, false},
+		{"a discriminator mapping into an extension", `{"components":{"schemas":{"A":{"discriminator":{"propertyName":"k","mapping":{"b":"#/x-s/B"}}}}}}`, false},
+		{"an anchor in an example", "components:\n  schemas:\n    A:\n      example: &a {b: 1}\n", false},
+	} {
+		var root yaml.Node
+		if err := yaml.Unmarshal([]byte(c.doc), &root); err != nil {
+			t.Fatal(err)
+		}
+		if got := nativeTree(&root); got != c.native {
+			t.Errorf("%s: nativeTree = %v, want %v", c.name, got, c.native)
+		}
+	}
+}
