@@ -151,7 +151,9 @@ func TestCapsBeforeDecoding(t *testing.T) {
 	} {
 		alloc, err := loadAllocating(t, writeSpec(t, c.name, c.text))
 		wantLocated(t, c.name, err, c.want)
-		if limit := uint64(max(40*len(c.text), 16<<20)); alloc > limit {
+		limit := uint64(max(40*len(c.text), 16<<20))
+		t.Logf("%s: refusing %d bytes allocated %d bytes, limit %d", c.name, len(c.text), alloc, limit)
+		if alloc > limit {
 			t.Errorf("%s: refusing %d bytes allocated %d MB, more than %d MB", c.name, len(c.text), alloc>>20, limit>>20)
 		}
 	}

@@ -66,11 +66,24 @@ func TestUnionRetryReadsNestedUnionsOnce(t *testing.T) {
 		})
 		return n, u
 	}
-	decode(500)
-	small, _ := decode(500)
-	large, u := decode(1000)
-	if large > 5*small/2 {
-		t.Fatalf("%d bytes at depth 500, %d at 1000: more than linear", small, large)
+	// Depths eight times apart, the least of three measures each: the buffers that
+	// grow by doubling allocate between one and about two and a half times what they
+	// end up holding, so linear work measures at most 8 × 2.5 = 20 times as much at
+	// the deeper, and reading each union below again at every level (quadratic) at
+	// least 64 / 2.5 ≈ 26 times.
+	least := func(depth int) (uint64, *retryU) {
+		n, u := decode(depth)
+		for range 2 {
+			m, _ := decode(depth)
+			n = min(n, m)
+		}
+		return n, u
+	}
+	small, _ := least(125)
+	large, u := least(1000)
+	t.Logf("%d bytes at depth 125, %d at 1000", small, large)
+	if large > 20*small {
+		t.Fatalf("%d bytes at depth 125, %d at 1000: more than linear", small, large)
 	}
 	levels := 0
 	for ; u != nil; levels++ {
