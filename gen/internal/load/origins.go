@@ -280,8 +280,17 @@ var decodedFieldsOf, taggedFieldsOf sync.Map // reflect.Type → fieldIndex
 
 // decodedFields returns the keys the YAML decoder decodes a struct's fields from: the
 // name its yaml tag gives, else its name in lower case; none for "-".
-func decodedFields(t reflect.Type) fieldIndex {
-	if m, ok := decodedFieldsOf.Load(t); ok {
+func decodedFields(t reflect.Type) fieldIndex { return indexFields(&decodedFieldsOf, t, true) }
+
+// taggedFields returns the names the yaml tags of a struct's fields give them, as
+// childByKey finds fields: the first field of each name.
+func taggedFields(t reflect.Type) fieldIndex { return indexFields(&taggedFieldsOf, t, false) }
+
+// indexFields returns, kept in cache, the first exported field of t for each key: the
+// name its yaml tag gives; with decoded, an untagged field's name in lower case, as the
+// YAML decoder reads it, and no key for "-".
+func indexFields(cache *sync.Map, t reflect.Type, decoded bool) fieldIndex {
+	if m, ok := cache.Load(t); ok {
 		return m.(fieldIndex)
 	}
 	m := fieldIndex{}
@@ -291,35 +300,14 @@ func decodedFields(t reflect.Type) fieldIndex {
 			continue
 		}
 		key, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
-		if key == "" {
+		if decoded && key == "" {
 			key = strings.ToLower(f.Name)
 		}
-		if _, dup := m[key]; key != "-" && !dup {
+		if _, dup := m[key]; !dup && !(decoded && key == "-") {
 			m[key] = i
 		}
 	}
-	decodedFieldsOf.Store(t, m)
-	return m
-}
-
-// taggedFields returns the names the yaml tags of a struct's fields give them, as
-// childByKey finds fields: the first field of each name.
-func taggedFields(t reflect.Type) fieldIndex {
-	if m, ok := taggedFieldsOf.Load(t); ok {
-		return m.(fieldIndex)
-	}
-	m := fieldIndex{}
-	for i := range t.NumField() {
-		f := t.Field(i)
-		if !f.IsExported() {
-			continue
-		}
-		name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
-		if _, dup := m[name]; !dup {
-			m[name] = i
-		}
-	}
-	taggedFieldsOf.Store(t, m)
+	cache.Store(t, m)
 	return m
 }
 
