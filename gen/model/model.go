@@ -40,6 +40,12 @@ type Server struct {
 	Description string
 }
 
+// ResponseDoc is the description of one response, e.g. 200, "The pet.".
+type ResponseDoc struct {
+	Status string
+	Doc    string
+}
+
 // Operation is one method on one path.
 type Operation struct {
 	Method      string // e.g. "POST"
@@ -85,9 +91,9 @@ type Operation struct {
 	// e.g. ["200", "204"] or ["2XX"]. Another 2xx status is an error; with none declared,
 	// any 2xx is a success.
 	SuccessStatuses []string
-	// ResponseDocs describe the 2xx responses, one per status with a description, e.g.
-	// "201: The pet as stored.".
-	ResponseDocs []string
+	// ResponseDocs describe the 2xx responses, one per status with a description, in the
+	// order of the statuses.
+	ResponseDocs []ResponseDoc
 
 	// Security lists the alternatives of the operation's security requirement, each the
 	// scheme keys sent together; nil sends no credentials.

@@ -150,6 +150,11 @@ func Build(spec *load.Spec) (*model.API, error) {
 	}
 	api.Decls = b.decls
 	api.ErrorSets = b.errorSetList
+	if budget := docBudget(len(spec.Files.Root())); limitDocs(api, budget) {
+		spec.Warnings.Add(&source.Error{Pos: spec.Files.File(), Msg: fmt.Sprintf(
+			"the doc comments would copy more than %d bytes of the spec's descriptions (twice the spec and 1 MiB): the longest are cut short", budget),
+			Fix: "describe a shared parameter, response or header briefly, and at length where it is defined once"})
+	}
 	return api, nil
 }
 
@@ -860,7 +865,7 @@ func (b *builder) responses(op *model.Operation, kop *openapi3.Operation) {
 		switch {
 		case strings.HasPrefix(code, "2"):
 			if desc := rr.Value.Description; desc != nil && strings.TrimSpace(*desc) != "" {
-				op.ResponseDocs = append(op.ResponseDocs, code+": "+strings.TrimSpace(*desc))
+				op.ResponseDocs = append(op.ResponseDocs, model.ResponseDoc{Status: code, Doc: strings.TrimSpace(*desc)})
 			}
 			op.SuccessStatuses = append(op.SuccessStatuses, strings.ToUpper(code))
 			if mt != nil {

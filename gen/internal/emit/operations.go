@@ -212,7 +212,7 @@ func methodDoc(op *model.Operation) doc {
 		d.para("Request body: " + op.Body.Doc)
 	}
 	for _, r := range op.ResponseDocs {
-		d.para("Response " + r)
+		d.para("Response " + r.Status + ": " + r.Doc)
 	}
 	d.para(typedErrors(op.Errors))
 	if op.Deprecated {

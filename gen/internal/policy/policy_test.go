@@ -466,7 +466,7 @@ func TestOperationFields(t *testing.T) {
 	got := *ops[0]
 	got.Policy = model.Policy{}
 	want := model.Operation{Method: "GET", Path: "/pets", OperationID: "listPets", Summary: "List pets", Description: "All of them.", Deprecated: true,
-		GoName: "ListPets", PolicyVar: "policyIdempotent", PathParts: []model.PathPart{{Literal: "/pets"}}, SuccessStatuses: []string{"200"}, ResponseDocs: []string{"200: ok"}}
+		GoName: "ListPets", PolicyVar: "policyIdempotent", PathParts: []model.PathPart{{Literal: "/pets"}}, SuccessStatuses: []string{"200"}, ResponseDocs: []model.ResponseDoc{{Status: "200", Doc: "ok"}}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("operation differs (-want +got):\n%s", diff)
 	}
