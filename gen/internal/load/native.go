@@ -30,13 +30,14 @@ import (
 // the origin), stays empty for the scalar fields decoded here.
 
 // decodeTree decodes root, the root file's tree, into the document kin-openapi's loader
-// would decode from text (the tree was parsed from it, and tree is what source.Files
-// keeps of it) given as parserText (forParser), and resolves its $refs with loader. It
+// would decode from text (the tree was parsed from it, and tree is what files keeps of
+// it) given as parserText (forParser), and resolves its $refs with loader; files is given
+// the index the fields of its origins are found through (origins.go). It
 // reports false, without having used loader, when the tree is one kin-openapi must parse
 // itself (see above), or one it would refuse: the caller then hands it the text, which
 // decodes or fails as it always has. The tree root is changed as kin-openapi changes its
 // own (prepareTree), and not used once decoded: the origins are read from tree.
-func decodeTree(loader *openapi3.Loader, root *yaml.Node, tree source.Tree, text, parserText []byte, location *url.URL) (doc *openapi3.T, ok bool, err error) {
+func decodeTree(loader *openapi3.Loader, root *yaml.Node, files *source.Files, tree source.Tree, text, parserText []byte, location *url.URL) (doc *openapi3.T, ok bool, err error) {
 	if bytes.Contains(parserText, []byte("\u0085")) || !utf8.Valid(parserText) { // read as JSON, without origins; refused
 		return nil, false, nil
 	}
@@ -52,6 +53,7 @@ func decodeTree(loader *openapi3.Loader, root *yaml.Node, tree source.Tree, text
 	if at, line := documentStartAt(text); at >= 0 {
 		st.startLine, st.shift = line, len(documentStart)
 	}
+	st.mappings = tree.FieldIndex(st.file, st.startLine, st.shift)
 	st.indexEnds(parserText)
 	if st.stampDocument(doc) != nil {
 		return nil, false, nil
@@ -62,7 +64,11 @@ func decodeTree(loader *openapi3.Loader, root *yaml.Node, tree source.Tree, text
 	if _, err := loader.LoadFromDataWithPath([]byte("{}"), location); err != nil {
 		return nil, true, err
 	}
-	return doc, true, loader.ResolveRefsIn(doc, location)
+	if err := loader.ResolveRefsIn(doc, location); err != nil {
+		return doc, true, err
+	}
+	files.SetFieldIndex(st.mappings)
+	return doc, true, nil
 }
 
 // nativeTree reports whether the tree is free of anchors, aliases and merge keys, and of
