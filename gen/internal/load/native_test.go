@@ -341,6 +341,15 @@ func TestDecodeTreeAsLoader(t *testing.T) {
 			func(d *openapi3.T) string {
 				return fmt.Sprint(d.Components.Schemas["A"].Value.Discriminator.Mapping["b"].Value == nil)
 			}},
+		{"entries decoded one at a time", head + "paths:\n  /a: {get: {responses: {'200': {description: ok}}}}\n  x-p: {d: 1}\n  /b:\n  x-q: 2\n" +
+			"components:\n  x-c: 3\n  schemas:\n    A: {type: string}\n    x-s: {type: integer}\n  examples:\n    E: {value: 1}\n  securitySchemes: {}\n", true,
+			func(d *openapi3.T) string {
+				return fmt.Sprint(d.Paths.Len(), d.Paths.Value("/b") == nil, d.Paths.Extensions, len(d.Components.Schemas),
+					d.Components.Extensions, d.Components.Examples["E"].Value.Value, d.Components.SecuritySchemes != nil)
+			}},
+		{"a repeated path", head + "paths:\n  /a: {}\n  /a: {description: d}\n", true,
+			func(d *openapi3.T) string { return fmt.Sprint(d.Paths.Len(), d.Paths.Value("/a").Description) }},
+		{"a repeated schema", head + "paths: {}\ncomponents:\n  schemas:\n    A: {}\n    A: {}\n", false, nil},
 		{"U+0085", head + "paths: {}\ninfo: {title: \"a\u0085b\", version: '1'}\n", false, nil},
 		{"a flow document", "{openapi: 3.0.3, info: {title: T, version: '1'},\n paths: {/p: {get: {responses: {'200': {description: ok}}}}}}\n", true,
 			func(d *openapi3.T) string { return fmt.Sprint(d.Paths.Value("/p").Get.Origin.Key.Column) }},
