@@ -97,10 +97,8 @@ func level(spec *load.Spec, src model.Source, ext map[string]any, origin *openap
 		Pointer:  pointer,
 		Overlays: spec.Overlays,
 		Locate: func(name string, inside ...string) source.Pos {
-			if origin != nil {
-				if loc, ok := origin.Fields.Lookup(name); ok {
-					return spec.Files.WithinLocation(loc, inside...)
-				}
+			if loc, ok := spec.Files.FieldLocation(origin, name); ok {
+				return spec.Files.WithinLocation(loc, inside...)
 			}
 			ptr := pointer + "/" + source.EscapePointer(name)
 			for _, p := range inside {

@@ -604,10 +604,8 @@ func (d *declared) warn(inside []string, format string, args ...any) {
 // pos is where the extension is, or the path inside it.
 func (d *declared) pos(inside []string) source.Pos {
 	files := d.b.spec.Files
-	if d.kop.Origin != nil {
-		if loc, ok := d.kop.Origin.Fields.Lookup(d.ext); ok {
-			return files.Within(files.PosOfLocation(loc), inside...)
-		}
+	if loc, ok := files.FieldLocation(d.kop.Origin, d.ext); ok {
+		return files.Within(files.PosOfLocation(loc), inside...)
 	}
 	ptr := "#/paths/" + source.EscapePointer(d.op.Path) + "/" + strings.ToLower(d.op.Method) + "/" + source.EscapePointer(d.ext)
 	for _, s := range inside {

@@ -98,7 +98,7 @@ func (s *Spec) decode(text []byte, tree *yaml.Node, swagger2 bool, opts Options,
 		return s.loadSwagger2(loader, text, location)
 	}
 	if compact, ok := s.Files.Tree(source.URIOf(s.Path)); ok && tree != nil && !s.edited && decodeNatively {
-		if doc, ok, err := decodeTree(loader, tree, compact, text, parserText, location); ok {
+		if doc, ok, err := decodeTree(loader, tree, s.Files, compact, text, parserText, location); ok {
 			return doc, err
 		}
 	}

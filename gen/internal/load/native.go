@@ -30,13 +30,15 @@ import (
 // the origin), stays empty for the scalar fields decoded here.
 
 // decodeTree decodes root, the root file's tree, into the document kin-openapi's loader
-// would decode from text (the tree was parsed from it, and tree is what source.Files
-// keeps of it) given as parserText (forParser), and resolves its $refs with loader. It
+// would decode from text (the tree was parsed from it, and tree is what files keeps of
+// it) given as parserText (forParser), and resolves its $refs with loader; files is given
+// the index the fields of its origins are found through (origins.go). It
 // reports false, without having used loader, when the tree is one kin-openapi must parse
 // itself (see above), or one it would refuse: the caller then hands it the text, which
 // decodes or fails as it always has. The tree root is changed as kin-openapi changes its
-// own (prepareTree), and not used once decoded: the origins are read from tree.
-func decodeTree(loader *openapi3.Loader, root *yaml.Node, tree source.Tree, text, parserText []byte, location *url.URL) (doc *openapi3.T, ok bool, err error) {
+// own (prepareTree), and consumed as it is decoded (decodeInPieces), so that the caller
+// must not use it after, whatever is reported: the origins are read from tree.
+func decodeTree(loader *openapi3.Loader, root *yaml.Node, files *source.Files, tree source.Tree, text, parserText []byte, location *url.URL) (doc *openapi3.T, ok bool, err error) {
 	if bytes.Contains(parserText, []byte("\u0085")) || !utf8.Valid(parserText) { // read as JSON, without origins; refused
 		return nil, false, nil
 	}
@@ -44,7 +46,7 @@ func decodeTree(loader *openapi3.Loader, root *yaml.Node, tree source.Tree, text
 		return nil, false, nil
 	}
 	doc = &openapi3.T{}
-	if root.Decode(doc) != nil {
+	if decodeInPieces(root, doc) != nil {
 		return nil, false, nil
 	}
 	// From here on the parser's tree is not used, and may go.
@@ -52,6 +54,7 @@ func decodeTree(loader *openapi3.Loader, root *yaml.Node, tree source.Tree, text
 	if at, line := documentStartAt(text); at >= 0 {
 		st.startLine, st.shift = line, len(documentStart)
 	}
+	st.mappings = tree.FieldIndex(st.file, st.startLine, st.shift)
 	st.indexEnds(parserText)
 	if st.stampDocument(doc) != nil {
 		return nil, false, nil
@@ -62,7 +65,112 @@ func decodeTree(loader *openapi3.Loader, root *yaml.Node, tree source.Tree, text
 	if _, err := loader.LoadFromDataWithPath([]byte("{}"), location); err != nil {
 		return nil, true, err
 	}
-	return doc, true, loader.ResolveRefsIn(doc, location)
+	if err := loader.ResolveRefsIn(doc, location); err != nil {
+		return doc, true, err
+	}
+	files.SetFieldIndex(st.mappings)
+	return doc, true, nil
+}
+
+// decodeInPieces decodes root into doc as root.Decode does, the entries of its largest
+// mappings (the paths, and each section of the components) one at a time, each let go
+// of once decoded: a decoded document grows as the tree is consumed, instead of on top of
+// it (for stripe.yaml, 36 MB of nodes). root is consumed.
+func decodeInPieces(root *yaml.Node, doc *openapi3.T) error {
+	type piece struct {
+		into    func() reflect.Value // the field the entries are decoded into
+		mapping *yaml.Node
+	}
+	var pieces []piece
+	if m := detach(root, "paths"); m != nil {
+		pieces = append(pieces, piece{func() reflect.Value { return reflect.ValueOf(&doc.Paths).Elem() }, m})
+	}
+	if c := source.MappingValue(root, "components"); c != nil {
+		fields := taggedFields(reflect.TypeFor[openapi3.Components]())
+		for i := 0; i+1 < len(c.Content); i += 2 {
+			key := c.Content[i].Value
+			f, ok := fields[key]
+			if !ok || strings.HasPrefix(key, "x-") {
+				continue
+			}
+			if m := detach(c, key); m != nil {
+				pieces = append(pieces, piece{func() reflect.Value { return reflect.ValueOf(doc.Components).Elem().Field(f) }, m})
+			}
+		}
+	}
+	if err := root.Decode(doc); err != nil {
+		return err
+	}
+	for _, p := range pieces {
+		if err := decodeEntries(p.mapping, p.into()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// detach replaces the value of key in the mapping parent, when it is a mapping with
+// entries all of different keys, by an empty one, and returns it; else nil.
+func detach(parent *yaml.Node, key string) *yaml.Node {
+	for i := 0; i+1 < len(parent.Content); i += 2 {
+		if parent.Content[i].Value != key {
+			continue
+		}
+		m := parent.Content[i+1]
+		if m.Kind != yaml.MappingNode || len(m.Content) < 2 {
+			return nil
+		}
+		seen := make(map[string]bool, len(m.Content)/2)
+		for j := 0; j+1 < len(m.Content); j += 2 {
+			k := m.Content[j]
+			if k.Kind != yaml.ScalarNode || seen[k.Value] {
+				return nil // decoded whole, the decoder refuses it as it would
+			}
+			seen[k.Value] = true
+		}
+		empty := *m
+		empty.Content = nil
+		parent.Content[i+1] = &empty
+		return m
+	}
+	return nil
+}
+
+// decodeEntries decodes the entries of m one at a time into into, a map or *Paths that
+// holds what the empty mapping in m's place decoded into, and lets go of each once
+// decoded.
+func decodeEntries(m *yaml.Node, into reflect.Value) error {
+	if into.Kind() == reflect.Map && into.IsNil() || into.Kind() == reflect.Pointer && into.IsNil() {
+		return &errNotMirrored{"no value decoded for a mapping"}
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		one := *m
+		one.Content = m.Content[i : i+2]
+		entry := reflect.New(into.Type())
+		if err := one.Decode(entry.Interface()); err != nil {
+			return err
+		}
+		switch dst := into.Interface().(type) {
+		case *openapi3.Paths:
+			src := entry.Elem().Interface().(*openapi3.Paths)
+			for k, v := range src.Map() {
+				dst.Set(k, v)
+			}
+			for k, v := range src.Extensions {
+				if dst.Extensions == nil {
+					dst.Extensions = map[string]any{}
+				}
+				dst.Extensions[k] = v
+			}
+		default:
+			for it := entry.Elem().MapRange(); it.Next(); {
+				into.SetMapIndex(it.Key(), it.Value())
+			}
+		}
+		m.Content[i], m.Content[i+1] = nil, nil
+	}
+	m.Content = nil
+	return nil
 }
 
 // nativeTree reports whether the tree is free of anchors, aliases and merge keys, and of

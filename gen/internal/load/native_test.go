@@ -24,7 +24,8 @@ import (
 type decoded struct {
 	kin, native       *openapi3.T
 	kinErr, nativeErr error
-	ok                bool // whether decodeTree decoded it (else it left it to the loader)
+	ok                bool          // whether decodeTree decoded it (else it left it to the loader)
+	files             *source.Files // what decodeTree was given, the fields of native's origins found through
 }
 
 // decodeBoth decodes the root file at path, holding data, as Load would with each: by
@@ -50,7 +51,8 @@ func decodeBoth(t testing.TB, path string, data []byte) decoded {
 	}
 	s.Files.SetTree(source.URIOf(path), root)
 	tree, _ := s.Files.Tree(source.URIOf(path))
-	d.native, d.ok, d.nativeErr = decodeTree(newLoader(), root, tree, text, parserText, location)
+	d.files = s.Files
+	d.native, d.ok, d.nativeErr = decodeTree(newLoader(), root, s.Files, tree, text, parserText, location)
 	return d
 }
 
@@ -68,19 +70,23 @@ func (d decoded) check(t testing.TB, name string) {
 	if d.kinErr != nil {
 		return
 	}
-	if diffs := diffDocs(d.kin, d.native); len(diffs) > 0 {
+	if diffs := diffDocs(d.kin, d.native, d.files); len(diffs) > 0 {
 		t.Errorf("%s: decodeTree's document differs from kin-openapi's:\n  %s", name, strings.Join(diffs, "\n  "))
 	}
 }
 
-// diffDocs returns the differences between two documents, every field compared, the
-// unexported ones too, but two that decodeTree cannot set, both unexported: the location
-// of the file the loader records on the root (nothing reads it but InternalizeRefs), and
-// the origin of the schema a SchemaRef decodes the fields written next to its $ref into
-// (nothing reads it: the loader copies the fields it applies, not the origin, and a
-// schema of 3.1 fields that hold objects is left to the loader, native.go).
-func diffDocs(a, b *openapi3.T) []string {
-	d := &differ{seen: map[[2]uintptr]bool{}}
+// diffDocs returns the differences between a, a document kin-openapi decoded, and b, one
+// decoded from the tree, every field compared, the unexported ones too, but two that
+// decodeTree cannot set, both unexported: the location of the file the loader records on
+// the root (nothing reads it but InternalizeRefs), and the origin of the schema a
+// SchemaRef decodes the fields written next to its $ref into (nothing reads it: the
+// loader copies the fields it applies, not the origin, and a schema of 3.1 fields that
+// hold objects is left to the loader, native.go). Of an origin, b records the Key, and
+// Fields only where kin-openapi reads them (an Example's); the rest of its Fields are
+// compared as bFiles finds them (source.Files.OriginFields, which FieldLocation reads),
+// and the Sequences, which nothing reads, are not recorded.
+func diffDocs(a, b *openapi3.T, bFiles *source.Files) []string {
+	d := &differ{seen: map[[2]uintptr]bool{}, files: bFiles}
 	d.diff("doc", reflect.ValueOf(a), reflect.ValueOf(b))
 	return d.diffs
 }
@@ -88,6 +94,22 @@ func diffDocs(a, b *openapi3.T) []string {
 type differ struct {
 	seen  map[[2]uintptr]bool
 	diffs []string
+	files *source.Files // b's
+}
+
+// origin compares two origins: b's Fields as d.files finds them.
+func (d *differ) origin(path string, a, b *openapi3.Origin) {
+	d.diff(path+".Key", reflect.ValueOf(a.Key), reflect.ValueOf(b.Key))
+	fields := d.files.OriginFields(b)
+	d.diff(path+".Fields", reflect.ValueOf(a.Fields), reflect.ValueOf(fields))
+	for _, loc := range a.Fields {
+		if got, ok := d.files.FieldLocation(b, loc.Name); !ok || got != loc {
+			d.add(path+".Fields", "%q found at %+v (%v), recorded at %+v", loc.Name, got, ok, loc)
+		}
+	}
+	if _, ok := d.files.FieldLocation(b, "no such field"); ok {
+		d.add(path+".Fields", "a field that is not there found")
+	}
 }
 
 func (d *differ) add(path, format string, args ...any) {
@@ -120,6 +142,10 @@ func (d *differ) diff(path string, a, b reflect.Value) {
 			return
 		}
 		d.seen[key] = true
+		if a.Type() == originPtrType {
+			d.origin(path, (*openapi3.Origin)(a.UnsafePointer()), (*openapi3.Origin)(b.UnsafePointer())) // reached through unexported fields too
+			return
+		}
 		d.diff(path, a.Elem(), b.Elem())
 	case reflect.Interface:
 		d.diff(path, a.Elem(), b.Elem())
@@ -315,6 +341,15 @@ func TestDecodeTreeAsLoader(t *testing.T) {
 			func(d *openapi3.T) string {
 				return fmt.Sprint(d.Components.Schemas["A"].Value.Discriminator.Mapping["b"].Value == nil)
 			}},
+		{"entries decoded one at a time", head + "paths:\n  /a: {get: {responses: {'200': {description: ok}}}}\n  x-p: {d: 1}\n  /b:\n  x-q: 2\n" +
+			"components:\n  x-c: 3\n  schemas:\n    A: {type: string}\n    x-s: {type: integer}\n  examples:\n    E: {value: 1}\n  securitySchemes: {}\n", true,
+			func(d *openapi3.T) string {
+				return fmt.Sprint(d.Paths.Len(), d.Paths.Value("/b") == nil, d.Paths.Extensions, len(d.Components.Schemas),
+					d.Components.Extensions, d.Components.Examples["E"].Value.Value, d.Components.SecuritySchemes != nil)
+			}},
+		{"a repeated path", head + "paths:\n  /a: {}\n  /a: {description: d}\n", true,
+			func(d *openapi3.T) string { return fmt.Sprint(d.Paths.Len(), d.Paths.Value("/a").Description) }},
+		{"a repeated schema", head + "paths: {}\ncomponents:\n  schemas:\n    A: {}\n    A: {}\n", false, nil},
 		{"U+0085", head + "paths: {}\ninfo: {title: \"a\u0085b\", version: '1'}\n", false, nil},
 		{"a flow document", "{openapi: 3.0.3, info: {title: T, version: '1'},\n paths: {/p: {get: {responses: {'200': {description: ok}}}}}}\n", true,
 			func(d *openapi3.T) string { return fmt.Sprint(d.Paths.Value("/p").Get.Origin.Key.Column) }},
@@ -434,7 +469,7 @@ func TestLoadDecodesTreeAsLoader(t *testing.T) {
 			t.Errorf("%s: warnings\n  kin-openapi: %v\n  decodeTree:  %v", name, kin.Warnings, native.Warnings)
 		}
 		if kin.Doc != nil && native.Doc != nil {
-			if diffs := diffDocs(kin.Doc, native.Doc); len(diffs) > 0 {
+			if diffs := diffDocs(kin.Doc, native.Doc, native.Files); len(diffs) > 0 {
 				t.Errorf("%s: the documents differ:\n  %s", name, strings.Join(diffs, "\n  "))
 			}
 		}

@@ -3,7 +3,6 @@ package load
 import (
 	"fmt"
 	"reflect"
-	"sort"
 	"strings"
 	"sync"
 
@@ -15,14 +14,19 @@ import (
 // The origins of a document decoded from the root file's tree (native.go): kin-openapi
 // records them while its own decode runs, from state it keeps to itself, so a document
 // decoded from a tree it did not parse has none. stamper gives each element the origin
-// kin-openapi's decode gives it, walking the document alongside the tree: the elements
-// a type's UnmarshalYAML decodes from a mapping get the places of the mapping's keys
-// (Fields) and of the scalar items of its list-valued fields (Sequences), and every
-// element the place of the key above it (Key), with the end of the block it heads
-// (ends.go). The functions below follow openapi3's origin.go, less what a tree without
-// anchors, aliases and merge keys (the only one native.go decodes) never reaches. They
-// read the compact tree source.Files keeps of the root file, so that the YAML parser's
-// tree, four times its size, is let go of once decoded.
+// kin-openapi's decode gives it, walking the document alongside the tree: every element
+// the place of the key above it (Key), with the end of the block it heads (ends.go). The
+// elements a type's UnmarshalYAML decodes from a mapping get, besides, the places of the
+// mapping's keys (Fields) and of the scalar items of its list-valued fields (Sequences);
+// those are not written into each origin, a Location of 64 bytes a key, most never read,
+// but left in the tree: the stamper records in a source.FieldIndex the mapping each such
+// origin was decoded from, and source.Files reads a field's place from there
+// (FieldLocation) as it would from Fields. An Example's origin keeps its Fields, which
+// kin-openapi's validation reads to locate an invalid example's value; Sequences, which
+// nothing reads, are not recorded. The functions below follow openapi3's origin.go, less
+// what a tree without anchors, aliases and merge keys (the only one native.go decodes)
+// never reaches. They read the compact tree source.Files keeps of the root file, so that
+// the YAML parser's tree, four times its size, is let go of once decoded.
 
 var originPtrType = reflect.TypeFor[*openapi3.Origin]()
 
@@ -52,6 +56,7 @@ var plainTypes = typeSet(
 
 var (
 	headerType     = reflect.TypeFor[openapi3.Header]()
+	exampleType    = reflect.TypeFor[openapi3.Example]()
 	boolSchemaType = reflect.TypeFor[openapi3.BoolSchema]()
 	pathsType      = reflect.TypeFor[openapi3.Paths]()
 	responsesType  = reflect.TypeFor[openapi3.Responses]()
@@ -76,6 +81,8 @@ type stamper struct {
 	startLine, shift int
 	ends             []int32 // the last line of each node's block (ends.go)
 	lineLen          []int32 // each line's length in bytes
+	// The mapping each origin that would record Fields was decoded from.
+	mappings *source.FieldIndex
 }
 
 // node is a node of the stamper's tree, by index.
@@ -165,7 +172,7 @@ func (st *stamper) structValue(v reflect.Value, n node) error {
 		if err := checkRefsOf(v); err != nil {
 			return err
 		}
-		o := st.originFromNode(n)
+		o := st.originFromNode(n, t == exampleType)
 		fieldByName(v, "Origin").Set(reflect.ValueOf(o))
 		if t == docType && o != nil && st.t.Kind(n) == yaml.MappingNode && st.t.Children(n) > 0 {
 			key := st.location(st.t.Child(n, 0))
@@ -173,7 +180,7 @@ func (st *stamper) structValue(v reflect.Value, n node) error {
 		}
 		st.setChildOriginKeys(n, v)
 	case refTypes[t]:
-		fieldByName(v, "Origin").Set(reflect.ValueOf(st.originFromNode(n)))
+		fieldByName(v, "Origin").Set(reflect.ValueOf(st.originFromNode(n, false)))
 		ref := fieldByName(v, "Ref").String()
 		if ref == "" {
 			return st.walk(fieldByName(v, "Value"), n)
@@ -336,31 +343,21 @@ func (st *stamper) maplike(v reflect.Value, n node) error {
 	return nil
 }
 
-// originFromNode returns the places of a mapping's keys and of the scalar items of its
-// list-valued fields, or nil for a node that is not a mapping or has no keys.
-func (st *stamper) originFromNode(n node) *openapi3.Origin {
+// originFromNode returns the origin of an element decoded from the mapping n, or nil
+// for a node that is not a mapping or has no keys. The places of its keys are recorded
+// in its Fields when withFields, else left to st.mappings.
+func (st *stamper) originFromNode(n node, withFields bool) *openapi3.Origin {
 	if st.t.Kind(n) != yaml.MappingNode || st.t.Children(n) < 2 {
 		return nil
 	}
-	o := &openapi3.Origin{Fields: make(openapi3.FieldLocations, 0, st.t.Children(n)/2)}
+	o := &openapi3.Origin{}
+	if !withFields {
+		st.mappings.Add(o, n)
+		return o
+	}
+	o.Fields = make(openapi3.FieldLocations, 0, st.t.Children(n)/2)
 	for i := 0; i+1 < st.t.Children(n); i += 2 {
-		k, v := st.t.Child(n, i), st.t.Child(n, i+1)
-		o.Fields = append(o.Fields, st.location(k))
-		if st.t.Kind(v) != yaml.SequenceNode {
-			continue
-		}
-		var locs []openapi3.Location
-		for j := range st.t.Children(v) {
-			if item := st.t.Child(v, j); st.t.Kind(item) == yaml.ScalarNode {
-				locs = append(locs, st.location(item))
-			}
-		}
-		if len(locs) > 0 {
-			if o.Sequences == nil {
-				o.Sequences = make(map[string][]openapi3.Location)
-			}
-			o.Sequences[st.t.Value(k)] = locs
-		}
+		o.Fields = append(o.Fields, st.location(st.t.Child(n, i)))
 	}
 	return o
 }
@@ -383,7 +380,7 @@ func (st *stamper) setChildOriginKeys(n node, container reflect.Value) {
 			continue
 		}
 		st.setOriginKey(child, keyNode, valNode)
-		st.recordScalarMapKeys(v, child, keyNode, valNode)
+		st.recordScalarMapKeys(v, child, valNode)
 		switch c := derefValue(child); c.Kind() {
 		case reflect.Map:
 			st.setChildOriginKeys(valNode, c)
@@ -454,9 +451,10 @@ func (st *stamper) descendToWrapped(child reflect.Value, keyNode, valNode node) 
 	}
 }
 
-// recordScalarMapKeys records, on the container's origin, where each key of a map of
-// scalars (an OAuth flow's scopes) is, sorted by key.
-func (st *stamper) recordScalarMapKeys(container, child reflect.Value, keyNode, valNode node) {
+// recordScalarMapKeys gives the container an origin, where kin-openapi records on it
+// where each key of a map of scalars (an OAuth flow's scopes) is: in Sequences, which
+// nothing reads, so that the places are not recorded here.
+func (st *stamper) recordScalarMapKeys(container, child reflect.Value, valNode node) {
 	if child.Kind() != reflect.Map || st.t.Kind(valNode) != yaml.MappingNode {
 		return
 	}
@@ -471,17 +469,4 @@ func (st *stamper) recordScalarMapKeys(container, child reflect.Value, keyNode, 
 	if f.IsNil() {
 		f.Set(reflect.ValueOf(&openapi3.Origin{}))
 	}
-	var locs []openapi3.Location
-	for i := 0; i+1 < st.t.Children(valNode); i += 2 {
-		locs = append(locs, st.location(st.t.Child(valNode, i)))
-	}
-	if len(locs) == 0 {
-		return
-	}
-	sort.Slice(locs, func(i, j int) bool { return locs[i].Name < locs[j].Name })
-	o := f.Interface().(*openapi3.Origin)
-	if o.Sequences == nil {
-		o.Sequences = make(map[string][]openapi3.Location)
-	}
-	o.Sequences[st.t.Value(keyNode)] = locs
 }

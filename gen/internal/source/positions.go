@@ -44,6 +44,10 @@ type Files struct {
 	layout   *Layout
 	byPlace  map[Pos]*node
 	byOrigin map[[2]int]*node
+
+	// The fields of the origins of a document decoded from the root file's tree, which
+	// records none in Origin.Fields (see SetFieldIndex).
+	fields *FieldIndex
 }
 
 // An Edit records where the text that the parsers read of the root file differs from the
@@ -196,10 +200,8 @@ func (f *Files) PosOf(origin *openapi3.Origin) Pos {
 // (e.g. "operationId", or an extension such as "x-retry"), or the object's own
 // position when the field has none recorded.
 func (f *Files) PosOfField(origin *openapi3.Origin, field string) Pos {
-	if origin != nil {
-		if loc, ok := origin.Fields.Lookup(field); ok {
-			return f.PosOfLocation(loc)
-		}
+	if loc, ok := f.FieldLocation(origin, field); ok {
+		return f.PosOfLocation(loc)
 	}
 	return f.PosOf(origin)
 }
