@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/retrygen/retrygen/gen/internal/names"
@@ -88,11 +89,12 @@ func (s site) said() []string {
 	if s.step != "" {
 		return names.Words(s.step)
 	}
-	words := names.Words(s.childBases()[0])
+	var buf [16]string
+	words := names.AppendWords(buf[:0], s.childBases()[0])
 	if len(words) == 0 {
 		return nil
 	}
-	return words[len(words)-1:]
+	return []string{words[len(words)-1]}
 }
 
 // inside is the site a decl was made at, for the names of the places inside it: a
@@ -131,7 +133,8 @@ func (s site) items() site {
 		switch one := singular(name); {
 		case repeatsEnd(one):
 			// ValidationError's errors: ValidationErrorItem
-			cands = append(cands, join(strings.TrimSuffix(name, names.Words(name)[len(names.Words(name))-1]), "Item"))
+			words := names.Words(name)
+			cands = append(cands, join(strings.TrimSuffix(name, words[len(words)-1]), "Item"))
 		case one != name:
 			cands = append(cands, one)
 		default:
@@ -213,12 +216,13 @@ func (s site) variant(label string, i int, where string) site {
 // "ChunkingStrategyStatic" adds nothing, "ReaderResource" after "TerminalReader" adds
 // Resource); "" when word adds nothing.
 func join(base, word string) string {
-	bw, ww := names.Words(base), names.Words(word)
+	var bbuf, wbuf [16]string
+	bw, ww := names.AppendWords(bbuf[:0], base), names.AppendWords(wbuf[:0], word)
 	for k := min(len(bw), len(ww)); k > 0; k-- {
 		if !slices.EqualFunc(bw[len(bw)-k:], ww[:k], strings.EqualFold) {
 			continue
 		}
-		rest, ok := strings.CutPrefix(word, strings.Join(ww[:k], ""))
+		rest, ok := cutWords(word, ww[:k])
 		switch {
 		case !ok:
 		case rest == "":
@@ -231,9 +235,22 @@ func join(base, word string) string {
 	return base + word
 }
 
+// cutWords is strings.CutPrefix(s, strings.Join(words, "")).
+func cutWords(s string, words []string) (string, bool) {
+	rest := s
+	for _, w := range words {
+		var ok bool
+		if rest, ok = strings.CutPrefix(rest, w); !ok {
+			return s, false
+		}
+	}
+	return rest, true
+}
+
 // repeatsEnd reports a name whose last two words are one ("ValidationErrorError").
 func repeatsEnd(name string) bool {
-	w := names.Words(name)
+	var buf [16]string
+	w := names.AppendWords(buf[:0], name)
 	return len(w) > 1 && strings.EqualFold(w[len(w)-1], w[len(w)-2])
 }
 
@@ -255,7 +272,8 @@ var ordinals = []string{"First", "Second", "Third", "Fourth", "Fifth", "Sixth", 
 // parameter names one of what the path lists ("PostCustomersCustomerSubscriptions" →
 // PostCustomersSubscriptions).
 func shortOp(op string) string {
-	words := names.Words(op)
+	var buf [16]string
+	words := names.AppendWords(buf[:0], op)
 	var b strings.Builder
 	for i, w := range words {
 		if i > 0 && !strings.EqualFold(w, words[i-1]) && strings.EqualFold(singular(words[i-1]), w) {
@@ -270,13 +288,10 @@ func shortOp(op string) string {
 // "PaymentSettings", word "PaymentMethodOptions" → "MethodOptions"); word when nothing
 // would be left.
 func trimSaid(saidWords []string, word string) string {
-	said := map[string]bool{}
-	for _, w := range saidWords {
-		said[strings.ToLower(w)] = true
-	}
+	var buf [16]string
 	var b strings.Builder
-	for _, w := range names.Words(word) {
-		if !said[strings.ToLower(w)] {
+	for _, w := range names.AppendWords(buf[:0], word) {
+		if !slices.ContainsFunc(saidWords, func(s string) bool { return sameLower(s, w) }) {
 			b.WriteString(w)
 		}
 	}
@@ -290,11 +305,47 @@ func trimSaid(saidWords []string, word string) string {
 	return out
 }
 
+// sameLower reports strings.ToLower(a) == strings.ToLower(b).
+func sameLower(a, b string) bool {
+	if len(a) != len(b) {
+		if isASCII(a) && isASCII(b) {
+			return false
+		}
+		return strings.ToLower(a) == strings.ToLower(b)
+	}
+	for i := range len(a) {
+		ca, cb := a[i], b[i]
+		if ca >= utf8.RuneSelf || cb >= utf8.RuneSelf {
+			return strings.ToLower(a) == strings.ToLower(b)
+		}
+		if 'A' <= ca && ca <= 'Z' {
+			ca += 'a' - 'A'
+		}
+		if 'A' <= cb && cb <= 'Z' {
+			cb += 'a' - 'A'
+		}
+		if ca != cb {
+			return false
+		}
+	}
+	return true
+}
+
+func isASCII(s string) bool {
+	for i := range len(s) {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
 // singular writes the last word of name in the singular when it reads as an English
 // plural ("Permissions" → "Permission", "Entries" → "Entry", "Addresses" → "Address");
 // name as it is when it does not.
 func singular(name string) string {
-	words := names.Words(name)
+	var buf [16]string
+	words := names.AppendWords(buf[:0], name)
 	if len(words) == 0 {
 		return name
 	}
@@ -549,7 +600,6 @@ type titled struct {
 func (b *builder) scanTitles() {
 	var titledSchemas []*openapi3.Schema
 	seen := map[*openapi3.Schema]bool{}
-	keyOf := map[*openapi3.Schema]string{}
 	var walk func(sr *openapi3.SchemaRef)
 	walk = func(sr *openapi3.SchemaRef) {
 		if sr == nil || sr.Value == nil || sr.Ref != "" || seen[sr.Value] {
@@ -558,11 +608,7 @@ func (b *builder) scanTitles() {
 		s := sr.Value
 		seen[s] = true
 		if s.Title != "" {
-			data, err := json.Marshal(s)
-			if err == nil {
-				titledSchemas = append(titledSchemas, s)
-				keyOf[s] = names.GoName(s.Title) + "\x00" + string(data)
-			}
+			titledSchemas = append(titledSchemas, s)
 		}
 		for _, p := range s.Properties {
 			walk(p)
@@ -656,9 +702,90 @@ func (b *builder) scanTitles() {
 		}
 	}
 	b.titles = map[*openapi3.Schema]titled{}
+	keys := contentKeys{key: map[*openapi3.Schema]string{}, ref: map[string]string{}}
 	for _, s := range titledSchemas {
 		if name := names.GoName(s.Title); !b.componentNames[name] && !b.pkg.Taken(name) {
-			b.titles[s] = titled{name: name, key: keyOf[s]}
+			if key, ok := keys.of(s); ok {
+				b.titles[s] = titled{name: name, key: name + "\x00" + key}
+			}
 		}
 	}
+}
+
+// contentKeys gives schemas keys that are equal exactly when the schemas' JSON is, and
+// none to a schema that does not marshal. A schema's key is its JSON with each inline
+// schema in it written as a $ref that stands for that schema's key, so that a schema is
+// marshalled once, not again inside every schema that holds it.
+type contentKeys struct {
+	key map[*openapi3.Schema]string // a schema's key, "" for none
+	ref map[string]string           // a key → the $ref that stands for it
+}
+
+func (k *contentKeys) of(s *openapi3.Schema) (string, bool) {
+	if key, ok := k.key[s]; ok {
+		return key, key != ""
+	}
+	k.key[s] = "" // a schema inside itself does not marshal
+	c := *s
+	ok := true
+	inline := func(sr *openapi3.SchemaRef) *openapi3.SchemaRef {
+		if sr == nil || sr.Ref != "" || sr.Value == nil {
+			return sr // marshalled as it is: a $ref, or null
+		}
+		key, good := k.of(sr.Value)
+		if !good {
+			ok = false
+			return sr
+		}
+		ref, found := k.ref[key]
+		if !found {
+			// No $ref of a document starts with a NUL.
+			ref = "\x00" + strconv.Itoa(len(k.ref))
+			k.ref[key] = ref
+		}
+		return &openapi3.SchemaRef{Ref: ref}
+	}
+	inlines := func(srs openapi3.SchemaRefs) openapi3.SchemaRefs {
+		if len(srs) == 0 {
+			return srs
+		}
+		out := make(openapi3.SchemaRefs, len(srs))
+		for i, sr := range srs {
+			out[i] = inline(sr)
+		}
+		return out
+	}
+	// The schemas inside that the JSON holds: all of them, unless the schema is a
+	// boolean one; an additionalProperties of true or false holds none.
+	if s.Always == nil {
+		c.OneOf, c.AnyOf, c.AllOf = inlines(s.OneOf), inlines(s.AnyOf), inlines(s.AllOf)
+		c.Not, c.Items = inline(s.Not), inline(s.Items)
+		if len(s.Properties) > 0 {
+			c.Properties = make(openapi3.Schemas, len(s.Properties))
+			for name, p := range s.Properties {
+				c.Properties[name] = inline(p)
+			}
+		}
+		if s.AdditionalProperties.Has == nil {
+			c.AdditionalProperties.Schema = inline(s.AdditionalProperties.Schema)
+		}
+	}
+	if !ok {
+		return "", false
+	}
+	data, err := json.Marshal(c)
+	if err != nil {
+		return "", false
+	}
+	k.key[s] = string(data)
+	return k.key[s], true
+}
+
+// firstWord is the first of the words of s, or "".
+func firstWord(s string) string {
+	var buf [16]string
+	if words := names.AppendWords(buf[:0], s); len(words) > 0 {
+		return words[0]
+	}
+	return ""
 }
