@@ -573,6 +573,7 @@ func (b *builder) fixDocs() {
 func (b *builder) nameEnumValues() {
 	consts := map[string]bool{}
 	for _, d := range b.decls {
+		owner := "a value of " + d.GoName
 		for _, v := range d.Values {
 			if v.GoName == "" {
 				// A type that has the name already (Pet's kind_dog beside kind: dog)
@@ -583,7 +584,7 @@ func (b *builder) nameEnumValues() {
 					name += "Value"
 				}
 				consts[name] = true
-				v.GoName = b.pkg.UniqueFor(name, "a value of "+d.GoName)
+				v.GoName = b.pkg.UniqueFor(name, owner)
 			}
 		}
 	}

@@ -6,7 +6,6 @@ package names
 import (
 	"go/token"
 	"go/types"
-	"maps"
 	"strconv"
 	"strings"
 	"sync"
@@ -281,7 +280,8 @@ func IsValidIdent(s string) bool {
 // fields, a method's parameters). Names are given in call order, so callers must ask in a
 // stable order (sorted by a stable key): then the result is deterministic.
 type Namer struct {
-	owner map[string]string // name → what holds it, for messages
+	base  map[string]string // the names every such scope starts with (predeclared), shared and never written
+	owner map[string]string // the scope's own names → what holds them, for messages
 	next  map[string]int    // base name → the next suffix to try, so a crowd of equal names stays linear
 }
 
@@ -304,7 +304,7 @@ var predeclared = sync.OnceValue(func() map[string]string {
 // reserved: for a scope whose names may be unexported (a package's top level, a
 // method's parameters).
 func NewNamer(reserved ...string) *Namer {
-	n := &Namer{owner: maps.Clone(predeclared())}
+	n := &Namer{base: predeclared(), owner: make(map[string]string, len(reserved)+8)}
 	n.Reserve(reserved...)
 	return n
 }
@@ -321,7 +321,7 @@ func NewExportedNamer(reserved ...string) *Namer {
 // Reserve marks names as taken by the generator itself.
 func (n *Namer) Reserve(names ...string) {
 	for _, name := range names {
-		if _, ok := n.owner[name]; !ok {
+		if !n.Taken(name) {
 			n.owner[name] = "a name retrygen generates"
 		}
 	}
@@ -329,7 +329,10 @@ func (n *Namer) Reserve(names ...string) {
 
 // Taken reports whether name is already held.
 func (n *Namer) Taken(name string) bool {
-	_, ok := n.owner[name]
+	if _, ok := n.owner[name]; ok {
+		return true
+	}
+	_, ok := n.base[name]
 	return ok
 }
 
