@@ -4,9 +4,12 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -703,12 +706,18 @@ func (b *builder) scanTitles() {
 		}
 	}
 	b.titles = map[*openapi3.Schema]titled{}
-	keys := contentKeys{key: map[*openapi3.Schema]string{}, ref: map[string]string{}}
+	var named []*openapi3.Schema
+	var titleNames []string
 	for _, s := range titledSchemas {
 		if name := names.GoName(s.Title); !b.componentNames[name] && !b.pkg.Taken(name) {
-			if key, ok := keys.of(s); ok {
-				b.titles[s] = titled{name: name, key: name + "\x00" + key}
-			}
+			named = append(named, s)
+			titleNames = append(titleNames, name)
+		}
+	}
+	keys, ok := newContentKeys().all(named)
+	for i, s := range named {
+		if ok[i] {
+			b.titles[s] = titled{name: titleNames[i], key: titleNames[i] + "\x00" + keys[i]}
 		}
 	}
 }
@@ -716,34 +725,76 @@ func (b *builder) scanTitles() {
 // contentKeys gives schemas keys that are equal exactly when the schemas' JSON is, and
 // none to a schema that does not marshal. A schema's key is its JSON with each inline
 // schema in it written as a $ref that stands for that schema's key, so that a schema is
-// marshalled once, not again inside every schema that holds it.
+// marshalled once, not again inside every schema that holds it. Its methods may be
+// called from several goroutines: the $refs stand for keys by the order they are met,
+// which then varies, but equal keys still have one $ref.
 type contentKeys struct {
+	mu  sync.Mutex
 	key map[*openapi3.Schema]string // a schema's key, "" for none
 	ref map[string]string           // a key → the $ref that stands for it
 }
 
+func newContentKeys() *contentKeys {
+	return &contentKeys{key: map[*openapi3.Schema]string{}, ref: map[string]string{}}
+}
+
+// all is the keys of schemas, and whether each has one, marshalled by as many
+// goroutines as there are processors to run them.
+func (k *contentKeys) all(schemas []*openapi3.Schema) ([]string, []bool) {
+	keys, ok := make([]string, len(schemas)), make([]bool, len(schemas))
+	var next atomic.Int64
+	work := func() {
+		inside := map[*openapi3.Schema]bool{}
+		for i := int(next.Add(1) - 1); i < len(schemas); i = int(next.Add(1) - 1) {
+			keys[i], ok[i] = k.within(schemas[i], inside)
+		}
+	}
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(schemas)/64) - 1 {
+		wg.Go(work)
+	}
+	work()
+	wg.Wait()
+	return keys, ok
+}
+
+// of is the key of s.
 func (k *contentKeys) of(s *openapi3.Schema) (string, bool) {
-	if key, ok := k.key[s]; ok {
+	return k.within(s, map[*openapi3.Schema]bool{})
+}
+
+// within is the key of s, met inside the schemas inside holds, one goroutine's.
+func (k *contentKeys) within(s *openapi3.Schema, inside map[*openapi3.Schema]bool) (string, bool) {
+	k.mu.Lock()
+	key, done := k.key[s]
+	k.mu.Unlock()
+	if done {
 		return key, key != ""
 	}
-	k.key[s] = "" // a schema inside itself does not marshal
+	if inside[s] {
+		return "", false // a schema inside itself does not marshal
+	}
+	inside[s] = true
+	defer delete(inside, s)
 	c := *s
 	ok := true
 	inline := func(sr *openapi3.SchemaRef) *openapi3.SchemaRef {
 		if sr == nil || sr.Ref != "" || sr.Value == nil {
 			return sr // marshalled as it is: a $ref, or null
 		}
-		key, good := k.of(sr.Value)
+		key, good := k.within(sr.Value, inside)
 		if !good {
 			ok = false
 			return sr
 		}
+		k.mu.Lock()
 		ref, found := k.ref[key]
 		if !found {
 			// No $ref of a document starts with a NUL.
 			ref = "\x00" + strconv.Itoa(len(k.ref))
 			k.ref[key] = ref
 		}
+		k.mu.Unlock()
 		return &openapi3.SchemaRef{Ref: ref}
 	}
 	inlines := func(srs openapi3.SchemaRefs) openapi3.SchemaRefs {
@@ -771,15 +822,16 @@ func (k *contentKeys) of(s *openapi3.Schema) (string, bool) {
 			c.AdditionalProperties.Schema = inline(s.AdditionalProperties.Schema)
 		}
 	}
-	if !ok {
-		return "", false
+	key = ""
+	if ok {
+		if data, err := json.Marshal(c); err == nil {
+			key = string(data)
+		}
 	}
-	data, err := json.Marshal(c)
-	if err != nil {
-		return "", false
-	}
-	k.key[s] = string(data)
-	return k.key[s], true
+	k.mu.Lock()
+	k.key[s] = key
+	k.mu.Unlock()
+	return key, key != ""
 }
 
 // firstWord is the first of the words of s, or "".

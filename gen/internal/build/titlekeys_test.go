@@ -67,7 +67,7 @@ func inlineSchemas(doc *openapi3.T) []*openapi3.Schema {
 // has a key exactly when it marshals, and two keys are equal exactly when the JSON is.
 func checkContentKeys(t *testing.T, spec *load.Spec) {
 	t.Helper()
-	keys := contentKeys{key: map[*openapi3.Schema]string{}, ref: map[string]string{}}
+	keys := newContentKeys()
 	byJSON, byKey := map[string]string{}, map[string]string{}
 	schemas := inlineSchemas(spec.Doc)
 	for _, s := range schemas {
@@ -89,6 +89,19 @@ func checkContentKeys(t *testing.T, spec *load.Spec) {
 	}
 	if len(byJSON) < 2 || len(byJSON) == len(schemas) {
 		t.Fatalf("%d schemas, %d distinct: the spec does not test sharing", len(schemas), len(byJSON))
+	}
+	// Keyed by several goroutines at once, the schemas have keys as equal as one's.
+	all, ok := newContentKeys().all(schemas)
+	one, many := map[string]string{}, map[string]string{}
+	for i, s := range schemas {
+		key, good := keys.of(s)
+		if good != ok[i] {
+			t.Fatalf("schema %q: key %v alone, %v among several goroutines", s.Title, good, ok[i])
+		}
+		if k, seen := one[key]; seen && k != all[i] || many[all[i]] != "" && many[all[i]] != key {
+			t.Fatalf("schema %q: keys differ in their equalities among several goroutines", s.Title)
+		}
+		one[key], many[all[i]] = all[i], key
 	}
 }
 
