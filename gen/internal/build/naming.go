@@ -308,18 +308,19 @@ func trimSaid(saidWords []string, word string) string {
 	return out
 }
 
-// sameLower reports strings.ToLower(a) == strings.ToLower(b).
+// sameLower reports strings.ToLower(a) == strings.ToLower(b), which strings.EqualFold
+// is not: it folds more ("ſ" and "s" are one to it, not in the lower case).
 func sameLower(a, b string) bool {
 	if len(a) != len(b) {
 		if isASCII(a) && isASCII(b) {
 			return false
 		}
-		return strings.ToLower(a) == strings.ToLower(b)
+		return lowerEqual(a, b)
 	}
 	for i := range len(a) {
 		ca, cb := a[i], b[i]
 		if ca >= utf8.RuneSelf || cb >= utf8.RuneSelf {
-			return strings.ToLower(a) == strings.ToLower(b)
+			return lowerEqual(a, b)
 		}
 		if 'A' <= ca && ca <= 'Z' {
 			ca += 'a' - 'A'
@@ -332,6 +333,11 @@ func sameLower(a, b string) bool {
 		}
 	}
 	return true
+}
+
+func lowerEqual(a, b string) bool {
+	//lint:ignore SA6005 the lower case, not EqualFold's folding, is what is compared
+	return strings.ToLower(a) == strings.ToLower(b)
 }
 
 func isASCII(s string) bool {
