@@ -4,9 +4,13 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/retrygen/retrygen/gen/internal/names"
@@ -88,11 +92,12 @@ func (s site) said() []string {
 	if s.step != "" {
 		return names.Words(s.step)
 	}
-	words := names.Words(s.childBases()[0])
+	var buf [16]string
+	words := names.AppendWords(buf[:0], s.childBases()[0])
 	if len(words) == 0 {
 		return nil
 	}
-	return words[len(words)-1:]
+	return []string{words[len(words)-1]}
 }
 
 // inside is the site a decl was made at, for the names of the places inside it: a
@@ -131,7 +136,8 @@ func (s site) items() site {
 		switch one := singular(name); {
 		case repeatsEnd(one):
 			// ValidationError's errors: ValidationErrorItem
-			cands = append(cands, join(strings.TrimSuffix(name, names.Words(name)[len(names.Words(name))-1]), "Item"))
+			words := names.Words(name)
+			cands = append(cands, join(strings.TrimSuffix(name, words[len(words)-1]), "Item"))
 		case one != name:
 			cands = append(cands, one)
 		default:
@@ -213,12 +219,13 @@ func (s site) variant(label string, i int, where string) site {
 // "ChunkingStrategyStatic" adds nothing, "ReaderResource" after "TerminalReader" adds
 // Resource); "" when word adds nothing.
 func join(base, word string) string {
-	bw, ww := names.Words(base), names.Words(word)
+	var bbuf, wbuf [16]string
+	bw, ww := names.AppendWords(bbuf[:0], base), names.AppendWords(wbuf[:0], word)
 	for k := min(len(bw), len(ww)); k > 0; k-- {
 		if !slices.EqualFunc(bw[len(bw)-k:], ww[:k], strings.EqualFold) {
 			continue
 		}
-		rest, ok := strings.CutPrefix(word, strings.Join(ww[:k], ""))
+		rest, ok := cutWords(word, ww[:k])
 		switch {
 		case !ok:
 		case rest == "":
@@ -231,9 +238,22 @@ func join(base, word string) string {
 	return base + word
 }
 
+// cutWords is strings.CutPrefix(s, strings.Join(words, "")).
+func cutWords(s string, words []string) (string, bool) {
+	rest := s
+	for _, w := range words {
+		var ok bool
+		if rest, ok = strings.CutPrefix(rest, w); !ok {
+			return s, false
+		}
+	}
+	return rest, true
+}
+
 // repeatsEnd reports a name whose last two words are one ("ValidationErrorError").
 func repeatsEnd(name string) bool {
-	w := names.Words(name)
+	var buf [16]string
+	w := names.AppendWords(buf[:0], name)
 	return len(w) > 1 && strings.EqualFold(w[len(w)-1], w[len(w)-2])
 }
 
@@ -255,7 +275,8 @@ var ordinals = []string{"First", "Second", "Third", "Fourth", "Fifth", "Sixth", 
 // parameter names one of what the path lists ("PostCustomersCustomerSubscriptions" →
 // PostCustomersSubscriptions).
 func shortOp(op string) string {
-	words := names.Words(op)
+	var buf [16]string
+	words := names.AppendWords(buf[:0], op)
 	var b strings.Builder
 	for i, w := range words {
 		if i > 0 && !strings.EqualFold(w, words[i-1]) && strings.EqualFold(singular(words[i-1]), w) {
@@ -270,13 +291,10 @@ func shortOp(op string) string {
 // "PaymentSettings", word "PaymentMethodOptions" → "MethodOptions"); word when nothing
 // would be left.
 func trimSaid(saidWords []string, word string) string {
-	said := map[string]bool{}
-	for _, w := range saidWords {
-		said[strings.ToLower(w)] = true
-	}
+	var buf [16]string
 	var b strings.Builder
-	for _, w := range names.Words(word) {
-		if !said[strings.ToLower(w)] {
+	for _, w := range names.AppendWords(buf[:0], word) {
+		if !slices.ContainsFunc(saidWords, func(s string) bool { return sameLower(s, w) }) {
 			b.WriteString(w)
 		}
 	}
@@ -290,11 +308,53 @@ func trimSaid(saidWords []string, word string) string {
 	return out
 }
 
+// sameLower reports strings.ToLower(a) == strings.ToLower(b), which strings.EqualFold
+// is not: it folds more ("ſ" and "s" are one to it, not in the lower case).
+func sameLower(a, b string) bool {
+	if len(a) != len(b) {
+		if isASCII(a) && isASCII(b) {
+			return false
+		}
+		return lowerEqual(a, b)
+	}
+	for i := range len(a) {
+		ca, cb := a[i], b[i]
+		if ca >= utf8.RuneSelf || cb >= utf8.RuneSelf {
+			return lowerEqual(a, b)
+		}
+		if 'A' <= ca && ca <= 'Z' {
+			ca += 'a' - 'A'
+		}
+		if 'A' <= cb && cb <= 'Z' {
+			cb += 'a' - 'A'
+		}
+		if ca != cb {
+			return false
+		}
+	}
+	return true
+}
+
+func lowerEqual(a, b string) bool {
+	//lint:ignore SA6005 the lower case, not EqualFold's folding, is what is compared
+	return strings.ToLower(a) == strings.ToLower(b)
+}
+
+func isASCII(s string) bool {
+	for i := range len(s) {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
 // singular writes the last word of name in the singular when it reads as an English
 // plural ("Permissions" → "Permission", "Entries" → "Entry", "Addresses" → "Address");
 // name as it is when it does not.
 func singular(name string) string {
-	words := names.Words(name)
+	var buf [16]string
+	words := names.AppendWords(buf[:0], name)
 	if len(words) == 0 {
 		return name
 	}
@@ -522,6 +582,7 @@ func (b *builder) fixDocs() {
 func (b *builder) nameEnumValues() {
 	consts := map[string]bool{}
 	for _, d := range b.decls {
+		owner := "a value of " + d.GoName
 		for _, v := range d.Values {
 			if v.GoName == "" {
 				// A type that has the name already (Pet's kind_dog beside kind: dog)
@@ -532,7 +593,7 @@ func (b *builder) nameEnumValues() {
 					name += "Value"
 				}
 				consts[name] = true
-				v.GoName = b.pkg.UniqueFor(name, "a value of "+d.GoName)
+				v.GoName = b.pkg.UniqueFor(name, owner)
 			}
 		}
 	}
@@ -549,7 +610,6 @@ type titled struct {
 func (b *builder) scanTitles() {
 	var titledSchemas []*openapi3.Schema
 	seen := map[*openapi3.Schema]bool{}
-	keyOf := map[*openapi3.Schema]string{}
 	var walk func(sr *openapi3.SchemaRef)
 	walk = func(sr *openapi3.SchemaRef) {
 		if sr == nil || sr.Value == nil || sr.Ref != "" || seen[sr.Value] {
@@ -558,11 +618,7 @@ func (b *builder) scanTitles() {
 		s := sr.Value
 		seen[s] = true
 		if s.Title != "" {
-			data, err := json.Marshal(s)
-			if err == nil {
-				titledSchemas = append(titledSchemas, s)
-				keyOf[s] = names.GoName(s.Title) + "\x00" + string(data)
-			}
+			titledSchemas = append(titledSchemas, s)
 		}
 		for _, p := range s.Properties {
 			walk(p)
@@ -656,9 +712,139 @@ func (b *builder) scanTitles() {
 		}
 	}
 	b.titles = map[*openapi3.Schema]titled{}
+	var named []*openapi3.Schema
+	var titleNames []string
 	for _, s := range titledSchemas {
 		if name := names.GoName(s.Title); !b.componentNames[name] && !b.pkg.Taken(name) {
-			b.titles[s] = titled{name: name, key: keyOf[s]}
+			named = append(named, s)
+			titleNames = append(titleNames, name)
 		}
 	}
+	keys, ok := newContentKeys().all(named)
+	for i, s := range named {
+		if ok[i] {
+			b.titles[s] = titled{name: titleNames[i], key: titleNames[i] + "\x00" + keys[i]}
+		}
+	}
+}
+
+// contentKeys gives schemas keys that are equal exactly when the schemas' JSON is, and
+// none to a schema that does not marshal. A schema's key is its JSON with each inline
+// schema in it written as a $ref that stands for that schema's key, so that a schema is
+// marshalled once, not again inside every schema that holds it. Its methods may be
+// called from several goroutines: the $refs stand for keys by the order they are met,
+// which then varies, but equal keys still have one $ref.
+type contentKeys struct {
+	mu  sync.Mutex
+	key map[*openapi3.Schema]string // a schema's key, "" for none
+	ref map[string]string           // a key → the $ref that stands for it
+}
+
+func newContentKeys() *contentKeys {
+	return &contentKeys{key: map[*openapi3.Schema]string{}, ref: map[string]string{}}
+}
+
+// all is the keys of schemas, and whether each has one, marshalled by as many
+// goroutines as there are processors to run them.
+func (k *contentKeys) all(schemas []*openapi3.Schema) ([]string, []bool) {
+	keys, ok := make([]string, len(schemas)), make([]bool, len(schemas))
+	var next atomic.Int64
+	work := func() {
+		inside := map[*openapi3.Schema]bool{}
+		for i := int(next.Add(1) - 1); i < len(schemas); i = int(next.Add(1) - 1) {
+			keys[i], ok[i] = k.within(schemas[i], inside)
+		}
+	}
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(schemas)/64) - 1 {
+		wg.Go(work)
+	}
+	work()
+	wg.Wait()
+	return keys, ok
+}
+
+// of is the key of s.
+func (k *contentKeys) of(s *openapi3.Schema) (string, bool) {
+	return k.within(s, map[*openapi3.Schema]bool{})
+}
+
+// within is the key of s, met inside the schemas inside holds, one goroutine's.
+func (k *contentKeys) within(s *openapi3.Schema, inside map[*openapi3.Schema]bool) (string, bool) {
+	k.mu.Lock()
+	key, done := k.key[s]
+	k.mu.Unlock()
+	if done {
+		return key, key != ""
+	}
+	if inside[s] {
+		return "", false // a schema inside itself does not marshal
+	}
+	inside[s] = true
+	defer delete(inside, s)
+	c := *s
+	ok := true
+	inline := func(sr *openapi3.SchemaRef) *openapi3.SchemaRef {
+		if sr == nil || sr.Ref != "" || sr.Value == nil {
+			return sr // marshalled as it is: a $ref, or null
+		}
+		key, good := k.within(sr.Value, inside)
+		if !good {
+			ok = false
+			return sr
+		}
+		k.mu.Lock()
+		ref, found := k.ref[key]
+		if !found {
+			// No $ref of a document starts with a NUL.
+			ref = "\x00" + strconv.Itoa(len(k.ref))
+			k.ref[key] = ref
+		}
+		k.mu.Unlock()
+		return &openapi3.SchemaRef{Ref: ref}
+	}
+	inlines := func(srs openapi3.SchemaRefs) openapi3.SchemaRefs {
+		if len(srs) == 0 {
+			return srs
+		}
+		out := make(openapi3.SchemaRefs, len(srs))
+		for i, sr := range srs {
+			out[i] = inline(sr)
+		}
+		return out
+	}
+	// The schemas inside that the JSON holds: all of them, unless the schema is a
+	// boolean one; an additionalProperties of true or false holds none.
+	if s.Always == nil {
+		c.OneOf, c.AnyOf, c.AllOf = inlines(s.OneOf), inlines(s.AnyOf), inlines(s.AllOf)
+		c.Not, c.Items = inline(s.Not), inline(s.Items)
+		if len(s.Properties) > 0 {
+			c.Properties = make(openapi3.Schemas, len(s.Properties))
+			for name, p := range s.Properties {
+				c.Properties[name] = inline(p)
+			}
+		}
+		if s.AdditionalProperties.Has == nil {
+			c.AdditionalProperties.Schema = inline(s.AdditionalProperties.Schema)
+		}
+	}
+	key = ""
+	if ok {
+		if data, err := json.Marshal(c); err == nil {
+			key = string(data)
+		}
+	}
+	k.mu.Lock()
+	k.key[s] = key
+	k.mu.Unlock()
+	return key, key != ""
+}
+
+// firstWord is the first of the words of s, or "".
+func firstWord(s string) string {
+	var buf [16]string
+	if words := names.AppendWords(buf[:0], s); len(words) > 0 {
+		return words[0]
+	}
+	return ""
 }

@@ -182,3 +182,35 @@ func TestInlineNames(t *testing.T) {
 		}
 	}
 }
+
+// sameLower is strings.ToLower equality, for letters whose lower case is longer or
+// shorter than they are ("İ", "Ⱥ"), letters only one case of which is ASCII ("K", the
+// Kelvin sign) and letters EqualFold folds with ASCII ones ("ſ") too; cutWords is
+// strings.CutPrefix of the words joined.
+func TestSameLowerAndCutWords(t *testing.T) {
+	pieces := []string{"a", "A", "z", "Z", "1", "_", "İ", "i", "I", "Ⱥ", "ⱥ", "K", "k", "K", "ß", "ẞ", "ſ", "s", "S", "é", "É", "\xff"}
+	var all []string
+	for _, p := range pieces {
+		for _, q := range pieces {
+			all = append(all, p+q, p)
+		}
+	}
+	for _, a := range all {
+		for _, b := range all {
+			if got, want := sameLower(a, b), lowerEqual(a, b); got != want {
+				t.Errorf("sameLower(%q, %q) = %v, want %v", a, b, got, want)
+			}
+		}
+	}
+	for _, c := range []struct {
+		s     string
+		words []string
+	}{{"PaymentMethod", []string{"Payment"}}, {"PaymentMethod", []string{"Payment", "Method"}}, {"PaymentMethod", []string{"payment"}},
+		{"Pay", []string{"Pay", "ment"}}, {"Pay2x", []string{"Pay", "2"}}, {"x", nil}} {
+		rest, ok := cutWords(c.s, c.words)
+		wantRest, wantOK := strings.CutPrefix(c.s, strings.Join(c.words, ""))
+		if rest != wantRest || ok != wantOK {
+			t.Errorf("cutWords(%q, %q) = %q, %v, want %q, %v", c.s, c.words, rest, ok, wantRest, wantOK)
+		}
+	}
+}

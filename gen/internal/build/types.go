@@ -856,7 +856,7 @@ func enumSuffix(v any) string {
 		}
 	}
 	name := names.GoName(s)
-	if words := names.Words(s); len(words) > 0 && unicode.IsDigit([]rune(words[0])[0]) {
+	if first, _ := utf8.DecodeRuneInString(firstWord(s)); unicode.IsDigit(first) {
 		name = strings.TrimPrefix(name, "X")
 	}
 	return prefix + name

@@ -6,7 +6,6 @@ package names
 import (
 	"go/token"
 	"go/types"
-	"maps"
 	"strconv"
 	"strings"
 	"sync"
@@ -45,54 +44,74 @@ var symbolWords = map[rune]string{
 
 // Words splits spec text into words: at every character that cannot be part of a Go
 // identifier, and at case changes ("getUserByID" → get User By ID, "HTTPServer" → HTTP
-// Server). Digits stay with the letters before them ("v2", "utf8").
+// Server). Digits stay with the letters before them ("v2", "utf8"). Bytes that are not
+// UTF-8 split words as other characters do. The words are parts of s, not copies.
 func Words(s string) []string {
-	var words []string
-	var cur []rune
-	flush := func() {
-		if len(cur) > 0 {
-			words = append(words, string(cur))
-			cur = cur[:0]
+	return AppendWords(nil, s)
+}
+
+// AppendWords appends the words of s to words and returns the extended slice, as
+// strconv's Append functions do: a caller that keeps the words briefly can split into
+// an array of its own.
+func AppendWords(words []string, s string) []string {
+	start := -1 // where the current word starts in s, or -1 between words
+	var prev rune
+	for i := 0; i < len(s); {
+		r, n := rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			r, n = utf8.DecodeRuneInString(s[i:])
 		}
-	}
-	runes := []rune(strings.ToValidUTF8(s, " "))
-	for i, r := range runes {
 		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
-			flush()
+			if start >= 0 {
+				words = append(words, s[start:i])
+				start = -1
+			}
+			i += n
 			continue
 		}
-		if len(cur) > 0 {
-			prev := cur[len(cur)-1]
-			switch {
-			case unicode.IsUpper(r) && (unicode.IsLower(prev) || unicode.IsDigit(prev)):
-				// fooBar, v2Api
-				flush()
-			case unicode.IsUpper(r) && unicode.IsUpper(prev) && i+1 < len(runes) && unicode.IsLower(runes[i+1]) &&
-				!initialismPlural(cur, r, runes[i+1:]):
+		if start >= 0 && unicode.IsUpper(r) {
+			split := unicode.IsLower(prev) || unicode.IsDigit(prev) // fooBar, v2Api
+			if !split && unicode.IsUpper(prev) {
 				// HTTPServer: the S starts a word
-				flush()
+				next, _ := utf8.DecodeRuneInString(s[i+n:])
+				split = unicode.IsLower(next) && !initialismPlural(s[start:i+n], s[i+n:])
+			}
+			if split {
+				words = append(words, s[start:i])
+				start = -1
 			}
 		}
-		cur = append(cur, r)
+		if start < 0 {
+			start = i
+		}
+		prev = r
+		i += n
 	}
-	flush()
+	if start >= 0 {
+		words = append(words, s[start:])
+	}
 	return words
 }
 
-// initialismPlural reports whether cur+r followed by rest reads as the plural of an
-// initialism ("UUIDs", "IDsByName"), which stays one word.
-func initialismPlural(cur []rune, r rune, rest []rune) bool {
-	if rest[0] != 's' || (len(rest) > 1 && unicode.IsLower(rest[1])) {
+// initialismPlural reports whether word (the current word up to a capital) followed by
+// rest, which starts with a lower case letter, reads as the plural of an initialism
+// ("UUIDs", "IDsByName"), which stays one word.
+func initialismPlural(word, rest string) bool {
+	if rest[0] != 's' {
 		return false
 	}
-	return initialisms[string(cur)+string(r)]
+	if after, _ := utf8.DecodeRuneInString(rest[1:]); len(rest) > 1 && unicode.IsLower(after) {
+		return false
+	}
+	return initialisms[word]
 }
 
 // GoName turns spec text into an exported Go identifier: "get-user_by ID" → "GetUserByID",
 // "pet_ids" → "PetIDs", "1st" → "X1st", "" → "Empty". Text that starts with a digit or a
 // letter without case gets an "X" in front.
 func GoName(s string) string {
-	words := Words(s)
+	var buf [16]string
+	words := AppendWords(buf[:0], s)
 	if len(words) == 0 {
 		words = symbolNames(s)
 	}
@@ -100,8 +119,9 @@ func GoName(s string) string {
 		return EmptyName
 	}
 	var b strings.Builder
+	b.Grow(len(s))
 	for _, w := range words {
-		b.WriteString(titleWord(w))
+		writeTitle(&b, w)
 	}
 	if b.Len() > MaxNameLen {
 		// Too long to keep whole: a word the name already said goes first.
@@ -125,7 +145,8 @@ func GoName(s string) string {
 // "URL" → "url", "type" → "type_". Keywords and predeclared names ("string", "len") get a
 // trailing underscore, as do names that would be "_" alone.
 func LowerName(s string) string {
-	words := Words(s)
+	var buf [16]string
+	words := AppendWords(buf[:0], s)
 	if len(words) == 0 {
 		words = symbolNames(s)
 	}
@@ -138,7 +159,7 @@ func LowerName(s string) string {
 			b.WriteString(lowerWord(w))
 			continue
 		}
-		b.WriteString(titleWord(w))
+		writeTitle(&b, w)
 	}
 	name := b.String()
 	// A capital without a lower case ("ϓ") would export the name.
@@ -174,6 +195,51 @@ func titleWord(w string) string {
 	}
 	r, n := utf8.DecodeRuneInString(w)
 	return string(unicode.ToUpper(r)) + strings.ToLower(w[n:])
+}
+
+// writeTitle writes titleWord(w) to b, without building strings for an ASCII word.
+func writeTitle(b *strings.Builder, w string) {
+	var up [maxInitialism + 1]byte // an initialism, or its plural
+	for i := range len(w) {
+		if w[i] >= utf8.RuneSelf {
+			// The upper case of a letter outside ASCII can be in ASCII ("ıd" → "ID").
+			b.WriteString(titleWord(w))
+			return
+		}
+		if i < len(up) {
+			up[i] = upperASCII(w[i])
+		}
+	}
+	if len(w) <= len(up) {
+		u := up[:len(w)]
+		if initialisms[string(u)] {
+			b.Write(u)
+			return
+		}
+		if len(u) > 2 && u[len(u)-1] == 'S' && initialisms[string(u[:len(u)-1])] {
+			b.Write(u[:len(u)-1])
+			b.WriteByte('s')
+			return
+		}
+	}
+	b.WriteByte(upperASCII(w[0]))
+	for i := 1; i < len(w); i++ {
+		c := w[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b.WriteByte(c)
+	}
+}
+
+// maxInitialism is the length of the longest initialism.
+const maxInitialism = 5
+
+func upperASCII(c byte) byte {
+	if 'a' <= c && c <= 'z' {
+		return c - ('a' - 'A')
+	}
+	return c
 }
 
 // lowerWord writes the first word of an unexported name.
@@ -214,7 +280,8 @@ func IsValidIdent(s string) bool {
 // fields, a method's parameters). Names are given in call order, so callers must ask in a
 // stable order (sorted by a stable key): then the result is deterministic.
 type Namer struct {
-	owner map[string]string // name → what holds it, for messages
+	base  map[string]string // the names every such scope starts with (predeclared), shared and never written
+	owner map[string]string // the scope's own names → what holds them, for messages
 	next  map[string]int    // base name → the next suffix to try, so a crowd of equal names stays linear
 }
 
@@ -237,7 +304,7 @@ var predeclared = sync.OnceValue(func() map[string]string {
 // reserved: for a scope whose names may be unexported (a package's top level, a
 // method's parameters).
 func NewNamer(reserved ...string) *Namer {
-	n := &Namer{owner: maps.Clone(predeclared())}
+	n := &Namer{base: predeclared(), owner: make(map[string]string, len(reserved)+8)}
 	n.Reserve(reserved...)
 	return n
 }
@@ -254,7 +321,7 @@ func NewExportedNamer(reserved ...string) *Namer {
 // Reserve marks names as taken by the generator itself.
 func (n *Namer) Reserve(names ...string) {
 	for _, name := range names {
-		if _, ok := n.owner[name]; !ok {
+		if !n.Taken(name) {
 			n.owner[name] = "a name retrygen generates"
 		}
 	}
@@ -262,7 +329,10 @@ func (n *Namer) Reserve(names ...string) {
 
 // Taken reports whether name is already held.
 func (n *Namer) Taken(name string) bool {
-	_, ok := n.owner[name]
+	if _, ok := n.owner[name]; ok {
+		return true
+	}
+	_, ok := n.base[name]
 	return ok
 }
 

@@ -3,9 +3,12 @@ package names
 import (
 	"go/token"
 	"go/types"
+	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"unicode"
 )
 
 func TestGoName(t *testing.T) {
@@ -219,5 +222,93 @@ func TestSpellOperators(t *testing.T) {
 	}
 	if got := LowerName(SpellOperators("DateSent<", true)); got != "dateSentBefore" {
 		t.Errorf("LowerName: got %q", got)
+	}
+}
+
+// wordsByRunes is Words as it was first written, over a slice of runes of the text made
+// valid UTF-8: the reference the byte-wise Words is held to.
+func wordsByRunes(s string) []string {
+	var words []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			words = append(words, string(cur))
+			cur = cur[:0]
+		}
+	}
+	runes := []rune(strings.ToValidUTF8(s, " "))
+	for i, r := range runes {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			flush()
+			continue
+		}
+		if len(cur) > 0 {
+			prev := cur[len(cur)-1]
+			switch {
+			case unicode.IsUpper(r) && (unicode.IsLower(prev) || unicode.IsDigit(prev)):
+				flush()
+			case unicode.IsUpper(r) && unicode.IsUpper(prev) && i+1 < len(runes) && unicode.IsLower(runes[i+1]) &&
+				!(runes[i+1] == 's' && (i+2 >= len(runes) || !unicode.IsLower(runes[i+2])) && initialisms[string(cur)+string(r)]):
+				flush()
+			}
+		}
+		cur = append(cur, r)
+	}
+	flush()
+	return words
+}
+
+// wordPieces are what the texts of TestWordsAsByRunes are made of: initialisms and their
+// plurals, case changes, digits, separators, letters whose case maps outside their
+// script, and bytes that are not UTF-8.
+var wordPieces = []string{"a", "b", "s", "S", "x", "Z", "ID", "Ids", "IDs", "UUID", "HTTP", "Http", "URL", "s", "Server",
+	"v2", "2", "9a", "_", "-", " ", ".", "{", "ı", "ſ", "ß", "É", "é", "ǅ", "Ϊ", "名", "٣", "\u00a0", "\ufffd",
+	"\xff", "\xed\xa0\x80", "\xe2\x82", "\xc3"}
+
+// TestWordsAsByRunes holds Words to the rune-slice reference on texts made of pieces that
+// exercise every rule, so that splitting by bytes changes no word.
+func TestWordsAsByRunes(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 200000 {
+		var b strings.Builder
+		for range r.IntN(8) {
+			b.WriteString(wordPieces[r.IntN(len(wordPieces))])
+		}
+		s := b.String()
+		if got, want := Words(s), wordsByRunes(s); !slices.Equal(got, want) {
+			t.Fatalf("Words(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
+// FuzzWords holds Words to the rune-slice reference on any text.
+func FuzzWords(f *testing.F) {
+	for _, s := range []string{"getHTTPResponse_v2 by-ID", "UUIDsByName", "IDs", "\xffAb", "ıd", "HTTPSs"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := Words(s), wordsByRunes(s); !slices.Equal(got, want) {
+			t.Fatalf("Words(%q) = %q, want %q", s, got, want)
+		}
+	})
+}
+
+// TestWriteTitle holds writeTitle to titleWord on every initialism, its plural and other
+// spellings, and on words outside ASCII; maxInitialism is the longest initialism's length.
+func TestWriteTitle(t *testing.T) {
+	words := []string{"a", "Ab", "aB", "id", "Id", "ids", "IDS", "IDs", "idss", "https", "HTTPSs", "ascii", "asciis",
+		"v2", "2a", "utf8", "Utf8s", "ıd", "ſsh", "éa", "Ǆa", "名前", "ab9Z"}
+	for k := range initialisms {
+		if len(k) > maxInitialism {
+			t.Errorf("initialism %q is longer than maxInitialism %d", k, maxInitialism)
+		}
+		words = append(words, k, strings.ToLower(k), strings.ToLower(k)+"s", k+"s", k+"S", k+"x", "x"+k)
+	}
+	for _, w := range words {
+		var b strings.Builder
+		writeTitle(&b, w)
+		if got, want := b.String(), titleWord(w); got != want {
+			t.Errorf("writeTitle(%q) = %q, titleWord gives %q", w, got, want)
+		}
 	}
 }
