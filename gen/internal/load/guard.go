@@ -2,10 +2,12 @@ package load
 
 import (
 	"bytes"
+	stdjson "encoding/json"
 	"fmt"
 	"net/url"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/retrygen/retrygen/gen/internal/source"
 	"go.yaml.in/yaml/v4"
@@ -48,8 +50,67 @@ func checkDocuments(path string, data []byte) *source.Error {
 	if e := checkSingleDocument(path, data); e != nil {
 		return e
 	}
+	if e := checkLines(path, data); e != nil {
+		return e
+	}
 	return checkIndicators(path, data)
 }
+
+// MaxBlankLines caps a run of blank lines: kin-openapi's loader (which reads a document
+// with anchors or aliases itself) walks the run again for every node that ends before
+// it, so that 50,000 nodes before 500,000 blank lines took a minute.
+const MaxBlankLines = 1000
+
+// checkLines refuses, at the line and column (in bytes) the file has them, lines counted
+// at line feeds, carriage returns and the pairs of both: a run of more than
+// MaxBlankLines blank lines; and in YAML, the characters the YAML parser breaks lines
+// at beyond those (U+0085, U+2028, U+2029), after which its lines and the file's
+// differ: a comment line would hold content, and every place after it would be a line
+// off. A JSON document's are written as escapes for the parser (yamlSafeJSON).
+func checkLines(path string, data []byte) *source.Error {
+	at := func(line, col int) source.Pos { return source.Pos{File: path, Line: line, Col: col} }
+	line, blanks, blankFrom := 1, 0, 0
+	json := -1 // whether data is JSON: 1 or 0, -1 until asked
+	for off := 0; off < len(data); line++ {
+		end := bytes.IndexAny(data[off:], "\r\n")
+		if end < 0 {
+			end = len(data) - off
+		}
+		text := data[off : off+end]
+		if len(bytes.Trim(text, " \t")) > 0 {
+			blanks = 0
+		} else if blanks++; blanks == 1 {
+			blankFrom = line
+		} else if blanks > MaxBlankLines {
+			return &source.Error{Pos: at(blankFrom, 1),
+				Msg: fmt.Sprintf("limit exceeded: more than %d blank lines in a row", MaxBlankLines),
+				Fix: "remove the blank lines"}
+		}
+		if i := bytes.IndexFunc(text, isYAMLLineBreak); i >= 0 {
+			if json < 0 {
+				json = 0
+				if stdjson.Valid(bytes.TrimPrefix(data, []byte("\uFEFF"))) {
+					json = 1
+				}
+			}
+			if json == 0 {
+				r, _ := utf8.DecodeRune(text[i:])
+				return &source.Error{Pos: at(line, i+1),
+					Msg: fmt.Sprintf("malformed document: the character %U, which YAML reads as a line break where the file has none", r),
+					Fix: fmt.Sprintf("write it as \\u%04X in a double-quoted string, or remove it", r)}
+			}
+		}
+		off += end + 1
+		if off < len(data) && data[off-1] == '\r' && data[off] == '\n' {
+			off++
+		}
+	}
+	return nil
+}
+
+// isYAMLLineBreak reports whether r is a character the YAML parser breaks lines at besides
+// line feed and carriage return.
+func isYAMLLineBreak(r rune) bool { return r == 0x85 || r == 0x2028 || r == 0x2029 }
 
 // newGuard returns a guard that locates the nodes of a tree with pos.
 func newGuard(pos func(*yaml.Node) source.Pos) *guard {
@@ -416,7 +477,7 @@ func (g *guard) checkRefChains(root *yaml.Node) *source.Error {
 			length := rc.length(n, 0)
 			steps += length
 			if length > MaxRefChain || steps > MaxRefSteps {
-				msg := fmt.Sprintf("limit exceeded: $ref %q starts a chain of more than %d $refs that only name other $refs", ref, MaxRefChain)
+				msg := fmt.Sprintf("limit exceeded: $ref %s starts a chain of more than %d $refs that only name other $refs", source.Quote(ref), MaxRefChain)
 				if length <= MaxRefChain {
 					msg = fmt.Sprintf("limit exceeded: following the chains of $refs that only name other $refs takes more than %d steps; this one is %d long", MaxRefSteps, length)
 				}
