@@ -121,6 +121,7 @@ func newGuard(pos func(*yaml.Node) source.Pos) *guard {
 func (g *guard) check(root *yaml.Node) *source.Error {
 	for _, check := range []func() *source.Error{
 		func() *source.Error { return g.walk(root, nil, 0) },
+		func() *source.Error { return g.checkRepeatedKeys(root) },
 		func() *source.Error { return g.countOperations(root) },
 		g.checkKeyPairs,
 		func() *source.Error { return g.checkRefFanIn(root) },
@@ -239,6 +240,19 @@ type guard struct {
 	widestAt                *yaml.Node
 }
 
+// checkRepeatedKeys refuses a key repeated in one mapping, as YAML does. The YAML decoder
+// refuses one where a struct is decoded, but kin-openapi fills Paths, Responses and
+// Callback from the pairs themselves, the later entry replacing the earlier; and JSON's
+// "/a" and "\u002fa" are one key once unescaped.
+func (g *guard) checkRepeatedKeys(root *yaml.Node) *source.Error {
+	if k, first := repeatedKey(root, 0); k != nil {
+		return &source.Error{Pos: g.pos(k),
+			Msg: fmt.Sprintf("malformed document: mapping key %s already defined at line %d", source.Quote(k.Value), g.pos(first).Line),
+			Fix: "remove one of them: tools disagree on which one counts"}
+	}
+	return nil
+}
+
 // checkKeyPairs refuses a document whose mappings would take the YAML decoder too long:
 // it compares each key of a mapping with every other.
 func (g *guard) checkKeyPairs() *source.Error {
@@ -319,6 +333,9 @@ func (g *guard) walk(n, key *yaml.Node, depth int) *source.Error {
 					Msg: fmt.Sprintf("limit exceeded: enum of %d values, more than %d", len(v.Content), MaxEnumValues),
 					Fix: "declare the values as a plain string or integer, and document them"}
 			}
+			if e := g.checkKey(k, key); e != nil {
+				return e
+			}
 			if e := g.walk(k, nil, depth+1); e != nil {
 				return e
 			}
@@ -334,6 +351,30 @@ func (g *guard) walk(n, key *yaml.Node, depth int) *source.Error {
 		}
 	}
 	return nil
+}
+
+// checkKey refuses a mapping key k that is a mapping or a list (written "? [a, b]"),
+// which the decoder would refuse with Go's syntax, placed at the document's start. of is
+// the key of the mapping k is in, nil for the root or a list's item.
+func (g *guard) checkKey(k, of *yaml.Node) *source.Error {
+	n := k
+	for n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	what := "a list"
+	switch n.Kind {
+	case yaml.ScalarNode, yaml.AliasNode:
+		return nil
+	case yaml.MappingNode:
+		what = "a mapping"
+	}
+	holder := "a mapping key"
+	if of != nil {
+		holder = "a key of " + source.Quote(of.Value)
+	}
+	return &source.Error{Pos: g.pos(k),
+		Msg: fmt.Sprintf("malformed document: %s is %s; keys must be strings", holder, what),
+		Fix: "write the key as a string"}
 }
 
 // expanded returns the nodes n stands for and the bytes of their scalars, aliases
