@@ -15,7 +15,9 @@ import (
 // scalar's; blank lines only when the block resumes after them), and held before the
 // line its next entry in a block collection starts on, as every node under it is.
 // nodeindex takes three passes over the tree, the last as deep as the tree for every
-// node, and a map of the nodes; the ends are the same in one pass, kept by node index.
+// node, and a map of the nodes, and walks the lines after each node one by one; the
+// ends are the same in one pass, kept by node index, the lines a node grows over found
+// in a tree of the lines' indents (lineIndex).
 
 // indexEnds records the last line of every node's block in st.ends, and the length of
 // each line of text, the text the loader reads.

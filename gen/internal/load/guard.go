@@ -66,11 +66,13 @@ const MaxBlankLines = 1000
 // MaxBlankLines blank lines; and in YAML, the characters the YAML parser breaks lines
 // at beyond those (U+0085, U+2028, U+2029), after which its lines and the file's
 // differ: a comment line would hold content, and every place after it would be a line
-// off. A JSON document's are written as escapes for the parser (yamlSafeJSON).
+// off. A JSON document's are written as escapes for the parser (yamlSafeJSON); a file
+// without them is not read for them.
 func checkLines(path string, data []byte) *source.Error {
 	at := func(line, col int) source.Pos { return source.Pos{File: path, Line: line, Col: col} }
 	line, blanks, blankFrom := 1, 0, 0
-	json := -1 // whether data is JSON: 1 or 0, -1 until asked
+	breaks := (bytes.Contains(data, []byte("\u0085")) || bytes.Contains(data, []byte("\u2028")) ||
+		bytes.Contains(data, []byte("\u2029"))) && !stdjson.Valid(bytes.TrimPrefix(data, []byte("\uFEFF")))
 	for off := 0; off < len(data); line++ {
 		end := bytes.IndexAny(data[off:], "\r\n")
 		if end < 0 {
@@ -86,14 +88,8 @@ func checkLines(path string, data []byte) *source.Error {
 				Msg: fmt.Sprintf("limit exceeded: more than %d blank lines in a row", MaxBlankLines),
 				Fix: "remove the blank lines"}
 		}
-		if i := bytes.IndexFunc(text, isYAMLLineBreak); i >= 0 {
-			if json < 0 {
-				json = 0
-				if stdjson.Valid(bytes.TrimPrefix(data, []byte("\uFEFF"))) {
-					json = 1
-				}
-			}
-			if json == 0 {
+		if breaks {
+			if i := bytes.IndexFunc(text, isYAMLLineBreak); i >= 0 {
 				r, _ := utf8.DecodeRune(text[i:])
 				return &source.Error{Pos: at(line, i+1),
 					Msg: fmt.Sprintf("malformed document: the character %U, which YAML reads as a line break where the file has none", r),
