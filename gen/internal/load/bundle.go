@@ -460,7 +460,7 @@ func (b *bundler) ref(n, ref *yaml.Node, k kind, file string, depth int) {
 			b.external++
 			if b.external == 1 {
 				b.errs.Add(&source.Error{Pos: b.pos(refKeyNode(n), file), Op: b.op,
-					Msg: fmt.Sprintf("$ref %q names another file, which is not allowed by default", ref.Value),
+					Msg: fmt.Sprintf("$ref %s names another file, which is not allowed by default", source.Quote(ref.Value)),
 					Fix: "move the definition into this file, or pass -allow-external-refs to follow $refs to files inside the spec's folder"})
 			}
 		}
@@ -528,14 +528,14 @@ func (b *bundler) pos(n *yaml.Node, file string) source.Pos {
 func (b *bundler) resolve(ref, file string) (target, *bundleError) {
 	u, err := url.Parse(ref)
 	if err != nil {
-		return target{}, &bundleError{fmt.Sprintf("malformed $ref %q: %v", ref, err), "write the $ref as a relative file path, a JSON pointer after #, or both"}
+		return target{}, &bundleError{fmt.Sprintf("malformed $ref %s: %v", source.Quote(ref), err), "write the $ref as a relative file path, a JSON pointer after #, or both"}
 	}
 	if u.Scheme != "" || u.Host != "" || u.Opaque != "" || u.User != nil {
 		return target{}, &bundleError{(&refEscapeError{ref: ref, why: "only files inside the spec's folder can be referenced, not URLs"}).Error(),
 			"copy what it names into a file inside the spec's folder, and name that file"}
 	}
 	if u.Fragment != "" && !strings.HasPrefix(u.Fragment, "/") {
-		return target{}, &bundleError{fmt.Sprintf("$ref %q: the part after # must be a JSON pointer, starting with /", ref), "write the place as a JSON pointer, e.g. #/components/schemas/Pet"}
+		return target{}, &bundleError{fmt.Sprintf("$ref %s: the part after # must be a JSON pointer, starting with /", source.Quote(ref)), "write the place as a JSON pointer, e.g. #/components/schemas/Pet"}
 	}
 	if u.Path == "" {
 		return target{file: file, pointer: u.Fragment}, nil
@@ -563,12 +563,12 @@ func (b *bundler) lookup(t target, ref string) (*yaml.Node, *bundleError) {
 	for _, step := range strings.Split(t.pointer[1:], "/") {
 		n = deref(n)
 		if n.Kind == yaml.SequenceNode && !listIndex(step) {
-			return nil, &bundleError{fmt.Sprintf("$ref %q: %q is not a list index: a JSON pointer writes one as 0, 1, 2 and so on, without leading zeros", ref, step),
+			return nil, &bundleError{fmt.Sprintf("$ref %s: %s is not a list index: a JSON pointer writes one as 0, 1, 2 and so on, without leading zeros", source.Quote(ref), source.Quote(step)),
 				"write the index as a JSON pointer does"}
 		}
 		key, next := childOf(n, source.UnescapePointer(step))
 		if next == nil {
-			return nil, &bundleError{fmt.Sprintf("unresolved $ref %q: nothing is defined there", ref), "correct the $ref, or define what it names"}
+			return nil, &bundleError{fmt.Sprintf("unresolved $ref %s: nothing is defined there", source.Quote(ref)), "correct the $ref, or define what it names"}
 		}
 		b.keys[deref(next)] = key
 		n = next
@@ -649,7 +649,7 @@ func (b *bundler) file(abs, ref string) (*bundleFile, *bundleError) {
 	if e != nil {
 		b.errs.Add(e)
 		f.err = func(ref string) *bundleError {
-			return &bundleError{fmt.Sprintf("$ref %q: the file %s is malformed (see %s)", ref, f.display, e.Pos), "correct the file"}
+			return &bundleError{fmt.Sprintf("$ref %s: the file %s is malformed (see %s)", source.Quote(ref), f.display, e.Pos), "correct the file"}
 		}
 		return nil, f.err(ref)
 	}
@@ -670,11 +670,11 @@ func unreadable(display string, err error) func(ref string) *bundleError {
 		}
 	case os.IsNotExist(err) || strings.Contains(err.Error(), "no such file"):
 		return func(ref string) *bundleError {
-			return &bundleError{fmt.Sprintf("$ref %q: no such file %s", ref, display), "correct the $ref's file path"}
+			return &bundleError{fmt.Sprintf("$ref %s: no such file %s", source.Quote(ref), display), "correct the $ref's file path"}
 		}
 	}
 	return func(ref string) *bundleError {
-		return &bundleError{fmt.Sprintf("$ref %q: cannot read %s: %v", ref, display, err), "correct the $ref's file path"}
+		return &bundleError{fmt.Sprintf("$ref %s: cannot read %s: %v", source.Quote(ref), display, err), "correct the $ref's file path"}
 	}
 }
 

@@ -24,9 +24,22 @@ func (s *Spec) unknownFields(at *source.Error, e *openapi3.ExtraSiblingFieldsErr
 		}
 		w.Msg = fmt.Sprintf("unknown field %q is ignored", name)
 		w.Fix = ""
-		if near := source.Closest(name, fixedFields); near != "" {
+		if name == "pathItems" && e.Origin != nil && s.Doc.Components != nil && e.Origin == s.Doc.Components.Origin {
+			// A field of 3.1's Components that kin-openapi's has not, but resolves
+			// $refs into.
+			if s.Doc.IsOpenAPI31OrLater() {
+				continue
+			}
+			w.Msg = "field pathItems is for OpenAPI >=3.1"
+			w.Fix = "declare openapi: 3.1.0, or write the path items under paths"
+			s.Warnings.Add(&w)
+			continue
+		}
+		switch near := source.Closest(name, fixedFields); {
+		case slices.Contains(fixedFields, name): // another object's field: no suggestion
+		case near != "":
 			w.Fix = "did you mean " + near + "?"
-		} else if !slices.Contains(fixedFields, name) {
+		default:
 			w.Fix = "remove it, or name it x-" + name + " if it is an extension"
 		}
 		s.Warnings.Add(&w)

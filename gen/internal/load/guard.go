@@ -2,10 +2,12 @@ package load
 
 import (
 	"bytes"
+	stdjson "encoding/json"
 	"fmt"
 	"net/url"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/retrygen/retrygen/gen/internal/source"
 	"go.yaml.in/yaml/v4"
@@ -48,8 +50,63 @@ func checkDocuments(path string, data []byte) *source.Error {
 	if e := checkSingleDocument(path, data); e != nil {
 		return e
 	}
+	if e := checkLines(path, data); e != nil {
+		return e
+	}
 	return checkIndicators(path, data)
 }
+
+// MaxBlankLines caps a run of blank lines: kin-openapi's loader (which reads a document
+// with anchors or aliases itself) walks the run again for every node that ends before
+// it, so that 50,000 nodes before 500,000 blank lines took a minute.
+const MaxBlankLines = 1000
+
+// checkLines refuses, at the line and column (in bytes) the file has them, lines counted
+// at line feeds, carriage returns and the pairs of both: a run of more than
+// MaxBlankLines blank lines; and in YAML, the characters the YAML parser breaks lines
+// at beyond those (U+0085, U+2028, U+2029), after which its lines and the file's
+// differ: a comment line would hold content, and every place after it would be a line
+// off. A JSON document's are written as escapes for the parser (yamlSafeJSON); a file
+// without them is not read for them.
+func checkLines(path string, data []byte) *source.Error {
+	at := func(line, col int) source.Pos { return source.Pos{File: path, Line: line, Col: col} }
+	line, blanks, blankFrom := 1, 0, 0
+	breaks := (bytes.Contains(data, []byte("\u0085")) || bytes.Contains(data, []byte("\u2028")) ||
+		bytes.Contains(data, []byte("\u2029"))) && !stdjson.Valid(bytes.TrimPrefix(data, []byte("\uFEFF")))
+	for off := 0; off < len(data); line++ {
+		end := bytes.IndexAny(data[off:], "\r\n")
+		if end < 0 {
+			end = len(data) - off
+		}
+		text := data[off : off+end]
+		if len(bytes.Trim(text, " \t")) > 0 {
+			blanks = 0
+		} else if blanks++; blanks == 1 {
+			blankFrom = line
+		} else if blanks > MaxBlankLines {
+			return &source.Error{Pos: at(blankFrom, 1),
+				Msg: fmt.Sprintf("limit exceeded: more than %d blank lines in a row", MaxBlankLines),
+				Fix: "remove the blank lines"}
+		}
+		if breaks {
+			if i := bytes.IndexFunc(text, isYAMLLineBreak); i >= 0 {
+				r, _ := utf8.DecodeRune(text[i:])
+				return &source.Error{Pos: at(line, i+1),
+					Msg: fmt.Sprintf("malformed document: the character %U, which YAML reads as a line break where the file has none", r),
+					Fix: fmt.Sprintf("write it as \\u%04X in a double-quoted string, or remove it", r)}
+			}
+		}
+		off += end + 1
+		if off < len(data) && data[off-1] == '\r' && data[off] == '\n' {
+			off++
+		}
+	}
+	return nil
+}
+
+// isYAMLLineBreak reports whether r is a character the YAML parser breaks lines at besides
+// line feed and carriage return.
+func isYAMLLineBreak(r rune) bool { return r == 0x85 || r == 0x2028 || r == 0x2029 }
 
 // newGuard returns a guard that locates the nodes of a tree with pos.
 func newGuard(pos func(*yaml.Node) source.Pos) *guard {
@@ -60,6 +117,7 @@ func newGuard(pos func(*yaml.Node) source.Pos) *guard {
 func (g *guard) check(root *yaml.Node) *source.Error {
 	for _, check := range []func() *source.Error{
 		func() *source.Error { return g.walk(root, nil, 0) },
+		func() *source.Error { return g.checkRepeatedKeys(root) },
 		func() *source.Error { return g.countOperations(root) },
 		g.checkKeyPairs,
 		func() *source.Error { return g.checkRefFanIn(root) },
@@ -178,6 +236,19 @@ type guard struct {
 	widestAt                *yaml.Node
 }
 
+// checkRepeatedKeys refuses a key repeated in one mapping, as YAML does. The YAML decoder
+// refuses one where a struct is decoded, but kin-openapi fills Paths, Responses and
+// Callback from the pairs themselves, the later entry replacing the earlier; and JSON's
+// "/a" and "\u002fa" are one key once unescaped.
+func (g *guard) checkRepeatedKeys(root *yaml.Node) *source.Error {
+	if k, first := repeatedKey(root, 0); k != nil {
+		return &source.Error{Pos: g.pos(k),
+			Msg: fmt.Sprintf("malformed document: mapping key %s already defined at line %d", source.Quote(k.Value), g.pos(first).Line),
+			Fix: "remove one of them: tools disagree on which one counts"}
+	}
+	return nil
+}
+
 // checkKeyPairs refuses a document whose mappings would take the YAML decoder too long:
 // it compares each key of a mapping with every other.
 func (g *guard) checkKeyPairs() *source.Error {
@@ -258,6 +329,9 @@ func (g *guard) walk(n, key *yaml.Node, depth int) *source.Error {
 					Msg: fmt.Sprintf("limit exceeded: enum of %d values, more than %d", len(v.Content), MaxEnumValues),
 					Fix: "declare the values as a plain string or integer, and document them"}
 			}
+			if e := g.checkKey(k, key); e != nil {
+				return e
+			}
 			if e := g.walk(k, nil, depth+1); e != nil {
 				return e
 			}
@@ -273,6 +347,30 @@ func (g *guard) walk(n, key *yaml.Node, depth int) *source.Error {
 		}
 	}
 	return nil
+}
+
+// checkKey refuses a mapping key k that is a mapping or a list (written "? [a, b]"),
+// which the decoder would refuse with Go's syntax, placed at the document's start. of is
+// the key of the mapping k is in, nil for the root or a list's item.
+func (g *guard) checkKey(k, of *yaml.Node) *source.Error {
+	n := k
+	for n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	what := "a list"
+	switch n.Kind {
+	case yaml.ScalarNode, yaml.AliasNode:
+		return nil
+	case yaml.MappingNode:
+		what = "a mapping"
+	}
+	holder := "a mapping key"
+	if of != nil {
+		holder = "a key of " + source.Quote(of.Value)
+	}
+	return &source.Error{Pos: g.pos(k),
+		Msg: fmt.Sprintf("malformed document: %s is %s; keys must be strings", holder, what),
+		Fix: "write the key as a string"}
 }
 
 // expanded returns the nodes n stands for and the bytes of their scalars, aliases
@@ -416,7 +514,7 @@ func (g *guard) checkRefChains(root *yaml.Node) *source.Error {
 			length := rc.length(n, 0)
 			steps += length
 			if length > MaxRefChain || steps > MaxRefSteps {
-				msg := fmt.Sprintf("limit exceeded: $ref %q starts a chain of more than %d $refs that only name other $refs", ref, MaxRefChain)
+				msg := fmt.Sprintf("limit exceeded: $ref %s starts a chain of more than %d $refs that only name other $refs", source.Quote(ref), MaxRefChain)
 				if length <= MaxRefChain {
 					msg = fmt.Sprintf("limit exceeded: following the chains of $refs that only name other $refs takes more than %d steps; this one is %d long", MaxRefSteps, length)
 				}

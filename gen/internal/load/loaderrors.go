@@ -40,7 +40,7 @@ func (s *Spec) loadError(err error) *source.Error {
 		e.Fix = versionFix
 		e.Pos = s.Files.PosOfPointer("#/" + ve.field)
 	case errors.As(err, &de):
-		e.Msg = fmt.Sprintf("$ref %q names another file, which is not allowed by default", de.Ref)
+		e.Msg = fmt.Sprintf("$ref %s names another file, which is not allowed by default", source.Quote(de.Ref))
 		e.Fix = "move the definition into this file, or pass -allow-external-refs to follow $refs to files inside the spec's folder"
 		e.Pos = s.posOfRef(de.Ref)
 	case errors.As(err, &re):
@@ -95,7 +95,7 @@ func (s *Spec) locateMessage(e *source.Error, msg string) {
 			ref = m[1]
 		}
 		e.Pos = s.posOfRef(ref)
-		msg = fmt.Sprintf("unresolved $ref %q: nothing is defined there", ref)
+		msg = fmt.Sprintf("unresolved $ref %s: nothing is defined there", source.Quote(ref))
 		e.Fix = "correct the $ref, or define what it names"
 	} else {
 		// Other resolution errors quote the $ref they failed on.

@@ -337,20 +337,34 @@ func typedStep(t reflect.Type, part string) reflect.Type {
 		}
 		return t.Elem()
 	case reflect.Struct:
-		for i := range t.NumField() {
-			f := t.Field(i)
-			if name, _, _ := strings.Cut(f.Tag.Get("yaml"), ","); f.Tag.Get("yaml") != "-" && name != "" && name == part {
-				if f.Type.Kind() == reflect.Interface {
-					return nil
-				}
+		// The fields' index, kept by type: a $ref of many parts takes a map look-up
+		// for each, not a scan of the struct's tags.
+		if i, ok := taggedFields(t)[part]; ok && part != "" && t.Field(i).Tag.Get("yaml") != "-" {
+			if f := t.Field(i); f.Type.Kind() != reflect.Interface {
 				return f.Type
 			}
+			return nil
 		}
-		if f, ok := t.FieldByName("Value"); ok {
-			return typedStep(derefType(f.Type), part)
+		if index := valueFieldOf(t); index != nil {
+			return typedStep(derefType(t.FieldByIndex(index).Type), part)
 		}
 	}
 	return nil
+}
+
+// valueFieldOf returns the index of the Value field of a struct type (SchemaRef's and the
+// like), kept by type as fieldByName keeps it; nil when it has none.
+func valueFieldOf(t reflect.Type) []int {
+	key := namedField{t, "Value"}
+	index, ok := namedFields.Load(key)
+	if !ok {
+		f, found := t.FieldByName("Value")
+		if !found {
+			f.Index = nil
+		}
+		index, _ = namedFields.LoadOrStore(key, f.Index)
+	}
+	return index.([]int)
 }
 
 func derefType(t reflect.Type) reflect.Type {

@@ -176,7 +176,7 @@ func within(dir, path string) bool {
 type refEscapeError struct{ ref, why string }
 
 func (e *refEscapeError) Error() string {
-	return fmt.Sprintf("$ref to %q is not allowed: %s", e.ref, e.why)
+	return fmt.Sprintf("$ref to %s is not allowed: %s", source.Quote(e.ref), e.why)
 }
 
 // utf32 says which UTF-32 text data looks like, by its byte order mark or by the zero

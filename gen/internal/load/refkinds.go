@@ -83,7 +83,7 @@ func (w *kindWalker) check(n, key *yaml.Node, ref string, k kind) {
 	}
 	at := w.s.nodePos(refKeyNode(n))
 	w.errs.Add(&source.Error{Pos: at, Op: w.op,
-		Msg: fmt.Sprintf("$ref %q names %s, where %s belongs", ref, sectionObjects[got], sectionObjects[want]),
+		Msg: fmt.Sprintf("$ref %s names %s, where %s belongs", source.Quote(ref), sectionObjects[got], sectionObjects[want]),
 		Fix: fmt.Sprintf("name %s of components/%s here (write one there if need be)", sectionObjects[want], want)})
 	if key != nil {
 		w.s.leaveOut(w.s.nodePos(key))

@@ -88,7 +88,7 @@ func (s *Spec) danglingRefs() source.ErrorList {
 		}
 		errs.Add(&source.Error{
 			Pos: ref.Pos,
-			Msg: fmt.Sprintf("unresolved $ref %q: nothing is defined there", ref.Value),
+			Msg: fmt.Sprintf("unresolved $ref %s: nothing is defined there", source.Quote(ref.Value)),
 			Fix: "correct the $ref, or define what it names",
 		})
 	}
@@ -114,7 +114,7 @@ func (s *Spec) danglingMappings(errs *source.ErrorList) {
 		}
 		e := &source.Error{
 			Pos: m.Pos,
-			Msg: fmt.Sprintf("discriminator mapping %q: %q %s", m.Key, m.Value, why),
+			Msg: fmt.Sprintf("discriminator mapping %s: %s %s", source.Quote(m.Key), source.Quote(m.Value), why),
 			Fix: "name a schema of components/schemas, by $ref or by name, or remove the entry",
 		}
 		if m.Variants == 1 {

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Pos is a position in a spec file. Line and Col count from 1; a zero Line means the
@@ -166,4 +167,20 @@ func (l ErrorList) Unwrap() []error {
 		errs[i] = e
 	}
 	return errs
+}
+
+// MaxQuotedBytes is how much of a value Quote shows.
+const MaxQuotedBytes = 200
+
+// Quote quotes a value of the spec for a message as %q does, cut after MaxQuotedBytes
+// bytes with the length it has: a $ref of a megabyte is not printed whole.
+func Quote(s string) string {
+	if len(s) <= MaxQuotedBytes {
+		return strconv.Quote(s)
+	}
+	cut := MaxQuotedBytes
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return strconv.Quote(s[:cut]) + fmt.Sprintf("... (%d bytes)", len(s))
 }

@@ -3,6 +3,7 @@ package source
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -32,5 +33,18 @@ func TestErrorList(t *testing.T) {
 	e := &Error{Pos: Pos{File: "a.yaml"}, Op: OpName("post", "/orders", "createOrder"), Msg: "m", Fix: "f"}
 	if got, want := e.Error(), "a.yaml: POST /orders (createOrder): m\n\tfix: f"; got != want {
 		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// A long value is quoted cut short, with its length; a short one whole.
+func TestQuoteCutsLongValues(t *testing.T) {
+	if got := Quote("#/a"); got != `"#/a"` {
+		t.Errorf("Quote(#/a) = %s", got)
+	}
+	long := "#/" + strings.Repeat("é", MaxQuotedBytes)
+	got := Quote(long)
+	want := strconv.Quote(long[:MaxQuotedBytes]) + fmt.Sprintf("... (%d bytes)", len(long))
+	if got != want {
+		t.Errorf("Quote of %d bytes = %s, want %s", len(long), got, want)
 	}
 }
