@@ -82,7 +82,7 @@ const MaxIndicators = 2 * MaxNodes
 // mapping and its first key), so a file has at most twice as many nodes as those
 // characters, plus its root. stripe.yaml has 231,000 of them.
 func checkIndicators(path string, data []byte) *source.Error {
-	if len(data) <= MaxIndicators {
+	if len(data) <= MaxIndicators || indicators(data) <= MaxIndicators {
 		return nil
 	}
 	n := 0
@@ -100,6 +100,16 @@ func checkIndicators(path string, data []byte) *source.Error {
 		}
 	}
 	return nil
+}
+
+// indicators counts the characters of data that checkIndicators counts, each with
+// bytes.Count, many times faster than a loop over the bytes.
+func indicators(data []byte) int {
+	n := 0
+	for _, c := range []byte(",:-[{?\n") {
+		n += bytes.Count(data, []byte{c})
+	}
+	return n
 }
 
 // checkSingleDocument refuses a second YAML document in the file: kin-openapi would

@@ -113,14 +113,18 @@ func Load(path string, opts Options) (*Spec, error) {
 	if err != nil {
 		return nil, err
 	}
-	text, root, err := s.normalize(data)
+	text, root, kept, err := s.normalize(data)
 	if err != nil {
 		return nil, err
 	}
+	// Up to kept's call, the steps read the tree and neither locate through s.Files nor
+	// change the tree, while normalize keeps what locating needs of it.
+	defer kept()
 	var bundled source.ErrorList
 	switch {
 	case root == nil:
 	case opts.AllowExternalRefs:
+		kept()
 		if text, root, bundled = s.bundle(text, root, &budget); text == nil {
 			return nil, bundled.Err()
 		}
@@ -129,6 +133,9 @@ func Load(path string, opts Options) (*Spec, error) {
 			return nil, source.ErrorList{e}
 		}
 	}
+	if len(opts.Overlays) > 0 {
+		kept()
+	}
 	if text, root, err = s.overlay(text, root, opts.Overlays, &budget); err != nil {
 		return nil, joinErrors(bundled, err)
 	}
@@ -136,7 +143,9 @@ func Load(path string, opts Options) (*Spec, error) {
 	if err != nil {
 		return nil, joinErrors(bundled, err)
 	}
-	if wrong := s.wrongKindRefs(root); len(wrong) > 0 {
+	wrong := s.wrongKindRefs(root)
+	kept()
+	if len(wrong) > 0 {
 		text = s.textWithoutRefs(data, wrong)
 		bundled = append(bundled, wrong...)
 		root = nil // text is not the tree's any more
