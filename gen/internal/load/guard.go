@@ -56,16 +56,35 @@ func newGuard(pos func(*yaml.Node) source.Pos) *guard {
 	return &guard{pos: pos, sizes: map[*yaml.Node][2]int{}}
 }
 
-// check runs every check of the guard on the tree at root.
+// check runs every check of the guard on the tree at root, and returns the first error
+// in this order. The checks of $ref chains, which only read the tree and take time linear
+// in its nodes (aliases not followed) whatever it holds, run beside the others.
 func (g *guard) check(root *yaml.Node) *source.Error {
-	for _, check := range []func() *source.Error{
+	var chains *source.Error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		chains = firstError(
+			func() *source.Error { return g.checkRefChains(root) },
+			func() *source.Error { return g.checkPathItemCycles(root) }, // the chains bounded
+		)
+	}()
+	e := firstError(
 		func() *source.Error { return g.walk(root, nil, 0) },
 		func() *source.Error { return g.countOperations(root) },
 		g.checkKeyPairs,
 		func() *source.Error { return g.checkRefFanIn(root) },
-		func() *source.Error { return g.checkRefChains(root) },
-		func() *source.Error { return g.checkPathItemCycles(root) },
-	} {
+	)
+	<-done
+	if e != nil {
+		return e
+	}
+	return chains
+}
+
+// firstError runs checks in order up to the first that fails, and returns its error.
+func firstError(checks ...func() *source.Error) *source.Error {
+	for _, check := range checks {
 		if e := check(); e != nil {
 			return e
 		}

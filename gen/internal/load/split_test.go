@@ -349,3 +349,28 @@ func FuzzSplitParse(f *testing.F) {
 		checkSplit(t, "fuzz", data, lineStarts(data, 200))
 	})
 }
+
+// BenchmarkParseTree parses stripe.yaml whole and, as parseTree does, in two pieces at
+// once.
+func BenchmarkParseTree(b *testing.B) {
+	data, err := os.ReadFile(corpus.Path(b, "stripe.yaml"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("whole", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if wholeTree(data) == nil {
+				b.Fatal("refused")
+			}
+		}
+	})
+	b.Run("split", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if root, err := parseTree(data); err != nil || root == nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
