@@ -83,9 +83,10 @@ type Spec struct {
 // steps up to load read that tree:
 //
 //   - read (read.go): the bytes, capped, UTF-8;
-//   - normalize (normalize.go): the text for the YAML parser, and the node tree, guarded
-//     (guard.go) against what would take too long or too much memory; source.Files keeps
-//     what locating needs of the tree;
+//   - normalize (normalize.go): the text for the YAML parser, and the node tree (a large
+//     document parsed in two pieces at once, split.go), guarded (guard.go) against what
+//     would take too long or too much memory; source.Files keeps what locating needs of
+//     the tree, while the steps up to strict's read it;
 //   - bundle (bundle.go), with external $refs allowed: the files the $refs name, written
 //     into the description; refuseExternalRefs (bundle.go) otherwise;
 //   - overlay (overlay.go): the overlays applied to the tree, written out as text;
