@@ -219,9 +219,11 @@ func parseRest(data []byte, c cut) *yaml.Node {
 	return root
 }
 
-// blockMapping reports whether n is a block mapping at column col with a key.
+// blockMapping reports whether n is a block mapping indented col-1: it starts at its
+// first key (no tag on a line before), which is at column col.
 func blockMapping(n *yaml.Node, col int) bool {
-	return n.Kind == yaml.MappingNode && n.Style&yaml.FlowStyle == 0 && n.Column == col && len(n.Content) >= 2
+	return n.Kind == yaml.MappingNode && n.Style&yaml.FlowStyle == 0 && len(n.Content) >= 2 &&
+		n.Line == n.Content[0].Line && n.Column == col && n.Content[0].Column == col
 }
 
 // isHead reports whether n is the key of head h at line line.

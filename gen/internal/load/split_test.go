@@ -229,6 +229,9 @@ var splitSeeds = []string{
 	"a:\n  # c\n  ? \n  b: 1\n",
 	"a:\n  - # c\n  b: 1\n",
 	"a:\n  b: # c\n  c: 1\n",
+	"\n\n \n!0\n 000: !00\n0:\n",
+	"a: !t\n   b: 1\n  c: 2\n",
+	"!!map\n a: 1\nb: 2\n",
 }
 
 // splitDoc writes a random block-style document with what may defeat the cut: block
