@@ -83,9 +83,10 @@ type Spec struct {
 // steps up to load read that tree:
 //
 //   - read (read.go): the bytes, capped, UTF-8;
-//   - normalize (normalize.go): the text for the YAML parser, and the node tree, guarded
-//     (guard.go) against what would take too long or too much memory; source.Files keeps
-//     what locating needs of the tree;
+//   - normalize (normalize.go): the text for the YAML parser, and the node tree (a large
+//     document parsed in two pieces at once, split.go), guarded (guard.go) against what
+//     would take too long or too much memory; source.Files keeps what locating needs of
+//     the tree, while the steps up to strict's read it;
 //   - bundle (bundle.go), with external $refs allowed: the files the $refs name, written
 //     into the description; refuseExternalRefs (bundle.go) otherwise;
 //   - overlay (overlay.go): the overlays applied to the tree, written out as text;
@@ -113,14 +114,18 @@ func Load(path string, opts Options) (*Spec, error) {
 	if err != nil {
 		return nil, err
 	}
-	text, root, err := s.normalize(data)
+	text, root, kept, err := s.normalize(data)
 	if err != nil {
 		return nil, err
 	}
+	// Up to kept's call, the steps read the tree and neither locate through s.Files nor
+	// change the tree, while normalize keeps what locating needs of it.
+	defer kept()
 	var bundled source.ErrorList
 	switch {
 	case root == nil:
 	case opts.AllowExternalRefs:
+		kept()
 		if text, root, bundled = s.bundle(text, root, &budget); text == nil {
 			return nil, bundled.Err()
 		}
@@ -129,6 +134,9 @@ func Load(path string, opts Options) (*Spec, error) {
 			return nil, source.ErrorList{e}
 		}
 	}
+	if len(opts.Overlays) > 0 {
+		kept()
+	}
 	if text, root, err = s.overlay(text, root, opts.Overlays, &budget); err != nil {
 		return nil, joinErrors(bundled, err)
 	}
@@ -136,7 +144,9 @@ func Load(path string, opts Options) (*Spec, error) {
 	if err != nil {
 		return nil, joinErrors(bundled, err)
 	}
-	if wrong := s.wrongKindRefs(root); len(wrong) > 0 {
+	wrong := s.wrongKindRefs(root)
+	kept()
+	if len(wrong) > 0 {
 		text = s.textWithoutRefs(data, wrong)
 		bundled = append(bundled, wrong...)
 		root = nil // text is not the tree's any more

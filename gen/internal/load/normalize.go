@@ -11,19 +11,28 @@ import (
 // normalize writes the file's text for the YAML parser (yamlSafeJSON), records it for
 // locating, and parses and guards the node tree (preflight): the text kin-openapi will
 // read, and the tree, nil when the YAML parser refuses the file (the loader then says why).
-func (s *Spec) normalize(data []byte) ([]byte, *yaml.Node, error) {
+// What locating needs of a tree that passed the guard is kept (source.Files.SetTree) while
+// the steps that read the tree and neither locate through source.Files nor change it run;
+// kept waits for it, and may be called again.
+func (s *Spec) normalize(data []byte) (text []byte, root *yaml.Node, kept func(), err error) {
 	text, edits := yamlSafeJSON(data)
 	s.Files.Add(source.URIOf(s.Path), text)
 	s.Files.SetEdits(edits)
 	s.edited = len(edits) > 0
+	kept = func() {}
 	root, e := s.preflight(data)
 	if e != nil {
-		return nil, nil, source.ErrorList{e}
+		return nil, nil, kept, source.ErrorList{e}
 	}
 	if root != nil {
-		s.Files.SetTree(source.URIOf(s.Path), root)
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			s.Files.SetTree(source.URIOf(s.Path), root)
+		}()
+		kept = func() { <-done }
 	}
-	return text, root, nil
+	return text, root, kept, nil
 }
 
 // preflight refuses, located, a root file that holds several YAML documents, or whose

@@ -85,10 +85,16 @@ func (s *Spec) parse(data []byte) *yaml.Node {
 }
 
 // parseTree returns the node tree of a file's data with the file's own columns, or the
-// YAML parser's error, its columns the file's too. A JSON document is read by parseJSON.
+// YAML parser's error, its columns the file's too. A JSON document is read by parseJSON;
+// a large YAML document in two pieces at once when it can be (split.go).
 func parseTree(data []byte) (*yaml.Node, error) {
 	if root, ok := parseJSON(data); ok {
 		return root, nil
+	}
+	if splitWorth(data) {
+		if root := splitTree(data, len(data)/2, len(data)/16); root != nil {
+			return root, nil
+		}
 	}
 	text, line, shift := withDocumentStart(data)
 	var doc yaml.Node
