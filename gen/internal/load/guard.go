@@ -434,63 +434,149 @@ func (g *guard) expanded(n *yaml.Node, depth int) [2]int {
 var httpMethods = map[string]bool{"get": true, "put": true, "post": true, "delete": true, "options": true,
 	"head": true, "patch": true, "trace": true, "query": true, "connect": true}
 
-// MaxRefFanIn caps, over the component schemas, the $refs to a schema times its
-// properties: kin-openapi walks a schema's properties again for every $ref to it, so
-// 5,000 $refs to a schema of 2,000 properties took 19 s. stripe.yaml comes to 30,000.
+// MaxRefFanIn caps, over the components, the $refs to each times what kin-openapi walks
+// again at each: a component schema's properties, the objects a request body, response,
+// parameter, header or path item holds inline (its inline schemas and their properties
+// among them). 5,000 $refs to a schema of 2,000 properties took 19 s, 5,000 to a request
+// body whose inline schema has 2,000 properties 50 s. stripe.yaml comes to 30,000.
 const MaxRefFanIn = 1_000_000
 
+// fanInSections names what the components of each section, other than schemas, are
+// called in messages: kin-openapi resolves and validates what one holds inline again at
+// every $ref to it, and at every use of the component whose $ref leads to it.
+var fanInSections = map[string]string{"requestBodies": "request body", "responses": "response",
+	"parameters": "parameter", "headers": "header", "pathItems": "path item"}
+
+// fanIn is one component for checkRefFanIn.
+type fanIn struct {
+	key        *yaml.Node
+	section    string
+	name       string
+	size       int      // a schema's properties, plus one; else the objects it holds inline
+	from       []*fanIn // the component holding each $ref to it, nil outside components
+	uses, done int      // $refs to it, counting each in a component once per use of that
+	cost       int      // uses times size
+}
+
 // checkRefFanIn refuses a document whose $refs would make kin-openapi walk the same
-// large schemas too many times; the place is the schema that costs the most.
+// large schemas too many times; the place is the component that costs the most.
 func (g *guard) checkRefFanIn(root *yaml.Node) *source.Error {
-	schemas := source.MappingValue(source.MappingValue(root, "components"), "schemas")
-	if schemas == nil || schemas.Kind != yaml.MappingNode {
+	components := source.MappingValue(root, "components")
+	if components == nil || components.Kind != yaml.MappingNode {
 		return nil
 	}
-	props := map[string]int{}
-	keys := map[string]*yaml.Node{}
-	for i := 0; i+1 < len(schemas.Content); i += 2 {
-		name := schemas.Content[i].Value
-		props[name] = 1
-		if p := source.MappingValue(schemas.Content[i+1], "properties"); p != nil && p.Kind == yaml.MappingNode {
-			props[name] += len(p.Content) / 2
+	byRef := map[string]*fanIn{}
+	var all []*fanIn
+	for i := 0; i+1 < len(components.Content); i += 2 {
+		section, members := components.Content[i].Value, components.Content[i+1]
+		if _, ok := fanInSections[section]; (!ok && section != "schemas") || members.Kind != yaml.MappingNode {
+			continue
 		}
-		keys[name] = schemas.Content[i]
+		for j := 0; j+1 < len(members.Content); j += 2 {
+			c := &fanIn{key: members.Content[j], section: section, name: members.Content[j].Value, size: 1}
+			if section == "schemas" {
+				if p := source.MappingValue(members.Content[j+1], "properties"); p != nil && p.Kind == yaml.MappingNode {
+					c.size += len(p.Content) / 2
+				}
+			} else {
+				c.size = inlineObjects(members.Content[j+1], 0)
+			}
+			byRef["#/components/"+section+"/"+source.EscapePointer(c.name)] = c
+			all = append(all, c)
+		}
 	}
-	refs := map[string]int{}
-	var walk func(n *yaml.Node, depth int)
-	walk = func(n *yaml.Node, depth int) {
+	var walk func(n *yaml.Node, in *fanIn, depth int)
+	walk = func(n *yaml.Node, in *fanIn, depth int) {
 		if n == nil || depth > 10000 {
 			return
 		}
-		if n.Kind == yaml.MappingNode {
-			for i := 0; i+1 < len(n.Content); i += 2 {
-				if n.Content[i].Value == "$ref" {
-					if name, ok := strings.CutPrefix(n.Content[i+1].Value, "#/components/schemas/"); ok {
-						refs[name]++
-					}
-				}
+		if ref, at := refOf(n); at != nil {
+			if c := byRef[ref]; c != nil {
+				c.from = append(c.from, in)
 			}
 		}
 		for _, c := range n.Content {
-			walk(c, depth+1)
+			walk(c, in, depth+1)
 		}
 	}
-	walk(root, 0)
-	total, worst, worstCost := 0, "", 0
-	for name, n := range refs {
-		cost := n * props[name]
-		total += cost
-		if cost > worstCost || cost == worstCost && name < worst {
-			worst, worstCost = name, cost
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		if root.Content[i].Value != "components" {
+			walk(root.Content[i+1], nil, 1)
+			continue
+		}
+		for j := 0; j+1 < len(components.Content); j += 2 {
+			section, members := components.Content[j].Value, components.Content[j+1]
+			for k := 0; members.Kind == yaml.MappingNode && k+1 < len(members.Content); k += 2 {
+				walk(members.Content[k+1], byRef["#/components/"+section+"/"+source.EscapePointer(members.Content[k].Value)], 3)
+			}
 		}
 	}
-	if total <= MaxRefFanIn || keys[worst] == nil {
+	total := 0
+	var worst *fanIn
+	for _, c := range all {
+		c.cost = c.countUses() * c.size
+		total = min(total+c.cost, MaxRefFanIn+1)
+		if worst == nil || c.cost > worst.cost {
+			worst = c
+		}
+	}
+	if total <= MaxRefFanIn || worst == nil {
 		return nil
 	}
-	return &source.Error{Pos: g.pos(keys[worst]), Pointer: "#/components/schemas/" + source.EscapePointer(worst),
-		Msg: fmt.Sprintf("limit exceeded: %d $refs to this schema of %d properties (and others like it) would take too long to resolve",
-			refs[worst], props[worst]-1),
-		Fix: "split the description into several, one client each, or the schema into smaller ones"}
+	pointer := "#/components/" + worst.section + "/" + source.EscapePointer(worst.name)
+	if worst.section == "schemas" {
+		return &source.Error{Pos: g.pos(worst.key), Pointer: pointer,
+			Msg: fmt.Sprintf("limit exceeded: %d $refs to this schema of %d properties (and others like it) would take too long to resolve",
+				worst.uses, worst.size-1),
+			Fix: "split the description into several, one client each, or the schema into smaller ones"}
+	}
+	return &source.Error{Pos: g.pos(worst.key), Pointer: pointer,
+		Msg: fmt.Sprintf("limit exceeded: %d $refs to this %s holding %d objects inline (and others like it) would take too long to resolve and validate",
+			worst.uses, fanInSections[worst.section], worst.size),
+		Fix: "split the description into several, one client each, or move its large schemas to #/components/schemas"}
+}
+
+// countUses counts the $refs to c, each $ref inside another component (other than a
+// schema, whose $refs kin-openapi does not follow again) once per use of that one, at
+// most MaxRefFanIn+1; a $ref inside a component that leads back to c counts once.
+func (c *fanIn) countUses() int {
+	if c.done != 0 {
+		return c.uses
+	}
+	c.done = -1 // while counting
+	n := 0
+	for _, in := range c.from {
+		switch {
+		case in == nil || in.section == "schemas" || c.section == "schemas":
+			n++
+		case in.done == -1:
+			n++
+		default:
+			n += in.countUses()
+		}
+		n = min(n, MaxRefFanIn+1)
+	}
+	c.uses, c.done = n, 1
+	return n
+}
+
+// inlineObjects counts the mappings of n, itself included, not looking into $refs, at
+// most MaxRefFanIn+1.
+func inlineObjects(n *yaml.Node, depth int) int {
+	if n == nil || depth > 10000 {
+		return 0
+	}
+	count := 0
+	if n.Kind == yaml.MappingNode {
+		if _, at := refOf(n); at != nil {
+			return 0
+		}
+		count = 1
+	}
+	for _, c := range n.Content {
+		count = min(count+inlineObjects(c, depth+1), MaxRefFanIn+1)
+	}
+	return count
 }
 
 // countOperations refuses more than MaxOperations operations before they are decoded.

@@ -25,9 +25,11 @@ import (
 //
 //  1. The component schemas are validated as Components.Validate does, in levels: first
 //     those that lead to no other component, then those that lead only to the ones
-//     done, and so on, each level on every core; components that lead to each other are
-//     validated in one level, without stubs between them, as doc.Validate does. Once a
-//     level is done its schemas are stubbed.
+//     done, and so on, each level on every core. Components that lead to each other are
+//     validated in one level: first each alone, the others stubbed as valid; where that
+//     finds nothing they are all valid, else they are validated without stubs between
+//     them, as doc.Validate does, when that is small enough (stubGroups). Once a level is
+//     done its schemas are stubbed.
 //  2. The rest of the document, paths included, with every component schema stubbed.
 //
 // Examples are never validated against their schemas (the stubs would stand in for
@@ -53,9 +55,9 @@ func validateOnce(doc *openapi3.T, opts ...openapi3.ValidationOption) []error {
 	defer v.restore()
 
 	var found []error
-	levels, namesOf := componentLevels(doc, names)
+	levels, namesOf, groupOf, sizeOf := componentLevels(doc, names)
 	for _, level := range levels {
-		found = append(found, v.validateLevel(level, namesOf)...)
+		found = append(found, v.validateLevel(level, namesOf, groupOf, sizeOf)...)
 	}
 	found = append(found, v.validateMissing(names)...)
 
@@ -96,8 +98,10 @@ func schemaOptions(doc *openapi3.T, opts []openapi3.ValidationOption) []openapi3
 }
 
 // validateLevel validates the component schemas of level on every core, then stubs them,
-// and returns what it found, in the order of level.
-func (v *onceValidator) validateLevel(level []*openapi3.Schema, namesOf map[*openapi3.Schema][]string) []error {
+// and returns what it found, in the order of level. groupOf numbers the groups of
+// components that lead to each other, sizeOf counts the schemas of each component.
+func (v *onceValidator) validateLevel(level []*openapi3.Schema, namesOf map[*openapi3.Schema][]string, groupOf, sizeOf map[*openapi3.Schema]int) []error {
+	v.stubGroups(level, groupOf, sizeOf)
 	results := make([][]error, len(level))
 	own := make([]error, len(level))
 	parallel(len(level), func(i int) {
@@ -137,10 +141,64 @@ func (v *onceValidator) validateComponent(sc *openapi3.Schema, names []string) (
 	return found, own
 }
 
-// stub saves sc and replaces it by a schema that stands in for it: an empty one when own,
-// its own error, is nil, else one whose one error is marked to be replaced by own.
+// maxGroupWalk bounds the schemas validating a group of components that lead to each
+// other, as doc.Validate does, may walk: its members times its schemas.
+const maxGroupWalk = 1 << 20
+
+// stubGroups stubs the groups of level's components that lead to each other in which
+// nothing is found, and those too large to be validated as doc.Validate does.
+//
+// Validated from one member, such a group is walked whole, so validating each member
+// as doc.Validate does walks the group once per member. Instead each member is
+// validated on its own, a copy standing in for it, with every member of its group
+// stubbed as valid: that walks each schema of the group once, and checks every schema
+// any member's walk would reach. Where nothing is found, every member is valid and
+// stays stubbed. Where something is found, the group is put back, to be validated as
+// doc.Validate does, unless that would walk more than maxGroupWalk schemas: then each
+// member is stubbed with what was found in it alone, and reports only that.
+func (v *onceValidator) stubGroups(level []*openapi3.Schema, groupOf, sizeOf map[*openapi3.Schema]int) {
+	members, schemas := map[int]int{}, map[int]int{}
+	for _, sc := range level {
+		members[groupOf[sc]]++
+		schemas[groupOf[sc]] += sizeOf[sc]
+	}
+	var grouped []*openapi3.Schema
+	for _, sc := range level {
+		if members[groupOf[sc]] > 1 {
+			grouped = append(grouped, sc)
+		}
+	}
+	originals := make([]openapi3.Schema, len(grouped))
+	for i, sc := range grouped {
+		originals[i] = *sc
+		*sc = openapi3.Schema{}
+	}
+	own := make([]error, len(grouped))
+	parallel(len(grouped), func(i int) {
+		c := originals[i]
+		if err := c.Validate(v.ctx, v.schemaOpts...); err != nil {
+			own[i] = unstub(err, v.marks)
+		}
+	})
+	found := map[int]bool{}
+	for i, sc := range grouped {
+		*sc = originals[i]
+		found[groupOf[sc]] = found[groupOf[sc]] || own[i] != nil
+	}
+	for i, sc := range grouped {
+		if g := groupOf[sc]; !found[g] || members[g]*schemas[g] > maxGroupWalk {
+			v.stub(sc, own[i])
+		}
+	}
+}
+
+// stub saves sc, unless a stub already stands in for it, and replaces it by a schema that
+// stands in for it: an empty one when own, its own error, is nil, else one whose one
+// error is marked to be replaced by own.
 func (v *onceValidator) stub(sc *openapi3.Schema, own error) {
-	v.saved[sc] = *sc
+	if _, stubbed := v.saved[sc]; !stubbed {
+		v.saved[sc] = *sc
+	}
 	if own == nil {
 		*sc = openapi3.Schema{}
 		return
@@ -201,8 +259,9 @@ func parallel(n int, job func(int)) {
 // componentLevels orders the distinct component schemas of names by the components they
 // lead to: level 0 leads to no other, each next level only to those before it and to
 // the components of its own level that lead back to it. It also returns the names of
-// each schema.
-func componentLevels(doc *openapi3.T, names []string) ([][]*openapi3.Schema, map[*openapi3.Schema][]string) {
+// each schema, the number of its group (the components that lead to each other), and
+// how many schemas it holds (componentEdges).
+func componentLevels(doc *openapi3.T, names []string) ([][]*openapi3.Schema, map[*openapi3.Schema][]string, map[*openapi3.Schema]int, map[*openapi3.Schema]int) {
 	namesOf := map[*openapi3.Schema][]string{}
 	var nodes []*openapi3.Schema
 	for _, name := range names {
@@ -213,7 +272,8 @@ func componentLevels(doc *openapi3.T, names []string) ([][]*openapi3.Schema, map
 			namesOf[ref.Value] = append(namesOf[ref.Value], name)
 		}
 	}
-	levelOf := cycleLevels(nodes, componentEdges(nodes, namesOf))
+	edges, sizeOf := componentEdges(nodes, namesOf)
+	levelOf, groupOf := cycleLevels(nodes, edges)
 	var levels [][]*openapi3.Schema
 	for _, v := range nodes {
 		l := levelOf[v]
@@ -222,13 +282,15 @@ func componentLevels(doc *openapi3.T, names []string) ([][]*openapi3.Schema, map
 		}
 		levels[l] = append(levels[l], v)
 	}
-	return levels, namesOf
+	return levels, namesOf, groupOf, sizeOf
 }
 
 // componentEdges lists the components each of nodes leads to without passing through
-// another; namesOf holds every component.
-func componentEdges(nodes []*openapi3.Schema, namesOf map[*openapi3.Schema][]string) map[*openapi3.Schema][]*openapi3.Schema {
+// another, and counts the schemas each holds, itself and the components it leads to
+// included; namesOf holds every component.
+func componentEdges(nodes []*openapi3.Schema, namesOf map[*openapi3.Schema][]string) (map[*openapi3.Schema][]*openapi3.Schema, map[*openapi3.Schema]int) {
 	edges := make(map[*openapi3.Schema][]*openapi3.Schema, len(nodes))
+	sizeOf := make(map[*openapi3.Schema]int, len(nodes))
 	for _, sc := range nodes {
 		seen := map[*openapi3.Schema]bool{sc: true}
 		var walk func(*openapi3.Schema)
@@ -246,14 +308,16 @@ func componentEdges(nodes []*openapi3.Schema, namesOf map[*openapi3.Schema][]str
 			}
 		}
 		walk(sc)
+		sizeOf[sc] = len(seen)
 	}
-	return edges
+	return edges, sizeOf
 }
 
 // cycleLevels gives each of nodes the level of its strongly connected component in the
 // graph of edges: one more than the highest level it leads to outside itself, 0 when it
-// leads nowhere else. Tarjan's algorithm finds the components leaves first.
-func cycleLevels(nodes []*openapi3.Schema, edges map[*openapi3.Schema][]*openapi3.Schema) map[*openapi3.Schema]int {
+// leads nowhere else; and the component's number. Tarjan's algorithm finds the
+// components leaves first.
+func cycleLevels(nodes []*openapi3.Schema, edges map[*openapi3.Schema][]*openapi3.Schema) (map[*openapi3.Schema]int, map[*openapi3.Schema]int) {
 	index := map[*openapi3.Schema]int{}
 	low := map[*openapi3.Schema]int{}
 	onStack := map[*openapi3.Schema]bool{}
@@ -307,7 +371,7 @@ func cycleLevels(nodes []*openapi3.Schema, edges map[*openapi3.Schema][]*openapi
 	for _, v := range nodes {
 		levelOf[v] = sccLevel[sccOf[v]]
 	}
-	return levelOf
+	return levelOf, sccOf
 }
 
 var (

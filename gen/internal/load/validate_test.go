@@ -2,6 +2,7 @@ package load
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -162,5 +163,71 @@ func TestValidateOnceFindsWhatValidateFinds(t *testing.T) {
 	}
 	if tried < 50 {
 		t.Errorf("only %d documents compared: the corpora are missing", tried)
+	}
+}
+
+// ringSpec is a document whose n component schemas form one cycle of $refs, Ring0 to
+// Ring1 and so on back to Ring0; the schemas of bad declare a required name twice.
+func ringSpec(n int, bad ...int) string {
+	var b strings.Builder
+	b.WriteString("openapi: 3.0.3\ninfo: {title: T, version: \"1\"}\npaths:\n  /r:\n    get:\n")
+	b.WriteString("      responses: {\"200\": {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Ring0'}}}}}\n")
+	b.WriteString("components:\n  schemas:\n")
+	for i := range n {
+		required := ""
+		if slices.Contains(bad, i) {
+			required = ", required: [a, a]"
+		}
+		fmt.Fprintf(&b, "    Ring%d: {type: object%s, properties: {a: {type: string}, n: {$ref: '#/components/schemas/Ring%d'}}}\n", i, required, (i+1)%n)
+	}
+	return b.String()
+}
+
+// Components that lead to each other are found to be valid by validating each once, and
+// an invalid group of them reports what one Validate does.
+func TestValidateOnceCycles(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		bad  []int
+	}{{"valid", nil}, {"one invalid", []int{17}}, {"two invalid", []int{3, 30}}} {
+		doc, err := openapi3.NewLoader().LoadFromData([]byte(ringSpec(40, tc.bad...)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := sameAsValidate(t, tc.name, doc, validateOpts)
+		if tc.bad != nil && n < 40 {
+			t.Errorf("%s: %d findings, want one for each of the 40 components", tc.name, n)
+		}
+	}
+}
+
+// Validating a cycle of component schemas walks each schema of it a bounded number of
+// times, valid or not: the work, counted in allocations, doubles when the cycle does. In
+// an invalid cycle too large to be validated from each member, each member reports only
+// what is found in it.
+func TestValidateOnceCyclesLinear(t *testing.T) {
+	allocs := func(n int, bad ...int) (float64, []error) {
+		doc, err := openapi3.NewLoader().LoadFromData([]byte(ringSpec(n, bad...)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var found []error
+		return testing.AllocsPerRun(1, func() { found = validateOnce(doc, loadOpts...) }), found
+	}
+	const n = 800 // 800 members times 2,400 schemas: past maxGroupWalk
+	for _, bad := range [][]int{nil, {n / 2}} {
+		small, _ := allocs(n, bad...)
+		large, found := allocs(2*n, bad...)
+		t.Logf("bad %v: %.0f allocations for %d components, %.0f for %d", bad, small, n, large, 2*n)
+		if large > 3*small {
+			t.Errorf("bad %v: %.0f allocations for %d components, %.0f for %d: more than linear", bad, small, n, large, 2*n)
+		}
+		var want []string
+		if bad != nil {
+			want = []string{fmt.Sprintf(`invalid components: schema "Ring%d": duplicate field "a" in required`, bad[0])}
+		}
+		if got := findings(found...); !slices.Equal(got, want) {
+			t.Errorf("bad %v: found %q, want %q", bad, got, want)
+		}
 	}
 }
