@@ -50,9 +50,10 @@ type builder struct {
 	refIndex       map[*model.Decl]int  // see ref
 	refDecls       []*model.Decl
 
-	fields    int             // struct fields built so far, against MaxFields
-	overgrown bool            // MaxFields was passed: nothing more is built
-	schemes   map[string]bool // the security schemes that have options, by key
+	fields    int                          // struct fields built so far, against MaxFields
+	overgrown bool                         // MaxFields was passed: nothing more is built
+	schemes   map[string]bool              // the security schemes that have options, by key
+	refused   map[*openapi3.Parameter]bool // parameters already reported
 }
 
 // MaxFields caps the struct fields of one client. The largest public descriptions need
@@ -60,28 +61,42 @@ type builder struct {
 // parents' properties, can ask for millions, and a client that no compiler would finish.
 const MaxFields = 200_000
 
+// maxFields is MaxFields, lowered by tests.
+var maxFields = MaxFields
+
 // grow counts n more fields for d, and reports whether they may be built: past
 // MaxFields the spec is refused, located at the schema that crossed the limit.
 func (b *builder) grow(n int, d *model.Decl) bool {
+	return b.growAt(n, d.GoName, d.Pointer)
+}
+
+// growAt is grow for the fields of what, at pointer: a decl, or an operation's
+// parameters or response headers (a struct each, or arguments).
+func (b *builder) growAt(n int, what, pointer string) bool {
 	if b.overgrown {
 		return false
 	}
 	b.fields += n
-	if b.fields <= MaxFields {
+	if b.fields <= maxFields {
 		return true
 	}
 	b.overgrown = true
 	pos := b.spec.Files.File()
-	if d.Pointer != "" {
-		pos = b.spec.Files.PosOfPointer(d.Pointer)
+	if pointer != "" {
+		pos = b.spec.Files.PosOfPointer(pointer)
 	}
 	b.errs.Add(&source.Error{
 		Pos:     pos,
-		Pointer: d.Pointer,
-		Msg:     fmt.Sprintf("limit exceeded: the client would have more than %d struct fields (%s brings the count to %d)", MaxFields, d.GoName, b.fields),
-		Fix:     "long allOf chains copy every parent's properties into each child: refer to the parent with $ref in a property instead",
+		Pointer: pointer,
+		Msg:     fmt.Sprintf("limit exceeded: the client would have more than %d struct fields (the count reaches %d at %s)", maxFields, b.fields, what),
+		Fix:     "long allOf chains copy every parent's properties into each child, and a path item or response shared by $ref copies its parameters or headers into each operation: refer to the parent with $ref in a property, share fewer",
 	})
 	return false
+}
+
+// opPointer is the JSON pointer of op in the spec.
+func opPointer(op *model.Operation) string {
+	return "#/paths/" + source.EscapePointer(op.Path) + "/" + strings.ToLower(op.Method)
 }
 
 // Build turns a loaded spec into the model the emitter reads: every operation with its
@@ -104,6 +119,7 @@ func Build(spec *load.Spec) (*model.API, error) {
 		errorSets:     map[string]*model.ErrorSet{},
 		bases:         map[*model.Decl]site{},
 		byTitle:       map[string]titleType{},
+		refused:       map[*openapi3.Parameter]bool{},
 	}
 	doc := spec.Doc
 	api := &model.API{Operations: ops}
@@ -150,10 +166,8 @@ func Build(spec *load.Spec) (*model.API, error) {
 	}
 	api.Decls = b.decls
 	api.ErrorSets = b.errorSetList
-	if budget := docBudget(len(spec.Files.Root())); limitDocs(api, budget) {
-		spec.Warnings.Add(&source.Error{Pos: spec.Files.File(), Msg: fmt.Sprintf(
-			"the doc comments would copy more than %d bytes of the spec's descriptions (twice the spec and 1 MiB): the longest are cut short", budget),
-			Fix: "describe a shared parameter, response or header briefly, and at length where it is defined once"})
+	if err := limitText(spec, api); err != nil {
+		return nil, err
 	}
 	return api, nil
 }
@@ -453,7 +467,11 @@ func (b *builder) located(op *model.Operation, origin *openapi3.Origin, format s
 func (b *builder) params(op *model.Operation, item *openapi3.PathItem, kop *openapi3.Operation) {
 	fields := names.NewExportedNamer()
 	pathParams := map[string]*model.Param{}
-	for _, p := range mergedParams(item, kop) {
+	params := mergedParams(item, kop)
+	if !b.growAt(len(params), "the parameters of "+op.GoName, opPointer(op)) {
+		return
+	}
+	for _, p := range params {
 		if !b.sendableParam(op, p) {
 			continue
 		}
@@ -525,11 +543,26 @@ func (b *builder) sendableParam(op *model.Operation, p *openapi3.Parameter) bool
 			return false
 		}
 	case openapi3.ParameterInPath, openapi3.ParameterInQuery:
+		if len(p.Name) > maxParamName {
+			if !b.refused[p] { // once for a parameter operations share
+				e := b.located(op, p.Origin, "%s parameter name %s is %d bytes long, more than %d", p.In, source.Quote(p.Name), len(p.Name), maxParamName)
+				e.Fix = "name the parameter as the server reads it: a name that long is not one"
+				b.errs.Add(e)
+				b.refused[p] = true
+			}
+			return false
+		}
 	default:
 		return false
 	}
 	return true
 }
+
+// maxParamName bounds the names of path and query parameters: each operation that uses
+// a parameter writes its name, and builds names of its own from it. Names of 10,000
+// characters still make a client (TestLongNames); header and cookie names stop at 256
+// bytes (policy.ValidHeaderName).
+const maxParamName = 16 << 10
 
 // param builds the model of p, a parameter of op: its serialization, its documented
 // default, and its type (a string for the idempotency-key header, a pointer when it is

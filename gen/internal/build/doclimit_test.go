@@ -80,8 +80,14 @@ func TestDocsOfRealSpecsAreWhole(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			c := walkText(api)
+			copied := copyBudget(len(spec.Files.Root()))
+			t.Logf("%s: other texts %d bytes, budget %d (%.0f%%)", name, c.other, copied, 100*float64(c.other)/float64(copied))
+			if c.other > copied/2 {
+				t.Errorf("the other texts take %d bytes, more than half the budget (%d)", c.other, copied)
+			}
 			total := 0
-			for _, s := range docTexts(api) {
+			for _, s := range c.docs {
 				total += len(*s)
 				if strings.HasSuffix(*s, "…") && len(*s) > minDocCut/2 {
 					t.Errorf("a doc text was cut: …%s", (*s)[max(0, len(*s)-80):])
@@ -127,5 +133,94 @@ func TestCutText(t *testing.T) {
 		if got := cutText(c.in, c.n); got != c.want || len(got) > c.n {
 			t.Errorf("cutText(%q, %d) = %q, want %q (at most %d bytes)", c.in, c.n, got, c.want, c.n)
 		}
+	}
+}
+
+// writeSpec writes text to a spec file in a temporary folder.
+func writeSpec(t *testing.T, name, text string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestCopiedTextIsBounded: what operations share by $ref is written into each of them; a
+// spec that makes the client's names, URLs and values copy gigabytes is refused, naming
+// the text copied most, before anything is emitted.
+func TestCopiedTextIsBounded(t *testing.T) {
+	// 300 operations are secured by one scheme, whose key is 20 KB.
+	var b strings.Builder
+	key := "k" + strings.Repeat("x", 20_000)
+	fmt.Fprintf(&b, "openapi: 3.0.3\ninfo: {title: T, version: \"1\"}\nsecurity: [{%s: []}]\npaths:\n", key)
+	for i := range 300 {
+		fmt.Fprintf(&b, "  /a%d:\n    get:\n      responses: {\"204\": {description: ok}}\n", i)
+	}
+	fmt.Fprintf(&b, "components:\n  securitySchemes:\n    %s: {type: apiKey, in: header, name: X-Key}\n", key)
+	spec, err := load.Load(writeSpec(t, "key.yaml", b.String()), load.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Build(spec)
+	want := "key.yaml: limit exceeded: the client would write "
+	if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), `the text "kxxxx`) || !strings.Contains(err.Error(), "(20001 bytes) is copied into 30") {
+		t.Fatalf("Build = %v, want a refusal %q… naming the key and how many places copy it", err, want)
+	}
+	if len(err.Error()) > 2000 {
+		t.Errorf("the refusal takes %d bytes; it should quote the text cut short", len(err.Error()))
+	}
+}
+
+// TestParamsAndHeadersCountAsFields: an operation's parameters and response headers are
+// fields of its structs, which MaxFields counts with those of the types: a path item of
+// many parameters shared by many paths is refused at the operation that crosses it.
+func TestParamsAndHeadersCountAsFields(t *testing.T) {
+	defer func(n int) { maxFields = n }(maxFields)
+	maxFields = 50
+	var params, headers strings.Builder
+	params.WriteString("openapi: 3.1.0\ninfo: {title: T, version: \"1\"}\npaths:\n")
+	for i := range 6 {
+		fmt.Fprintf(&params, "  /a%d: {$ref: \"#/components/pathItems/I\"}\n", i)
+	}
+	params.WriteString("components:\n  pathItems:\n    I:\n      get:\n        responses: {\"204\": {description: ok}}\n        parameters:\n")
+	for i := range 10 {
+		fmt.Fprintf(&params, "          - {name: p%d, in: query, schema: {type: string}}\n", i)
+	}
+	headers.WriteString("openapi: 3.0.3\ninfo: {title: T, version: \"1\"}\npaths:\n")
+	for i := range 6 {
+		fmt.Fprintf(&headers, "  /a%d:\n    get:\n      responses: {\"200\": {$ref: \"#/components/responses/R\"}}\n", i)
+	}
+	headers.WriteString("components:\n  responses:\n    R:\n      description: ok\n      content: {text/plain: {schema: {type: string}}}\n      headers:\n")
+	for i := range 10 {
+		fmt.Fprintf(&headers, "        X-H%d: {schema: {type: string}}\n", i)
+	}
+	for _, c := range []struct{ name, text, want string }{
+		{"params.yaml", params.String(), "params.yaml:9:3: #/paths/~1a5/get: limit exceeded: the client would have more than 50 struct fields (the count reaches 60 at the parameters of GetA5)"},
+		{"headers.yaml", headers.String(), "limit exceeded: the client would have more than 50 struct fields (the count reaches 60 at the response headers of GetA5)"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			spec, err := load.Load(writeSpec(t, c.name, c.text), load.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err = Build(spec); err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("Build = %v, want %q", err, c.want)
+			}
+		})
+	}
+}
+
+// TestLongParameterNamesAreRefused: a path or query parameter's name is written by each
+// operation that uses it, and is bounded as header names are.
+func TestLongParameterNamesAreRefused(t *testing.T) {
+	spec, err := load.Load(writeSpec(t, "long.yaml", "openapi: 3.0.3\ninfo: {title: T, version: \"1\"}\npaths:\n  /a:\n    get:\n      parameters: [{name: q"+
+		strings.Repeat("x", 20_000)+", in: query, schema: {type: string}}]\n      responses: {\"204\": {description: ok}}\n"), load.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "long.yaml:6:21: GET /a: query parameter name \"qxxx"
+	if _, err = Build(spec); err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "is 20001 bytes long, more than 16384") {
+		t.Fatalf("Build = %v, want %q … is 20001 bytes long, more than 16384", err, want)
 	}
 }

@@ -234,7 +234,7 @@ func (b *builder) responseHeaders(op *model.Operation, kop *openapi3.Operation) 
 			order = append(order, name)
 		}
 	}
-	if len(order) == 0 {
+	if len(order) == 0 || !b.growAt(len(order), "the response headers of "+op.GoName, opPointer(op)) {
 		return
 	}
 	set := &model.HeaderSet{}
