@@ -401,7 +401,10 @@ func (b *bundler) fields(n *yaml.Node, k kind, file string, depth int) {
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		key, v := n.Content[i], n.Content[i+1]
 		if k == kindMapping {
-			b.mappingEntry(v, file)
+			if !b.mappingEntry(v, file) {
+				n.Content = slices.Delete(n.Content, i, i+2) // reported: left out
+				i -= 2
+			}
 			continue
 		}
 		fk := k.field(key.Value)
@@ -1034,25 +1037,39 @@ func (b *bundler) copy(n *yaml.Node, file string) *yaml.Node {
 }
 
 // mappingEntry resolves a discriminator mapping entry that names a schema in another
-// file ("models/cat.yml", "cat.yml#/Cat"), as the schema's component.
-func (b *bundler) mappingEntry(v *yaml.Node, file string) {
+// file ("models/cat.yml", "cat.yml#/Cat"), as the schema's component. It reports false
+// when the entry names nothing that can be read, reported: the entry is then left out,
+// so that the loader does not try the file again.
+func (b *bundler) mappingEntry(v *yaml.Node, file string) bool {
 	if v.Kind != yaml.ScalarNode || !strings.ContainsAny(v.Value, "/#.") {
-		return // a schema's name
+		return true // a schema's name
 	}
 	t, err := b.resolve(v.Value, file)
+	if b.refuse {
+		if strings.Contains(v.Value, "/") && (err != nil || t.file != file) { // as the loader resolves it
+			b.external++
+			if b.external == 1 {
+				b.errs.Add(&source.Error{Pos: b.pos(v, file), Op: b.op,
+					Msg: fmt.Sprintf("discriminator mapping: $ref %s names another file, which is not allowed by default", source.Quote(v.Value)),
+					Fix: "move the definition into this file, or pass -allow-external-refs to follow $refs to files inside the spec's folder"})
+			}
+		}
+		return true
+	}
 	if err != nil || t.file == b.rootFile && file == b.rootFile {
-		return // the loader reports the root file's own
+		return true // the loader reports the root file's own
 	}
 	if t.file == b.rootFile {
 		v.Value = "#" + t.pointer
-		return
+		return true
 	}
 	node, e := b.lookup(t, v.Value)
 	if e != nil {
 		b.errs.Add(&source.Error{Pos: b.pos(v, file), Op: b.op, Msg: "discriminator mapping: " + e.msg, Fix: e.fix})
-		return
+		return false
 	}
 	b.external++
 	v.Value = b.hoist(t, node, kindSchema, "schemas", 0)
 	v.Style = yaml.DoubleQuotedStyle
+	return true
 }
