@@ -97,6 +97,9 @@ func (s *Spec) refuseExternalRefs(root *yaml.Node) *source.Error {
 	}
 	b.refuse = true
 	b.walk(root, kindRoot, b.rootFile, 0)
+	if len(b.malformed) > 0 {
+		return b.malformed[0]
+	}
 	if b.external == 0 {
 		return nil
 	}
@@ -250,9 +253,10 @@ type bundler struct {
 	method      string                  // the method of the operation being walked
 	root        *yaml.Node              // the root file's tree
 	errs        source.ErrorList
-	fatal       bool // a limit was exceeded: stop
-	external    int  // $refs resolved to another file
-	refuse      bool // only count the $refs to other files, reading none
+	fatal       bool             // a limit was exceeded: stop
+	external    int              // $refs resolved to another file
+	refuse      bool             // only count the $refs to other files, reading none
+	malformed   source.ErrorList // with refuse, the $refs that are not URI references
 	// The key whose value is being walked, and the one above it.
 	parent, grandparent parentKey
 }
@@ -459,6 +463,10 @@ func refKeyNode(n *yaml.Node) *yaml.Node {
 func (b *bundler) ref(n, ref *yaml.Node, k kind, file string, depth int) {
 	t, err := b.resolve(ref.Value, file)
 	if b.refuse {
+		if _, perr := url.Parse(ref.Value); perr != nil {
+			b.malformed = append(b.malformed, &source.Error{Pos: b.pos(refKeyNode(n), file), Op: b.op, Msg: err.msg, Fix: err.fix})
+			return
+		}
 		if err != nil || t.file != file {
 			b.external++
 			if b.external == 1 {
@@ -531,7 +539,7 @@ func (b *bundler) pos(n *yaml.Node, file string) source.Pos {
 func (b *bundler) resolve(ref, file string) (target, *bundleError) {
 	u, err := url.Parse(ref)
 	if err != nil {
-		return target{}, &bundleError{fmt.Sprintf("malformed $ref %s: %v", source.Quote(ref), err), "write the $ref as a relative file path, a JSON pointer after #, or both"}
+		return target{}, malformedRef(ref, err)
 	}
 	if u.Scheme != "" || u.Host != "" || u.Opaque != "" || u.User != nil {
 		return target{}, &bundleError{(&refEscapeError{ref: ref, why: "only files inside the spec's folder can be referenced, not URLs"}).Error(),
@@ -548,6 +556,20 @@ func (b *bundler) resolve(ref, file string) (target, *bundleError) {
 		abs = filepath.Join(filepath.Dir(file), abs)
 	}
 	return target{file: filepath.Clean(abs), pointer: u.Fragment}, nil
+}
+
+// malformedRef is the problem of a $ref that is not a URI reference: err, url.Parse's.
+func malformedRef(ref string, err error) *bundleError {
+	var escape url.EscapeError
+	if errors.As(err, &escape) {
+		return &bundleError{fmt.Sprintf("malformed $ref %s: %s is not a percent-escape", source.Quote(ref), source.Quote(string(escape))),
+			"write a % as %25, and any other escape as % and two hexadecimal digits"}
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	return &bundleError{fmt.Sprintf("malformed $ref %s: %v", source.Quote(ref), err), "write the $ref as a relative file path, a JSON pointer after #, or both"}
 }
 
 // lookup returns the node at t, reading its file if need be; ref is the $ref as written.
@@ -1046,7 +1068,14 @@ func (b *bundler) mappingEntry(v *yaml.Node, file string) bool {
 	}
 	t, err := b.resolve(v.Value, file)
 	if b.refuse {
-		if strings.Contains(v.Value, "/") && (err != nil || t.file != file) { // as the loader resolves it
+		if !strings.Contains(v.Value, "/") {
+			return true // a schema's name, to the loader
+		}
+		if _, perr := url.Parse(v.Value); perr != nil {
+			b.malformed = append(b.malformed, &source.Error{Pos: b.pos(v, file), Op: b.op, Msg: "discriminator mapping: " + err.msg, Fix: err.fix})
+			return true
+		}
+		if err != nil || t.file != file {
 			b.external++
 			if b.external == 1 {
 				b.errs.Add(&source.Error{Pos: b.pos(v, file), Op: b.op,
