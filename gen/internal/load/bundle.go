@@ -97,6 +97,9 @@ func (s *Spec) refuseExternalRefs(root *yaml.Node) *source.Error {
 	}
 	b.refuse = true
 	b.walk(root, kindRoot, b.rootFile, 0)
+	if len(b.malformed) > 0 {
+		return b.malformed[0]
+	}
 	if b.external == 0 {
 		return nil
 	}
@@ -250,9 +253,10 @@ type bundler struct {
 	method      string                  // the method of the operation being walked
 	root        *yaml.Node              // the root file's tree
 	errs        source.ErrorList
-	fatal       bool // a limit was exceeded: stop
-	external    int  // $refs resolved to another file
-	refuse      bool // only count the $refs to other files, reading none
+	fatal       bool             // a limit was exceeded: stop
+	external    int              // $refs resolved to another file
+	refuse      bool             // only count the $refs to other files, reading none
+	malformed   source.ErrorList // with refuse, the $refs that are not URI references
 	// The key whose value is being walked, and the one above it.
 	parent, grandparent parentKey
 }
@@ -401,7 +405,10 @@ func (b *bundler) fields(n *yaml.Node, k kind, file string, depth int) {
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		key, v := n.Content[i], n.Content[i+1]
 		if k == kindMapping {
-			b.mappingEntry(v, file)
+			if !b.mappingEntry(v, file) {
+				n.Content = slices.Delete(n.Content, i, i+2) // reported: left out
+				i -= 2
+			}
 			continue
 		}
 		fk := k.field(key.Value)
@@ -456,6 +463,10 @@ func refKeyNode(n *yaml.Node) *yaml.Node {
 func (b *bundler) ref(n, ref *yaml.Node, k kind, file string, depth int) {
 	t, err := b.resolve(ref.Value, file)
 	if b.refuse {
+		if _, perr := url.Parse(ref.Value); perr != nil {
+			b.malformed = append(b.malformed, &source.Error{Pos: b.pos(refKeyNode(n), file), Op: b.op, Msg: err.msg, Fix: err.fix})
+			return
+		}
 		if err != nil || t.file != file {
 			b.external++
 			if b.external == 1 {
@@ -528,7 +539,7 @@ func (b *bundler) pos(n *yaml.Node, file string) source.Pos {
 func (b *bundler) resolve(ref, file string) (target, *bundleError) {
 	u, err := url.Parse(ref)
 	if err != nil {
-		return target{}, &bundleError{fmt.Sprintf("malformed $ref %s: %v", source.Quote(ref), err), "write the $ref as a relative file path, a JSON pointer after #, or both"}
+		return target{}, malformedRef(ref, err)
 	}
 	if u.Scheme != "" || u.Host != "" || u.Opaque != "" || u.User != nil {
 		return target{}, &bundleError{(&refEscapeError{ref: ref, why: "only files inside the spec's folder can be referenced, not URLs"}).Error(),
@@ -545,6 +556,20 @@ func (b *bundler) resolve(ref, file string) (target, *bundleError) {
 		abs = filepath.Join(filepath.Dir(file), abs)
 	}
 	return target{file: filepath.Clean(abs), pointer: u.Fragment}, nil
+}
+
+// malformedRef is the problem of a $ref that is not a URI reference: err, url.Parse's.
+func malformedRef(ref string, err error) *bundleError {
+	var escape url.EscapeError
+	if errors.As(err, &escape) {
+		return &bundleError{fmt.Sprintf("malformed $ref %s: %s is not a percent-escape", source.Quote(ref), source.Quote(string(escape))),
+			"write a % as %25, and any other escape as % and two hexadecimal digits"}
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	return &bundleError{fmt.Sprintf("malformed $ref %s: %v", source.Quote(ref), err), "write the $ref as a relative file path, a JSON pointer after #, or both"}
 }
 
 // lookup returns the node at t, reading its file if need be; ref is the $ref as written.
@@ -1034,25 +1059,46 @@ func (b *bundler) copy(n *yaml.Node, file string) *yaml.Node {
 }
 
 // mappingEntry resolves a discriminator mapping entry that names a schema in another
-// file ("models/cat.yml", "cat.yml#/Cat"), as the schema's component.
-func (b *bundler) mappingEntry(v *yaml.Node, file string) {
+// file ("models/cat.yml", "cat.yml#/Cat"), as the schema's component. It reports false
+// when the entry names nothing that can be read, reported: the entry is then left out,
+// so that the loader does not try the file again.
+func (b *bundler) mappingEntry(v *yaml.Node, file string) bool {
 	if v.Kind != yaml.ScalarNode || !strings.ContainsAny(v.Value, "/#.") {
-		return // a schema's name
+		return true // a schema's name
 	}
 	t, err := b.resolve(v.Value, file)
+	if b.refuse {
+		if !strings.Contains(v.Value, "/") {
+			return true // a schema's name, to the loader
+		}
+		if _, perr := url.Parse(v.Value); perr != nil {
+			b.malformed = append(b.malformed, &source.Error{Pos: b.pos(v, file), Op: b.op, Msg: "discriminator mapping: " + err.msg, Fix: err.fix})
+			return true
+		}
+		if err != nil || t.file != file {
+			b.external++
+			if b.external == 1 {
+				b.errs.Add(&source.Error{Pos: b.pos(v, file), Op: b.op,
+					Msg: fmt.Sprintf("discriminator mapping: $ref %s names another file, which is not allowed by default", source.Quote(v.Value)),
+					Fix: "move the definition into this file, or pass -allow-external-refs to follow $refs to files inside the spec's folder"})
+			}
+		}
+		return true
+	}
 	if err != nil || t.file == b.rootFile && file == b.rootFile {
-		return // the loader reports the root file's own
+		return true // the loader reports the root file's own
 	}
 	if t.file == b.rootFile {
 		v.Value = "#" + t.pointer
-		return
+		return true
 	}
 	node, e := b.lookup(t, v.Value)
 	if e != nil {
 		b.errs.Add(&source.Error{Pos: b.pos(v, file), Op: b.op, Msg: "discriminator mapping: " + e.msg, Fix: e.fix})
-		return
+		return false
 	}
 	b.external++
 	v.Value = b.hoist(t, node, kindSchema, "schemas", 0)
 	v.Style = yaml.DoubleQuotedStyle
+	return true
 }

@@ -115,3 +115,49 @@ paths: {}
 		t.Errorf("%d problems, want 5 (l.yaml#/1 names an item):\n%s", len(got), strings.Join(got, "\n"))
 	}
 }
+
+// A discriminator mapping entry that names another file is refused at its value, as a
+// $ref is, without the file being read; with -allow-external-refs, one that names a file
+// that cannot be read is reported once, at its value, and left out.
+func TestDiscriminatorMappingToAnotherFile(t *testing.T) {
+	const spec = `openapi: 3.0.3
+info: {title: T, version: "1"}
+paths: {}
+components:
+  schemas:
+    S:
+      discriminator:
+        propertyName: k
+        mapping: {a: '#/components/schemas/A', e: '%s#/components/schemas/A'}
+      oneOf: [{$ref: '#/components/schemas/A'}]
+    A: {type: object, properties: {k: {type: string}}}
+`
+	dir := t.TempDir()
+	spectest.WriteFiles(t, dir, map[string]string{
+		"spec.yaml":    strings.Replace(spec, "%s", "other.yaml", 1),
+		"present.yaml": strings.Replace(spec, "%s", "o.yaml", 1),
+		"o.yaml":       "components:\n  schemas:\n    A: {type: object, properties: {k: {type: string}}}\n",
+	})
+	for name, want := range map[string]string{
+		"spec.yaml":    `spec.yaml:9:51: discriminator mapping: $ref "other.yaml#/components/schemas/A" names another file, which is not allowed by default`,
+		"present.yaml": `present.yaml:9:51: discriminator mapping: $ref "o.yaml#/components/schemas/A" names another file, which is not allowed by default`,
+	} {
+		_, err := Load(filepath.Join(dir, name), Options{})
+		if err == nil || !strings.Contains(err.Error(), "/"+want) || strings.Count(err.Error(), "\n\tfix") != 1 {
+			t.Errorf("%s: got %v, want one error: %s", name, err, want)
+		}
+	}
+	got := bundleErrors(t, dir)
+	want := `spec.yaml:9:51: discriminator mapping: $ref "other.yaml#/components/schemas/A": no such file other.yaml`
+	if len(got) != 1 || got[0] != want {
+		t.Errorf("with external $refs allowed: got\n%s\nwant %s", strings.Join(got, "\n"), want)
+	}
+	// The loader's own error, about an entry the bundle leaves to it, is found at the
+	// entry's value too.
+	url := filepath.Join(dir, "url.yaml")
+	spectest.WriteFiles(t, dir, map[string]string{"url.yaml": strings.Replace(spec, "%s", "https://x.example/o.yaml", 1)})
+	_, err := Load(url, Options{AllowExternalRefs: true})
+	if want := url + `:9:51: $ref to "https://x.example/o.yaml`; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("url.yaml: got %v, want %s...", err, want)
+	}
+}

@@ -30,3 +30,19 @@ func TestUnknownFieldWarnings(t *testing.T) {
 		}
 	}
 }
+
+// A components key "-", the yaml tag of the fields the decoder leaves out, is one
+// unknown field: nothing under it is decoded into the components' extensions.
+func TestDashKeyOfComponentsIsUnknown(t *testing.T) {
+	s, err := loadSpec(t, "dash.yaml", "openapi: 3.0.3\ninfo: {title: T, version: \"1\"}\npaths: {}\ncomponents:\n  x-owner: team-a\n"+
+		"  \"-\":\n    x-owner: team-b\n    description: notes\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Warnings) != 1 || !strings.Contains(s.Warnings.Error(), `dash.yaml:6:3: #/components: unknown field "-" is ignored`) {
+		t.Errorf("warnings %q, want one: the field \"-\" at 6:3", s.Warnings.Error())
+	}
+	if got := s.Doc.Components.Extensions["x-owner"]; got != "team-a" {
+		t.Errorf("x-owner = %v, want team-a", got)
+	}
+}

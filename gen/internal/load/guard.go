@@ -155,25 +155,48 @@ const MaxIndicators = 2 * MaxNodes
 
 // checkIndicators refuses a file that could hold so many nodes that parsing it to count
 // them would take more memory than loading a spec of MaxNodes: each node is started by
-// one of the characters ",:-[{?" or a line break, and one starts at most two (a
-// mapping and its first key), so a file has at most twice as many nodes as those
-// characters, plus its root. stripe.yaml has 231,000 of them.
+// one of the characters ",:[{" or a line break, or "-" or "?" followed by a blank (the
+// YAML parser reads them as indicators then only: otherwise they are part of a scalar,
+// or start one that another of those characters starts too), and one starts at most two
+// (a mapping and its first key), so a file has at most twice as many nodes as those
+// characters, plus its root. In a JSON document (parsed by parseJSON) those within its
+// strings are not counted. Dashes, commas and line breaks written inside the YAML
+// scalars are counted: a description of prose or markdown tables of 20 MB stays under
+// the cap. stripe.yaml has 225,000 of them.
 func checkIndicators(path string, data []byte) *source.Error {
 	if len(data) <= MaxIndicators || indicators(data) <= MaxIndicators {
 		return nil
 	}
-	n := 0
-	for i, c := range data {
-		switch c {
-		case ',', ':', '-', '[', '{', '?', '\n':
-			n++
-			if n > MaxIndicators {
-				line := bytes.Count(data[:i], []byte("\n")) + 1
-				col := i - (bytes.LastIndexByte(data[:i], '\n') + 1) + 1
-				return &source.Error{Pos: source.Pos{File: path, Line: line, Col: col},
-					Msg: fmt.Sprintf("limit exceeded: more than %d of the characters that start YAML nodes (,:-[{? and line breaks) by here: the document may hold more than %d nodes", MaxIndicators, MaxNodes),
-					Fix: "split the description into several, one client each"}
+	json := stdjson.Valid(bytes.TrimPrefix(data, []byte("\uFEFF")))
+	n, inString := 0, false
+	for i := 0; i < len(data); i++ {
+		c := data[i]
+		if inString {
+			switch c {
+			case '\\':
+				i++
+			case '"':
+				inString = false
 			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = json
+		case '-', '?':
+			if i+1 < len(data) && data[i+1] > ' ' && data[i+1] < 0x7f {
+				continue // not an indicator
+			}
+			n++
+		case ',', ':', '[', '{', '\n':
+			n++
+		}
+		if n > MaxIndicators {
+			line := bytes.Count(data[:i], []byte("\n")) + 1
+			col := utf8.RuneCount(data[bytes.LastIndexByte(data[:i], '\n')+1:i]) + 1
+			return &source.Error{Pos: source.Pos{File: path, Line: line, Col: col},
+				Msg: fmt.Sprintf("limit exceeded: more than %d of the characters that start YAML nodes (,:[{ and line breaks, - and ? before a blank) by here: the document may hold more than %d nodes", MaxIndicators, MaxNodes),
+				Fix: "split the description into several, one client each"}
 		}
 	}
 	return nil

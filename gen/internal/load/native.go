@@ -86,11 +86,14 @@ func decodeInPieces(root *yaml.Node, doc *openapi3.T) error {
 		pieces = append(pieces, piece{func() reflect.Value { return reflect.ValueOf(&doc.Paths).Elem() }, m})
 	}
 	if c := source.MappingValue(root, "components"); c != nil {
-		fields := taggedFields(reflect.TypeFor[openapi3.Components]())
+		// The sections, as the decoder reads them: not a key that names no field, nor
+		// "-", which the decoder leaves out and kin-openapi keeps as an extension.
+		t := reflect.TypeFor[openapi3.Components]()
+		fields := decodedFields(t)
 		for i := 0; i+1 < len(c.Content); i += 2 {
 			key := c.Content[i].Value
 			f, ok := fields[key]
-			if !ok || strings.HasPrefix(key, "x-") {
+			if !ok || t.Field(f).Type.Kind() != reflect.Map || strings.HasPrefix(key, "x-") {
 				continue
 			}
 			if m := detach(c, key); m != nil {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 )
 
@@ -318,15 +319,70 @@ func (g *docGen) document() *gnode {
 		doc.set("x-top", g.value(0))
 	}
 	doc.set("paths", paths)
-	doc.set("components", mapping(
+	components := mapping(
 		"schemas", schemas,
 		"parameters", params,
 		"responses", responses,
 		"securitySchemes", mapping("oauth", mapping("type", g.text("oauth2"), "flows", mapping(
 			"clientCredentials", mapping("tokenUrl", g.text("https://x.example/token"),
 				"scopes", mapping("read", g.text("reads"), "write", g.text("writes")))))),
-	))
+	)
+	if g.chance(0.3) {
+		components.set("x-owner", g.value(0))
+	}
+	doc.set("components", components)
+	g.oddKeys(doc, "")
 	return doc
+}
+
+// oddKeys adds, to a few of the mappings under n, keys that name no field but look like
+// one: "-" and the Go names of the fields tagged "-" (Extensions, Origin), which the
+// decoder leaves out; the empty key; "$ref" beside other fields; "x-" alone; another
+// key of the mapping written in other case. Under parent, the key n is the value of, a
+// mapping of elements (paths, schemas, properties...) gets an entry of an element's
+// shape, and a mapping of strings none.
+func (g *docGen) oddKeys(n *gnode, parent string) {
+	for _, c := range n.items {
+		g.oddKeys(c, parent)
+	}
+	for i, c := range n.vals {
+		g.oddKeys(c, n.keys[i])
+	}
+	if !n.isMap() || !g.chance(0.06) && !(parent == "components" && g.chance(0.5)) {
+		return
+	}
+	elements := false
+	switch parent {
+	case "scopes", "mapping", "security":
+		return
+	case "paths", "schemas", "properties", "parameters", "responses", "content", "headers",
+		"securitySchemes", "variables", "examples", "links", "callbacks", "encoding":
+		elements = true
+	}
+	keys := []string{"-", "", "x-", "Extensions", "Origin", "extensions", "origin", "Value", "Ref", "__origin__"}
+	if !elements && !slices.ContainsFunc(n.vals, func(v *gnode) bool { return v.seq || v.isMap() }) {
+		keys = append(keys, "$ref") // with objects beside it, the loader reads it itself
+	}
+	if len(n.keys) > 0 {
+		k := n.keys[g.r.IntN(len(n.keys))]
+		keys = append(keys, strings.ToUpper(k), strings.ToUpper(k[:min(1, len(k))])+k[min(1, len(k)):])
+	}
+	k := keys[g.r.IntN(len(keys))]
+	if slices.Contains(n.keys, k) {
+		return
+	}
+	var v *gnode
+	switch {
+	case k == "$ref":
+		v = g.text("#/components/schemas/" + g.refs[g.r.IntN(len(g.refs))])
+	case slices.Contains(n.keys, "$ref"):
+		v = g.scalar() // objects beside a $ref leave the document to the loader
+	case elements || g.chance(0.5):
+		v = mapping("x-owner", g.text(g.word()), "description", g.text("beside"), "type", g.text("string"))
+	default:
+		v = g.value(0)
+	}
+	n.set(k, v)
 }
 
 // render writes the document as YAML or JSON.

@@ -347,6 +347,18 @@ func TestDecodeTreeAsLoader(t *testing.T) {
 				return fmt.Sprint(d.Paths.Len(), d.Paths.Value("/b") == nil, d.Paths.Extensions, len(d.Components.Schemas),
 					d.Components.Extensions, d.Components.Examples["E"].Value.Value, d.Components.SecuritySchemes != nil)
 			}},
+		{"keys named as no field is", head + "paths: {}\ncomponents:\n  x-owner: team-a\n  \"-\": {x-owner: team-b, description: d}\n" +
+			"  \"\": {A: {type: string}}\n  Extensions: {x-a: 1}\n  Origin: {x-b: 2}\n  Schemas: {B: {type: string}}\n" +
+			"  schemas: {S: {type: string}}\n  SCHEMAS: {C: {type: string}}\n  x-: {D: 1}\n", true,
+			func(d *openapi3.T) string { return fmt.Sprint(d.Components.Extensions, len(d.Components.Schemas)) }},
+		{"a $ref of components", head + "paths: {}\ncomponents: {$ref: '#/info', x-a: 1}\n", true,
+			func(d *openapi3.T) string { return fmt.Sprint(d.Components.Extensions) }},
+		{"keys named as no field is, elsewhere", head + "paths:\n  \"-\": {description: d}\n  \"\": {}\n  Extensions: {x-a: 1}\n" +
+			"  /a: {get: {\"-\": {x-a: 1}, Responses: {}, responses: {\"-\": {description: d}, Default: {description: e}}}, Get: {}}\n" +
+			"components:\n  schemas:\n    A: {type: string, \"-\": {type: integer}, Type: integer, Extensions: {x-a: 1}, origin: {}, __origin__: {}, \"\": 1}\n", true,
+			func(d *openapi3.T) string {
+				return fmt.Sprint(d.Paths.Len(), d.Components.Schemas["A"].Value.Extensions, d.Paths.Value("/a").Get.Extensions)
+			}},
 		{"a repeated path", head + "paths:\n  /a: {}\n  /a: {description: d}\n", true,
 			func(d *openapi3.T) string { return fmt.Sprint(d.Paths.Len(), d.Paths.Value("/a").Description) }},
 		{"a repeated schema", head + "paths: {}\ncomponents:\n  schemas:\n    A: {}\n    A: {}\n", false, nil},

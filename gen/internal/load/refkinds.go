@@ -23,7 +23,8 @@ func (s *Spec) wrongKindRefs(root *yaml.Node) source.ErrorList {
 	if root == nil || root.Kind != yaml.MappingNode || source.MappingValue(root, "openapi") == nil {
 		return nil
 	}
-	w := &kindWalker{s: s}
+	w := &kindWalker{s: s, chains: &refChains{root: root, targets: map[string]*yaml.Node{}, lengths: map[*yaml.Node]int{}},
+		inCycle: map[*yaml.Node]bool{}}
 	w.walk(root, nil, kindRoot, 0)
 	return w.errs
 }
@@ -33,6 +34,8 @@ type kindWalker struct {
 	s                *Spec
 	path, method, op string
 	errs             source.ErrorList
+	chains           *refChains
+	inCycle          map[*yaml.Node]bool // the $refs of a cycle reported
 }
 
 func (w *kindWalker) walk(n, key *yaml.Node, k kind, depth int) {
@@ -70,8 +73,11 @@ func (w *kindWalker) walk(n, key *yaml.Node, k kind, depth int) {
 }
 
 // check reports ref, the $ref of n (the value of key) at a place of kind k, when it
-// names a component of another section than k's.
+// names a component of another section than k's, or leads through $refs back to n.
 func (w *kindWalker) check(n, key *yaml.Node, ref string, k kind) {
+	if w.cycle(n, key, ref, k) {
+		return
+	}
 	want := sections[k]
 	rest, ok := strings.CutPrefix(ref, "#/components/")
 	if want == "" || !ok {
@@ -97,4 +103,51 @@ func (s *Spec) leaveOut(pos source.Pos) {
 		s.leftOut = map[source.Pos]bool{}
 	}
 	s.leftOut[pos] = true
+}
+
+// cycle reports ref, the local $ref of n (the value of key) at a place of kind k, when it
+// names n itself, or a $ref that leads through $refs back to n: kin-openapi leaves each
+// of them unresolved, and says only that. The first $ref of the cycle met is reported
+// and left out, which breaks it.
+func (w *kindWalker) cycle(n, key *yaml.Node, ref string, k kind) bool {
+	if k == kindPathItem || !strings.HasPrefix(ref, "#") || w.inCycle[n] {
+		return false // a path item's are refused by the guard (checkPathItemCycles)
+	}
+	chain := []string{ref}
+	members := []*yaml.Node{n}
+	for t := w.chains.target(ref); t != n; t = w.chains.target(ref) {
+		if t == nil {
+			return false // dangling, reported elsewhere
+		}
+		var at *yaml.Node
+		if ref, at = refOf(t); at == nil || len(chain) > MaxRefChain {
+			return false
+		}
+		chain = append(chain, ref)
+		members = append(members, t)
+	}
+	for _, m := range members {
+		w.inCycle[m] = true
+	}
+	what := sectionObjects[sections[k]]
+	if what == "" {
+		what = "anything"
+	}
+	e := &source.Error{Pos: w.s.nodePos(refKeyNode(n)), Op: w.op}
+	if len(chain) == 1 {
+		e.Msg = fmt.Sprintf("$ref %s names the object it is written in, so it names nothing", source.Quote(ref))
+		e.Fix = "name the definition itself"
+	} else {
+		quoted := make([]string, len(chain))
+		for i, r := range chain {
+			quoted[i] = source.Quote(r)
+		}
+		e.Msg = fmt.Sprintf("$ref cycle: %s → %s: these $refs name only each other, so none names %s", strings.Join(quoted, " → "), quoted[0], what)
+		e.Fix = "write the definition in place of one of them"
+	}
+	w.errs.Add(e)
+	if key != nil {
+		w.s.leaveOut(w.s.nodePos(key))
+	}
+	return true
 }

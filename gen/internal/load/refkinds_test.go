@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/retrygen/retrygen/gen/internal/spectest"
 )
 
 // vendorMistakes holds two problems kin-openapi reports one at a time, without the
@@ -110,5 +112,42 @@ components:
 		if !strings.Contains(got, want) {
 			t.Errorf("warnings\n%s\nlack\n%s", got, want)
 		}
+	}
+}
+
+// $refs that name only each other, or the object they are written in, are reported once
+// as what they are, with a fix, and nothing else is said of them; a schema that holds a
+// $ref to itself further down is no such cycle. A $ref with a bad percent-escape is
+// malformed, with external $refs allowed or not.
+func TestRefCyclesAndMalformedRefsAreNamed(t *testing.T) {
+	const head = "openapi: 3.0.3\ninfo: {title: T, version: \"1\"}\npaths:\n  /a:\n    get:\n      operationId: getA\n"
+	for name, c := range map[string]struct{ text, want string }{
+		"pair.yaml": {head + "      parameters: [{$ref: '#/components/parameters/P1'}]\n      responses: {\"200\": {description: ok}}\n" +
+			"components:\n  parameters:\n    P1: {$ref: '#/components/parameters/P2'}\n    P2: {$ref: '#/components/parameters/P1'}\n",
+			`pair.yaml:11:10: $ref cycle: "#/components/parameters/P2" → "#/components/parameters/P1" → "#/components/parameters/P2": these $refs name only each other, so none names a parameter` +
+				"\n\tfix: write the definition in place of one of them"},
+		"three.yaml": {head + "      responses: {\"200\": {$ref: '#/components/responses/R1'}}\n" +
+			"components:\n  responses:\n    R1: {$ref: '#/components/responses/R2'}\n    R2: {$ref: '#/components/responses/R3'}\n    R3: {$ref: '#/components/responses/R1'}\n",
+			`three.yaml:10:10: $ref cycle: "#/components/responses/R2" → "#/components/responses/R3" → "#/components/responses/R1" → "#/components/responses/R2": these $refs name only each other, so none names a response`},
+		"self.yaml": {head + "      responses:\n        \"200\": {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/A/properties/b/items'}}}}\n" +
+			"components:\n  schemas:\n    A: {type: object, properties: {b: {type: array, items: {$ref: '#/components/schemas/A/properties/b/items'}}}}\n",
+			`self.yaml:11:61: $ref "#/components/schemas/A/properties/b/items" names the object it is written in, so it names nothing` +
+				"\n\tfix: name the definition itself"},
+		"escape.yaml": {head + "      responses: {\"200\": {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/A%zz'}}}}}\n" +
+			"components:\n  schemas:\n    A: {type: string}\n",
+			`escape.yaml:7:82: GET /a (getA): malformed $ref "#/components/schemas/A%zz": "%zz" is not a percent-escape` +
+				"\n\tfix: write a % as %25, and any other escape as % and two hexadecimal digits"},
+	} {
+		for _, external := range []bool{false, true} {
+			_, err := Load(spectest.Write(t, name, c.text), Options{AllowExternalRefs: external})
+			if err == nil || !strings.HasSuffix(err.Error(), "/"+c.want) && !strings.Contains(err.Error(), "/"+c.want+"\n\tfix") || strings.Count(err.Error(), "\n\tfix") != 1 {
+				t.Errorf("%s (external $refs %v): got %v, want one error: %s", name, external, err, c.want)
+			}
+		}
+	}
+	recursive := head + "      responses: {\"200\": {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/A'}}}}}\n" +
+		"components:\n  schemas:\n    A: {type: object, properties: {next: {$ref: '#/components/schemas/A'}, all: {type: array, items: {$ref: '#/components/schemas/A/properties/next'}}}}\n"
+	if _, err := loadSpec(t, "recursive.yaml", recursive); err != nil {
+		t.Errorf("recursive.yaml: %v", err)
 	}
 }

@@ -351,9 +351,10 @@ func (f *Files) PosOfNull(entries, values []string) Pos {
 	return pos
 }
 
-// FindRef finds the first `$ref` whose value matches, in the root file, else in the
-// other files read (in the order of their URIs), and returns its position and its value
-// as written. Without one, pos names only the root file.
+// FindRef finds the first `$ref`, or discriminator mapping entry, whose value matches,
+// in the root file, else in the other files read (in the order of their URIs), and
+// returns its position (a $ref's key, a mapping entry's value) and its value as written.
+// Without one, pos names only the root file.
 func (f *Files) FindRef(match func(string) bool) (pos Pos, value string) {
 	f.mu.Lock()
 	uris := make([]string, 0, len(f.data))
@@ -365,16 +366,26 @@ func (f *Files) FindRef(match func(string) bool) (pos Pos, value string) {
 	f.mu.Unlock()
 	slices.Sort(uris)
 	for _, uri := range append([]string{f.rootURI}, uris...) {
-		found := f.tree(uri).visit(func(_ string, k, v *node) bool {
-			if k != nil && k.value == "$ref" && v.kind == yaml.ScalarNode && match(v.value) {
-				pos = Pos{File: f.displayFile(uri), Line: int(k.line), Col: int(k.col)}
-				if uri == f.rootURI {
-					pos = f.At(int(k.line), int(k.col)) // an overlay's value is located in the overlay
-				}
-				value = v.value
-				return true
+		found := f.tree(uri).visit(func(holder string, k, v *node) bool {
+			at := k
+			switch {
+			case k == nil:
+				return false
+			case k.value == "$ref":
+			case holder == "mapping":
+				at = v
+			default:
+				return false
 			}
-			return false
+			if v.kind != yaml.ScalarNode || !match(v.value) {
+				return false
+			}
+			pos = Pos{File: f.displayFile(uri), Line: int(at.line), Col: int(at.col)}
+			if uri == f.rootURI {
+				pos = f.At(int(at.line), int(at.col)) // an overlay's value is located in the overlay
+			}
+			value = v.value
+			return true
 		})
 		if found {
 			return pos, value
