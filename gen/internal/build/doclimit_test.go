@@ -12,27 +12,29 @@ import (
 	"github.com/retrygen/retrygen/internal/longtest"
 )
 
+// specOf returns a spec of OpenAPI version whose paths are n copies of path, each with
+// its number for %[1]d, followed by rest (the components and other top-level keys).
+func specOf(version string, n int, path, rest string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "openapi: %s\ninfo: {title: T, version: \"1\"}\npaths:\n", version)
+	for i := range n {
+		fmt.Fprintf(&b, path, i)
+	}
+	b.WriteString(rest)
+	return b.String()
+}
+
 // sharedDescriptions writes a spec of ops operations that share, by $ref, one parameter
 // and one response with a header, each described in size bytes.
 func sharedDescriptions(t *testing.T, ops, size int) string {
 	t.Helper()
 	words := strings.Repeat("word ", size/5)
-	var b strings.Builder
-	b.WriteString("openapi: 3.0.3\ninfo: {title: T, version: \"1\"}\npaths:\n")
-	for i := range ops {
-		fmt.Fprintf(&b, "  /a%d:\n    get:\n      operationId: get%d\n", i, i)
-		b.WriteString("      parameters: [{$ref: \"#/components/parameters/P\"}]\n")
-		b.WriteString("      responses:\n        \"200\": {$ref: \"#/components/responses/R\"}\n")
-	}
-	fmt.Fprintf(&b, "components:\n  parameters:\n    P: {name: q, in: query, description: \"P %s\", schema: {type: string}}\n", words)
-	fmt.Fprintf(&b, "  responses:\n    R:\n      description: \"R %s\"\n", words)
-	fmt.Fprintf(&b, "      headers: {X-A: {description: \"H %s\", schema: {type: string}}}\n", words)
-	b.WriteString("      content: {application/json: {schema: {type: object, properties: {a: {type: string}}}}}\n")
-	path := filepath.Join(t.TempDir(), "shared.yaml")
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return writeSpec(t, "shared.yaml", specOf("3.0.3", ops,
+		"  /a%[1]d:\n    get:\n      operationId: get%[1]d\n      parameters: [{$ref: \"#/components/parameters/P\"}]\n      responses:\n        \"200\": {$ref: \"#/components/responses/R\"}\n",
+		"components:\n  parameters:\n    P: {name: q, in: query, description: \"P "+words+"\", schema: {type: string}}\n"+
+			"  responses:\n    R:\n      description: \"R "+words+"\"\n"+
+			"      headers: {X-A: {description: \"H "+words+"\", schema: {type: string}}}\n"+
+			"      content: {application/json: {schema: {type: object, properties: {a: {type: string}}}}}\n"))
 }
 
 // TestSharedDescriptionsStayInProportion: a description shared by $ref is copied into
@@ -151,14 +153,10 @@ func writeSpec(t *testing.T, name, text string) string {
 // the text copied most, before anything is emitted.
 func TestCopiedTextIsBounded(t *testing.T) {
 	// 300 operations are secured by one scheme, whose key is 20 KB.
-	var b strings.Builder
 	key := "k" + strings.Repeat("x", 20_000)
-	fmt.Fprintf(&b, "openapi: 3.0.3\ninfo: {title: T, version: \"1\"}\nsecurity: [{%s: []}]\npaths:\n", key)
-	for i := range 300 {
-		fmt.Fprintf(&b, "  /a%d:\n    get:\n      responses: {\"204\": {description: ok}}\n", i)
-	}
-	fmt.Fprintf(&b, "components:\n  securitySchemes:\n    %s: {type: apiKey, in: header, name: X-Key}\n", key)
-	spec, err := load.Load(writeSpec(t, "key.yaml", b.String()), load.Options{})
+	text := specOf("3.0.3", 300, "  /a%d:\n    get:\n      responses: {\"204\": {description: ok}}\n",
+		"security: [{"+key+": []}]\ncomponents:\n  securitySchemes:\n    "+key+": {type: apiKey, in: header, name: X-Key}\n")
+	spec, err := load.Load(writeSpec(t, "key.yaml", text), load.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,26 +176,17 @@ func TestCopiedTextIsBounded(t *testing.T) {
 func TestParamsAndHeadersCountAsFields(t *testing.T) {
 	defer func(n int) { maxFields = n }(maxFields)
 	maxFields = 50
-	var params, headers strings.Builder
-	params.WriteString("openapi: 3.1.0\ninfo: {title: T, version: \"1\"}\npaths:\n")
-	for i := range 6 {
-		fmt.Fprintf(&params, "  /a%d: {$ref: \"#/components/pathItems/I\"}\n", i)
-	}
-	params.WriteString("components:\n  pathItems:\n    I:\n      get:\n        responses: {\"204\": {description: ok}}\n        parameters:\n")
+	params := specOf("3.1.0", 6, "  /a%d: {$ref: \"#/components/pathItems/I\"}\n",
+		"components:\n  pathItems:\n    I:\n      get:\n        responses: {\"204\": {description: ok}}\n        parameters:\n")
+	headers := specOf("3.0.3", 6, "  /a%d:\n    get:\n      responses: {\"200\": {$ref: \"#/components/responses/R\"}}\n",
+		"components:\n  responses:\n    R:\n      description: ok\n      content: {text/plain: {schema: {type: string}}}\n      headers:\n")
 	for i := range 10 {
-		fmt.Fprintf(&params, "          - {name: p%d, in: query, schema: {type: string}}\n", i)
-	}
-	headers.WriteString("openapi: 3.0.3\ninfo: {title: T, version: \"1\"}\npaths:\n")
-	for i := range 6 {
-		fmt.Fprintf(&headers, "  /a%d:\n    get:\n      responses: {\"200\": {$ref: \"#/components/responses/R\"}}\n", i)
-	}
-	headers.WriteString("components:\n  responses:\n    R:\n      description: ok\n      content: {text/plain: {schema: {type: string}}}\n      headers:\n")
-	for i := range 10 {
-		fmt.Fprintf(&headers, "        X-H%d: {schema: {type: string}}\n", i)
+		params += fmt.Sprintf("          - {name: p%d, in: query, schema: {type: string}}\n", i)
+		headers += fmt.Sprintf("        X-H%d: {schema: {type: string}}\n", i)
 	}
 	for _, c := range []struct{ name, text, want string }{
-		{"params.yaml", params.String(), "params.yaml:9:3: #/paths/~1a5/get: limit exceeded: the client would have more than 50 struct fields (the count reaches 60 at the parameters of GetA5)"},
-		{"headers.yaml", headers.String(), "limit exceeded: the client would have more than 50 struct fields (the count reaches 60 at the response headers of GetA5)"},
+		{"params.yaml", params, "params.yaml:9:3: #/paths/~1a5/get: limit exceeded: the client would have more than 50 struct fields (the count reaches 60 at the parameters of GetA5)"},
+		{"headers.yaml", headers, "limit exceeded: the client would have more than 50 struct fields (the count reaches 60 at the response headers of GetA5)"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			spec, err := load.Load(writeSpec(t, c.name, c.text), load.Options{})
