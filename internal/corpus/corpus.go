@@ -43,6 +43,22 @@ func Path(t testing.TB, name string) string {
 	return path
 }
 
+// Optional returns the corpus folder and whether it exists, for a test that checks the
+// repository's own files too: when the corpus is absent it says so in the test's log and
+// goes on, unless RETRYGEN_SPECS_REQUIRED=1, where the test fails.
+func Optional(t testing.TB) (string, bool) {
+	t.Helper()
+	dir, ok := Find()
+	if !ok {
+		msg := "no spec corpus at " + dir + " (set " + Env + " to its folder): the repository's files only"
+		if os.Getenv(Required) == "1" {
+			t.Fatal(msg)
+		}
+		t.Log(msg)
+	}
+	return dir, ok
+}
+
 // Find returns the corpus folder and whether it exists; it does not need a test.
 func Find() (string, bool) {
 	dir := os.Getenv(Env)
