@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -227,24 +228,7 @@ func (d *differ) diff(path string, a, b reflect.Value) {
 // The corpus files over 1 MiB (stripe.yaml, github.json, openai.yaml and others, some
 // seconds each) are compared with RETRYGEN_LONG=1.
 func TestDecodeTreeMatchesLoader(t *testing.T) {
-	var files []string
-	if dir, ok := corpus.Find(); ok {
-		for _, pattern := range []string{"*", "history/*"} {
-			names, _ := filepath.Glob(filepath.Join(dir, filepath.FromSlash(pattern)))
-			files = append(files, names...)
-		}
-	} else {
-		t.Logf("no spec corpus at %s: the repository's test data only", dir)
-	}
-	root := filepath.Join("..", "..", "..")
-	for _, dir := range []string{"testdata", filepath.Join("gen", "testdata")} {
-		filepath.WalkDir(filepath.Join(root, dir), func(path string, e os.DirEntry, err error) error {
-			if err == nil && !e.IsDir() && (strings.HasSuffix(path, ".yaml") || strings.HasSuffix(path, ".json")) {
-				files = append(files, path)
-			}
-			return nil
-		})
-	}
+	files := specFiles(t)
 	native := 0
 	for _, path := range files {
 		if !strings.HasSuffix(path, ".yaml") && !strings.HasSuffix(path, ".json") {
@@ -544,4 +528,29 @@ func TestTypedRefReadsFieldsFromTheIndex(t *testing.T) {
 			t.Errorf("typedRef(%q) = %v, want %v", ref, got, want)
 		}
 	}
+}
+
+// specFiles lists the specs of the corpus, its history too (when there is one: see
+// corpus.Optional), and of the repository's test data: every file whose name ends in
+// .yaml, .yml or .json.
+func specFiles(t *testing.T) []string {
+	var files []string
+	if dir, ok := corpus.Optional(t); ok {
+		for _, pattern := range []string{"*", "history/*"} {
+			names, _ := filepath.Glob(filepath.Join(dir, filepath.FromSlash(pattern)))
+			files = append(files, names...)
+		}
+	}
+	root := filepath.Join("..", "..", "..")
+	for _, dir := range []string{"testdata", filepath.Join("gen", "testdata")} {
+		filepath.WalkDir(filepath.Join(root, dir), func(path string, e os.DirEntry, err error) error {
+			if err == nil && !e.IsDir() {
+				files = append(files, path)
+			}
+			return nil
+		})
+	}
+	return slices.DeleteFunc(files, func(path string) bool {
+		return !strings.HasSuffix(path, ".yaml") && !strings.HasSuffix(path, ".yml") && !strings.HasSuffix(path, ".json")
+	})
 }

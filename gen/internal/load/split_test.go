@@ -96,23 +96,8 @@ func lineStarts(data []byte, max int) []int {
 // every spec of the corpus and of the repository's test data, cut at many lines; and
 // stripe.yaml, the reason for the split, is cut in the middle.
 func TestSplitParseMatchesWhole(t *testing.T) {
-	var files []string
-	dir, haveCorpus := corpus.Optional(t)
-	if haveCorpus {
-		for _, pattern := range []string{"*", "history/*"} {
-			names, _ := filepath.Glob(filepath.Join(dir, filepath.FromSlash(pattern)))
-			files = append(files, names...)
-		}
-	}
-	root := filepath.Join("..", "..", "..")
-	for _, dir := range []string{"testdata", filepath.Join("gen", "testdata")} {
-		filepath.WalkDir(filepath.Join(root, dir), func(path string, e os.DirEntry, err error) error {
-			if err == nil && !e.IsDir() {
-				files = append(files, path)
-			}
-			return nil
-		})
-	}
+	dir, haveCorpus := corpus.Find()
+	files := specFiles(t)
 	taken := 0
 	for _, path := range files {
 		if !strings.HasSuffix(path, ".yaml") && !strings.HasSuffix(path, ".yml") && !strings.HasSuffix(path, ".json") {
