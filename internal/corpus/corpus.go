@@ -23,13 +23,19 @@ func Dir(t testing.TB) string {
 	t.Helper()
 	dir, ok := Find()
 	if !ok {
-		msg := "skipped: no spec corpus at " + dir + " (a clone without ../shared/specs beside it; set " + Env + " to its folder)"
-		if os.Getenv(Required) == "1" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
+		absent(t, t.Skip, "skipped: no spec corpus at "+dir+" (a clone without ../shared/specs beside it; set "+Env+" to its folder)")
 	}
 	return dir
+}
+
+// absent reports that the corpus is missing: it fails t under RETRYGEN_SPECS_REQUIRED=1,
+// else hands msg to report (t.Skip or t.Log).
+func absent(t testing.TB, report func(...any), msg string) {
+	t.Helper()
+	if os.Getenv(Required) == "1" {
+		t.Fatal(msg)
+	}
+	report(msg)
 }
 
 // Path returns the corpus file name (e.g. "stripe.yaml", "history/openai-2026-08-10.yaml"),
@@ -50,11 +56,7 @@ func Optional(t testing.TB) (string, bool) {
 	t.Helper()
 	dir, ok := Find()
 	if !ok {
-		msg := "no spec corpus at " + dir + " (set " + Env + " to its folder): the repository's files only"
-		if os.Getenv(Required) == "1" {
-			t.Fatal(msg)
-		}
-		t.Log(msg)
+		absent(t, t.Log, "no spec corpus at "+dir+" (set "+Env+" to its folder): the repository's files only")
 	}
 	return dir, ok
 }
