@@ -52,7 +52,7 @@ func TestSharedDescriptionsStayInProportion(t *testing.T) {
 		t.Fatal(err)
 	}
 	total, longest := 0, 0
-	for _, s := range docTexts(api) {
+	for _, s := range walkText(api).docs {
 		total += len(*s)
 		longest = max(longest, len(*s))
 	}
