@@ -531,7 +531,7 @@ func (s *Stream[T]) end(why error) {
 		return
 	}
 	if s.ctx.Err() == nil && loadStop(why) {
-		giveup.Record(s.ctx, 0) // for runtime.OneRetryLayer, as the engine records a call
+		giveup.Record(s.ctx, 0, nil) // for runtime.OneRetryLayer, as the engine records a call
 	}
 	s.finish(s.cut(why))
 }
