@@ -426,7 +426,7 @@ func (e *Engine) observe(ctx context.Context, req *http.Request, f *callFacts) *
 func (obs *observed) attemptStart(ctx context.Context, sent int, header http.Header) context.Context {
 	resend := sent
 	if obs.outer != nil {
-		resend += obs.outer.Attempts
+		resend += int(obs.outer.Attempts.Load())
 	}
 	obs.actx = obs.o.AttemptStart(ctx, AttemptInfo{ResendCount: resend, Header: header})
 	return obs.actx
@@ -453,7 +453,7 @@ func (obs *observed) attemptEnd(resp *http.Response, err error, last *lastOutcom
 // end reports how the call ended, after attempts: resp, or err.
 func (obs *observed) end(ctx context.Context, resp *http.Response, attempts int, err error) {
 	if obs.outer != nil {
-		obs.outer.Attempts += attempts
+		obs.outer.Attempts.Add(int64(attempts))
 		return
 	}
 	r := CallResult{Attempts: attempts, Stop: StopReasonOf(err), Err: err}

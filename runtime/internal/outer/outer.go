@@ -4,14 +4,18 @@
 // attempts and waits but neither starts nor ends a call of its own.
 package outer
 
-import "context"
+import (
+	"context"
+	"sync/atomic"
+)
 
 // Call is an observed call that engine calls are part of. The engine calls run one after
-// the other, on the goroutine that reads the stream.
+// the other, on the goroutine that reads the stream; the stream's Close, on any other,
+// reads Attempts when it ends the call.
 type Call struct {
 	// Attempts counts the attempts of every engine call made so far: the next attempt's
 	// resend count.
-	Attempts int
+	Attempts atomic.Int64
 }
 
 type key struct{}
