@@ -33,6 +33,7 @@ package retrygenotel
 import (
 	"context"
 	"net"
+	"net/http"
 	"net/url"
 	"strconv"
 	"sync"
@@ -117,7 +118,9 @@ func New(opts ...Option) runtime.Observer {
 	o := &observer{
 		tracer:     c.tp.Tracer(ScopeName, trace.WithInstrumentationVersion(Version)),
 		propagator: c.propagator,
-		states:     map[any]*watched{},
+		budgets:    map[weak.Pointer[runtime.Budget]]*watched{},
+		breakers:   map[weak.Pointer[runtime.Breaker]]*watched{},
+		ops:        map[opKey]*opAttrs{},
 	}
 	o.instruments(c.mp.Meter(ScopeName, metric.WithInstrumentationVersion(Version)))
 	return o
@@ -137,8 +140,12 @@ type observer struct {
 	refused         metric.Int64Counter
 	suppressed      metric.Int64Counter
 
-	mu     sync.Mutex
-	states map[any]*watched // by weak pointer to a budget or a breaker
+	mu       sync.Mutex
+	budgets  map[weak.Pointer[runtime.Budget]]*watched
+	breakers map[weak.Pointer[runtime.Breaker]]*watched
+
+	opsMu sync.RWMutex
+	ops   map[opKey]*opAttrs
 }
 
 // watched is a budget or a breaker the gauges report, with its server's attributes.
@@ -216,23 +223,37 @@ func toFloat(v []int64) []float64 {
 	return out
 }
 
-// callState is what the observer keeps of a call in its context.
+// callState is what the observer keeps of a call: the call's context, which answers
+// callKey with it, so that it takes no context.WithValue of its own.
 type callState struct {
-	info  runtime.CallInfo
+	context.Context
+	op    *opAttrs
+	url   string // url.full
 	span  trace.Span
 	start time.Time
-	// attrs are the call's metric attributes; server those of its server.
-	attrs  []attribute.KeyValue
-	server []attribute.KeyValue
-	// name is the attempts' span name, "GET /pets/{petId}".
-	name string
 }
 
-// attemptState is what the observer keeps of an attempt in its context.
+func (c *callState) Value(key any) any {
+	if key == (callKey{}) {
+		return c
+	}
+	return c.Context.Value(key)
+}
+
+// attemptState is what the observer keeps of an attempt: its context, as callState.
 type attemptState struct {
-	call  *callState
-	span  trace.Span
-	start time.Time
+	context.Context
+	call   *callState
+	resend int
+	span   trace.Span
+	start  time.Time
+}
+
+func (a *attemptState) Value(key any) any {
+	if key == (attemptKey{}) {
+		return a
+	}
+	return a.Context.Value(key)
 }
 
 type callKey struct{}
@@ -240,37 +261,14 @@ type attemptKey struct{}
 
 // CallStart starts the call's INTERNAL span, named after its operation.
 func (o *observer) CallStart(ctx context.Context, info runtime.CallInfo) context.Context {
-	c := &callState{info: info, start: time.Now()}
-	c.server = serverAttrs(info.Server)
-	c.name = info.Method
-	if info.URLTemplate != "" {
-		c.name += " " + info.URLTemplate
-	}
-	c.attrs = make([]attribute.KeyValue, 0, 4+len(c.server))
-	c.attrs = append(c.attrs, keyMethod.String(info.Method))
-	if info.OperationID != "" {
-		c.attrs = append(c.attrs, keyOperation.String(info.OperationID))
-	}
-	if info.URLTemplate != "" {
-		c.attrs = append(c.attrs, keyTemplate.String(info.URLTemplate))
-	}
-	c.attrs = append(c.attrs, c.server...)
-
-	name := info.OperationID
-	if name == "" {
-		name = c.name
-	}
-	attrs := make([]attribute.KeyValue, 0, len(c.attrs)+3)
-	attrs = append(attrs, c.attrs...)
-	attrs = append(attrs, keyRetryClass.String(string(info.RetryClass)), keyKeySent.Bool(info.KeySent))
-	if info.Kind != runtime.KindRequest {
-		attrs = append(attrs, keyKind.String(info.Kind.String()))
-	}
-	ctx, c.span = o.tracer.Start(ctx, name, trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(attrs...))
+	op := o.opOf(&info)
+	c := &callState{op: op, url: info.URL, start: time.Now()}
+	ctx, c.span = o.tracer.Start(ctx, op.callName, op.callStart...)
 	if info.Budget != nil || info.Breaker != nil {
-		o.watch(info, c.server)
+		o.watch(op, info.Budget, info.Breaker)
 	}
-	return context.WithValue(ctx, callKey{}, c)
+	c.Context = ctx
+	return c
 }
 
 // AttemptStart starts the attempt's CLIENT span under the call's, and injects its trace
@@ -280,21 +278,36 @@ func (o *observer) AttemptStart(ctx context.Context, info runtime.AttemptInfo) c
 	if c == nil {
 		return ctx
 	}
-	a := &attemptState{call: c, start: time.Now()}
-	attrs := make([]attribute.KeyValue, 0, len(c.attrs)+2)
-	attrs = append(attrs, c.attrs...)
-	if c.info.URL != "" {
-		attrs = append(attrs, keyURLFull.String(c.info.URL))
-	}
-	if info.ResendCount > 0 {
-		attrs = append(attrs, keyResend.Int(info.ResendCount))
-	}
-	ctx, a.span = o.tracer.Start(ctx, c.name, trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(attrs...))
+	a := &attemptState{call: c, resend: info.ResendCount, start: time.Now()}
+	ctx, a.span = o.tracer.Start(ctx, c.op.attemptName, c.op.attemptStart...)
 	if info.Header != nil {
-		o.propagator.Inject(ctx, propagation.HeaderCarrier(info.Header))
+		o.propagator.Inject(ctx, headerCarrier(info.Header))
 	}
-	return context.WithValue(ctx, attemptKey{}, a)
+	a.Context = ctx
+	return a
 }
+
+// headerCarrier is propagation.HeaderCarrier, but that it spells the trace context's
+// header names canonical without making a new string for each attempt.
+type headerCarrier http.Header
+
+func (h headerCarrier) Get(key string) string { return propagation.HeaderCarrier(h).Get(key) }
+
+func (h headerCarrier) Set(key, value string) {
+	switch key {
+	case "traceparent":
+		key = "Traceparent"
+	case "tracestate":
+		key = "Tracestate"
+	case "baggage":
+		key = "Baggage"
+	default:
+		key = http.CanonicalHeaderKey(key)
+	}
+	h[key] = []string{value}
+}
+
+func (h headerCarrier) Keys() []string { return propagation.HeaderCarrier(h).Keys() }
 
 // AttemptEnd ends the attempt's span, and records its duration.
 func (o *observer) AttemptEnd(ctx context.Context, r runtime.AttemptResult) {
@@ -302,26 +315,29 @@ func (o *observer) AttemptEnd(ctx context.Context, r runtime.AttemptResult) {
 	if a == nil {
 		return
 	}
-	c := a.call
 	errType := r.ErrorType
 	if r.StatusCode >= 400 && r.Err == nil {
-		errType = strconv.Itoa(r.StatusCode)
+		errType = statusText(r.StatusCode)
 	}
-	attrs := make([]attribute.KeyValue, 0, len(c.attrs)+2)
-	attrs = append(attrs, c.attrs...)
-	if r.StatusCode != 0 {
-		attrs = append(attrs, keyStatus.Int(r.StatusCode))
-	}
-	if errType != "" {
-		attrs = append(attrs, keyErrorType.String(errType))
-	}
-	o.attemptDuration.Record(ctx, time.Since(a.start).Seconds(), metric.WithAttributeSet(attribute.NewSet(attrs...)))
 	if a.span.IsRecording() {
+		// One SetAttributes, which grows the span's attributes once: url.full, the resend
+		// count, the status, the error type.
+		var buf [4]attribute.KeyValue
+		attrs := buf[:0]
+		if url := a.call.url; url != "" {
+			attrs = append(attrs, keyURLFull.String(url))
+		}
+		if a.resend > 0 {
+			attrs = append(attrs, keyResend.Int(a.resend))
+		}
 		if r.StatusCode != 0 {
-			a.span.SetAttributes(keyStatus.Int(r.StatusCode))
+			attrs = append(attrs, keyStatus.Int(r.StatusCode))
 		}
 		if errType != "" {
-			a.span.SetAttributes(keyErrorType.String(errType))
+			attrs = append(attrs, keyErrorType.String(errType))
+		}
+		a.span.SetAttributes(attrs...)
+		if errType != "" {
 			desc := errType
 			if r.Err != nil {
 				desc = r.Err.Error()
@@ -330,6 +346,8 @@ func (o *observer) AttemptEnd(ctx context.Context, r runtime.AttemptResult) {
 		}
 	}
 	a.span.End()
+	m := a.call.op.measure(setKey{what: forAttempt, status: r.StatusCode, errType: errType})
+	o.attemptDuration.Record(ctx, time.Since(a.start).Seconds(), m.record...)
 }
 
 // Wait adds a retry.wait event to the call's span, and records the delay.
@@ -338,18 +356,15 @@ func (o *observer) Wait(ctx context.Context, w runtime.WaitInfo) {
 	if c == nil {
 		return
 	}
-	cause := keyCause.String(string(w.Cause))
 	if c.span.IsRecording() {
-		attrs := []attribute.KeyValue{keyDelay.Float64(w.Delay.Seconds()), cause, keyAttempts.Int(w.Attempt)}
+		attrs := []attribute.KeyValue{keyDelay.Float64(w.Delay.Seconds()), keyCause.String(string(w.Cause)), keyAttempts.Int(w.Attempt)}
 		if w.RetryAfter > 0 {
 			attrs = append(attrs, keyRetryAfter.Float64(w.RetryAfter.Seconds()))
 		}
 		c.span.AddEvent("retry.wait", trace.WithAttributes(attrs...))
 	}
-	attrs := make([]attribute.KeyValue, 0, len(c.attrs)+1)
-	attrs = append(attrs, c.attrs...)
-	attrs = append(attrs, cause)
-	o.retryDelay.Record(ctx, w.Delay.Seconds(), metric.WithAttributeSet(attribute.NewSet(attrs...)))
+	m := c.op.measure(setKey{what: forWait, cause: w.Cause})
+	o.retryDelay.Record(ctx, w.Delay.Seconds(), m.record...)
 }
 
 // CallEnd ends the call's span with its attempts and stop reason, and records the call.
@@ -358,29 +373,42 @@ func (o *observer) CallEnd(ctx context.Context, r runtime.CallResult) {
 	if c == nil {
 		return
 	}
-	stop := keyStop.String(string(r.Stop))
 	if c.span.IsRecording() {
-		c.span.SetAttributes(keyAttempts.Int(r.Attempts), stop)
 		if r.StatusCode != 0 {
-			c.span.SetAttributes(keyStatus.Int(r.StatusCode))
+			c.span.SetAttributes(keyAttempts.Int(r.Attempts), keyStop.String(string(r.Stop)), keyStatus.Int(r.StatusCode))
+		} else {
+			c.span.SetAttributes(keyAttempts.Int(r.Attempts), keyStop.String(string(r.Stop)))
 		}
 		if r.Err != nil {
 			c.span.SetStatus(codes.Error, string(r.Stop))
 		}
 	}
 	c.span.End()
-	attrs := make([]attribute.KeyValue, 0, len(c.attrs)+1)
-	attrs = append(attrs, c.attrs...)
-	attrs = append(attrs, stop)
-	set := metric.WithAttributeSet(attribute.NewSet(attrs...))
-	o.callDuration.Record(ctx, time.Since(c.start).Seconds(), set)
-	if c.info.Kind != runtime.KindWalk {
-		o.callAttempts.Record(ctx, int64(r.Attempts), set)
+	m := c.op.measure(setKey{what: forCall, stop: r.Stop})
+	o.callDuration.Record(ctx, time.Since(c.start).Seconds(), m.record...)
+	if c.op.kind != runtime.KindWalk {
+		o.callAttempts.Record(ctx, int64(r.Attempts), m.record...)
 	}
 	if r.GaveUp {
-		o.refused.Add(ctx, 1, set)
+		o.refused.Add(ctx, 1, m.add...)
 	}
 }
+
+// statusText returns code as error.type spells it, "503", without an allocation for the
+// common ones.
+func statusText(code int) string {
+	if code >= 100 && code < 600 {
+		return statusTexts[code-100]
+	}
+	return strconv.Itoa(code)
+}
+
+var statusTexts = func() (t [500]string) {
+	for i := range t {
+		t[i] = strconv.Itoa(i + 100)
+	}
+	return t
+}()
 
 // Suppressed counts an answer OneRetryLayer marked X-Should-Retry: false.
 func (o *observer) Suppressed(ctx context.Context, info runtime.SuppressInfo) {
@@ -411,26 +439,35 @@ func serverAttrs(origin string) []attribute.KeyValue {
 	return []attribute.KeyValue{keyAddress.String(host), keyPort.Int(n)}
 }
 
-// watch makes the gauges follow the budget and the breaker of info, once each, for as
-// long as they live.
-func (o *observer) watch(info runtime.CallInfo, server []attribute.KeyValue) {
-	var budget weak.Pointer[runtime.Budget]
-	var breaker weak.Pointer[runtime.Breaker]
-	var key any
-	if info.Breaker != nil {
-		breaker = weak.Make(info.Breaker)
-		key = breaker
+// watch makes the gauges follow budget and breaker (either may be nil), once each, for
+// as long as they live.
+func (o *observer) watch(op *opAttrs, budget *runtime.Budget, breaker *runtime.Breaker) {
+	if op.budget.Value() == budget && op.breaker.Value() == breaker {
+		return // this operation's calls have shown them already
 	}
-	if info.Budget != nil {
-		budget = weak.Make(info.Budget)
-		key = budget
+	w := &watched{server: op.server}
+	if budget != nil {
+		w.budget = weak.Make(budget)
+	}
+	if breaker != nil {
+		w.breaker = weak.Make(breaker)
 	}
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if _, ok := o.states[key]; ok || len(o.states) >= maxWatched {
+	op.budget, op.breaker = w.budget, w.breaker
+	if len(o.budgets)+len(o.breakers) >= maxWatched {
 		return
 	}
-	o.states[key] = &watched{budget: budget, breaker: breaker, server: attribute.NewSet(server...)}
+	if budget != nil {
+		if _, ok := o.budgets[w.budget]; !ok {
+			o.budgets[w.budget] = w
+		}
+	}
+	if breaker != nil {
+		if _, ok := o.breakers[w.breaker]; !ok {
+			o.breakers[w.breaker] = w
+		}
+	}
 }
 
 // observeGauges reports the state of every budget and breaker still alive, and forgets
@@ -439,25 +476,27 @@ func (o *observer) observeGauges(ob metric.Observer, breaker metric.Int64Observa
 	now := time.Now()
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	for key, w := range o.states {
-		b, br := w.budget.Value(), w.breaker.Value()
-		if b == nil && br == nil {
-			delete(o.states, key)
+	for key, w := range o.budgets {
+		b := key.Value()
+		if b == nil {
+			delete(o.budgets, key)
 			continue
 		}
-		if b != nil {
-			ob.ObserveFloat64(budget, b.Available(now), metric.WithAttributeSet(w.server))
+		ob.ObserveFloat64(budget, b.Available(now), metric.WithAttributeSet(w.server))
+	}
+	for key, w := range o.breakers {
+		br := key.Value()
+		if br == nil {
+			delete(o.breakers, key)
+			continue
 		}
-		if br != nil {
-			state := br.State(now)
-			for _, s := range []string{runtime.BreakerClosed, runtime.BreakerHalfOpen, runtime.BreakerOpen} {
-				v := int64(0)
-				if s == state {
-					v = 1
-				}
-				attrs := append(w.server.ToSlice(), keyBreakerSate.String(s))
-				ob.ObserveInt64(breaker, v, metric.WithAttributes(attrs...))
+		state := br.State(now)
+		for _, s := range []string{runtime.BreakerClosed, runtime.BreakerHalfOpen, runtime.BreakerOpen} {
+			v := int64(0)
+			if s == state {
+				v = 1
 			}
+			ob.ObserveInt64(breaker, v, metric.WithAttributes(append(w.server.ToSlice(), keyBreakerSate.String(s))...))
 		}
 	}
 }

@@ -466,3 +466,14 @@ func (obs *observed) end(ctx context.Context, resp *http.Response, attempts int,
 	}
 	obs.o.CallEnd(obs.ctx, r)
 }
+
+// SpanName names the span of an attempt's request as OpenTelemetry's HTTP conventions
+// do, "{method} {url.template}" ("GET /pets/{petId}"), from the operation of the call the
+// request belongs to (see CallInfoFrom), and "{method}" for any other request. Its shape
+// is otelhttp's span name formatter's: otelhttp.WithSpanNameFormatter(runtime.SpanName).
+func SpanName(_ string, r *http.Request) string {
+	if ci, ok := CallInfoFrom(r.Context()); ok && ci.URLTemplate != "" {
+		return r.Method + " " + ci.URLTemplate
+	}
+	return r.Method
+}

@@ -369,3 +369,29 @@ func TestErrorTypeOfTransportFailures(t *testing.T) {
 		t.Error("ErrorType of nil or of an unknown error")
 	}
 }
+
+// SpanName names an attempt by its method and template, and any other request by its
+// method.
+func TestSpanName(t *testing.T) {
+	var names []string
+	tr := retrytest.NewTransport(okHandler())
+	e := &runtime.Engine{HTTPClient: &http.Client{Transport: roundTripper(func(r *http.Request) (*http.Response, error) {
+		names = append(names, runtime.SpanName("", r))
+		return tr.RoundTrip(r)
+	})}}
+	req, _ := http.NewRequest("GET", "http://api.test/pets/7", nil)
+	resp, err := e.DoOperation(context.Background(), getPet, req, retrySafe())
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	other, _ := http.NewRequest("POST", "http://api.test/pets/7", nil)
+	names = append(names, runtime.SpanName("", other))
+	if want := []string{"GET /pets/{petId}", "POST"}; !slices.Equal(names, want) {
+		t.Errorf("names %q, want %q", names, want)
+	}
+}
+
+type roundTripper func(*http.Request) (*http.Response, error)
+
+func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }

@@ -1,0 +1,62 @@
+package retrygenotel_test
+
+import (
+	"net/http"
+	"testing"
+	"testing/synctest"
+
+	"go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp"
+	"go.opentelemetry.io/otel/attribute"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/retrygen/retrygen/examples/petstore/client"
+	"github.com/retrygen/retrygen/runtime"
+	"github.com/retrygen/retrygen/runtime/retrytest"
+)
+
+// otelhttpRecipe is docs/client.md's recipe for a program that traces with otelhttp's
+// transport rather than the observer: each attempt's span is named by its operation's
+// template, and carries its resend count.
+func otelhttpRecipe(base http.RoundTripper, tp trace.TracerProvider) (*client.Client, error) {
+	resendCount := func(next http.RoundTripper) http.RoundTripper {
+		return roundTripFunc(func(r *http.Request) (*http.Response, error) {
+			if a, ok := runtime.AttemptFrom(r.Context()); ok && a.ResendCount > 0 {
+				trace.SpanFromContext(r.Context()).SetAttributes(attribute.Int("http.request.resend_count", a.ResendCount))
+			}
+			return next.RoundTrip(r)
+		})
+	}
+	transport := otelhttp.NewTransport(resendCount(base), otelhttp.WithSpanNameFormatter(runtime.SpanName), otelhttp.WithTracerProvider(tp))
+	return client.NewClient("http://petstore.test/v1", client.WithHTTPClient(&http.Client{Transport: transport}))
+}
+
+// The recipe names otelhttp's spans "GET /pets/{petId}" and gives the retry its resend
+// count.
+func TestOtelhttpRecipe(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		spans := tracetest.NewSpanRecorder()
+		tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))
+		c, err := otelhttpRecipe(retrytest.NewTransport(http.HandlerFunc(petJSON), retrytest.Status(503)), tp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.GetPet(t.Context(), 7); err != nil {
+			t.Fatal(err)
+		}
+		ended := spans.Ended()
+		if len(ended) != 2 {
+			t.Fatalf("%d spans, want 2", len(ended))
+		}
+		for i, s := range ended {
+			if s.Name() != "GET /pets/{petId}" {
+				t.Errorf("span %d named %q", i+1, s.Name())
+			}
+			v, ok := attr(s, "http.request.resend_count")
+			if (i == 1) != ok || (ok && v.AsInt64() != 1) {
+				t.Errorf("span %d: resend count %v (set %v)", i+1, v.Emit(), ok)
+			}
+		}
+	})
+}
