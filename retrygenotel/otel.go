@@ -11,7 +11,8 @@
 // http.request.resend_count from the second attempt on. Each attempt carries its own
 // W3C traceparent (the propagators'), which a redirect off the request's origin drops as
 // it drops credentials. The call span has retrygen.attempts and retrygen.stop_reason, and
-// a retry.wait event per wait between attempts (retry.delay in seconds, retry.cause).
+// a retry.wait event per wait between attempts (retry.delay in seconds, retry.cause,
+// retry.after for the server's hint, retrygen.attempt for the attempt that failed).
 // An event stream is one call span whose attempts are its connections; a paginated walk
 // is a span whose pages are call spans under it.
 //
@@ -68,6 +69,7 @@ const (
 	keyRetryClass  = attribute.Key("retrygen.retry_class")
 	keyKeySent     = attribute.Key("retrygen.idempotency_key_sent")
 	keyAttempts    = attribute.Key("retrygen.attempts")
+	keyAttempt     = attribute.Key("retrygen.attempt")
 	keyStop        = attribute.Key("retrygen.stop_reason")
 	keyDelay       = attribute.Key("retry.delay")
 	keyCause       = attribute.Key("retry.cause")
@@ -357,7 +359,7 @@ func (o *observer) Wait(ctx context.Context, w runtime.WaitInfo) {
 		return
 	}
 	if c.span.IsRecording() {
-		attrs := []attribute.KeyValue{keyDelay.Float64(w.Delay.Seconds()), keyCause.String(string(w.Cause)), keyAttempts.Int(w.Attempt)}
+		attrs := []attribute.KeyValue{keyDelay.Float64(w.Delay.Seconds()), keyCause.String(string(w.Cause)), keyAttempt.Int(w.Attempt)}
 		if w.RetryAfter > 0 {
 			attrs = append(attrs, keyRetryAfter.Float64(w.RetryAfter.Seconds()))
 		}
