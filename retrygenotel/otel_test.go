@@ -110,7 +110,7 @@ func attr(s sdktrace.ReadOnlySpan, key string) (attribute.Value, bool) {
 func attrs(kvs []attribute.KeyValue) map[string]string {
 	m := map[string]string{}
 	for _, kv := range kvs {
-		m[string(kv.Key)] = kv.Value.Emit()
+		m[string(kv.Key)] = kv.Value.String()
 	}
 	return m
 }
@@ -148,10 +148,10 @@ func TestRetriedGETIsOneCallOfThreeAttempts(t *testing.T) {
 			t.Errorf("call span %q, want getPet", call.Name())
 		}
 		if v, _ := attr(call, "retrygen.attempts"); v.AsInt64() != 3 {
-			t.Errorf("retrygen.attempts %v, want 3", v.Emit())
+			t.Errorf("retrygen.attempts %v, want 3", v.String())
 		}
 		if v, _ := attr(call, "retrygen.stop_reason"); v.AsString() != "succeeded" {
-			t.Errorf("retrygen.stop_reason %q", v.Emit())
+			t.Errorf("retrygen.stop_reason %q", v.String())
 		}
 		atts := h.children(call)
 		if len(atts) != 3 {
@@ -224,10 +224,10 @@ func TestUnkeyedPOSTStopsNotRetrySafe(t *testing.T) {
 		}
 		call := h.calls()[0]
 		if v, _ := attr(call, "retrygen.stop_reason"); v.AsString() != "not_retry_safe" {
-			t.Errorf("retrygen.stop_reason %q, want not_retry_safe", v.Emit())
+			t.Errorf("retrygen.stop_reason %q, want not_retry_safe", v.String())
 		}
 		if v, _ := attr(call, "retrygen.retry_class"); v.AsString() != "not_retry_safe" {
-			t.Errorf("retrygen.retry_class %q", v.Emit())
+			t.Errorf("retrygen.retry_class %q", v.String())
 		}
 		if n := len(h.children(call)); n != 1 {
 			t.Errorf("%d attempt spans, want 1", n)
@@ -277,7 +277,7 @@ func TestTraceparentPerAttempt(t *testing.T) {
 			}
 		}
 		if v, _ := attr(atts[1], "error.type"); v.AsString() != "connection_reset" {
-			t.Errorf("a reset: error.type %q", v.Emit())
+			t.Errorf("a reset: error.type %q", v.String())
 		}
 	})
 }
@@ -307,14 +307,14 @@ func TestStreamResumedOnceHasTwoAttempts(t *testing.T) {
 			t.Fatalf("%d call spans, want 1", len(calls))
 		}
 		if v, _ := attr(calls[0], "retrygen.call.kind"); v.AsString() != "stream" {
-			t.Errorf("retrygen.call.kind %q", v.Emit())
+			t.Errorf("retrygen.call.kind %q", v.String())
 		}
 		atts := h.children(calls[0])
 		if len(atts) != 2 {
 			t.Fatalf("%d attempt spans, want 2", len(atts))
 		}
 		if v, ok := attr(atts[1], "http.request.resend_count"); !ok || v.AsInt64() != 1 {
-			t.Errorf("the reconnection's resend count %v", v.Emit())
+			t.Errorf("the reconnection's resend count %v", v.String())
 		}
 	})
 }

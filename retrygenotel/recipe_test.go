@@ -58,7 +58,7 @@ func TestOtelhttpRecipe(t *testing.T) {
 			}
 			v, ok := attr(s, "http.request.resend_count")
 			if (i == 1) != ok || (ok && v.AsInt64() != 1) {
-				t.Errorf("span %d: resend count %v (set %v)", i+1, v.Emit(), ok)
+				t.Errorf("span %d: resend count %v (set %v)", i+1, v.String(), ok)
 			}
 		}
 	})

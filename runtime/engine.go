@@ -77,8 +77,12 @@ type Engine struct {
 	Budget *Budget
 	// Breaker stops calls while the server keeps failing; nil means none.
 	Breaker *Breaker
-	// Logger receives one WARN record per retry (method, redacted URL, attempt, wait, status
-	// or error; never header values or bodies); nil logs nothing.
+	// Logger receives one WARN record per retry and one INFO record for each call that
+	// retried or stopped for a reason of retrying, under OpenTelemetry's keys
+	// (http.request.method, url.full redacted, url.template, http.request.resend_count,
+	// retry.wait, retry.cause, http.response.status_code or error.type and error,
+	// retrygen.stop_reason, retrygen.attempts); never header values or bodies. nil logs
+	// nothing.
 	Logger *slog.Logger
 	// OnRetry is called before each wait; nil means no hook. Calls may run concurrently.
 	OnRetry func(RetryEvent)

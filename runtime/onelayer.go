@@ -89,6 +89,9 @@ func loadReason(cause error) bool {
 // X-Should-Retry to Access-Control-Expose-Headers, merged with what the application lists,
 // so that a script can read the server's word; without that CORS hides those headers.
 //
+// The observer of the first call that gave up, when it is a LayerObserver, hears of each
+// X-Should-Retry: false written (retrygenotel counts them).
+//
 // The ResponseWriter the handler gets keeps http.Flusher and http.Hijacker, and unwraps
 // for http.ResponseController; the body, streamed or not, passes through untouched.
 func OneRetryLayer(next http.Handler) http.Handler {

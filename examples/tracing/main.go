@@ -136,7 +136,7 @@ func shown(attrs []attribute.KeyValue) string {
 	for _, key := range shownKeys {
 		for _, kv := range attrs {
 			if string(kv.Key) == key {
-				fmt.Fprintf(&b, " %s=%s", key, kv.Value.Emit())
+				fmt.Fprintf(&b, " %s=%s", key, kv.Value.String())
 			}
 		}
 	}
@@ -159,7 +159,7 @@ func writeMetrics(ctx context.Context, w io.Writer, reader *sdkmetric.ManualRead
 				var attrs []string
 				for _, kv := range dp.Attributes.ToSlice() {
 					if kv.Key == "retrygen.stop_reason" || kv.Key == "url.template" || kv.Key == "server.address" || kv.Key == "http.response.status_code" {
-						attrs = append(attrs, string(kv.Key)+"="+kv.Value.Emit())
+						attrs = append(attrs, string(kv.Key)+"="+kv.Value.String())
 					}
 				}
 				fmt.Fprintf(w, "%s{%s} %d\n", m.Name, strings.Join(attrs, ","), dp.Value)
