@@ -418,7 +418,7 @@ func (e *Engine) observe(ctx context.Context, req *http.Request, f *callFacts) *
 		return obs
 	}
 	obs.info = f.info(req)
-	obs.ctx = obs.o.CallStart(ctx, obs.info)
+	obs.ctx = orParent(obs.o.CallStart(ctx, obs.info), ctx)
 	return obs
 }
 
@@ -428,8 +428,17 @@ func (obs *observed) attemptStart(ctx context.Context, sent int, header http.Hea
 	if obs.outer != nil {
 		resend += int(obs.outer.Attempts.Load())
 	}
-	obs.actx = obs.o.AttemptStart(ctx, AttemptInfo{ResendCount: resend, Header: header})
+	obs.actx = orParent(obs.o.AttemptStart(ctx, AttemptInfo{ResendCount: resend, Header: header}), ctx)
 	return obs.actx
+}
+
+// orParent returns ctx, what an observer returned, or parent when the observer returned
+// nil.
+func orParent(ctx, parent context.Context) context.Context {
+	if ctx == nil {
+		return parent
+	}
+	return ctx
 }
 
 // attemptEnd reports how the attempt ended: resp when it succeeded, else err, when it ends

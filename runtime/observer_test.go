@@ -395,3 +395,23 @@ func TestSpanName(t *testing.T) {
 type roundTripper func(*http.Request) (*http.Response, error)
 
 func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// nilObserver returns no context, which the engine takes as its own.
+type nilObserver struct{ retrytest.Recorder }
+
+func (*nilObserver) CallStart(context.Context, runtime.CallInfo) context.Context       { return nil }
+func (*nilObserver) AttemptStart(context.Context, runtime.AttemptInfo) context.Context { return nil }
+
+// An observer that returns a nil context does not break the call.
+func TestObserverReturningNilContext(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tr := retrytest.NewTransport(okHandler(), retrytest.Status(503))
+		e := &runtime.Engine{HTTPClient: tr.Client(), Rand: func() float64 { return 0 }, Observer: new(nilObserver)}
+		req, _ := http.NewRequest("GET", "http://api.test/pets", nil)
+		resp, err := e.Do(t.Context(), req, retrySafe())
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+	})
+}

@@ -51,7 +51,9 @@ func (ob *observation) context(ctx context.Context, c *Client, op runtime.Operat
 	if ob.kind == runtime.KindWalk {
 		info.URL = "" // each page has its own
 	}
-	ob.ctx = ob.o.CallStart(ctx, info)
+	if ob.ctx = ob.o.CallStart(ctx, info); ob.ctx == nil {
+		ob.ctx = ctx
+	}
 	ob.ended = new(atomic.Bool)
 	if ob.kind == runtime.KindStream {
 		ob.mark = new(outer.Call)

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 	"testing/synctest"
+	"time"
 
 	"github.com/retrygen/retrygen/runtime"
 	"github.com/retrygen/retrygen/runtime/retrytest"
@@ -126,4 +127,29 @@ func TestObserverSeesAStreamClosed(t *testing.T) {
 			t.Errorf("calls %+v, want one, ended, cancelled after 1 attempt", calls)
 		}
 	})
+}
+
+// Closing an observed stream from one goroutine while another reads and reconnects races
+// with nothing, and the stream's call ends once.
+func TestObservedStreamCloseRacesWithNext(t *testing.T) {
+	for i := range 20 {
+		synctest.Test(t, func(t *testing.T) {
+			srv := &cutServer{head: oneEventThenCut("0")}
+			rec := new(retrytest.Recorder)
+			c := newCutClient(t, srv, WithObserver(rec))
+			s, err := OpenStream[string](t.Context(), c, NewRequest("GET"), &streamPolicy, StreamConfig{}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			done := nextInBackground(s)
+			time.Sleep(time.Duration(i) * 20 * time.Millisecond)
+			go s.Close()
+			s.Close()
+			<-done
+			calls := rec.Calls()
+			if len(calls) != 1 || !calls[0].Ended {
+				t.Errorf("calls %+v, want one, ended", calls)
+			}
+		})
+	}
 }
