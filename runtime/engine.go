@@ -270,6 +270,19 @@ func (e *Engine) override(p *Policy) *Policy {
 // an option that cannot apply gives. A caller that repeats a request itself, as an event
 // stream reconnecting does, decides with it as the engine decides retries.
 func (e *Engine) CallPolicy(p *Policy, opts ...CallOption) (Policy, error) {
+	p, c, err := e.policyFor(p, opts)
+	if err != nil {
+		return Policy{}, err
+	}
+	out := *p
+	out.MaxAttempts = c.attempts(out.MaxAttempts)
+	return out, nil
+}
+
+// policyFor returns p (nil for the zero Policy) as Override adjusts it and then opts
+// change it, and the options read; when an option cannot apply, p as Override adjusts it
+// and the option's error.
+func (e *Engine) policyFor(p *Policy, opts []CallOption) (*Policy, callConfig, error) {
 	if p == nil {
 		p = &zeroPolicy
 	}
@@ -280,13 +293,11 @@ func (e *Engine) CallPolicy(p *Policy, opts ...CallOption) (Policy, error) {
 			o(&c)
 		}
 	}
-	p, err := c.apply(p)
+	q, err := c.apply(p)
 	if err != nil {
-		return Policy{}, err
+		return p, c, err
 	}
-	out := *p
-	out.MaxAttempts = c.attempts(out.MaxAttempts)
-	return out, nil
+	return q, c, nil
 }
 
 // callOutcome is what a call that returned err tells the breaker: it failed when it ended

@@ -382,19 +382,7 @@ func origin(u *url.URL) string {
 // with opts: for code that reports a call made of several engine calls (an event stream,
 // a paginated walk) to the engine's Observer.
 func (e *Engine) CallInfo(op Operation, req *http.Request, p *Policy, opts ...CallOption) CallInfo {
-	if p == nil {
-		p = &zeroPolicy
-	}
-	p = e.override(p)
-	var cfg callConfig
-	for _, o := range opts {
-		if o != nil {
-			o(&cfg)
-		}
-	}
-	if q, err := cfg.apply(p); err == nil {
-		p = q
-	}
+	p, cfg, _ := e.policyFor(p, opts) // an option that cannot apply fails the call, which still starts
 	f := e.facts(op, req.Method, p, &cfg)
 	return f.info(req)
 }
