@@ -151,7 +151,8 @@ var zeroPolicy Policy
 // req.GetBody. net/http's own re-sends within an attempt count as attempts. Each attempt
 // waits ResponseHeaderTimeout at most for its response header. The breaker, if any, is
 // asked once before the first attempt and told the call's outcome once it ends. A call
-// that gives up for load reasons under a request of OneRetryLayer records it there.
+// that gives up for load reasons under a request of OneRetryLayer records it there. The
+// Observer, if any, sees the call, each attempt and wait, and why the call stopped.
 //
 // When p.IdempotencyKey is set and req lacks that header (or has it empty), every attempt
 // carries the same key, redirects to another host included: the WithIdempotencyKey value,
