@@ -386,7 +386,7 @@ func (e *Engine) do(ctx context.Context, req *http.Request, p *Policy, cfg *call
 			}
 		}
 		resp, a, err := c.attempt()
-		resp, err, done := c.settle(resp, a, err)
+		resp, done, err := c.settle(resp, a, err)
 		if obs != nil {
 			obs.attemptEnd(resp, err, &c.last, &c.hide)
 		}
@@ -423,18 +423,18 @@ func (c *call) attempt() (*http.Response, *attempt, error) {
 // settle records what attempt a got, for the budget and the decision to come. It returns
 // true when that ends the call: a 2xx answer (that its check, if any, let through), or a
 // body too large to read, which would be too large again.
-func (c *call) settle(resp *http.Response, a *attempt, err error) (*http.Response, error, bool) {
+func (c *call) settle(resp *http.Response, a *attempt, err error) (*http.Response, bool, error) {
 	e := c.e
 	if err != nil {
 		if errors.Is(err, ErrBodyTooLarge) {
 			c.last = lastOutcome{status: resp.StatusCode, header: resp.Header}
-			return nil, e.newError(c.req, &c.hide, c.sent, &c.last, err), true
+			return nil, true, e.newError(c.req, &c.hide, c.sent, &c.last, err)
 		}
 		c.last = lastOutcome{err: err}
 		if c.ctx.Err() == nil {
 			e.Budget.Failed(c.now)
 		}
-		return nil, nil, false
+		return nil, false, nil
 	}
 	if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
 		// A body read whole has ended its attempt already; another one ends it when
@@ -446,7 +446,7 @@ func (c *call) settle(resp *http.Response, a *attempt, err error) (*http.Respons
 		cerr := c.cfg.checkAnswer(resp)
 		if cerr == nil {
 			e.Budget.Succeeded(c.now) // an answer that funds retries of later failures
-			return resp, nil, true
+			return resp, true, nil
 		}
 		// The answer's start says the attempt failed: it is decided as the status it
 		// stands for.
@@ -464,7 +464,7 @@ func (c *call) settle(resp *http.Response, a *attempt, err error) (*http.Respons
 	} else {
 		e.Budget.Failed(c.now)
 	}
-	return nil, nil, false
+	return nil, false, nil
 }
 
 // decide says, of the attempt that just failed, whether the call goes on and after what
