@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -413,5 +414,24 @@ func TestObserverReturningNilContext(t *testing.T) {
 			t.Fatal(err)
 		}
 		resp.Body.Close()
+	})
+}
+
+// A call that stopped for a reason of retrying is logged at INFO with the reason; an
+// answer no policy retries, on its first attempt, is not.
+func TestStopReasonsLoggedAtInfo(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var logs strings.Builder
+		tr := retrytest.NewTransport(okHandler(), retrytest.Status(503), retrytest.Status(404))
+		e := &runtime.Engine{HTTPClient: tr.Client(), Logger: slog.New(slog.NewTextHandler(&logs, nil))}
+		post := runtime.DefaultPolicy()
+		req, _ := http.NewRequest("POST", "http://api.test/pets?api_key=s3cr3t", strings.NewReader("{}"))
+		e.DoOperation(t.Context(), runtime.Operation{ID: "createPet", Template: "/pets"}, req, &post)
+		req, _ = http.NewRequest("GET", "http://api.test/pets/7", nil)
+		e.DoOperation(t.Context(), getPet, req, retrySafe())
+		want := `level=INFO msg="HTTP call ended" http.request.method=POST url.full="http://api.test/pets?api_key=REDACTED" url.template=/pets retrygen.operation=createPet retrygen.stop_reason=not_retry_safe retrygen.attempts=1 http.response.status_code=503` + "\n"
+		if got := logs.String(); !strings.HasSuffix(got, want) || strings.Count(got, "\n") != 1 {
+			t.Errorf("log:\n%s\nwant one record:\n%s", got, want)
+		}
 	})
 }
