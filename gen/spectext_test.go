@@ -201,7 +201,7 @@ var hostileFields = []hostileField{
 	{name: "security.name", base: "X", literal: true, ident: true, checked: true},
 	{name: "security.header", base: "X", literal: true, checked: true},
 	{name: "security.description", base: "X"},
-	{name: "operation.operationId", base: "X", ident: true},
+	{name: "operation.operationId", base: "X", literal: true, ident: true},
 	{name: "operation.summary", base: "X"},
 	{name: "operation.description", base: "X"},
 	{name: "path.parameter.description", base: "X"},
@@ -805,7 +805,7 @@ var clientImporter = sync.OnceValues(func() (types.Importer, error) {
 	imp := &runtimeImporter{std: importer.Default(), own: map[string]*types.Package{}}
 	// In dependency order: runtime imports its internal packages, and runtime/wire
 	// imports them all.
-	for _, dir := range []string{"runtime/internal/membody", "runtime/internal/giveup", "runtime/internal/sent", "runtime/internal/shown", "runtime", "runtime/wire"} {
+	for _, dir := range []string{"runtime/internal/membody", "runtime/internal/giveup", "runtime/internal/sent", "runtime/internal/shown", "runtime/internal/outer", "runtime", "runtime/wire"} {
 		files, err := filepath.Glob(filepath.Join("..", dir, "*.go"))
 		if err != nil {
 			return nil, err

@@ -30,6 +30,8 @@ type attempt struct {
 	deadline      time.Time     // when a deadline ends the wait for the answer, if one does
 	noRedirects   bool          // a redirect is the answer, not followed (WithoutRedirects)
 	answerBound   bool          // the attempt's time limit ends with its answer (WithStreamedBody)
+	facts         callFacts     // the call's, for CallInfoFrom
+	resendCount   int           // the attempts of the call before this one, for AttemptFrom
 
 	// The attempt's request, context, trace and response bodies live in the attempt
 	// itself, so that an attempt takes one allocation of its own for all of them.

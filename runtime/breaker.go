@@ -129,3 +129,28 @@ func (b *Breaker) isOpen(now time.Time) bool {
 	}
 	return false
 }
+
+// The states Breaker.State reports.
+const (
+	BreakerClosed   = "closed"    // calls go through
+	BreakerOpen     = "open"      // calls are refused until the cool-down ends
+	BreakerHalfOpen = "half_open" // one probe call decides; the next call is it once an open cool-down ends
+)
+
+// State returns the breaker's state at now, for a gauge: BreakerClosed, BreakerOpen, or
+// BreakerHalfOpen, which an open breaker whose cool-down has ended reports too (its next
+// call is the probe). A nil breaker is closed.
+func (b *Breaker) State(now time.Time) string {
+	if b == nil {
+		return BreakerClosed
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	switch {
+	case b.state == breakerHalfOpen, b.state == breakerOpen && !now.Before(b.until):
+		return BreakerHalfOpen
+	case b.state == breakerOpen:
+		return BreakerOpen
+	}
+	return BreakerClosed
+}

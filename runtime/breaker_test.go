@@ -239,3 +239,29 @@ func TestCircuitBreakerOpensProbesCloses(t *testing.T) {
 		}
 	})
 }
+
+// State says closed, open, then half open once the cool-down ends, and closed again
+// after a probe that succeeds.
+func TestBreakerState(t *testing.T) {
+	now := time.Unix(0, 0)
+	b := NewBreaker(1, time.Minute)
+	if s := b.State(now); s != BreakerClosed {
+		t.Errorf("new: %s", s)
+	}
+	b.record(now, false, outcomeFailure)
+	if s := b.State(now); s != BreakerOpen {
+		t.Errorf("after a failure: %s", s)
+	}
+	later := now.Add(time.Minute)
+	if s := b.State(later); s != BreakerHalfOpen {
+		t.Errorf("after the cool-down: %s", s)
+	}
+	_, probe := b.allow(later)
+	b.record(later, probe, outcomeSuccess)
+	if s := b.State(later); s != BreakerClosed {
+		t.Errorf("after the probe: %s", s)
+	}
+	if (*Breaker)(nil).State(now) != BreakerClosed {
+		t.Error("a nil breaker is not closed")
+	}
+}

@@ -168,6 +168,28 @@ func (b *Budget) Withdraw(now time.Time) bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	cur := b.slot(now)
+	if b.available(cur) < 1 {
+		return false
+	}
+	cur.retries++
+	return true
+}
+
+// Available returns how many retries the budget allows at now: what the last
+// BudgetWindow funded less the retries it took, below 1 when the next one would be
+// refused; +Inf for a nil budget. It records nothing, for a gauge.
+func (b *Budget) Available(now time.Time) float64 {
+	if b == nil {
+		return math.Inf(1)
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.available(b.slot(now))
+}
+
+// available returns the retries the window that ends with slot cur allows beyond those
+// taken. b.mu is held.
+func (b *Budget) available(cur *budgetCount) float64 {
 	var sum budgetCount
 	for i := range b.slots {
 		s := &b.slots[i]
@@ -186,11 +208,7 @@ func (b *Budget) Withdraw(now time.Time) bool {
 	if !(paid > 0) { // none left, or infinite terms on both sides
 		paid = 0
 	}
-	if float64(sum.retries+1) > t.PerCall*float64(sum.requests)+paid+b.reserve {
-		return false
-	}
-	cur.retries++
-	return true
+	return t.PerCall*float64(sum.requests) + paid + b.reserve - float64(sum.retries)
 }
 
 // slot returns the count for now's slot, recycling the slot it overwrites. A time before

@@ -234,3 +234,23 @@ func TestRetryBudgetCapsRetries(t *testing.T) {
 		}
 	})
 }
+
+// Available counts down as retries are taken, and says below 1 when Withdraw refuses.
+func TestBudgetAvailable(t *testing.T) {
+	now := time.Unix(0, 0)
+	b := NewBudget(0, 0.3) // three retries per window
+	for want := 3.0; want > 0; want-- {
+		if got := b.Available(now); math.Abs(got-want) > 1e-9 {
+			t.Errorf("available %v, want %v", got, want)
+		}
+		if !b.Withdraw(now) {
+			t.Fatal("a retry refused while some were available")
+		}
+	}
+	if got := b.Available(now); got >= 1 || b.Withdraw(now) {
+		t.Errorf("available %v after three retries, and Withdraw allowed one", got)
+	}
+	if got := (*Budget)(nil).Available(now); !math.IsInf(got, 1) {
+		t.Errorf("a nil budget: %v available, want +Inf", got)
+	}
+}

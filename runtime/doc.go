@@ -92,9 +92,14 @@
 //     values) wherever the server repeats them, and says nothing of retries where none
 //     could have happened. Retry events and log records hide them too.
 //   - [Engine.OnRetry] receives a [RetryEvent] (method, URL, attempt, wait, status or error)
-//     before each wait, and [Engine.Logger] one WARN record per retry, never with header
-//     values or bodies. A URL shown anywhere (errors, events, logs) has no user information
-//     and no query values: https://api.example.com/pets?api_key=REDACTED.
+//     before each wait, and [Engine.Logger] one WARN record per retry and an INFO record of
+//     why a call that retried stopped, never with header values or bodies. A URL shown
+//     anywhere (errors, events, logs) has no user information and no query values:
+//     https://api.example.com/pets?api_key=REDACTED.
+//   - [Engine.Observer] sees every call ([CallInfo]), attempt, wait and stop reason
+//     ([StopReason]); without one nothing is allocated for it. [CallInfoFrom] and
+//     [AttemptFrom] tell any RoundTripper below the engine which operation and attempt a
+//     request is, with or without an observer; [SpanName] names otelhttp's spans by them.
 //
 // # Testing
 //

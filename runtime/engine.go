@@ -77,11 +77,18 @@ type Engine struct {
 	Budget *Budget
 	// Breaker stops calls while the server keeps failing; nil means none.
 	Breaker *Breaker
-	// Logger receives one WARN record per retry (method, redacted URL, attempt, wait, status
-	// or error; never header values or bodies); nil logs nothing.
+	// Logger receives one WARN record per retry and one INFO record for each call that
+	// retried or stopped for a reason of retrying, under OpenTelemetry's keys
+	// (http.request.method, url.full redacted, url.template, http.request.resend_count,
+	// retry.wait, retry.cause, http.response.status_code or error.type and error,
+	// retrygen.stop_reason, retrygen.attempts); never header values or bodies. nil logs
+	// nothing.
 	Logger *slog.Logger
 	// OnRetry is called before each wait; nil means no hook. Calls may run concurrently.
 	OnRetry func(RetryEvent)
+	// Observer sees each call, attempt and wait, and why each call stopped (see
+	// Observer); nil means none, which costs nothing.
+	Observer Observer
 	// Override adjusts every policy before a call (a client-wide policy override). It gets a
 	// copy with the defaults its zero fields stand for filled in (MaxAttempts, Multiplier,
 	// Jitter, and StatusCodes: DefaultStatusCodes for nil), so that it changes what the
@@ -144,7 +151,8 @@ var zeroPolicy Policy
 // req.GetBody. net/http's own re-sends within an attempt count as attempts. Each attempt
 // waits ResponseHeaderTimeout at most for its response header. The breaker, if any, is
 // asked once before the first attempt and told the call's outcome once it ends. A call
-// that gives up for load reasons under a request of OneRetryLayer records it there.
+// that gives up for load reasons under a request of OneRetryLayer records it there. The
+// Observer, if any, sees the call, each attempt and wait, and why the call stopped.
 //
 // When p.IdempotencyKey is set and req lacks that header (or has it empty), every attempt
 // carries the same key, redirects to another host included: the WithIdempotencyKey value,
@@ -156,6 +164,12 @@ var zeroPolicy Policy
 // bounds the whole exchange, body included, without cutting a body being read in time;
 // under WithStreamedBody it bounds each attempt up to its response header only.
 func (e *Engine) Do(ctx context.Context, req *http.Request, p *Policy, opts ...CallOption) (*http.Response, error) {
+	return e.DoOperation(ctx, Operation{}, req, p, opts...)
+}
+
+// DoOperation is Do for a call of op, an operation of the API description: the call's
+// CallInfo names it, for the Observer and for CallInfoFrom. Generated clients call it.
+func (e *Engine) DoOperation(ctx context.Context, op Operation, req *http.Request, p *Policy, opts ...CallOption) (*http.Response, error) {
 	if req == nil || req.URL == nil {
 		return nil, &Error{Err: errors.New("runtime: Do needs a request with a URL")}
 	}
@@ -166,12 +180,14 @@ func (e *Engine) Do(ctx context.Context, req *http.Request, p *Policy, opts ...C
 		p = &zeroPolicy
 	}
 	p = e.override(p)
-	if !p.valid() {
-		closeBody(req)
-		return nil, &Error{Method: req.Method, URL: redactURL(req.URL), Err: p.Validate()}
-	}
-	var cfg callConfig
-	if len(opts) > 0 { // a heap copy only for calls with options: o may keep the pointer
+	var (
+		cfg     callConfig
+		refused error // why the call ends before anything is sent
+	)
+	switch {
+	case !p.valid():
+		refused = &Error{Method: req.Method, URL: redactURL(req.URL), Err: p.Validate()}
+	case len(opts) > 0: // a heap copy only for calls with options: o may keep the pointer
 		c := new(callConfig)
 		for _, o := range opts {
 			if o != nil {
@@ -179,17 +195,41 @@ func (e *Engine) Do(ctx context.Context, req *http.Request, p *Policy, opts ...C
 			}
 		}
 		cfg = *c
-		var err error
-		if p, err = cfg.apply(p); err != nil {
-			closeBody(req)
-			return nil, &Error{Method: req.Method, URL: redactURL(req.URL), Cause: err}
+		q, err := cfg.apply(p)
+		if err != nil {
+			refused = &Error{Method: req.Method, URL: redactURL(req.URL), Cause: err}
+		} else {
+			p = q
 		}
 	}
-	if err := ctx.Err(); err != nil {
-		closeBody(req)
-		return nil, &Error{Method: req.Method, URL: redactURL(req.URL), Cause: err}
+	facts := e.facts(op, req.Method, p, &cfg)
+	var obs *observed
+	if e.Observer != nil {
+		obs = e.observe(ctx, req, &facts)
+		ctx = obs.ctx
 	}
+	resp, attempts, err := e.admit(ctx, req, p, &cfg, &facts, obs, refused)
+	if obs != nil {
+		obs.end(ctx, resp, attempts, err)
+	}
+	if e.Logger != nil {
+		e.logStop(ctx, req, &facts, attempts, err)
+	}
+	return resp, err
+}
 
+// admit makes the call unless it is refused before anything is sent: refused says why
+// already, or the context is done, or the breaker is open. It returns the attempts made.
+func (e *Engine) admit(ctx context.Context, req *http.Request, p *Policy, cfg *callConfig, facts *callFacts, obs *observed, refused error) (*http.Response, int, error) {
+	if refused == nil {
+		if err := ctx.Err(); err != nil {
+			refused = &Error{Method: req.Method, URL: redactURL(req.URL), Cause: err}
+		}
+	}
+	if refused != nil {
+		closeBody(req)
+		return nil, 0, refused
+	}
 	// The breaker counts calls: one question before the first attempt, one answer when
 	// the call ends, however it ends (a panic or a cancellation answers neutral, which
 	// frees the probe slot).
@@ -197,19 +237,19 @@ func (e *Engine) Do(ctx context.Context, req *http.Request, p *Policy, opts ...C
 	if !ok {
 		closeBody(req)
 		err := &Error{Method: req.Method, URL: redactURL(req.URL), Cause: ErrCircuitOpen}
-		noteGiveUp(ctx, err)
-		return nil, err
+		e.noteGiveUp(ctx, err)
+		return nil, 0, err
 	}
 	result := outcomeNeutral
 	if e.Breaker != nil {
 		defer func() { e.Breaker.record(e.clock(), probe, result) }()
 	}
-	resp, err := e.do(ctx, req, p, &cfg, probe)
+	resp, attempts, err := e.do(ctx, req, p, cfg, facts, probe, obs)
 	result = callOutcome(ctx, err)
 	if err != nil {
-		noteGiveUp(ctx, err) // for OneRetryLayer
+		e.noteGiveUp(ctx, err) // for OneRetryLayer
 	}
-	return resp, err
+	return resp, attempts, err
 }
 
 // override returns p as Override adjusts it, on a copy with its defaults filled in (see
@@ -231,6 +271,19 @@ func (e *Engine) override(p *Policy) *Policy {
 // an option that cannot apply gives. A caller that repeats a request itself, as an event
 // stream reconnecting does, decides with it as the engine decides retries.
 func (e *Engine) CallPolicy(p *Policy, opts ...CallOption) (Policy, error) {
+	p, c, err := e.policyFor(p, opts)
+	if err != nil {
+		return Policy{}, err
+	}
+	out := *p
+	out.MaxAttempts = c.attempts(out.MaxAttempts)
+	return out, nil
+}
+
+// policyFor returns p (nil for the zero Policy) as Override adjusts it and then opts
+// change it, and the options read; when an option cannot apply, p as Override adjusts it
+// and the option's error.
+func (e *Engine) policyFor(p *Policy, opts []CallOption) (*Policy, callConfig, error) {
 	if p == nil {
 		p = &zeroPolicy
 	}
@@ -241,13 +294,11 @@ func (e *Engine) CallPolicy(p *Policy, opts ...CallOption) (Policy, error) {
 			o(&c)
 		}
 	}
-	p, err := c.apply(p)
+	q, err := c.apply(p)
 	if err != nil {
-		return Policy{}, err
+		return p, c, err
 	}
-	out := *p
-	out.MaxAttempts = c.attempts(out.MaxAttempts)
-	return out, nil
+	return q, c, nil
 }
 
 // callOutcome is what a call that returned err tells the breaker: it failed when it ended
@@ -277,153 +328,213 @@ func callOutcome(ctx context.Context, err error) outcome {
 	return outcomeNeutral
 }
 
-// do is Do once the policy is valid and the breaker has let the call through.
-func (e *Engine) do(ctx context.Context, req *http.Request, p *Policy, cfg *callConfig, probe bool) (*http.Response, error) {
-	pol := p.resolved()
-	maxAttempts := cfg.attempts(pol.MaxAttempts)
+// call is the state of one call across its attempts, which do goes through.
+type call struct {
+	e   *Engine
+	ctx context.Context
+	req *http.Request
+	pol Policy // resolved, with the call's own attempt timeout
+	// cfg and facts are copies: pointers to the caller's would move them to the heap.
+	cfg         callConfig
+	facts       callFacts
+	obs         *observed // nil without an Observer
+	maxAttempts int
+	probe       bool // the call is the breaker's probe
+	replay      bool // the request has a body that every attempt sends again
+	header      http.Header
+	hide        callSecrets
+	client      *http.Client
+	now         time.Time
+	elapsedEnd  time.Time // the end of MaxElapsed; zero for none
+
+	last        lastOutcome
+	prevBackoff time.Duration
+	nextBody    io.ReadCloser // the body of the next attempt, from GetBody
+	sent        int           // attempts made, net/http's own re-sends included
+	// decided is pol for the situations of failed attempts, which leak it to the heap
+	// through their error: a copy made at the first failure keeps pol itself, and a call
+	// that does not fail, on the stack.
+	decided *Policy
+}
+
+// do is Do once the policy is valid and the breaker has let the call through: attempts,
+// each settled, then decided, until one succeeds or the decision is to stop. It returns
+// the attempts made.
+func (e *Engine) do(ctx context.Context, req *http.Request, p *Policy, cfg *callConfig, facts *callFacts, probe bool, obs *observed) (*http.Response, int, error) {
+	c := call{e: e, ctx: ctx, req: req, pol: p.resolved(), cfg: *cfg, facts: *facts, obs: obs, probe: probe}
+	c.maxAttempts = cfg.attempts(c.pol.MaxAttempts)
 	if cfg.attemptTimeout > 0 {
-		pol.AttemptTimeout = cfg.attemptTimeout
+		c.pol.AttemptTimeout = cfg.attemptTimeout
 	}
-
-	header := e.callHeader(req, &pol, cfg)
-	hide := callSecrets{req: req, header: header, keyHeader: pol.IdempotencyKey, queryNames: e.QueryCredentials}
-
-	client := e.httpClient()
-	now := e.clock()
-	var elapsedEnd time.Time
-	if pol.MaxElapsed > 0 {
-		elapsedEnd = now.Add(pol.MaxElapsed)
+	c.header = e.callHeader(req, &c.pol, &c.cfg)
+	c.hide = callSecrets{req: req, header: c.header, keyHeader: c.pol.IdempotencyKey, queryNames: e.QueryCredentials}
+	c.client = e.httpClient()
+	c.now = e.clock()
+	if c.pol.MaxElapsed > 0 {
+		c.elapsedEnd = c.now.Add(c.pol.MaxElapsed)
 	}
-
-	var (
-		last        lastOutcome
-		prevBackoff time.Duration
-		nextBody    io.ReadCloser // the body of the next attempt, from GetBody
-		sent        int           // attempts made, net/http's own re-sends included
-		// decided is pol for the situations of failed attempts, which leak it to the
-		// heap through their error: a copy made at the first failure keeps pol itself,
-		// and a call that does not fail, on the stack.
-		decided *Policy
-	)
-	replay := req.Body != nil && req.Body != http.NoBody
+	c.replay = req.Body != nil && req.Body != http.NoBody
 	if cfg.outcome != nil {
-		defer func() { *cfg.outcome = Outcome{Attempts: sent, RetryAfter: last.retryAfter} }()
+		defer func() { *cfg.outcome = Outcome{Attempts: c.sent, RetryAfter: c.last.retryAfter} }()
 	}
-	e.Budget.Deposit(now)
+	e.Budget.Deposit(c.now)
 	for {
-		if sent > 0 {
+		if c.sent > 0 {
 			if err := ctx.Err(); err != nil {
-				closeReader(nextBody)
-				return nil, e.newError(req, &hide, sent, &last, err)
+				closeReader(c.nextBody)
+				return nil, c.sent, e.newError(req, &c.hide, c.sent, &c.last, err)
 			}
 		}
-		out := outgoing{body: nextBody, header: e.attemptHeader(req, header, sent+1)}
-		nextBody = nil
-		a := &attempt{keyHeader: http.CanonicalHeaderKey(pol.IdempotencyKey), maxResends: maxAttempts - sent - 1,
-			noRedirects: cfg.noRedirects, answerBound: cfg.streamedBody}
-		resp, err := e.send(client, ctx, req, out, &pol, now, elapsedEnd, a)
-		sent += 1 + a.resent()
-		now = e.clock()
-
-		if err != nil {
-			if errors.Is(err, ErrBodyTooLarge) { // the same body would be too large again
-				last = lastOutcome{status: resp.StatusCode, header: resp.Header}
-				return nil, e.newError(req, &hide, sent, &last, err)
-			}
-			last = lastOutcome{err: err}
-			if ctx.Err() == nil {
-				e.Budget.Failed(now)
-			}
-		} else {
-			if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
-				// A body read whole has ended its attempt already; another one ends
-				// it when closed.
-				if resp.Body != &a.mem {
-					a.body = attemptBody{ReadCloser: resp.Body, a: a}
-					resp.Body = &a.body
-				}
-				cerr := cfg.checkAnswer(resp)
-				if cerr == nil {
-					e.Budget.Succeeded(now) // an answer that funds retries of later failures
-					return resp, nil
-				}
-				// The answer's start says the attempt failed: it is decided as the
-				// status it stands for.
-				resp.Body.Close()
-				now = e.clock()
-				last = lastOutcome{status: resp.StatusCode, header: resp.Header, answerErr: cerr,
-					failedAs: answerStatus(cerr)}
-			} else {
-				last = lastOutcome{status: resp.StatusCode, header: resp.Header, resp: resp, attempt: a,
-					signal: pol.signal(resp.StatusCode, resp.Header)}
-				last.retryAfter, _ = ParseRetryAfter(resp.Header, now)
-			}
-			if st := last.decided(); !pol.retriesStatus(st) && last.signal != signalRetry {
-				e.Budget.Succeeded(now) // an answer that is not a failure to retry funds too
-			} else {
-				e.Budget.Failed(now)
-			}
+		resp, a, err := c.attempt()
+		resp, done, err := c.settle(resp, a, err)
+		if obs != nil {
+			obs.attemptEnd(resp, err, &c.last, &c.hide)
 		}
-
-		if decided == nil {
-			decided = new(Policy)
-			*decided = pol
+		if done {
+			return resp, c.sent, err
 		}
-		sit := situation{
-			pol:         decided,
-			attempt:     sent,
-			maxAttempts: maxAttempts,
-			err:         last.err,
-			callerDone:  ctx.Err() != nil,
-			status:      last.decided(),
-			header:      last.header,
-			signal:      last.signal,
-			now:         now,
-			elapsedEnd:  elapsedEnd,
-			prevBackoff: prevBackoff,
-			mustReplay:  replay,
-			canReplay:   req.GetBody != nil,
-			breakerOpen: !probe && e.Breaker.isOpen(now),
-			budget:      e.Budget,
-		}
-		sit.deadline, _ = ctx.Deadline()
-		if sit.err != nil || sit.refusal() == nil {
-			sit.rnd = e.random() // drawn only when a wait may follow
-		}
-		v := decide(&sit)
+		v := c.decide()
 		if !v.retry {
-			if v.retryAfter > 0 {
-				last.retryAfter = v.retryAfter
-			}
-			cause := v.cause
-			if cause == nil && sit.callerDone && last.err != nil && !errors.Is(last.err, ctx.Err()) {
-				cause = ctx.Err() // the attempt's own error may not say so
-			}
-			return nil, e.finalError(req, &hide, sent, &last, cause)
+			return nil, c.sent, c.stop(v)
 		}
-		prevBackoff = v.backoff
-		if replay {
-			body, err := req.GetBody()
-			if err != nil {
-				return nil, e.finalError(req, &hide, sent, &last, fmt.Errorf("%w: %w", ErrBodyNotReplayable, err))
-			}
-			nextBody = body
+		if err := c.prepare(v); err != nil {
+			return nil, c.sent, err
 		}
-
-		// Going on: free the connection, tell the observers, wait.
-		if last.resp != nil {
-			last.body = drain(last.resp.Body, drainLimit, last.attempt)
-			last.resp = nil
-			last.attempt.release()
-			last.attempt = nil
-		}
-		e.observe(ctx, req, &hide, sent, v.wait, &last)
-		if err := e.sleep(ctx, v.wait); err != nil {
-			closeReader(nextBody)
-			return nil, e.newError(req, &hide, sent, &last, err)
-		}
-		now = e.clock()
 	}
+}
+
+// attempt sends the next attempt, and returns what it got and the attempt.
+func (c *call) attempt() (*http.Response, *attempt, error) {
+	e := c.e
+	out := outgoing{body: c.nextBody, header: e.attemptHeader(c.req, c.header, c.sent+1, c.obs != nil)}
+	c.nextBody = nil
+	a := &attempt{keyHeader: http.CanonicalHeaderKey(c.pol.IdempotencyKey), maxResends: c.maxAttempts - c.sent - 1,
+		noRedirects: c.cfg.noRedirects, answerBound: c.cfg.streamedBody, facts: c.facts, resendCount: c.sent}
+	ctx := c.ctx
+	if c.obs != nil {
+		ctx = c.obs.attemptStart(ctx, c.sent, out.header)
+	}
+	resp, err := e.send(c.client, ctx, c.req, out, &c.pol, c.now, c.elapsedEnd, a)
+	c.sent += 1 + a.resent()
+	c.now = e.clock()
+	return resp, a, err
+}
+
+// settle records what attempt a got, for the budget and the decision to come. It returns
+// true when that ends the call: a 2xx answer (that its check, if any, let through), or a
+// body too large to read, which would be too large again.
+func (c *call) settle(resp *http.Response, a *attempt, err error) (*http.Response, bool, error) {
+	e := c.e
+	if err != nil {
+		if errors.Is(err, ErrBodyTooLarge) {
+			c.last = lastOutcome{status: resp.StatusCode, header: resp.Header}
+			return nil, true, e.newError(c.req, &c.hide, c.sent, &c.last, err)
+		}
+		c.last = lastOutcome{err: err}
+		if c.ctx.Err() == nil {
+			e.Budget.Failed(c.now)
+		}
+		return nil, false, nil
+	}
+	if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
+		// A body read whole has ended its attempt already; another one ends it when
+		// closed.
+		if resp.Body != &a.mem {
+			a.body = attemptBody{ReadCloser: resp.Body, a: a}
+			resp.Body = &a.body
+		}
+		cerr := c.cfg.checkAnswer(resp)
+		if cerr == nil {
+			e.Budget.Succeeded(c.now) // an answer that funds retries of later failures
+			return resp, true, nil
+		}
+		// The answer's start says the attempt failed: it is decided as the status it
+		// stands for.
+		resp.Body.Close()
+		c.now = e.clock()
+		c.last = lastOutcome{status: resp.StatusCode, header: resp.Header, answerErr: cerr,
+			failedAs: answerStatus(cerr)}
+	} else {
+		c.last = lastOutcome{status: resp.StatusCode, header: resp.Header, resp: resp, attempt: a,
+			signal: c.pol.signal(resp.StatusCode, resp.Header)}
+		c.last.retryAfter, _ = ParseRetryAfter(resp.Header, c.now)
+	}
+	if st := c.last.decided(); !c.pol.retriesStatus(st) && c.last.signal != signalRetry {
+		e.Budget.Succeeded(c.now) // an answer that is not a failure to retry funds too
+	} else {
+		e.Budget.Failed(c.now)
+	}
+	return nil, false, nil
+}
+
+// decide says, of the attempt that just failed, whether the call goes on and after what
+// wait (see decide).
+func (c *call) decide() verdict {
+	if c.decided == nil {
+		c.decided = new(Policy)
+		*c.decided = c.pol
+	}
+	sit := situation{
+		pol:         c.decided,
+		attempt:     c.sent,
+		maxAttempts: c.maxAttempts,
+		err:         c.last.err,
+		callerDone:  c.ctx.Err() != nil,
+		status:      c.last.decided(),
+		header:      c.last.header,
+		signal:      c.last.signal,
+		now:         c.now,
+		elapsedEnd:  c.elapsedEnd,
+		prevBackoff: c.prevBackoff,
+		mustReplay:  c.replay,
+		canReplay:   c.req.GetBody != nil,
+		breakerOpen: !c.probe && c.e.Breaker.isOpen(c.now),
+		budget:      c.e.Budget,
+	}
+	sit.deadline, _ = c.ctx.Deadline()
+	if sit.err != nil || sit.refusal() == nil {
+		sit.rnd = c.e.random() // drawn only when a wait may follow
+	}
+	return decide(&sit)
+}
+
+// stop ends the call as verdict v says: the error that carries the last outcome and why.
+func (c *call) stop(v verdict) error {
+	if v.retryAfter > 0 {
+		c.last.retryAfter = v.retryAfter
+	}
+	cause := v.cause
+	if cause == nil && c.ctx.Err() != nil && c.last.err != nil && !errors.Is(c.last.err, c.ctx.Err()) {
+		cause = c.ctx.Err() // the attempt's own error may not say so
+	}
+	return c.e.finalError(c.req, &c.hide, c.sent, &c.last, cause)
+}
+
+// prepare readies the retry that verdict v allows: the body to send again, the failed
+// attempt's connection freed, the retry reported, the wait. Its error ends the call.
+func (c *call) prepare(v verdict) error {
+	e := c.e
+	c.prevBackoff = v.backoff
+	if c.replay {
+		body, err := c.req.GetBody()
+		if err != nil {
+			return e.finalError(c.req, &c.hide, c.sent, &c.last, fmt.Errorf("%w: %w", ErrBodyNotReplayable, err))
+		}
+		c.nextBody = body
+	}
+	if c.last.resp != nil {
+		c.last.body = drain(c.last.resp.Body, drainLimit, c.last.attempt)
+		c.last.resp = nil
+		c.last.attempt.release()
+		c.last.attempt = nil
+	}
+	e.report(c, v)
+	if err := e.sleep(c.ctx, v.wait); err != nil {
+		closeReader(c.nextBody)
+		return e.newError(c.req, &c.hide, c.sent, &c.last, err)
+	}
+	c.now = e.clock()
+	return nil
 }
 
 // outgoing is what one attempt sends in place of the call's request's own: a body
@@ -662,21 +773,25 @@ func hasValue(values []string) bool {
 }
 
 // attemptHeader returns the header map attempt sends: header (the call's, nil for req's
-// own) or, when e.AttemptHeader is set and the request lacks it, a map of the attempt's
-// own carrying the attempt count. A fresh map per attempt keeps it apart from a previous
-// attempt the transport may still be writing.
-func (e *Engine) attemptHeader(req *http.Request, header http.Header, attempt int) http.Header {
+// own) or, when the attempt needs one of its own, a copy: own (an observer may add to
+// it), or e.AttemptHeader set and missing from the request, which the copy then carries
+// with the attempt count. A fresh map per attempt keeps it apart from a previous attempt
+// the transport may still be writing.
+func (e *Engine) attemptHeader(req *http.Request, header http.Header, attempt int, own bool) http.Header {
 	if header == nil {
 		header = req.Header
 	}
-	if e.AttemptHeader == "" || header.Values(e.AttemptHeader) != nil {
+	count := e.AttemptHeader != "" && header.Values(e.AttemptHeader) == nil
+	if !count && !own {
 		return header
 	}
 	h := header.Clone()
 	if h == nil {
 		h = make(http.Header)
 	}
-	h.Set(e.AttemptHeader, strconv.Itoa(attempt-1))
+	if count {
+		h.Set(e.AttemptHeader, strconv.Itoa(attempt-1))
+	}
 	return h
 }
 
@@ -691,28 +806,83 @@ func attemptLimit(pol *Policy, now, elapsedEnd time.Time) (time.Duration, bool) 
 	return d, ok
 }
 
-// observe reports one retry to the hook and the logger.
-func (e *Engine) observe(ctx context.Context, req *http.Request, hide *callSecrets, attempt int, wait time.Duration, last *lastOutcome) {
+// report tells the hook, the logger and the observer of the retry that verdict v makes
+// after the failed attempt of c.
+func (e *Engine) report(c *call, v verdict) {
+	if e.OnRetry == nil && e.Logger == nil && c.obs == nil {
+		return
+	}
+	last := &c.last
+	w := WaitInfo{Attempt: c.sent, Delay: v.wait, Cause: WaitBackoff, RetryAfter: v.wait - v.backoff}
+	switch {
+	case w.RetryAfter > 0:
+		w.Cause = WaitRetryAfter
+	case last.signal == signalRetry:
+		w.Cause = WaitServerSaidRetry
+	}
+	if c.obs != nil {
+		c.obs.o.Wait(c.ctx, w)
+	}
 	if e.OnRetry == nil && e.Logger == nil {
 		return
 	}
-	u := redactURL(req.URL)
+	u := redactURL(c.req.URL)
 	if e.OnRetry != nil {
-		e.OnRetry(RetryEvent{Method: req.Method, URL: u, Attempt: attempt, Wait: wait, StatusCode: last.status, Err: last.shownErr(hide),
+		e.OnRetry(RetryEvent{Method: c.req.Method, URL: u, Attempt: c.sent, Wait: v.wait, StatusCode: last.status, Err: last.shownErr(&c.hide),
 			ServerSaidRetry: last.signal == signalRetry})
 	}
 	if e.Logger != nil {
-		why := slog.Int("status", last.status)
-		if err := last.shownErr(hide); err != nil {
-			why = slog.String("error", err.Error())
-		}
-		attrs := []slog.Attr{slog.String("method", req.Method), slog.String("url", u),
-			slog.Int("attempt", attempt), slog.Duration("wait", wait), why}
-		if last.signal == signalRetry {
-			attrs = append(attrs, slog.Bool("server_said_retry", true))
-		}
-		e.Logger.LogAttrs(ctx, slog.LevelWarn, "retrying HTTP request", attrs...)
+		attrs := append(e.callAttrs(c.req, &c.facts, u),
+			slog.Int("http.request.resend_count", c.sent), slog.Duration("retry.wait", v.wait), slog.String("retry.cause", string(w.Cause)))
+		attrs = appendOutcome(attrs, last.status, last.shownErr(&c.hide))
+		e.Logger.LogAttrs(c.ctx, slog.LevelWarn, "retrying HTTP request", attrs...)
 	}
+}
+
+// callAttrs returns the log attributes that name a call: its method, URL (u, as shown),
+// and the operation's template and id when known, under OpenTelemetry's keys.
+func (e *Engine) callAttrs(req *http.Request, f *callFacts, u string) []slog.Attr {
+	attrs := make([]slog.Attr, 0, 10)
+	attrs = append(attrs, slog.String("http.request.method", req.Method), slog.String("url.full", u))
+	if f.op.Template != "" {
+		attrs = append(attrs, slog.String("url.template", f.op.Template))
+	}
+	if f.op.ID != "" {
+		attrs = append(attrs, slog.String("retrygen.operation", f.op.ID))
+	}
+	return attrs
+}
+
+// appendOutcome adds to attrs what an attempt got: its status, or its error and the
+// error's type.
+func appendOutcome(attrs []slog.Attr, status int, err error) []slog.Attr {
+	if status != 0 {
+		attrs = append(attrs, slog.Int("http.response.status_code", status))
+	}
+	if err != nil {
+		attrs = append(attrs, slog.String("error.type", ErrorType(err)), slog.String("error", err.Error()))
+	}
+	return attrs
+}
+
+// logStop logs at INFO why a call stopped, when retries were part of it: it made more
+// than one attempt, or stopped for a reason other than a success, an answer no policy
+// retries or the caller's cancellation.
+func (e *Engine) logStop(ctx context.Context, req *http.Request, f *callFacts, attempts int, err error) {
+	stop := StopReasonOf(err)
+	if attempts <= 1 && (stop == StopSucceeded || stop == StopStatusNotRetried || stop == StopCancelled) {
+		return
+	}
+	attrs := append(e.callAttrs(req, f, redactURL(req.URL)),
+		slog.String("retrygen.stop_reason", string(stop)), slog.Int("retrygen.attempts", attempts))
+	var ae *Error
+	if errors.As(err, &ae) {
+		attrs = appendOutcome(attrs, ae.StatusCode, ae.Err)
+		if ae.RetryAfter > 0 {
+			attrs = append(attrs, slog.Duration("retry.after", ae.RetryAfter))
+		}
+	}
+	e.Logger.LogAttrs(ctx, slog.LevelInfo, "HTTP call ended", attrs...)
 }
 
 // sleep waits d or until ctx is done, whichever comes first, and stops its timer either way.

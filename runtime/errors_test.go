@@ -10,8 +10,6 @@ import (
 	"testing"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/retrygen/retrygen/runtime/retrytest"
 )
 
 // jsonResponse is a JSON answer with the header pairs given.
@@ -189,13 +187,11 @@ func TestErrorRetryWording(t *testing.T) {
 
 // The same through the engine: a 401 ends the call on its first attempt.
 func TestErrorNotRetriedStatusThroughEngine(t *testing.T) {
-	tr := retrytest.NewTransport(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		w.Header().Set("X-Request-Id", "req_1")
-		w.WriteHeader(http.StatusUnauthorized)
-		w.Write([]byte(`{"error":{"message":"No such key"}}`))
-	}))
-	e := &Engine{HTTPClient: tr.Client()}
+	s := &stub{fn: func(int, *http.Request) (*http.Response, error) {
+		h := http.Header{"Content-Type": {"application/json"}, "X-Request-Id": {"req_1"}}
+		return response(http.StatusUnauthorized, h, `{"error":{"message":"No such key"}}`), nil
+	}}
+	e := engineFor(s, 0)
 	_, err := e.Do(t.Context(), newRequest(t, t.Context(), "GET", "https://api.test/v1/x", nil), idempotent())
 	if want := "GET https://api.test/v1/x: 401 Unauthorized: No such key (request id req_1)"; err == nil || err.Error() != want {
 		t.Errorf("message\n%v\nwant\n%s", err, want)
@@ -206,10 +202,9 @@ func TestErrorNotRetriedStatusThroughEngine(t *testing.T) {
 }
 
 // The attempt count and "no attempt made" never contradict each other: a response with no
-// status code (retrytest.Status(0)) is not "no attempt".
+// status code is not "no attempt".
 func TestErrorAttemptWordingAgrees(t *testing.T) {
-	tr := retrytest.NewTransport(http.NotFoundHandler(), retrytest.Status(0))
-	e := &Engine{HTTPClient: tr.Client()}
+	e := engineFor(&stub{fn: status(0)}, 0)
 	_, err := e.Do(t.Context(), newRequest(t, t.Context(), "GET", "https://api.test/v1/x", nil), idempotent())
 	if want := "GET https://api.test/v1/x: no status code"; err == nil || err.Error() != want {
 		t.Errorf("Status(0): %v, want %s", err, want)

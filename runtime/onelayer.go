@@ -24,18 +24,28 @@ import (
 const ShouldRetryHeader = "X-Should-Retry"
 
 // noteGiveUp records on the tracker of ctx, if it has one, that a call ended with err for
-// load reasons (see loadReason). The caller's cancellation, and stops for safety (an
-// operation that is not retry-safe, a status no policy retries), are not load. Without a
-// tracker it costs a context lookup on a failed call, and nothing on a call that
+// load reasons (see gaveUp), and which observer to tell if OneRetryLayer says so. Without
+// a tracker it costs a context lookup on a failed call, and nothing on a call that
 // succeeded.
-func noteGiveUp(ctx context.Context, err error) {
+func (e *Engine) noteGiveUp(ctx context.Context, err error) {
+	if ae, ok := gaveUp(ctx, err); ok {
+		var o any
+		if lo, ok := e.Observer.(LayerObserver); ok {
+			o = lo
+		}
+		giveup.Record(ctx, ae.RetryAfter, o)
+	}
+}
+
+// gaveUp reports whether a call that ended with err under ctx gave up for load reasons
+// (see loadReason): the caller's cancellation, and stops for safety (an operation that is
+// not retry-safe, a status no policy retries), are not load.
+func gaveUp(ctx context.Context, err error) (*Error, bool) {
 	e, ok := err.(*Error) // as Do returns it
 	if !ok || ctx.Err() != nil {
-		return
+		return nil, false
 	}
-	if loadReason(e.Cause) {
-		giveup.Record(ctx, e.RetryAfter)
-	}
+	return e, loadReason(e.Cause)
 }
 
 // loadReason reports whether cause, why a call stopped, is load: retries ran out on
@@ -79,12 +89,15 @@ func loadReason(cause error) bool {
 // X-Should-Retry to Access-Control-Expose-Headers, merged with what the application lists,
 // so that a script can read the server's word; without that CORS hides those headers.
 //
+// The observer of the first call that gave up, when it is a LayerObserver, hears of each
+// X-Should-Retry: false written (retrygenotel counts them).
+//
 // The ResponseWriter the handler gets keeps http.Flusher and http.Hijacker, and unwraps
 // for http.ResponseController; the body, streamed or not, passes through untouched.
 func OneRetryLayer(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx, g := giveup.With(r.Context())
-		lw := &layerWriter{ResponseWriter: w, giveUps: g}
+		lw := &layerWriter{ResponseWriter: w, giveUps: g, ctx: ctx}
 		next.ServeHTTP(lw, r.WithContext(ctx))
 	})
 }
@@ -93,7 +106,8 @@ func OneRetryLayer(next http.Handler) http.Handler {
 type layerWriter struct {
 	http.ResponseWriter
 	giveUps *giveup.Tracker
-	wrote   bool // the final header is written
+	ctx     context.Context // the request's, for the observer
+	wrote   bool            // the final header is written
 }
 
 // signalHeaders are the headers of a server's word on retrying that a browser may read.
@@ -113,8 +127,14 @@ func (w *layerWriter) addSignals(code int) {
 	failed := code >= 500 || code == http.StatusTooManyRequests
 	if failed && w.giveUps.GaveUp() && len(h.Values(ShouldRetryHeader)) == 0 && len(h.Values("Stripe-Should-Retry")) == 0 {
 		h.Set(ShouldRetryHeader, "false")
+		info := SuppressInfo{StatusCode: code}
 		if hint := w.giveUps.Hint(); hint > 0 && len(h.Values("Retry-After")) == 0 && len(h.Values("Retry-After-Ms")) == 0 {
-			h.Set("Retry-After", strconv.FormatInt(int64((hint+time.Second-1)/time.Second), 10))
+			secs := int64((hint + time.Second - 1) / time.Second)
+			h.Set("Retry-After", strconv.FormatInt(secs, 10))
+			info.RetryAfter = time.Duration(secs) * time.Second
+		}
+		if o, ok := w.giveUps.Observer().(LayerObserver); ok {
+			o.Suppressed(w.ctx, info)
 		}
 	}
 	if len(h.Values("Access-Control-Allow-Origin")) > 0 {

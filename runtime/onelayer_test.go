@@ -111,7 +111,7 @@ func TestGiveUpsConcurrent(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := range 16 {
 		wg.Go(func() {
-			noteGiveUp(ctx, &Error{Cause: ErrExhausted, RetryAfter: time.Duration(i) * time.Second})
+			(&Engine{}).noteGiveUp(ctx, &Error{Cause: ErrExhausted, RetryAfter: time.Duration(i) * time.Second})
 		})
 	}
 	wg.Wait()
@@ -125,8 +125,9 @@ func TestNoteGiveUpAllocatesNothing(t *testing.T) {
 	err := &Error{Cause: ErrExhausted, RetryAfter: time.Second}
 	tracked, _ := withGiveUps(context.Background())
 	plain := context.WithValue(context.Background(), struct{ k int }{1}, "v")
+	e := &Engine{}
 	for name, ctx := range map[string]context.Context{"no tracker": plain, "tracker": tracked} {
-		if n := testing.AllocsPerRun(100, func() { noteGiveUp(ctx, err) }); n != 0 {
+		if n := testing.AllocsPerRun(100, func() { e.noteGiveUp(ctx, err) }); n != 0 {
 			t.Errorf("%s: %v allocations", name, n)
 		}
 	}
@@ -135,9 +136,10 @@ func TestNoteGiveUpAllocatesNothing(t *testing.T) {
 func BenchmarkNoteGiveUpNoTracker(b *testing.B) {
 	err := &Error{Cause: ErrExhausted}
 	ctx := context.WithValue(context.Background(), struct{ k int }{1}, "v")
+	e := &Engine{}
 	b.ReportAllocs()
 	for b.Loop() {
-		noteGiveUp(ctx, err)
+		e.noteGiveUp(ctx, err)
 	}
 }
 
@@ -148,7 +150,7 @@ func serveLayer(t *testing.T, req *http.Request, gaveUp bool, hint time.Duration
 	rec := httptest.NewRecorder()
 	OneRetryLayer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if gaveUp {
-			noteGiveUp(r.Context(), &Error{Cause: ErrExhausted, RetryAfter: hint})
+			(&Engine{}).noteGiveUp(r.Context(), &Error{Cause: ErrExhausted, RetryAfter: hint})
 		}
 		h(w)
 	})).ServeHTTP(rec, req)

@@ -99,7 +99,7 @@ func TestServerSaysRetry(t *testing.T) {
 				if len(events) != 1 || !events[0].ServerSaidRetry || events[0].StatusCode != 503 {
 					t.Fatalf("events = %+v, want one retry of the 503 the server said to retry", events)
 				}
-				if !strings.Contains(logs.String(), "server_said_retry=true") {
+				if !strings.Contains(logs.String(), "retry.cause=server_said_retry") {
 					t.Errorf("the log does not say the server asked for the retry: %s", logs.String())
 				}
 			})

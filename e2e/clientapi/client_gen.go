@@ -63,11 +63,18 @@ func WithRequestEditor(edit func(ctx context.Context, req *http.Request) error) 
 // WithUserAgent sets the User-Agent header of every request.
 func WithUserAgent(ua string) Option { return Option{wire.WithUserAgent(ua)} }
 
-// WithLogger logs each retry at WARN level to l, without header values or bodies.
+// WithLogger logs each retry at WARN level to l, and at INFO why a call that retried, or could not,
+// stopped, without header values or bodies.
 func WithLogger(l *slog.Logger) Option { return Option{wire.WithLogger(l)} }
 
 // WithOnRetry calls fn before each wait between attempts.
 func WithOnRetry(fn func(RetryEvent)) Option { return Option{wire.WithOnRetry(fn)} }
+
+// WithObserver reports every call, attempt and wait to o, and why each call stopped: retrygenotel.New
+// makes one that records OpenTelemetry traces and metrics, retrytest.Recorder one for tests. An event
+// stream is one call whose connections are its attempts; a paginated walk is one call with each page a
+// call under it.
+func WithObserver(o Observer) Option { return Option{wire.WithObserver(o)} }
 
 // WithRetryBudget caps the retries of all calls to ratio of recent requests, plus minPerSecond retries
 // per second, instead of the default budget.
@@ -497,6 +504,18 @@ type Policy = runtime.Policy
 //	ServerSaidRetry bool          // the response said x-should-retry: true, and the policy follows it
 type RetryEvent = runtime.RetryEvent
 
+// Observer sees every call of the client, for traces, metrics and logs: WithObserver sets it.
+// retrygenotel.New (module github.com/retrygen/retrygen/retrygenotel) makes one that records
+// OpenTelemetry spans and metrics; retrytest.Recorder records what it sees, for tests. It is
+// runtime.Observer:
+//
+//	CallStart(ctx context.Context, info runtime.CallInfo) context.Context       // operation, method, URL template, server, retry class
+//	AttemptStart(ctx context.Context, info runtime.AttemptInfo) context.Context // resend count, the attempt's own header
+//	AttemptEnd(ctx context.Context, result runtime.AttemptResult)               // status, or transport error and its type
+//	Wait(ctx context.Context, info runtime.WaitInfo)                            // delay and cause: backoff, Retry-After, the server's word
+//	CallEnd(ctx context.Context, result runtime.CallResult)                     // attempts and stop reason
+type Observer = runtime.Observer
+
 // Reasons a call failed or stopped retrying, for errors.Is.
 var (
 	ErrExhausted           = runtime.ErrExhausted
@@ -648,6 +667,7 @@ var policyNotIdempotent = runtime.Policy{
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) GetAlternatives(ctx context.Context, opts ...CallOption) (*Item, error) {
 	r := wire.NewRequest("GET")
+	r.Operation("getAlternatives", "/alternatives")
 	r.Security([]string{"apiKeyHeader", "apiKeyQuery"}, []string{"basicAuth"})
 	r.Path("/alternatives")
 	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "application/json", callOptions(opts))
@@ -676,6 +696,7 @@ func (c *Client) GetAlternatives(ctx context.Context, opts ...CallOption) (*Item
 // Retries: one attempt, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2). It is repeated, up to 4 attempts in all, only when the connection could not be opened or the server says so (X-Should-Retry: true).
 func (c *Client) Chat(ctx context.Context, body ChatRequest, opts ...CallOption) (*ChatChunk, error) {
 	r := wire.NewRequest("POST")
+	r.Operation("chat", "/chat")
 	r.Security([]string{"bearerAuth"})
 	r.Path("/chat")
 	body.Stream = nil
@@ -709,6 +730,7 @@ func (c *Client) Chat(ctx context.Context, body ChatRequest, opts ...CallOption)
 // It sends the body's "stream" property true, whatever the caller set, to ask for the stream.
 func (c *Client) ChatStream(ctx context.Context, body ChatRequest, opts ...CallOption) (*EventStream[ChatChunk], error) {
 	r := wire.NewRequest("POST")
+	r.Operation("chat", "/chat")
 	r.Security([]string{"bearerAuth"})
 	r.Path("/chat")
 	body.Stream = Ptr(true)
@@ -741,6 +763,7 @@ func (c *Client) ChatStream(ctx context.Context, body ChatRequest, opts ...CallO
 // Retries: one attempt, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2). It is repeated, up to 4 attempts in all, only when the connection could not be opened or the server says so (X-Should-Retry: true).
 func (c *Client) ChatForm(ctx context.Context, body ChatRequest, opts ...CallOption) (*ChatChunk, error) {
 	r := wire.NewRequest("POST")
+	r.Operation("chat", "/chat")
 	r.Security([]string{"bearerAuth"})
 	r.Path("/chat")
 	body.Stream = nil
@@ -770,6 +793,7 @@ func (c *Client) ChatForm(ctx context.Context, body ChatRequest, opts ...CallOpt
 // Retries: one attempt, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2). It is repeated, up to 4 attempts in all, only when the connection could not be opened or the server says so (X-Should-Retry: true).
 func (c *Client) ChatText(ctx context.Context, body io.Reader, opts ...CallOption) (*ChatChunk, error) {
 	r := wire.NewRequest("POST")
+	r.Operation("chat", "/chat")
 	r.Security([]string{"bearerAuth"})
 	r.Path("/chat")
 	r.RawBody("text/plain", body)
@@ -796,6 +820,7 @@ func (c *Client) ChatText(ctx context.Context, body io.Reader, opts ...CallOptio
 // Retries: one attempt, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2). It is repeated, up to 4 attempts in all, only when the connection could not be opened or the server says so (X-Should-Retry: true).
 func (c *Client) Complete(ctx context.Context, body ChatRequest, opts ...CallOption) (*ChatChunk, error) {
 	r := wire.NewRequest("POST")
+	r.Operation("complete", "/completions")
 	r.Security([]string{"bearerAuth"})
 	r.Path("/completions")
 	body.Stream = nil
@@ -826,6 +851,7 @@ func (c *Client) Complete(ctx context.Context, body ChatRequest, opts ...CallOpt
 // It sends the body's "stream" property true, whatever the caller set, to ask for the stream.
 func (c *Client) CompleteStream(ctx context.Context, body ChatRequest, opts ...CallOption) (*EventStream[ChatChunk], error) {
 	r := wire.NewRequest("POST")
+	r.Operation("complete", "/completions")
 	r.Security([]string{"bearerAuth"})
 	r.Path("/completions")
 	body.Stream = Ptr(true)
@@ -847,6 +873,7 @@ func (c *Client) CompleteStream(ctx context.Context, body ChatRequest, opts ...C
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) GetWithCookie(ctx context.Context, opts ...CallOption) (*Item, error) {
 	r := wire.NewRequest("GET")
+	r.Operation("getWithCookie", "/cookie")
 	r.Security([]string{"apiKeyCookie"})
 	r.Path("/cookie")
 	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "application/json", callOptions(opts))
@@ -870,6 +897,7 @@ func (c *Client) GetWithCookie(ctx context.Context, opts ...CallOption) (*Item, 
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) ExportItems(ctx context.Context, opts ...CallOption) (io.ReadCloser, error) {
 	r := wire.NewRequest("GET")
+	r.Operation("exportItems", "/export")
 	r.Security([]string{"bearerAuth"})
 	r.Path("/export")
 	resp, err := c.wire.Call(ctx, r, &policyIdempotent, "application/pdf, text/csv", callOptions(opts))
@@ -889,6 +917,7 @@ func (c *Client) ExportItems(ctx context.Context, opts ...CallOption) (io.ReadCl
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) GetFile(ctx context.Context, name string, opts ...CallOption) (*Item, error) {
 	r := wire.NewRequest("GET")
+	r.Operation("getFile", "/files/{name}")
 	r.Security([]string{"bearerAuth"})
 	r.Server("http://127.0.0.1:8083")
 	r.Path("/files/")
@@ -913,6 +942,7 @@ func (c *Client) GetFile(ctx context.Context, name string, opts ...CallOption) (
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) ListItems(ctx context.Context, opts ...CallOption) ([]Item, error) {
 	r := wire.NewRequest("GET")
+	r.Operation("listItems", "/items")
 	r.Security([]string{"bearerAuth"})
 	r.Path("/items")
 	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "application/json", callOptions(opts))
@@ -940,6 +970,7 @@ func (c *Client) ListItems(ctx context.Context, opts ...CallOption) ([]Item, err
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) GetItemArchive(ctx context.Context, id int64, opts ...CallOption) (*url.URL, error) {
 	r := wire.NewRequest("GET")
+	r.Operation("getItemArchive", "/items/{id}/archive")
 	r.Security([]string{"bearerAuth"})
 	r.Path("/items/")
 	r.PathParam("id", wire.PathSimple, id)
@@ -956,6 +987,7 @@ func (c *Client) GetItemArchive(ctx context.Context, id int64, opts ...CallOptio
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) GetWithOAuth(ctx context.Context, opts ...CallOption) (*Item, error) {
 	r := wire.NewRequest("GET")
+	r.Operation("getWithOAuth", "/oauth")
 	r.Security([]string{"oauth"}, []string{})
 	r.Path("/oauth")
 	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "application/json", callOptions(opts))
@@ -981,6 +1013,7 @@ func (c *Client) ListItemsAfter(ctx context.Context, params *ListItemsAfterParam
 		params = new(ListItemsAfterParams)
 	}
 	r := wire.NewRequest("GET")
+	r.Operation("listItemsAfter", "/pages/cursor")
 	r.Security([]string{"bearerAuth"})
 	r.Path("/pages/cursor")
 	r.QueryParam("limit", wire.QueryForm, params.Limit)
@@ -1067,6 +1100,7 @@ func (c *Client) ListLinkedItems(ctx context.Context, params *ListLinkedItemsPar
 		params = new(ListLinkedItemsParams)
 	}
 	r := wire.NewRequest("GET")
+	r.Operation("listLinkedItems", "/pages/items")
 	r.Security([]string{"bearerAuth"})
 	r.Path("/pages/items")
 	r.QueryParam("page", wire.QueryForm, params.Page)
@@ -1135,6 +1169,7 @@ func (c *Client) ListLinkedItemsPages(ctx context.Context, params *ListLinkedIte
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) GetPublic(ctx context.Context, opts ...CallOption) (*Item, error) {
 	r := wire.NewRequest("GET")
+	r.Operation("getPublic", "/public")
 	r.Path("/public")
 	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "application/json", callOptions(opts))
 	if err != nil {
@@ -1154,6 +1189,7 @@ func (c *Client) GetPublic(ctx context.Context, opts ...CallOption) (*Item, erro
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) GetWithQueryKey(ctx context.Context, opts ...CallOption) (*Item, error) {
 	r := wire.NewRequest("GET")
+	r.Operation("getWithQueryKey", "/query")
 	r.Security([]string{"apiKeyQuery"})
 	r.Path("/query")
 	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "application/json", callOptions(opts))
@@ -1179,6 +1215,7 @@ func (c *Client) GetWithQueryKey(ctx context.Context, opts ...CallOption) (*Item
 // stream that is cut reconnects with Last-Event-ID.
 func (c *Client) WatchTicks(ctx context.Context, opts ...CallOption) (*EventStream[Tick], error) {
 	r := wire.NewRequest("GET")
+	r.Operation("watchTicks", "/ticks")
 	r.Security([]string{"bearerAuth"})
 	r.Path("/ticks")
 	stream, err := wire.OpenStream[Tick](ctx, c.wire, r, &policyIdempotent, wire.StreamConfig{
@@ -1203,6 +1240,7 @@ func (c *Client) WatchTicks(ctx context.Context, opts ...CallOption) (*EventStre
 // Retries: one attempt, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2). It is repeated, up to 4 attempts in all, only when the connection could not be opened or the server says so (X-Should-Retry: true).
 func (c *Client) Transcribe(ctx context.Context, body TranscribeRequest, opts ...CallOption) (*ChatChunk, error) {
 	r := wire.NewRequest("POST")
+	r.Operation("transcribe", "/transcriptions")
 	r.Security([]string{"bearerAuth"})
 	r.Path("/transcriptions")
 	body.Stream = Nullable[bool]{}
@@ -1236,6 +1274,7 @@ func (c *Client) Transcribe(ctx context.Context, body TranscribeRequest, opts ..
 // It sends the body's "stream" property true, whatever the caller set, to ask for the stream.
 func (c *Client) TranscribeStream(ctx context.Context, body TranscribeRequest, opts ...CallOption) (*EventStream[ChatChunk], error) {
 	r := wire.NewRequest("POST")
+	r.Operation("transcribe", "/transcriptions")
 	r.Security([]string{"bearerAuth"})
 	r.Path("/transcriptions")
 	body.Stream = Some(true)

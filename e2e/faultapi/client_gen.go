@@ -62,11 +62,18 @@ func WithRequestEditor(edit func(ctx context.Context, req *http.Request) error) 
 // WithUserAgent sets the User-Agent header of every request.
 func WithUserAgent(ua string) Option { return Option{wire.WithUserAgent(ua)} }
 
-// WithLogger logs each retry at WARN level to l, without header values or bodies.
+// WithLogger logs each retry at WARN level to l, and at INFO why a call that retried, or could not,
+// stopped, without header values or bodies.
 func WithLogger(l *slog.Logger) Option { return Option{wire.WithLogger(l)} }
 
 // WithOnRetry calls fn before each wait between attempts.
 func WithOnRetry(fn func(RetryEvent)) Option { return Option{wire.WithOnRetry(fn)} }
+
+// WithObserver reports every call, attempt and wait to o, and why each call stopped: retrygenotel.New
+// makes one that records OpenTelemetry traces and metrics, retrytest.Recorder one for tests. An event
+// stream is one call whose connections are its attempts; a paginated walk is one call with each page a
+// call under it.
+func WithObserver(o Observer) Option { return Option{wire.WithObserver(o)} }
 
 // WithRetryBudget caps the retries of all calls to ratio of recent requests, plus minPerSecond retries
 // per second, instead of the default budget.
@@ -496,6 +503,18 @@ type Policy = runtime.Policy
 //	ServerSaidRetry bool          // the response said x-should-retry: true, and the policy follows it
 type RetryEvent = runtime.RetryEvent
 
+// Observer sees every call of the client, for traces, metrics and logs: WithObserver sets it.
+// retrygenotel.New (module github.com/retrygen/retrygen/retrygenotel) makes one that records
+// OpenTelemetry spans and metrics; retrytest.Recorder records what it sees, for tests. It is
+// runtime.Observer:
+//
+//	CallStart(ctx context.Context, info runtime.CallInfo) context.Context       // operation, method, URL template, server, retry class
+//	AttemptStart(ctx context.Context, info runtime.AttemptInfo) context.Context // resend count, the attempt's own header
+//	AttemptEnd(ctx context.Context, result runtime.AttemptResult)               // status, or transport error and its type
+//	Wait(ctx context.Context, info runtime.WaitInfo)                            // delay and cause: backoff, Retry-After, the server's word
+//	CallEnd(ctx context.Context, result runtime.CallResult)                     // attempts and stop reason
+type Observer = runtime.Observer
+
 // Reasons a call failed or stopped retrying, for errors.Is.
 var (
 	ErrExhausted           = runtime.ErrExhausted
@@ -602,6 +621,7 @@ var policyGetLiveReport = runtime.Policy{
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as PUT is idempotent (RFC 9110 §9.2.2).
 func (c *Client) UploadFile(ctx context.Context, name string, body io.Reader, opts ...CallOption) error {
 	r := wire.NewRequest("PUT")
+	r.Operation("uploadFile", "/files/{name}")
 	r.Path("/files/")
 	r.PathParam("name", wire.PathSimple, name)
 	r.RawBody("application/octet-stream", body)
@@ -624,6 +644,7 @@ func (c *Client) GetItem(ctx context.Context, name string, params *GetItemParams
 		params = new(GetItemParams)
 	}
 	r := wire.NewRequest("GET")
+	r.Operation("getItem", "/items/{name}")
 	r.Path("/items/")
 	r.PathParam("name", wire.PathSimple, name)
 	r.QueryParam("q", wire.QueryForm, params.Q)
@@ -648,6 +669,7 @@ func (c *Client) GetItem(ctx context.Context, name string, params *GetItemParams
 // Retries: one attempt, as PATCH is not idempotent and has no idempotency key (RFC 9110 §9.2.2). It is repeated, up to 4 attempts in all, only when the connection could not be opened or the server says so (X-Should-Retry: true).
 func (c *Client) PatchItem(ctx context.Context, name string, body Item, opts ...CallOption) (*Item, error) {
 	r := wire.NewRequest("PATCH")
+	r.Operation("patchItem", "/items/{name}")
 	r.Path("/items/")
 	r.PathParam("name", wire.PathSimple, name)
 	r.JSONBody("application/json", body)
@@ -671,6 +693,7 @@ func (c *Client) PatchItem(ctx context.Context, name string, body Item, opts ...
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as PATCH sends an idempotency key in "Idempotency-Key" (x-idempotency-key on the operation).
 func (c *Client) PatchProfile(ctx context.Context, user string, body Item, opts ...CallOption) (*Item, error) {
 	r := wire.NewRequest("PATCH")
+	r.Operation("patchProfile", "/profiles/{user}")
 	r.Path("/profiles/")
 	r.PathParam("user", wire.PathSimple, user)
 	r.JSONBody("application/json", body)
@@ -694,6 +717,7 @@ func (c *Client) PatchProfile(ctx context.Context, user string, body Item, opts 
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) GetAuditReport(ctx context.Context, opts ...CallOption) (*Item, error) {
 	r := wire.NewRequest("GET")
+	r.Operation("getAuditReport", "/reports/audit")
 	r.Path("/reports/audit")
 	resp, err := c.wire.Fetch(ctx, r, &policyGetAuditReport, "application/json", callOptions(opts))
 	if err != nil {
@@ -715,6 +739,7 @@ func (c *Client) GetAuditReport(ctx context.Context, opts ...CallOption) (*Item,
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) GetDailyReport(ctx context.Context, opts ...CallOption) (*Item, error) {
 	r := wire.NewRequest("GET")
+	r.Operation("getDailyReport", "/reports/daily")
 	r.Path("/reports/daily")
 	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "application/json", callOptions(opts))
 	if err != nil {
@@ -736,6 +761,7 @@ func (c *Client) GetDailyReport(ctx context.Context, opts ...CallOption) (*Item,
 // Retries: up to 5 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) GetHourlyReport(ctx context.Context, opts ...CallOption) (*Item, error) {
 	r := wire.NewRequest("GET")
+	r.Operation("getHourlyReport", "/reports/hourly")
 	r.Path("/reports/hourly")
 	resp, err := c.wire.Fetch(ctx, r, &policyGetHourlyReport, "application/json", callOptions(opts))
 	if err != nil {
@@ -757,6 +783,7 @@ func (c *Client) GetHourlyReport(ctx context.Context, opts ...CallOption) (*Item
 // Retries: none (one attempt), as GET is safe (RFC 9110 §9.2.1); retries turned off (maxAttempts 1, from operation).
 func (c *Client) GetLiveReport(ctx context.Context, opts ...CallOption) (*Item, error) {
 	r := wire.NewRequest("GET")
+	r.Operation("getLiveReport", "/reports/live")
 	r.Path("/reports/live")
 	resp, err := c.wire.Fetch(ctx, r, &policyGetLiveReport, "application/json", callOptions(opts))
 	if err != nil {

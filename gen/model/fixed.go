@@ -24,7 +24,7 @@ func FixedNames() Reserved {
 	r := Reserved{
 		Package: []string{
 			"APIError", "CallOption", "Client", "Date", "DateOf", "Deref", "EventError", "EventStream", "File", "NewClient",
-			"Null", "Nullable", "Option", "PageError", "ParseDate", "Policy", "Ptr",
+			"Null", "Nullable", "Observer", "Option", "PageError", "ParseDate", "Policy", "Ptr",
 			"ResponseInfo", "RetryEvent", "Some", "StreamError", "callOptions", "noCompare",
 		},
 		ClientMembers: []string{"wire"},

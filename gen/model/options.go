@@ -43,12 +43,17 @@ var clientOptions = []Option{
 	{
 		Name:   "WithLogger",
 		Params: "l *slog.Logger",
-		Doc:    "WithLogger logs each retry at WARN level to l, without header values or bodies.",
+		Doc:    "WithLogger logs each retry at WARN level to l, and at INFO why a call that retried, or could not, stopped, without header values or bodies.",
 	},
 	{
 		Name:   "WithOnRetry",
 		Params: "fn func(RetryEvent)",
 		Doc:    "WithOnRetry calls fn before each wait between attempts.",
+	},
+	{
+		Name:   "WithObserver",
+		Params: "o Observer",
+		Doc:    "WithObserver reports every call, attempt and wait to o, and why each call stopped: retrygenotel.New makes one that records OpenTelemetry traces and metrics, retrytest.Recorder one for tests. An event stream is one call whose connections are its attempts; a paginated walk is one call with each page a call under it.",
 	},
 	{
 		Name:   "WithRetryBudget",

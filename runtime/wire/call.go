@@ -24,10 +24,11 @@ type callSettings struct {
 	lastEventID    string
 	lastEventIDSet bool
 
-	keyed    bool      // WithIdempotencyKey was given
-	cursor   string    // WithCursor
-	maxPages int       // WithMaxPages
-	page     *PageStep // the page of a walk this call asks for; see PageStep.Option
+	keyed    bool         // WithIdempotencyKey was given
+	cursor   string       // WithCursor
+	maxPages int          // WithMaxPages
+	page     *PageStep    // the page of a walk this call asks for; see PageStep.Option
+	observed *observation // the event stream this call connects, for the client's observer
 }
 
 // lastEventIDHeader is the header a stream resumes with, canonical.

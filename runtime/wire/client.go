@@ -193,11 +193,15 @@ func (c *Client) send(ctx context.Context, r *Request, p *runtime.Policy, accept
 		opts = append(slices.Clip(opts), runtime.WithHeader(lastEventIDHeader, s.lastEventID))
 	}
 	if s.info == nil && s.page == nil {
-		return c.do(ctx, r, p, accept, extra, opts, nil)
+		return c.do(ctx, r, p, accept, extra, opts, nil, s.observed)
 	}
 	var o runtime.Outcome
 	opts = append(slices.Clip(opts), runtime.WithOutcome(&o))
-	resp, err := c.do(ctx, r, p, accept, extra, opts, s.page)
+	observed := s.observed
+	if s.page != nil {
+		observed = &s.page.walk
+	}
+	resp, err := c.do(ctx, r, p, accept, extra, opts, s.page, observed)
 	if s.info != nil {
 		fill(s.info, o, resp, err)
 	}
@@ -208,8 +212,9 @@ func (c *Client) send(ctx context.Context, r *Request, p *runtime.Policy, accept
 }
 
 // do builds the request and hands it to the engine; page, when not nil, is the page of
-// a walk the request asks for.
-func (c *Client) do(ctx context.Context, r *Request, p *runtime.Policy, accept string, extra http.Header, opts []runtime.CallOption, page *PageStep) (*http.Response, error) {
+// a walk the request asks for, and observed, when not nil, the stream or walk the call
+// is part of for the client's observer.
+func (c *Client) do(ctx context.Context, r *Request, p *runtime.Policy, accept string, extra http.Header, opts []runtime.CallOption, page *PageStep, observed *observation) (*http.Response, error) {
 	if r.err != nil {
 		return nil, fmt.Errorf("%s %s: %w", r.method, r.path.String(), r.err)
 	}
@@ -292,7 +297,10 @@ func (c *Client) do(ctx context.Context, r *Request, p *runtime.Policy, accept s
 	if r.noRedirects {
 		opts = append(slices.Clip(opts), runtime.WithoutRedirects())
 	}
-	return c.engine.Do(ctx, req, p, opts...)
+	if observed != nil && c.engine.Observer != nil {
+		ctx = observed.context(ctx, c, r.op, req, p, opts)
+	}
+	return c.engine.DoOperation(ctx, r.op, req, p, opts...)
 }
 
 func cloneValues(v url.Values) url.Values {

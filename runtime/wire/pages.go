@@ -74,6 +74,9 @@ type PageStep struct {
 	sent  string   // the value of Pager.Param the request carried
 	limit string   // the value of Pager.Limit the request carried
 	next  string
+
+	// walk is the walk as the client's observer sees it, handed on from page to page.
+	walk observation
 }
 
 // Option is the call option that sends the page, to pass last to the operation's
@@ -415,20 +418,28 @@ func Walk[P any](pager *Pager, opts []CallOption, page func(step *PageStep) (P, 
 				Err: fmt.Errorf("WithIdempotencyKey: %w: each page is a call of its own", runtime.ErrOptionDoesNotApply)})
 			return
 		}
+		var (
+			walk  = observation{kind: runtime.KindWalk} // started by the first page's call
+			pages int
+			err   error // what ended the walk
+		)
+		defer func() { walk.end(pages, err, false) }()
 		seen := map[[sha256.Size]byte]struct{}{}
 		cursor := s.cursor
 		for n := 1; ; n++ {
 			if n > s.maxPages && s.maxPages > 0 {
 				return
 			}
-			if err := walkOn(n, cursor, s.maxPages, seen); err != nil {
+			if err = walkOn(n, cursor, s.maxPages, seen); err != nil {
 				yield(zero, err)
 				return
 			}
-			step := &PageStep{pager: pager, cursor: cursor}
-			p, err := page(step)
-			if err != nil {
-				yield(zero, &runtime.PageError{Page: n, Cursor: cursor, Err: err})
+			step := &PageStep{pager: pager, cursor: cursor, walk: walk}
+			p, perr := page(step)
+			walk, pages = step.walk, n
+			if perr != nil {
+				err = &runtime.PageError{Page: n, Cursor: cursor, Err: perr}
+				yield(zero, err)
 				return
 			}
 			if !yield(p, nil) || step.next == "" {

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/retrygen/retrygen/runtime"
 )
 
 // Request is one call being built by a generated method. Its methods record the first
@@ -19,6 +21,7 @@ type Request struct {
 	body        io.Reader // nil: no body
 	contentType string
 	key         string // a declared idempotency key parameter's value
+	op          runtime.Operation
 	err         error
 	noRedirects bool // see StopAtRedirect
 

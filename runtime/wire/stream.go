@@ -192,6 +192,10 @@ type Stream[T any] struct {
 	err       error
 	done      bool
 
+	// obs is the stream as the client's observer sees it: one call, each connection's
+	// attempts its own.
+	obs observation
+
 	// mu guards what Close shares with the goroutine that reads the stream.
 	mu     sync.Mutex
 	resp   *http.Response // of the open connection; nil once it is closed
@@ -202,7 +206,8 @@ type Stream[T any] struct {
 // (or its end) arrived. A failure before that, an error event in place of the first event
 // included, is retried under p, like any call, and returned.
 func OpenStream[T any](ctx context.Context, c *Client, r *Request, p *runtime.Policy, cfg StreamConfig, opts []CallOption) (*Stream[T], error) {
-	s := &Stream[T]{client: c, req: r, cfg: cfg, set: settings(opts)}
+	s := &Stream[T]{client: c, req: r, cfg: cfg, set: settings(opts), obs: observation{kind: runtime.KindStream}}
+	s.set.observed = &s.obs
 	s.ctx, s.stop = context.WithCancelCause(ctx)
 	if p != nil {
 		s.policy = *p
@@ -228,6 +233,7 @@ func OpenStream[T any](ctx context.Context, c *Client, r *Request, p *runtime.Po
 		s.cfg.Sentinel = "[DONE]"
 	}
 	if err := s.connect(&s.set, nil); err != nil {
+		s.obs.end(s.obs.attempts(), err, s.ctx.Err() == nil && loadStop(err))
 		s.stop(nil)
 		return nil, err
 	}
@@ -455,7 +461,9 @@ func (s *Stream[T]) reconnect(cut error) error {
 		return fmt.Errorf("%w: %w", runtime.ErrBudgetExhausted, cut)
 	}
 	s.reconnects++
-	if wait := s.backoff(); wait > 0 {
+	wait := s.backoff()
+	s.obs.wait(s.waitInfo(wait))
+	if wait > 0 {
 		t := time.NewTimer(wait)
 		select {
 		case <-t.C:
@@ -475,6 +483,16 @@ func (s *Stream[T]) reconnect(cut error) error {
 	id := s.events.LastEventID()
 	set.lastEventID, set.lastEventIDSet = id, id != ""
 	return s.connect(&set, extra)
+}
+
+// waitInfo describes the wait before a reconnection for the observer: the server's
+// retry: interval, when it is the floor under the backoff, or the backoff.
+func (s *Stream[T]) waitInfo(wait time.Duration) runtime.WaitInfo {
+	w := runtime.WaitInfo{Attempt: s.obs.attempts(), Delay: wait, Cause: runtime.WaitBackoff}
+	if retry, ok := s.events.Retry(); ok && retry > s.wait.InitialDelay {
+		w.Cause, w.RetryAfter = runtime.WaitRetryAfter, min(retry, max(s.wait.MaxRetryAfter, s.wait.MaxDelay))
+	}
+	return w
 }
 
 // backoff returns the wait before the reconnection s.reconnects counts: the policy's
@@ -515,7 +533,13 @@ func (s *Stream[T]) cut(err error) error {
 
 // finish ends the stream with err, nil for a normal end, and frees its connection.
 func (s *Stream[T]) finish(err error) {
+	s.finishAs(err, false)
+}
+
+// finishAs is finish for a stream that gave up for load reasons when gaveUp.
+func (s *Stream[T]) finishAs(err error, gaveUp bool) {
 	s.done, s.err = true, err
+	s.obs.end(s.obs.attempts(), err, gaveUp)
 	var zero T
 	s.current = zero
 	// Closed undrained: the server may hold the stream open after its sentinel.
@@ -530,10 +554,11 @@ func (s *Stream[T]) end(why error) {
 		s.finish(s.closedError())
 		return
 	}
-	if s.ctx.Err() == nil && loadStop(why) {
-		giveup.Record(s.ctx, 0) // for runtime.OneRetryLayer, as the engine records a call
+	gaveUp := s.ctx.Err() == nil && loadStop(why)
+	if gaveUp {
+		giveup.Record(s.ctx, 0, s.client.layerObserver()) // for runtime.OneRetryLayer, as the engine records a call
 	}
-	s.finish(s.cut(why))
+	s.finishAs(s.cut(why), gaveUp)
 }
 
 // loadStop reports whether a stream stopped for load reasons: its reconnections ran out,
@@ -603,5 +628,8 @@ func (s *Stream[T]) Close() error {
 	s.closed = true
 	s.mu.Unlock()
 	s.stop(ErrStreamClosed)
+	if s.obs.o != nil {
+		s.obs.end(s.obs.attempts(), s.closedError(), false) // unless Next ended it first
+	}
 	return s.closeResponse()
 }

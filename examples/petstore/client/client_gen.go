@@ -62,11 +62,18 @@ func WithRequestEditor(edit func(ctx context.Context, req *http.Request) error) 
 // WithUserAgent sets the User-Agent header of every request.
 func WithUserAgent(ua string) Option { return Option{wire.WithUserAgent(ua)} }
 
-// WithLogger logs each retry at WARN level to l, without header values or bodies.
+// WithLogger logs each retry at WARN level to l, and at INFO why a call that retried, or could not,
+// stopped, without header values or bodies.
 func WithLogger(l *slog.Logger) Option { return Option{wire.WithLogger(l)} }
 
 // WithOnRetry calls fn before each wait between attempts.
 func WithOnRetry(fn func(RetryEvent)) Option { return Option{wire.WithOnRetry(fn)} }
+
+// WithObserver reports every call, attempt and wait to o, and why each call stopped: retrygenotel.New
+// makes one that records OpenTelemetry traces and metrics, retrytest.Recorder one for tests. An event
+// stream is one call whose connections are its attempts; a paginated walk is one call with each page a
+// call under it.
+func WithObserver(o Observer) Option { return Option{wire.WithObserver(o)} }
 
 // WithRetryBudget caps the retries of all calls to ratio of recent requests, plus minPerSecond retries
 // per second, instead of the default budget.
@@ -496,6 +503,18 @@ type Policy = runtime.Policy
 //	ServerSaidRetry bool          // the response said x-should-retry: true, and the policy follows it
 type RetryEvent = runtime.RetryEvent
 
+// Observer sees every call of the client, for traces, metrics and logs: WithObserver sets it.
+// retrygenotel.New (module github.com/retrygen/retrygen/retrygenotel) makes one that records
+// OpenTelemetry spans and metrics; retrytest.Recorder records what it sees, for tests. It is
+// runtime.Observer:
+//
+//	CallStart(ctx context.Context, info runtime.CallInfo) context.Context       // operation, method, URL template, server, retry class
+//	AttemptStart(ctx context.Context, info runtime.AttemptInfo) context.Context // resend count, the attempt's own header
+//	AttemptEnd(ctx context.Context, result runtime.AttemptResult)               // status, or transport error and its type
+//	Wait(ctx context.Context, info runtime.WaitInfo)                            // delay and cause: backoff, Retry-After, the server's word
+//	CallEnd(ctx context.Context, result runtime.CallResult)                     // attempts and stop reason
+type Observer = runtime.Observer
+
 // Reasons a call failed or stopped retrying, for errors.Is.
 var (
 	ErrExhausted           = runtime.ErrExhausted
@@ -633,6 +652,7 @@ func (c *Client) ListPets(ctx context.Context, params *ListPetsParams, opts ...C
 		params = new(ListPetsParams)
 	}
 	r := wire.NewRequest("GET")
+	r.Operation("listPets", "/pets")
 	r.Path("/pets")
 	r.QueryParam("limit", wire.QueryForm, params.Limit)
 	r.QueryParam("page", wire.QueryForm, params.Page)
@@ -710,6 +730,7 @@ func (c *Client) ListPetsPages(ctx context.Context, params *ListPetsParams, opts
 // Retries: up to 3 attempts on 408/409/429/500/502/503/504 and connection errors, backoff 100ms–1s, full jitter, as POST sends an idempotency key in "Idempotency-Key" (x-idempotency-key on the operation).
 func (c *Client) CreatePet(ctx context.Context, body NewPet, opts ...CallOption) (*Pet, error) {
 	r := wire.NewRequest("POST")
+	r.Operation("createPet", "/pets")
 	r.Path("/pets")
 	r.JSONBody("application/json", body)
 	resp, err := c.wire.Fetch(ctx, r, &policyCreatePet, "application/json", callOptions(opts))
@@ -736,6 +757,7 @@ func (c *Client) CreatePet(ctx context.Context, body NewPet, opts ...CallOption)
 // Retries: up to 3 attempts on 408/429/500/502/503/504 and connection errors, backoff 100ms–1s, full jitter, as POST is declared idempotent (x-idempotent: true).
 func (c *Client) SearchPets(ctx context.Context, body PetQuery, opts ...CallOption) ([]Pet, error) {
 	r := wire.NewRequest("POST")
+	r.Operation("searchPets", "/pets/search")
 	r.Path("/pets/search")
 	r.JSONBody("application/json", body)
 	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "application/json", callOptions(opts))
@@ -760,6 +782,7 @@ func (c *Client) SearchPets(ctx context.Context, body PetQuery, opts ...CallOpti
 // Retries: up to 3 attempts on 408/429/500/502/503/504 and connection errors, backoff 100ms–1s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) GetPet(ctx context.Context, petID int64, opts ...CallOption) (*Pet, error) {
 	r := wire.NewRequest("GET")
+	r.Operation("getPet", "/pets/{petId}")
 	r.Path("/pets/")
 	r.PathParam("petId", wire.PathSimple, petID)
 	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "application/json", callOptions(opts))
@@ -786,6 +809,7 @@ func (c *Client) GetPet(ctx context.Context, petID int64, opts ...CallOption) (*
 // Retries: up to 4 attempts on 429/503 and connection errors, backoff 100ms–1s, full jitter, as PUT is idempotent (RFC 9110 §9.2.2).
 func (c *Client) UpdatePet(ctx context.Context, petID int64, body NewPet, opts ...CallOption) (*Pet, error) {
 	r := wire.NewRequest("PUT")
+	r.Operation("updatePet", "/pets/{petId}")
 	r.Path("/pets/")
 	r.PathParam("petId", wire.PathSimple, petID)
 	r.JSONBody("application/json", body)
@@ -813,6 +837,7 @@ func (c *Client) UpdatePet(ctx context.Context, petID int64, body NewPet, opts .
 // Retries: up to 3 attempts on 408/429/500/502/503/504 and connection errors, backoff 100ms–1s, full jitter, as DELETE is idempotent (RFC 9110 §9.2.2).
 func (c *Client) DeletePet(ctx context.Context, petID int64, opts ...CallOption) error {
 	r := wire.NewRequest("DELETE")
+	r.Operation("deletePet", "/pets/{petId}")
 	r.Path("/pets/")
 	r.PathParam("petId", wire.PathSimple, petID)
 	resp, err := c.wire.Call(ctx, r, &policyIdempotent, "", callOptions(opts))
@@ -840,6 +865,7 @@ func (c *Client) DeletePet(ctx context.Context, petID int64, opts ...CallOption)
 // stream that is cut reconnects with Last-Event-ID.
 func (c *Client) WatchPet(ctx context.Context, petID int64, opts ...CallOption) (*EventStream[PetEvent], error) {
 	r := wire.NewRequest("GET")
+	r.Operation("watchPet", "/pets/{petId}/events")
 	r.Security([]string{"bearerAuth"})
 	r.Path("/pets/")
 	r.PathParam("petId", wire.PathSimple, petID)
@@ -869,6 +895,7 @@ func (c *Client) WatchPet(ctx context.Context, petID int64, opts ...CallOption) 
 // Retries: one attempt, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2). It is repeated, up to 3 attempts in all, only when the connection could not be opened or the server says so (X-Should-Retry: true).
 func (c *Client) FeedPet(ctx context.Context, petID int64, body Meal, opts ...CallOption) (*Pet, error) {
 	r := wire.NewRequest("POST")
+	r.Operation("feedPet", "/pets/{petId}/feed")
 	r.Path("/pets/")
 	r.PathParam("petId", wire.PathSimple, petID)
 	r.Path("/feed")
@@ -895,6 +922,7 @@ func (c *Client) FeedPet(ctx context.Context, petID int64, body Meal, opts ...Ca
 // Retries: up to 2 attempts on 5XX and connection errors, backoff 100ms–1s, equal jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) GetInventory(ctx context.Context, opts ...CallOption) (map[string]int32, error) {
 	r := wire.NewRequest("GET")
+	r.Operation("getInventory", "/store/inventory")
 	r.Path("/store/inventory")
 	resp, err := c.wire.Fetch(ctx, r, &policyPathStoreInventoryIdempotent, "application/json", callOptions(opts))
 	if err != nil {
@@ -924,6 +952,7 @@ func (c *Client) PlaceOrder(ctx context.Context, params *PlaceOrderParams, body 
 		params = new(PlaceOrderParams)
 	}
 	r := wire.NewRequest("POST")
+	r.Operation("placeOrder", "/store/orders")
 	r.Path("/store/orders")
 	r.IdempotencyKey(params.IdempotencyKey)
 	r.JSONBody("application/json", body)

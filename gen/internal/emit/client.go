@@ -67,7 +67,7 @@ func clientSurface(api *model.API) []jen.Code {
 }
 
 // runtimeTypes renders the aliases of runtime's APIError (runtime.Error), PageError,
-// EventError, Policy and RetryEvent. go doc shows an alias's comment alone, so each
+// EventError, Policy, RetryEvent and Observer. go doc shows an alias's comment alone, so each
 // comment lists the type's fields and methods as Go, the way go doc shows a struct;
 // gen's TestRuntimeAliasesListFieldsAndMethods holds the lists to runtime's declarations.
 func runtimeTypes() []jen.Code {
@@ -167,6 +167,17 @@ func runtimeTypes() []jen.Code {
 		"ServerSaidRetry bool          // the response said x-should-retry: true, and the policy follows it",
 	)
 	alias("RetryEvent", "RetryEvent", retry)
+
+	var observer doc
+	observer.para("Observer sees every call of the client, for traces, metrics and logs: WithObserver sets it. retrygenotel.New (module github.com/retrygen/retrygen/retrygenotel) makes one that records OpenTelemetry spans and metrics; retrytest.Recorder records what it sees, for tests. It is runtime.Observer:")
+	observer.block(
+		"CallStart(ctx context.Context, info runtime.CallInfo) context.Context       // operation, method, URL template, server, retry class",
+		"AttemptStart(ctx context.Context, info runtime.AttemptInfo) context.Context // resend count, the attempt's own header",
+		"AttemptEnd(ctx context.Context, result runtime.AttemptResult)               // status, or transport error and its type",
+		"Wait(ctx context.Context, info runtime.WaitInfo)                            // delay and cause: backoff, Retry-After, the server's word",
+		"CallEnd(ctx context.Context, result runtime.CallResult)                     // attempts and stop reason",
+	)
+	alias("Observer", "Observer", observer)
 	return out
 }
 

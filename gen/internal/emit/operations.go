@@ -280,6 +280,8 @@ func (e *emitter) request(op *model.Operation) []jen.Code {
 		))
 	}
 	body = append(body, jen.Id("r").Op(":=").Qual(wirePath, "NewRequest").Call(jen.Lit(op.Method)))
+	// For the client's observer and runtime.CallInfoFrom: which operation, on which template.
+	body = append(body, jen.Id("r").Dot("Operation").Call(jen.Lit(op.OperationID), jen.Lit(op.Path)))
 	body = append(body, e.requestHooks(op)...)
 	for _, part := range op.PathParts {
 		if part.Param == nil {
@@ -520,6 +522,7 @@ func streamFlag(op *model.Operation) jen.Code {
 // again gets a key of its own; a body left out is sent with the key alone.
 //
 //	if body == nil { body = new(CreatePaymentRequest) } else { body = wire.Copy(body) }
+//	r.KeyInBody()
 //	if body.IdempotencyKey == nil || *body.IdempotencyKey == "" {
 //		body.IdempotencyKey = Ptr(wire.NewIdempotencyKey())
 //	}
@@ -532,6 +535,7 @@ func bodyKey(op *model.Operation) []jen.Code {
 			jen.Id("body").Op("=").Qual(wirePath, "Copy").Call(jen.Id("body")),
 		))
 	}
+	out = append(out, jen.Id("r").Dot("KeyInBody").Call())
 	f := op.BodyKey
 	field := jen.Id("body").Dot(f.GoName)
 	fresh := func(t *model.Type) *jen.Statement {

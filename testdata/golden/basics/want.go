@@ -63,11 +63,18 @@ func WithRequestEditor(edit func(ctx context.Context, req *http.Request) error) 
 // WithUserAgent sets the User-Agent header of every request.
 func WithUserAgent(ua string) Option { return Option{wire.WithUserAgent(ua)} }
 
-// WithLogger logs each retry at WARN level to l, without header values or bodies.
+// WithLogger logs each retry at WARN level to l, and at INFO why a call that retried, or could not,
+// stopped, without header values or bodies.
 func WithLogger(l *slog.Logger) Option { return Option{wire.WithLogger(l)} }
 
 // WithOnRetry calls fn before each wait between attempts.
 func WithOnRetry(fn func(RetryEvent)) Option { return Option{wire.WithOnRetry(fn)} }
+
+// WithObserver reports every call, attempt and wait to o, and why each call stopped: retrygenotel.New
+// makes one that records OpenTelemetry traces and metrics, retrytest.Recorder one for tests. An event
+// stream is one call whose connections are its attempts; a paginated walk is one call with each page a
+// call under it.
+func WithObserver(o Observer) Option { return Option{wire.WithObserver(o)} }
 
 // WithRetryBudget caps the retries of all calls to ratio of recent requests, plus minPerSecond retries
 // per second, instead of the default budget.
@@ -497,6 +504,18 @@ type Policy = runtime.Policy
 //	ServerSaidRetry bool          // the response said x-should-retry: true, and the policy follows it
 type RetryEvent = runtime.RetryEvent
 
+// Observer sees every call of the client, for traces, metrics and logs: WithObserver sets it.
+// retrygenotel.New (module github.com/retrygen/retrygen/retrygenotel) makes one that records
+// OpenTelemetry spans and metrics; retrytest.Recorder records what it sees, for tests. It is
+// runtime.Observer:
+//
+//	CallStart(ctx context.Context, info runtime.CallInfo) context.Context       // operation, method, URL template, server, retry class
+//	AttemptStart(ctx context.Context, info runtime.AttemptInfo) context.Context // resend count, the attempt's own header
+//	AttemptEnd(ctx context.Context, result runtime.AttemptResult)               // status, or transport error and its type
+//	Wait(ctx context.Context, info runtime.WaitInfo)                            // delay and cause: backoff, Retry-After, the server's word
+//	CallEnd(ctx context.Context, result runtime.CallResult)                     // attempts and stop reason
+type Observer = runtime.Observer
+
 // Reasons a call failed or stopped retrying, for errors.Is.
 var (
 	ErrExhausted           = runtime.ErrExhausted
@@ -590,6 +609,7 @@ var policyDeletePet = runtime.Policy{
 // Retries: up to 3 attempts on 408/429/500/502/503/504 and connection errors, backoff 100ms–2s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) GetHealth(ctx context.Context, opts ...CallOption) (string, error) {
 	r := wire.NewRequest("GET")
+	r.Operation("", "/health")
 	r.Path("/health")
 	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "text/plain", callOptions(opts))
 	if err != nil {
@@ -623,6 +643,7 @@ func (c *Client) ListPets(ctx context.Context, tags []string, params *ListPetsPa
 		params = new(ListPetsParams)
 	}
 	r := wire.NewRequest("GET")
+	r.Operation("listPets", "/pets")
 	r.Path("/pets")
 	r.QueryParam("limit", wire.QueryForm, params.Limit)
 	r.QueryParam("status", wire.QueryForm, params.Status)
@@ -653,6 +674,7 @@ func (c *Client) CreatePet(ctx context.Context, params *CreatePetParams, body Ne
 		params = new(CreatePetParams)
 	}
 	r := wire.NewRequest("POST")
+	r.Operation("createPet", "/pets")
 	r.Path("/pets")
 	r.IdempotencyKey(params.IdempotencyKey)
 	r.HeaderParam("X-Request-ID", wire.HeaderSimple, params.XRequestID)
@@ -677,6 +699,7 @@ func (c *Client) CreatePet(ctx context.Context, params *CreatePetParams, body Ne
 // Retries: up to 5 attempts on 429/5XX and connection errors, backoff 100ms–2s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) GetPet(ctx context.Context, petID int64, opts ...CallOption) (*Pet, error) {
 	r := wire.NewRequest("GET")
+	r.Operation("getPet", "/pets/{petId}")
 	r.Path("/pets/")
 	r.PathParam("petId", wire.PathSimple, petID)
 	resp, err := c.wire.Fetch(ctx, r, &policyGetPet, "application/json", callOptions(opts))
@@ -697,6 +720,7 @@ func (c *Client) GetPet(ctx context.Context, petID int64, opts ...CallOption) (*
 // Retries: up to 3 attempts on 408/429/500/502/503/504 and connection errors, backoff 100ms–2s, full jitter, as PUT is idempotent (RFC 9110 §9.2.2).
 func (c *Client) ReplacePet(ctx context.Context, petID int64, body NewPet, opts ...CallOption) (*Pet, error) {
 	r := wire.NewRequest("PUT")
+	r.Operation("replacePet", "/pets/{petId}")
 	r.Path("/pets/")
 	r.PathParam("petId", wire.PathSimple, petID)
 	r.JSONBody("application/json", body)
@@ -725,6 +749,7 @@ func (c *Client) ReplacePet(ctx context.Context, petID int64, body NewPet, opts 
 // Retries: up to 3 attempts on 408/429/500/502/503/504 and connection errors, backoff 100ms–2s, full jitter, as DELETE is idempotent (RFC 9110 §9.2.2).
 func (c *Client) DeletePet(ctx context.Context, petID int64, opts ...CallOption) error {
 	r := wire.NewRequest("DELETE")
+	r.Operation("deletePet", "/pets/{petId}")
 	r.Path("/pets/")
 	r.PathParam("petId", wire.PathSimple, petID)
 	resp, err := c.wire.Call(ctx, r, &policyDeletePet, "", callOptions(opts))

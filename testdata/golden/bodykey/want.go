@@ -62,11 +62,18 @@ func WithRequestEditor(edit func(ctx context.Context, req *http.Request) error) 
 // WithUserAgent sets the User-Agent header of every request.
 func WithUserAgent(ua string) Option { return Option{wire.WithUserAgent(ua)} }
 
-// WithLogger logs each retry at WARN level to l, without header values or bodies.
+// WithLogger logs each retry at WARN level to l, and at INFO why a call that retried, or could not,
+// stopped, without header values or bodies.
 func WithLogger(l *slog.Logger) Option { return Option{wire.WithLogger(l)} }
 
 // WithOnRetry calls fn before each wait between attempts.
 func WithOnRetry(fn func(RetryEvent)) Option { return Option{wire.WithOnRetry(fn)} }
+
+// WithObserver reports every call, attempt and wait to o, and why each call stopped: retrygenotel.New
+// makes one that records OpenTelemetry traces and metrics, retrytest.Recorder one for tests. An event
+// stream is one call whose connections are its attempts; a paginated walk is one call with each page a
+// call under it.
+func WithObserver(o Observer) Option { return Option{wire.WithObserver(o)} }
 
 // WithRetryBudget caps the retries of all calls to ratio of recent requests, plus minPerSecond retries
 // per second, instead of the default budget.
@@ -496,6 +503,18 @@ type Policy = runtime.Policy
 //	ServerSaidRetry bool          // the response said x-should-retry: true, and the policy follows it
 type RetryEvent = runtime.RetryEvent
 
+// Observer sees every call of the client, for traces, metrics and logs: WithObserver sets it.
+// retrygenotel.New (module github.com/retrygen/retrygen/retrygenotel) makes one that records
+// OpenTelemetry spans and metrics; retrytest.Recorder records what it sees, for tests. It is
+// runtime.Observer:
+//
+//	CallStart(ctx context.Context, info runtime.CallInfo) context.Context       // operation, method, URL template, server, retry class
+//	AttemptStart(ctx context.Context, info runtime.AttemptInfo) context.Context // resend count, the attempt's own header
+//	AttemptEnd(ctx context.Context, result runtime.AttemptResult)               // status, or transport error and its type
+//	Wait(ctx context.Context, info runtime.WaitInfo)                            // delay and cause: backoff, Retry-After, the server's word
+//	CallEnd(ctx context.Context, result runtime.CallResult)                     // attempts and stop reason
+type Observer = runtime.Observer
+
 // Reasons a call failed or stopped retrying, for errors.Is.
 var (
 	ErrExhausted           = runtime.ErrExhausted
@@ -568,7 +587,9 @@ var policyCreateRefund = runtime.Policy{
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as POST sends an idempotency key in the body property "IdempotencyKey" (x-idempotency-key on the operation).
 func (c *Client) CreatePayments(ctx context.Context, body CreatePaymentsRequest, opts ...CallOption) (*CreatePaymentsResponse, error) {
 	r := wire.NewRequest("POST")
+	r.Operation("createPayments", "/Payments.json")
 	r.Path("/Payments.json")
+	r.KeyInBody()
 	if body.IdempotencyKey == "" {
 		body.IdempotencyKey = wire.NewIdempotencyKey()
 	}
@@ -591,12 +612,14 @@ func (c *Client) CreatePayments(ctx context.Context, body CreatePaymentsRequest,
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as POST sends an idempotency key in the body property "idempotency_key" (x-idempotency-key on the operation).
 func (c *Client) CreateOrder(ctx context.Context, body *CreateOrderRequest, opts ...CallOption) error {
 	r := wire.NewRequest("POST")
+	r.Operation("createOrder", "/orders")
 	r.Path("/orders")
 	if body == nil {
 		body = new(CreateOrderRequest)
 	} else {
 		body = wire.Copy(body)
 	}
+	r.KeyInBody()
 	if body.IdempotencyKey == nil || *body.IdempotencyKey == "" {
 		body.IdempotencyKey = Ptr(wire.NewIdempotencyKey())
 	}
@@ -617,7 +640,9 @@ func (c *Client) CreateOrder(ctx context.Context, body *CreateOrderRequest, opts
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as POST sends an idempotency key in the body property "token" (x-idempotency-key on the operation).
 func (c *Client) CreateRefund(ctx context.Context, body CreateRefundRequest, opts ...CallOption) error {
 	r := wire.NewRequest("POST")
+	r.Operation("createRefund", "/refunds")
 	r.Path("/refunds")
+	r.KeyInBody()
 	if v, ok := body.Token.Get(); !ok || v == "" {
 		body.Token = Some(wire.NewIdempotencyKey())
 	}

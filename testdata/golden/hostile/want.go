@@ -71,11 +71,18 @@ func WithRequestEditor(edit func(ctx context.Context, req *http.Request) error) 
 // WithUserAgent sets the User-Agent header of every request.
 func WithUserAgent(ua string) Option { return Option{wire.WithUserAgent(ua)} }
 
-// WithLogger logs each retry at WARN level to l, without header values or bodies.
+// WithLogger logs each retry at WARN level to l, and at INFO why a call that retried, or could not,
+// stopped, without header values or bodies.
 func WithLogger(l *slog.Logger) Option { return Option{wire.WithLogger(l)} }
 
 // WithOnRetry calls fn before each wait between attempts.
 func WithOnRetry(fn func(RetryEvent)) Option { return Option{wire.WithOnRetry(fn)} }
+
+// WithObserver reports every call, attempt and wait to o, and why each call stopped: retrygenotel.New
+// makes one that records OpenTelemetry traces and metrics, retrytest.Recorder one for tests. An event
+// stream is one call whose connections are its attempts; a paginated walk is one call with each page a
+// call under it.
+func WithObserver(o Observer) Option { return Option{wire.WithObserver(o)} }
 
 // WithRetryBudget caps the retries of all calls to ratio of recent requests, plus minPerSecond retries
 // per second, instead of the default budget.
@@ -505,6 +512,18 @@ type Policy = runtime.Policy
 //	ServerSaidRetry bool          // the response said x-should-retry: true, and the policy follows it
 type RetryEvent = runtime.RetryEvent
 
+// Observer sees every call of the client, for traces, metrics and logs: WithObserver sets it.
+// retrygenotel.New (module github.com/retrygen/retrygen/retrygenotel) makes one that records
+// OpenTelemetry spans and metrics; retrytest.Recorder records what it sees, for tests. It is
+// runtime.Observer:
+//
+//	CallStart(ctx context.Context, info runtime.CallInfo) context.Context       // operation, method, URL template, server, retry class
+//	AttemptStart(ctx context.Context, info runtime.AttemptInfo) context.Context // resend count, the attempt's own header
+//	AttemptEnd(ctx context.Context, result runtime.AttemptResult)               // status, or transport error and its type
+//	Wait(ctx context.Context, info runtime.WaitInfo)                            // delay and cause: backoff, Retry-After, the server's word
+//	CallEnd(ctx context.Context, result runtime.CallResult)                     // attempts and stop reason
+type Observer = runtime.Observer
+
 // Reasons a call failed or stopped retrying, for errors.Is.
 var (
 	ErrExhausted           = runtime.ErrExhausted
@@ -569,6 +588,7 @@ var policyNotIdempotent = runtime.Policy{
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) GetUser(ctx context.Context, opts ...CallOption) error {
 	r := wire.NewRequest("GET")
+	r.Operation("get-user", "/get-user")
 	r.Path("/get-user")
 	resp, err := c.wire.Call(ctx, r, &policyIdempotent, "", callOptions(opts))
 	if err != nil {
@@ -584,6 +604,7 @@ func (c *Client) GetUser(ctx context.Context, opts ...CallOption) error {
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) GetUser2(ctx context.Context, opts ...CallOption) error {
 	r := wire.NewRequest("GET")
+	r.Operation("get_user", "/get_user")
 	r.Path("/get_user")
 	resp, err := c.wire.Call(ctx, r, &policyIdempotent, "", callOptions(opts))
 	if err != nil {
@@ -603,6 +624,7 @@ func (c *Client) GetUser2(ctx context.Context, opts ...CallOption) error {
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) GetMoved(ctx context.Context, url string, opts ...CallOption) (*url.URL, error) {
 	r := wire.NewRequest("GET")
+	r.Operation("getMoved", "/moved/{url}")
 	r.Path("/moved/")
 	r.PathParam("url", wire.PathSimple, url)
 	r.StopAtRedirect()
@@ -617,6 +639,7 @@ func (c *Client) GetMoved(ctx context.Context, url string, opts ...CallOption) (
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) XFuncInit(ctx context.Context, petID string, opts ...CallOption) error {
 	r := wire.NewRequest("GET")
+	r.Operation("X() {}\nfunc init() {", "/pet/{petId}/x\"+os.Exit(1)+\"")
 	r.Path("/pet/")
 	r.PathParam("petId", wire.PathSimple, petID)
 	r.Path("/x%22+os.Exit%281%29+%22")
@@ -634,6 +657,7 @@ func (c *Client) XFuncInit(ctx context.Context, petID string, opts ...CallOption
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) Quoted(ctx context.Context, id string, opts ...CallOption) error {
 	r := wire.NewRequest("GET")
+	r.Operation("quoted", "/q/'+str(exec(1))+'/`{id}`")
 	r.Path("/q/%27+str%28exec%281%29%29+%27/%60")
 	r.PathParam("id", wire.PathSimple, id)
 	r.Path("%60")
@@ -651,6 +675,7 @@ func (c *Client) Quoted(ctx context.Context, id string, opts ...CallOption) erro
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) Type(ctx context.Context, opts ...CallOption) error {
 	r := wire.NewRequest("GET")
+	r.Operation("type", "/type")
 	r.Path("/type")
 	resp, err := c.wire.Call(ctx, r, &policyIdempotent, "", callOptions(opts))
 	if err != nil {
@@ -666,6 +691,7 @@ func (c *Client) Type(ctx context.Context, opts ...CallOption) error {
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as PUT is idempotent (RFC 9110 §9.2.2).
 func (c *Client) Go(ctx context.Context, opts ...CallOption) error {
 	r := wire.NewRequest("PUT")
+	r.Operation("go", "/type")
 	r.Path("/type")
 	resp, err := c.wire.Call(ctx, r, &policyIdempotent, "", callOptions(opts))
 	if err != nil {
@@ -681,6 +707,7 @@ func (c *Client) Go(ctx context.Context, opts ...CallOption) error {
 // Retries: one attempt, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2). It is repeated, up to 4 attempts in all, only when the connection could not be opened or the server says so (X-Should-Retry: true).
 func (c *Client) Func(ctx context.Context, opts ...CallOption) error {
 	r := wire.NewRequest("POST")
+	r.Operation("func", "/type")
 	r.Path("/type")
 	resp, err := c.wire.Call(ctx, r, &policyNotIdempotent, "", callOptions(opts))
 	if err != nil {
@@ -696,6 +723,7 @@ func (c *Client) Func(ctx context.Context, opts ...CallOption) error {
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as DELETE is idempotent (RFC 9110 §9.2.2).
 func (c *Client) String(ctx context.Context, opts ...CallOption) error {
 	r := wire.NewRequest("DELETE")
+	r.Operation("string", "/type")
 	r.Path("/type")
 	resp, err := c.wire.Call(ctx, r, &policyIdempotent, "", callOptions(opts))
 	if err != nil {
@@ -719,6 +747,7 @@ func (c *Client) GetURL(ctx context.Context, url string, ctx2 string, newRequest
 		params = new(GetURLParams)
 	}
 	r := wire.NewRequest("GET")
+	r.Operation("getURL", "/url/{url}/{ctx}/{newRequest}/{policyGetURL}")
 	r.Path("/url/")
 	r.PathParam("url", wire.PathSimple, url)
 	r.Path("/")

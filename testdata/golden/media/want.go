@@ -65,11 +65,18 @@ func WithRequestEditor(edit func(ctx context.Context, req *http.Request) error) 
 // WithUserAgent sets the User-Agent header of every request.
 func WithUserAgent(ua string) Option { return Option{wire.WithUserAgent(ua)} }
 
-// WithLogger logs each retry at WARN level to l, without header values or bodies.
+// WithLogger logs each retry at WARN level to l, and at INFO why a call that retried, or could not,
+// stopped, without header values or bodies.
 func WithLogger(l *slog.Logger) Option { return Option{wire.WithLogger(l)} }
 
 // WithOnRetry calls fn before each wait between attempts.
 func WithOnRetry(fn func(RetryEvent)) Option { return Option{wire.WithOnRetry(fn)} }
+
+// WithObserver reports every call, attempt and wait to o, and why each call stopped: retrygenotel.New
+// makes one that records OpenTelemetry traces and metrics, retrytest.Recorder one for tests. An event
+// stream is one call whose connections are its attempts; a paginated walk is one call with each page a
+// call under it.
+func WithObserver(o Observer) Option { return Option{wire.WithObserver(o)} }
 
 // WithRetryBudget caps the retries of all calls to ratio of recent requests, plus minPerSecond retries
 // per second, instead of the default budget.
@@ -499,6 +506,18 @@ type Policy = runtime.Policy
 //	ServerSaidRetry bool          // the response said x-should-retry: true, and the policy follows it
 type RetryEvent = runtime.RetryEvent
 
+// Observer sees every call of the client, for traces, metrics and logs: WithObserver sets it.
+// retrygenotel.New (module github.com/retrygen/retrygen/retrygenotel) makes one that records
+// OpenTelemetry spans and metrics; retrytest.Recorder records what it sees, for tests. It is
+// runtime.Observer:
+//
+//	CallStart(ctx context.Context, info runtime.CallInfo) context.Context       // operation, method, URL template, server, retry class
+//	AttemptStart(ctx context.Context, info runtime.AttemptInfo) context.Context // resend count, the attempt's own header
+//	AttemptEnd(ctx context.Context, result runtime.AttemptResult)               // status, or transport error and its type
+//	Wait(ctx context.Context, info runtime.WaitInfo)                            // delay and cause: backoff, Retry-After, the server's word
+//	CallEnd(ctx context.Context, result runtime.CallResult)                     // attempts and stop reason
+type Observer = runtime.Observer
+
 // Reasons a call failed or stopped retrying, for errors.Is.
 var (
 	ErrExhausted           = runtime.ErrExhausted
@@ -553,6 +572,7 @@ var policyIdempotent = runtime.Policy{
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) DownloadArchive(ctx context.Context, opts ...CallOption) (io.ReadCloser, error) {
 	r := wire.NewRequest("GET")
+	r.Operation("downloadArchive", "/archive")
 	r.Path("/archive")
 	resp, err := c.wire.Call(ctx, r, &policyIdempotent, "application/octet-stream, image/png", callOptions(opts))
 	if err != nil {
@@ -575,6 +595,7 @@ func (c *Client) DownloadArchive(ctx context.Context, opts ...CallOption) (io.Re
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) GetFeed(ctx context.Context, opts ...CallOption) (string, error) {
 	r := wire.NewRequest("GET")
+	r.Operation("getFeed", "/feed")
 	r.Path("/feed")
 	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "application/atom+xml", callOptions(opts))
 	if err != nil {
@@ -599,6 +620,7 @@ func (c *Client) GetFeed(ctx context.Context, opts ...CallOption) (string, error
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) ListItems(ctx context.Context, opts ...CallOption) ([]Item, error) {
 	r := wire.NewRequest("GET")
+	r.Operation("listItems", "/items")
 	r.Path("/items")
 	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "application/json, application/vnd.items+json", callOptions(opts))
 	if err != nil {
@@ -624,6 +646,7 @@ func (c *Client) ListItems(ctx context.Context, opts ...CallOption) ([]Item, err
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) ListItemsText2(ctx context.Context, opts ...CallOption) (string, error) {
 	r := wire.NewRequest("GET")
+	r.Operation("listItems", "/items")
 	r.Path("/items")
 	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "text/csv", callOptions(opts))
 	if err != nil {
@@ -650,6 +673,7 @@ func (c *Client) ListItemsText2(ctx context.Context, opts ...CallOption) (string
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) ListItemsText(ctx context.Context, opts ...CallOption) (string, error) {
 	r := wire.NewRequest("GET")
+	r.Operation("listItemsText", "/items/text")
 	r.Path("/items/text")
 	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "text/plain", callOptions(opts))
 	if err != nil {
@@ -672,6 +696,7 @@ func (c *Client) ListItemsText(ctx context.Context, opts ...CallOption) (string,
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) GetItem(ctx context.Context, id string, opts ...CallOption) (*Item, error) {
 	r := wire.NewRequest("GET")
+	r.Operation("getItem", "/items/{id}")
 	r.Path("/items/")
 	r.PathParam("id", wire.PathSimple, id)
 	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "application/json", callOptions(opts))
@@ -699,6 +724,7 @@ func (c *Client) GetItem(ctx context.Context, id string, opts ...CallOption) (*I
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) GetItemText(ctx context.Context, id string, opts ...CallOption) (string, error) {
 	r := wire.NewRequest("GET")
+	r.Operation("getItem", "/items/{id}")
 	r.Path("/items/")
 	r.PathParam("id", wire.PathSimple, id)
 	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "text/plain", callOptions(opts))
@@ -724,6 +750,7 @@ func (c *Client) GetItemText(ctx context.Context, id string, opts ...CallOption)
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as PUT is idempotent (RFC 9110 §9.2.2).
 func (c *Client) PutItem(ctx context.Context, id string, body Item, opts ...CallOption) (*PutItemResponses, error) {
 	r := wire.NewRequest("PUT")
+	r.Operation("putItem", "/items/{id}")
 	r.Path("/items/")
 	r.PathParam("id", wire.PathSimple, id)
 	r.JSONBody("application/json", body)
@@ -757,6 +784,7 @@ func (c *Client) PutItem(ctx context.Context, id string, body Item, opts ...Call
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) GetReport(ctx context.Context, opts ...CallOption) (string, error) {
 	r := wire.NewRequest("GET")
+	r.Operation("getReport", "/report")
 	r.Path("/report")
 	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "text/markdown, text/plain", callOptions(opts))
 	if err != nil {
@@ -783,6 +811,7 @@ func (c *Client) GetReport(ctx context.Context, opts ...CallOption) (string, err
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) ExportRows(ctx context.Context, opts ...CallOption) (string, error) {
 	r := wire.NewRequest("GET")
+	r.Operation("exportRows", "/rows")
 	r.Path("/rows")
 	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "text/csv", callOptions(opts))
 	if err != nil {

@@ -62,11 +62,18 @@ func WithRequestEditor(edit func(ctx context.Context, req *http.Request) error) 
 // WithUserAgent sets the User-Agent header of every request.
 func WithUserAgent(ua string) Option { return Option{wire.WithUserAgent(ua)} }
 
-// WithLogger logs each retry at WARN level to l, without header values or bodies.
+// WithLogger logs each retry at WARN level to l, and at INFO why a call that retried, or could not,
+// stopped, without header values or bodies.
 func WithLogger(l *slog.Logger) Option { return Option{wire.WithLogger(l)} }
 
 // WithOnRetry calls fn before each wait between attempts.
 func WithOnRetry(fn func(RetryEvent)) Option { return Option{wire.WithOnRetry(fn)} }
+
+// WithObserver reports every call, attempt and wait to o, and why each call stopped: retrygenotel.New
+// makes one that records OpenTelemetry traces and metrics, retrytest.Recorder one for tests. An event
+// stream is one call whose connections are its attempts; a paginated walk is one call with each page a
+// call under it.
+func WithObserver(o Observer) Option { return Option{wire.WithObserver(o)} }
 
 // WithRetryBudget caps the retries of all calls to ratio of recent requests, plus minPerSecond retries
 // per second, instead of the default budget.
@@ -496,6 +503,18 @@ type Policy = runtime.Policy
 //	ServerSaidRetry bool          // the response said x-should-retry: true, and the policy follows it
 type RetryEvent = runtime.RetryEvent
 
+// Observer sees every call of the client, for traces, metrics and logs: WithObserver sets it.
+// retrygenotel.New (module github.com/retrygen/retrygen/retrygenotel) makes one that records
+// OpenTelemetry spans and metrics; retrytest.Recorder records what it sees, for tests. It is
+// runtime.Observer:
+//
+//	CallStart(ctx context.Context, info runtime.CallInfo) context.Context       // operation, method, URL template, server, retry class
+//	AttemptStart(ctx context.Context, info runtime.AttemptInfo) context.Context // resend count, the attempt's own header
+//	AttemptEnd(ctx context.Context, result runtime.AttemptResult)               // status, or transport error and its type
+//	Wait(ctx context.Context, info runtime.WaitInfo)                            // delay and cause: backoff, Retry-After, the server's word
+//	CallEnd(ctx context.Context, result runtime.CallResult)                     // attempts and stop reason
+type Observer = runtime.Observer
+
 // Reasons a call failed or stopped retrying, for errors.Is.
 var (
 	ErrExhausted           = runtime.ErrExhausted
@@ -547,6 +566,7 @@ func (c *Client) ListAssistants(ctx context.Context, params *ListAssistantsParam
 		params = new(ListAssistantsParams)
 	}
 	r := wire.NewRequest("GET")
+	r.Operation("listAssistants", "/assistants")
 	r.Path("/assistants")
 	r.QueryParam("after", wire.QueryForm, params.After)
 	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "application/json", callOptions(opts))
@@ -628,6 +648,7 @@ func (c *Client) ListAssistantsPages(ctx context.Context, params *ListAssistants
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) ListBooks(ctx context.Context, pageToken string, opts ...CallOption) (*ListBooksResponse, error) {
 	r := wire.NewRequest("GET")
+	r.Operation("listBooks", "/books")
 	r.Path("/books")
 	r.QueryParam("page_token", wire.QueryForm, pageToken)
 	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "application/json", callOptions(opts))
@@ -709,6 +730,7 @@ func (c *Client) ListCharges(ctx context.Context, params *ListChargesParams, opt
 		params = new(ListChargesParams)
 	}
 	r := wire.NewRequest("GET")
+	r.Operation("listCharges", "/charges")
 	r.Path("/charges")
 	r.QueryParam("limit", wire.QueryForm, params.Limit)
 	r.QueryParam("starting_after", wire.QueryForm, params.StartingAfter)
@@ -792,6 +814,7 @@ func (c *Client) ListCustomers(ctx context.Context, params *ListCustomersParams,
 		params = new(ListCustomersParams)
 	}
 	r := wire.NewRequest("GET")
+	r.Operation("listCustomers", "/customers")
 	r.Path("/customers")
 	r.QueryParam("startingAfter", wire.QueryForm, params.StartingAfter)
 	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "application/json", callOptions(opts))
@@ -872,6 +895,7 @@ func (c *Client) ListEvents(ctx context.Context, params *ListEventsParams, opts 
 		params = new(ListEventsParams)
 	}
 	r := wire.NewRequest("GET")
+	r.Operation("listEvents", "/events")
 	r.Path("/events")
 	r.QueryParam("cursor", wire.QueryForm, params.Cursor)
 	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "application/json", callOptions(opts))
@@ -958,6 +982,7 @@ func (c *Client) ListIssues(ctx context.Context, params *ListIssuesParams, opts 
 		params = new(ListIssuesParams)
 	}
 	r := wire.NewRequest("GET")
+	r.Operation("listIssues", "/issues")
 	r.Path("/issues")
 	r.QueryParam("per_page", wire.QueryForm, params.PerPage)
 	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "application/json", callOptions(opts))
@@ -1026,6 +1051,7 @@ func (c *Client) ListIssuesPages(ctx context.Context, params *ListIssuesParams, 
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) ListIssuesAllCall(ctx context.Context, opts ...CallOption) error {
 	r := wire.NewRequest("GET")
+	r.Operation("listIssuesAll", "/issues/all")
 	r.Path("/issues/all")
 	resp, err := c.wire.Call(ctx, r, &policyIdempotent, "", callOptions(opts))
 	if err != nil {
@@ -1041,6 +1067,7 @@ func (c *Client) ListIssuesAllCall(ctx context.Context, opts ...CallOption) erro
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) ListLinks(ctx context.Context, opts ...CallOption) (*ListLinksResponse, error) {
 	r := wire.NewRequest("GET")
+	r.Operation("listLinks", "/links")
 	r.Path("/links")
 	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "application/json", callOptions(opts))
 	if err != nil {
@@ -1118,6 +1145,7 @@ func (c *Client) ListModels(ctx context.Context, params *ListModelsParams, opts 
 		params = new(ListModelsParams)
 	}
 	r := wire.NewRequest("GET")
+	r.Operation("listModels", "/models")
 	r.Path("/models")
 	r.QueryParam("offset", wire.QueryForm, params.Offset)
 	r.QueryParam("limit", wire.QueryForm, params.Limit)
@@ -1194,6 +1222,7 @@ func (c *Client) ListRules(ctx context.Context, params *ListRulesParams, opts ..
 		params = new(ListRulesParams)
 	}
 	r := wire.NewRequest("GET")
+	r.Operation("listRules", "/rules")
 	r.Path("/rules")
 	r.QueryParam("page_number", wire.QueryForm, params.PageNumber)
 	r.QueryParam("page_size", wire.QueryForm, params.PageSize)
@@ -1282,6 +1311,7 @@ func (c *Client) ListSchedules(ctx context.Context, params *ListSchedulesParams,
 		params = new(ListSchedulesParams)
 	}
 	r := wire.NewRequest("GET")
+	r.Operation("listSchedules", "/schedules")
 	r.Path("/schedules")
 	r.HeaderParam("X-Page-Token", wire.HeaderSimple, params.XPageToken)
 	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "application/json", callOptions(opts))

@@ -62,11 +62,18 @@ func WithRequestEditor(edit func(ctx context.Context, req *http.Request) error) 
 // WithUserAgent sets the User-Agent header of every request.
 func WithUserAgent(ua string) Option { return Option{wire.WithUserAgent(ua)} }
 
-// WithLogger logs each retry at WARN level to l, without header values or bodies.
+// WithLogger logs each retry at WARN level to l, and at INFO why a call that retried, or could not,
+// stopped, without header values or bodies.
 func WithLogger(l *slog.Logger) Option { return Option{wire.WithLogger(l)} }
 
 // WithOnRetry calls fn before each wait between attempts.
 func WithOnRetry(fn func(RetryEvent)) Option { return Option{wire.WithOnRetry(fn)} }
+
+// WithObserver reports every call, attempt and wait to o, and why each call stopped: retrygenotel.New
+// makes one that records OpenTelemetry traces and metrics, retrytest.Recorder one for tests. An event
+// stream is one call whose connections are its attempts; a paginated walk is one call with each page a
+// call under it.
+func WithObserver(o Observer) Option { return Option{wire.WithObserver(o)} }
 
 // WithRetryBudget caps the retries of all calls to ratio of recent requests, plus minPerSecond retries
 // per second, instead of the default budget.
@@ -496,6 +503,18 @@ type Policy = runtime.Policy
 //	ServerSaidRetry bool          // the response said x-should-retry: true, and the policy follows it
 type RetryEvent = runtime.RetryEvent
 
+// Observer sees every call of the client, for traces, metrics and logs: WithObserver sets it.
+// retrygenotel.New (module github.com/retrygen/retrygen/retrygenotel) makes one that records
+// OpenTelemetry spans and metrics; retrytest.Recorder records what it sees, for tests. It is
+// runtime.Observer:
+//
+//	CallStart(ctx context.Context, info runtime.CallInfo) context.Context       // operation, method, URL template, server, retry class
+//	AttemptStart(ctx context.Context, info runtime.AttemptInfo) context.Context // resend count, the attempt's own header
+//	AttemptEnd(ctx context.Context, result runtime.AttemptResult)               // status, or transport error and its type
+//	Wait(ctx context.Context, info runtime.WaitInfo)                            // delay and cause: backoff, Retry-After, the server's word
+//	CallEnd(ctx context.Context, result runtime.CallResult)                     // attempts and stop reason
+type Observer = runtime.Observer
+
 // Reasons a call failed or stopped retrying, for errors.Is.
 var (
 	ErrExhausted           = runtime.ErrExhausted
@@ -567,6 +586,7 @@ var policyUpload = runtime.Policy{
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as PUT is idempotent (RFC 9110 §9.2.2).
 func (c *Client) ArchiveBeta(ctx context.Context, opts ...CallOption) (*Echo, error) {
 	r := wire.NewRequest("PUT")
+	r.Operation("archiveBeta", "/beta#archive")
 	r.Path("/beta")
 	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "application/json", callOptions(opts))
 	if err != nil {
@@ -586,6 +606,7 @@ func (c *Client) ArchiveBeta(ctx context.Context, opts ...CallOption) (*Echo, er
 // Retries: one attempt, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2). It is repeated, up to 4 attempts in all, only when the connection could not be opened or the server says so (X-Should-Retry: true).
 func (c *Client) Beta(ctx context.Context, body *BetaRequest, opts ...CallOption) (*Echo, error) {
 	r := wire.NewRequest("POST")
+	r.Operation("beta", "/beta?mode=compact")
 	r.Path("/beta")
 	r.SetQuery("mode", "compact")
 	if body != nil {
@@ -609,6 +630,7 @@ func (c *Client) Beta(ctx context.Context, body *BetaRequest, opts ...CallOption
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) GetFile(ctx context.Context, name string, opts ...CallOption) (*Echo, error) {
 	r := wire.NewRequest("GET")
+	r.Operation("getFile", "/files/{name}")
 	r.Path("/files/")
 	r.PathParam("name", wire.PathSimple, name)
 	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "application/json", callOptions(opts))
@@ -629,6 +651,7 @@ func (c *Client) GetFile(ctx context.Context, name string, opts ...CallOption) (
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as PUT is idempotent (RFC 9110 §9.2.2).
 func (c *Client) UploadFile(ctx context.Context, name string, body io.Reader, opts ...CallOption) (*Echo, error) {
 	r := wire.NewRequest("PUT")
+	r.Operation("uploadFile", "/files/{name}")
 	r.Path("/files/")
 	r.PathParam("name", wire.PathSimple, name)
 	r.RawBody("application/octet-stream", body)
@@ -650,6 +673,7 @@ func (c *Client) UploadFile(ctx context.Context, name string, body io.Reader, op
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as POST is declared idempotent (x-idempotent: true).
 func (c *Client) SubmitForm(ctx context.Context, body SubmitFormRequest, opts ...CallOption) (*Echo, error) {
 	r := wire.NewRequest("POST")
+	r.Operation("submitForm", "/forms")
 	r.Path("/forms")
 	r.StyledFormBody("application/x-www-form-urlencoded", body, wire.FormStyle{
 		Name:  "metadata",
@@ -678,6 +702,7 @@ func (c *Client) Search(ctx context.Context, q string, params *SearchParams, opt
 		params = new(SearchParams)
 	}
 	r := wire.NewRequest("GET")
+	r.Operation("search", "/search")
 	r.Path("/search")
 	r.QueryParam("q", wire.QueryForm, q)
 	r.QueryParam("ids", wire.QueryFormNoExplode, params.IDs)
@@ -706,6 +731,7 @@ func (c *Client) Search(ctx context.Context, q string, params *SearchParams, opt
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) Styled(ctx context.Context, label []string, matrix string, opts ...CallOption) (*Echo, error) {
 	r := wire.NewRequest("GET")
+	r.Operation("styled", "/styled/{label}/{matrix}")
 	r.Path("/styled/")
 	r.PathParam("label", wire.PathLabel, label)
 	r.Path("/")
@@ -728,6 +754,7 @@ func (c *Client) Styled(ctx context.Context, label []string, matrix string, opts
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as POST sends an idempotency key in "Idempotency-Key" (x-idempotency-key on the operation).
 func (c *Client) Upload(ctx context.Context, body UploadRequest, opts ...CallOption) (*Echo, error) {
 	r := wire.NewRequest("POST")
+	r.Operation("upload", "/uploads")
 	r.Path("/uploads")
 	w := wire.NewMultipart()
 	w.Files("attachments", "", wire.FilesOf(body.Attachments))

@@ -65,11 +65,18 @@ func WithRequestEditor(edit func(ctx context.Context, req *http.Request) error) 
 // WithUserAgent sets the User-Agent header of every request.
 func WithUserAgent(ua string) Option { return Option{wire.WithUserAgent(ua)} }
 
-// WithLogger logs each retry at WARN level to l, without header values or bodies.
+// WithLogger logs each retry at WARN level to l, and at INFO why a call that retried, or could not,
+// stopped, without header values or bodies.
 func WithLogger(l *slog.Logger) Option { return Option{wire.WithLogger(l)} }
 
 // WithOnRetry calls fn before each wait between attempts.
 func WithOnRetry(fn func(RetryEvent)) Option { return Option{wire.WithOnRetry(fn)} }
+
+// WithObserver reports every call, attempt and wait to o, and why each call stopped: retrygenotel.New
+// makes one that records OpenTelemetry traces and metrics, retrytest.Recorder one for tests. An event
+// stream is one call whose connections are its attempts; a paginated walk is one call with each page a
+// call under it.
+func WithObserver(o Observer) Option { return Option{wire.WithObserver(o)} }
 
 // WithRetryBudget caps the retries of all calls to ratio of recent requests, plus minPerSecond retries
 // per second, instead of the default budget.
@@ -499,6 +506,18 @@ type Policy = runtime.Policy
 //	ServerSaidRetry bool          // the response said x-should-retry: true, and the policy follows it
 type RetryEvent = runtime.RetryEvent
 
+// Observer sees every call of the client, for traces, metrics and logs: WithObserver sets it.
+// retrygenotel.New (module github.com/retrygen/retrygen/retrygenotel) makes one that records
+// OpenTelemetry spans and metrics; retrytest.Recorder records what it sees, for tests. It is
+// runtime.Observer:
+//
+//	CallStart(ctx context.Context, info runtime.CallInfo) context.Context       // operation, method, URL template, server, retry class
+//	AttemptStart(ctx context.Context, info runtime.AttemptInfo) context.Context // resend count, the attempt's own header
+//	AttemptEnd(ctx context.Context, result runtime.AttemptResult)               // status, or transport error and its type
+//	Wait(ctx context.Context, info runtime.WaitInfo)                            // delay and cause: backoff, Retry-After, the server's word
+//	CallEnd(ctx context.Context, result runtime.CallResult)                     // attempts and stop reason
+type Observer = runtime.Observer
+
 // Reasons a call failed or stopped retrying, for errors.Is.
 var (
 	ErrExhausted           = runtime.ErrExhausted
@@ -557,6 +576,7 @@ var policyIdempotent = runtime.Policy{
 // Retries: one attempt, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2). It is repeated, up to 4 attempts in all, only when the connection could not be opened or the server says so (X-Should-Retry: true).
 func (c *Client) PutShapes(ctx context.Context, body Everything, opts ...CallOption) (*Everything, error) {
 	r := wire.NewRequest("POST")
+	r.Operation("putShapes", "/shapes")
 	r.Path("/shapes")
 	r.JSONBody("application/json", body)
 	resp, err := c.wire.Fetch(ctx, r, &policyNotIdempotent, "application/json", callOptions(opts))
@@ -577,6 +597,7 @@ func (c *Client) PutShapes(ctx context.Context, body Everything, opts ...CallOpt
 // Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
 func (c *Client) GetTree(ctx context.Context, opts ...CallOption) (*Node, error) {
 	r := wire.NewRequest("GET")
+	r.Operation("getTree", "/tree")
 	r.Path("/tree")
 	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "application/json", callOptions(opts))
 	if err != nil {

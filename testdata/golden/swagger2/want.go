@@ -62,11 +62,18 @@ func WithRequestEditor(edit func(ctx context.Context, req *http.Request) error) 
 // WithUserAgent sets the User-Agent header of every request.
 func WithUserAgent(ua string) Option { return Option{wire.WithUserAgent(ua)} }
 
-// WithLogger logs each retry at WARN level to l, without header values or bodies.
+// WithLogger logs each retry at WARN level to l, and at INFO why a call that retried, or could not,
+// stopped, without header values or bodies.
 func WithLogger(l *slog.Logger) Option { return Option{wire.WithLogger(l)} }
 
 // WithOnRetry calls fn before each wait between attempts.
 func WithOnRetry(fn func(RetryEvent)) Option { return Option{wire.WithOnRetry(fn)} }
+
+// WithObserver reports every call, attempt and wait to o, and why each call stopped: retrygenotel.New
+// makes one that records OpenTelemetry traces and metrics, retrytest.Recorder one for tests. An event
+// stream is one call whose connections are its attempts; a paginated walk is one call with each page a
+// call under it.
+func WithObserver(o Observer) Option { return Option{wire.WithObserver(o)} }
 
 // WithRetryBudget caps the retries of all calls to ratio of recent requests, plus minPerSecond retries
 // per second, instead of the default budget.
@@ -496,6 +503,18 @@ type Policy = runtime.Policy
 //	ServerSaidRetry bool          // the response said x-should-retry: true, and the policy follows it
 type RetryEvent = runtime.RetryEvent
 
+// Observer sees every call of the client, for traces, metrics and logs: WithObserver sets it.
+// retrygenotel.New (module github.com/retrygen/retrygen/retrygenotel) makes one that records
+// OpenTelemetry spans and metrics; retrytest.Recorder records what it sees, for tests. It is
+// runtime.Observer:
+//
+//	CallStart(ctx context.Context, info runtime.CallInfo) context.Context       // operation, method, URL template, server, retry class
+//	AttemptStart(ctx context.Context, info runtime.AttemptInfo) context.Context // resend count, the attempt's own header
+//	AttemptEnd(ctx context.Context, result runtime.AttemptResult)               // status, or transport error and its type
+//	Wait(ctx context.Context, info runtime.WaitInfo)                            // delay and cause: backoff, Retry-After, the server's word
+//	CallEnd(ctx context.Context, result runtime.CallResult)                     // attempts and stop reason
+type Observer = runtime.Observer
+
 // Reasons a call failed or stopped retrying, for errors.Is.
 var (
 	ErrExhausted           = runtime.ErrExhausted
@@ -557,6 +576,7 @@ var policyIdempotent = runtime.Policy{
 // Retries: one attempt, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2). It is repeated, up to 4 attempts in all, only when the connection could not be opened or the server says so (X-Should-Retry: true).
 func (c *Client) Login(ctx context.Context, body LoginRequest, opts ...CallOption) error {
 	r := wire.NewRequest("POST")
+	r.Operation("login", "/login")
 	r.Path("/login")
 	r.FormBody("application/x-www-form-urlencoded", body)
 	resp, err := c.wire.Call(ctx, r, &policyNotIdempotent, "", callOptions(opts))
@@ -578,6 +598,7 @@ func (c *Client) ListUsers(ctx context.Context, params *ListUsersParams, opts ..
 		params = new(ListUsersParams)
 	}
 	r := wire.NewRequest("GET")
+	r.Operation("listUsers", "/users")
 	r.Path("/users")
 	r.QueryParam("page", wire.QueryForm, params.Page)
 	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "application/json", callOptions(opts))
@@ -598,6 +619,7 @@ func (c *Client) ListUsers(ctx context.Context, params *ListUsersParams, opts ..
 // Retries: one attempt, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2). It is repeated, up to 4 attempts in all, only when the connection could not be opened or the server says so (X-Should-Retry: true).
 func (c *Client) CreateUser(ctx context.Context, body User, opts ...CallOption) (*User, error) {
 	r := wire.NewRequest("POST")
+	r.Operation("createUser", "/users")
 	r.Path("/users")
 	r.JSONBody("application/json", body)
 	resp, err := c.wire.Fetch(ctx, r, &policyNotIdempotent, "application/json", callOptions(opts))
@@ -618,6 +640,7 @@ func (c *Client) CreateUser(ctx context.Context, body User, opts ...CallOption) 
 // Retries: one attempt, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2). It is repeated, up to 4 attempts in all, only when the connection could not be opened or the server says so (X-Should-Retry: true).
 func (c *Client) TagUsers(ctx context.Context, body *TagUsersRequest, opts ...CallOption) error {
 	r := wire.NewRequest("POST")
+	r.Operation("tagUsers", "/users/tag")
 	r.Path("/users/tag")
 	if body != nil {
 		r.StyledFormBody("application/x-www-form-urlencoded", body, wire.FormStyle{

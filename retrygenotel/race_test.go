@@ -1,0 +1,5 @@
+//go:build race
+
+package retrygenotel_test
+
+const raceEnabled = true
