@@ -45,9 +45,10 @@ type builder struct {
 	claims         []*claim             // package-level names asked for, see resolveNames
 	bases          map[*model.Decl]site // where each inline type was made, for the names inside it
 	titles         map[*openapi3.Schema]titled
-	byTitle        map[string]titleType // the one type of the schemas of a title and content, by its key
-	componentNames map[string]bool      // the Go names of the component schemas
-	refIndex       map[*model.Decl]int  // see ref
+	byTitle        map[string]titleType        // the one type of the schemas of a title and content, by its key
+	componentNames map[string]bool             // the Go names of the component schemas
+	refIndex       map[*model.Decl]int         // see ref
+	valueTitles    map[*model.EnumValue]string // the titles that name enum constants (constenum.go)
 	refDecls       []*model.Decl
 
 	fields    int                          // struct fields built so far, against MaxFields
@@ -119,6 +120,7 @@ func Build(spec *load.Spec) (*model.API, error) {
 		errorSets:     map[string]*model.ErrorSet{},
 		bases:         map[*model.Decl]site{},
 		byTitle:       map[string]titleType{},
+		valueTitles:   map[*model.EnumValue]string{},
 		refused:       map[*openapi3.Parameter]bool{},
 	}
 	doc := spec.Doc
