@@ -514,6 +514,7 @@ var (
 	ErrServerSaidNoRetry   = runtime.ErrServerSaidNoRetry
 	ErrRequestBody         = runtime.ErrRequestBody
 	ErrContentType         = runtime.ErrContentType
+	ErrTrailingData        = runtime.ErrTrailingData
 	ErrUndeclaredStatus    = runtime.ErrUndeclaredStatus
 	ErrStreamClosed        = runtime.ErrStreamClosed
 	ErrNoLocation          = runtime.ErrNoLocation
@@ -618,7 +619,7 @@ func WithOauth(fn func(ctx context.Context) (string, error)) Option {
 }
 
 // policyIdempotent is the retry policy of GetAlternatives, GetWithCookie, ExportItems, GetFile,
-// ListItems, GetItemArchive, GetWithOAuth and 5 other methods.
+// ListItems, GetItemArchive, GetWithOAuth and 10 other methods.
 var policyIdempotent = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
@@ -1167,6 +1168,139 @@ func (c *Client) GetWithQueryKey(ctx context.Context, opts ...CallOption) (*Item
 	return out, nil
 }
 
+// ExportTicks calls GET /tick-export (operationId exportTicks).
+//
+// The ticks as newline-delimited JSON.
+//
+// Response 200: Ticks.
+//
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
+//
+// It returns the JSON values of the response, one a line (application/x-ndjson), as an EventStream. A
+// stream cut before its first value is retried; one cut after it is not resumed: it ends with a
+// *StreamError that says how many values were delivered.
+func (c *Client) ExportTicks(ctx context.Context, opts ...CallOption) (*EventStream[Tick], error) {
+	r := wire.NewRequest("GET")
+	r.Security([]string{"bearerAuth"})
+	r.Path("/tick-export")
+	stream, err := wire.OpenStream[Tick](ctx, c.wire, r, &policyIdempotent, wire.StreamConfig{
+		Accept: "application/x-ndjson",
+		Lines:  true,
+	}, callOptions(opts))
+	if err != nil {
+		return nil, err
+	}
+	return &EventStream[Tick]{stream}, nil
+}
+
+// ListTicks calls GET /tick-list (operationId listTicks).
+//
+// The ticks as a list, or with watch=true as a stream of them, one a line, as Kubernetes lists.
+//
+// Response 200: Ticks.
+//
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
+func (c *Client) ListTicks(ctx context.Context, params *ListTicksParams, opts ...CallOption) ([]Tick, error) {
+	if params == nil {
+		params = new(ListTicksParams)
+	}
+	r := wire.NewRequest("GET")
+	r.Security([]string{"bearerAuth"})
+	r.Path("/tick-list")
+	r.QueryParam("watch", wire.QueryForm, params.Watch)
+	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "application/json", callOptions(opts))
+	if err != nil {
+		return nil, err
+	}
+	var out []Tick
+	if err := wire.DecodeDeclared(resp, &out, nil, 200); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// ListTicksStream calls GET /tick-list (operationId listTicks).
+//
+// The ticks as a list, or with watch=true as a stream of them, one a line, as Kubernetes lists.
+//
+// Response 200: Ticks.
+//
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
+//
+// It returns the JSON values of the response, one a line (application/json;stream=watch), as an
+// EventStream. A stream cut before its first value is retried; one cut after it is not resumed: it
+// ends with a *StreamError that says how many values were delivered.
+func (c *Client) ListTicksStream(ctx context.Context, params *ListTicksParams, opts ...CallOption) (*EventStream[Tick], error) {
+	if params == nil {
+		params = new(ListTicksParams)
+	}
+	r := wire.NewRequest("GET")
+	r.Security([]string{"bearerAuth"})
+	r.Path("/tick-list")
+	r.QueryParam("watch", wire.QueryForm, params.Watch)
+	stream, err := wire.OpenStream[Tick](ctx, c.wire, r, &policyIdempotent, wire.StreamConfig{
+		Accept: "application/json;stream=watch",
+		Lines:  true,
+	}, callOptions(opts))
+	if err != nil {
+		return nil, err
+	}
+	return &EventStream[Tick]{stream}, nil
+}
+
+// WatchTick calls GET /tick-list/{n}/watch (operationId watchTick).
+//
+// The changes of one tick, as Kubernetes' watch operations declare them, JSON and a stream of JSON
+// values alike.
+//
+// Response 200: Changes.
+//
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
+func (c *Client) WatchTick(ctx context.Context, n int64, opts ...CallOption) (*Tick, error) {
+	r := wire.NewRequest("GET")
+	r.Security([]string{"bearerAuth"})
+	r.Path("/tick-list/")
+	r.PathParam("n", wire.PathSimple, n)
+	r.Path("/watch")
+	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "application/json", callOptions(opts))
+	if err != nil {
+		return nil, err
+	}
+	out := new(Tick)
+	if err := wire.DecodeDeclared(resp, out, nil, 200); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// WatchTickStream calls GET /tick-list/{n}/watch (operationId watchTick).
+//
+// The changes of one tick, as Kubernetes' watch operations declare them, JSON and a stream of JSON
+// values alike.
+//
+// Response 200: Changes.
+//
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
+//
+// It returns the JSON values of the response, one a line (application/json;stream=watch), as an
+// EventStream. A stream cut before its first value is retried; one cut after it is not resumed: it
+// ends with a *StreamError that says how many values were delivered.
+func (c *Client) WatchTickStream(ctx context.Context, n int64, opts ...CallOption) (*EventStream[Tick], error) {
+	r := wire.NewRequest("GET")
+	r.Security([]string{"bearerAuth"})
+	r.Path("/tick-list/")
+	r.PathParam("n", wire.PathSimple, n)
+	r.Path("/watch")
+	stream, err := wire.OpenStream[Tick](ctx, c.wire, r, &policyIdempotent, wire.StreamConfig{
+		Accept: "application/json;stream=watch",
+		Lines:  true,
+	}, callOptions(opts))
+	if err != nil {
+		return nil, err
+	}
+	return &EventStream[Tick]{stream}, nil
+}
+
 // WatchTicks calls GET /ticks (operationId watchTicks).
 //
 // A stream of ticks that a retry may resume.
@@ -1345,6 +1479,13 @@ type ListLinkedItemsPage struct {
 	// Next is the cursor of the page after this one, "" when this one is the last: WithCursor(Next) starts
 	// a walk there.
 	Next string
+}
+
+// ListTicksParams holds the optional query, header and cookie parameters of ListTicks.
+type ListTicksParams struct {
+	_ noCompare
+	// Watch is the query parameter "watch".
+	Watch *bool
 }
 
 // ChatChunk is the schema at #/components/schemas/ChatChunk.

@@ -60,6 +60,11 @@ type StreamConfig struct {
 	Sentinel string
 	// Text makes each event's data the value as is (a string type) instead of JSON.
 	Text bool
+	// Lines reads the body as JSON values, one a line (application/x-ndjson,
+	// application/jsonl, application/json-seq, application/json;stream=watch), rather
+	// than as server-sent events; see NewLineReader. Such a stream has no event IDs to
+	// resume from: once a value was delivered, a cut ends it.
+	Lines bool
 	// DecodeError picks an error model for a failed response's status, as DecodeError
 	// does; nil when the operation declares none.
 	DecodeError func(status int) any
@@ -224,7 +229,7 @@ func OpenStream[T any](ctx context.Context, c *Client, r *Request, p *runtime.Po
 	if s.cfg.Accept == "" {
 		s.cfg.Accept = "text/event-stream"
 	}
-	if s.cfg.Sentinel == "" {
+	if s.cfg.Sentinel == "" && !s.cfg.Lines {
 		s.cfg.Sentinel = "[DONE]"
 	}
 	if err := s.connect(&s.set, nil); err != nil {
@@ -247,11 +252,13 @@ func (s *Stream[T]) connect(set *callSettings, extra http.Header) error {
 		}
 		return err
 	}
-	if ct := resp.Header.Get("Content-Type"); ct != "" {
-		if mediaType(ct) != "text/event-stream" {
-			closeBody(resp)
-			return fmt.Errorf("%s %s: %w: %s, not an event stream (does the request ask for one?)", s.req.method, s.req.path.String(), ErrContentType, quoteMedia(ct))
+	if ct := resp.Header.Get("Content-Type"); !s.streams(ct) {
+		closeBody(resp)
+		what := "an event stream"
+		if s.cfg.Lines {
+			what = "a stream of JSON values"
 		}
+		return fmt.Errorf("%s %s: %w: %s, not %s (does the request ask for one?)", s.req.method, s.req.path.String(), ErrContentType, quoteMedia(ct), what)
 	}
 	s.mu.Lock()
 	closed := s.closed
@@ -275,6 +282,23 @@ func (s *Stream[T]) connect(set *callSettings, extra http.Header) error {
 	return nil
 }
 
+// streams reports whether a response of Content-Type ct is the stream asked for: an event
+// stream, or for Lines JSON of any media type (Kubernetes answers a watch as
+// application/json). An absent Content-Type is taken for it.
+func (s *Stream[T]) streams(ct string) bool {
+	if ct == "" {
+		return true
+	}
+	if s.cfg.Lines {
+		switch mediaType(ct) {
+		case "application/x-ndjson", "application/jsonl", "application/x-jsonlines", "application/json-seq":
+			return true
+		}
+		return isJSONType(ct)
+	}
+	return mediaType(ct) == "text/event-stream"
+}
+
 // firstRead is the start of one connection's events: its reader, and the first event or
 // the error that came in its place (nothing read yet when unread).
 type firstRead struct {
@@ -289,7 +313,7 @@ type firstRead struct {
 // ID and the retry interval of the stream's previous connection.
 func (s *Stream[T]) newReader(body io.Reader) *EventReader {
 	r := NewEventReader(body)
-	r.MaxEventSize = s.set.maxEventSize
+	r.MaxEventSize, r.Lines = s.set.maxEventSize, s.cfg.Lines
 	if s.events != nil {
 		r.SetLastEventID(s.events.LastEventID())
 		if retry, ok := s.events.Retry(); ok {
@@ -306,7 +330,7 @@ func (s *Stream[T]) newReader(body io.Reader) *EventReader {
 // one, waits for Next.
 func (s *Stream[T]) firstEvent(resp *http.Response) error {
 	s.opening = nil
-	if ct := resp.Header.Get("Content-Type"); ct != "" && mediaType(ct) != "text/event-stream" {
+	if !s.streams(resp.Header.Get("Content-Type")) {
 		return nil // connect refuses it
 	}
 	first := &firstRead{body: resp.Body, reader: s.newReader(resp.Body)}
@@ -391,7 +415,7 @@ func (s *Stream[T]) next() (Event, error) {
 // deliver makes ev the current event and reports whether it is one: false, the stream
 // finished, at the sentinel or when its data does not decode.
 func (s *Stream[T]) deliver(ev Event) bool {
-	if string(ev.Data) == s.cfg.Sentinel {
+	if s.cfg.Sentinel != "" && string(ev.Data) == s.cfg.Sentinel {
 		s.finish(nil)
 		return false
 	}
@@ -445,6 +469,8 @@ func (s *Stream[T]) reconnect(cut error) error {
 	switch {
 	case !p.Idempotent:
 		return fmt.Errorf("%w: %w", runtime.ErrNotRetrySafe, cut)
+	case s.cfg.Lines && s.delivered > 0:
+		return fmt.Errorf("%w: %w", errNoResume, cut)
 	case maxAttempts < 2:
 		return fmt.Errorf("%w: %w", runtime.ErrRetriesOff, cut)
 	case s.reconnects >= s.maxReconnects:
@@ -476,6 +502,10 @@ func (s *Stream[T]) reconnect(cut error) error {
 	set.lastEventID, set.lastEventIDSet = id, id != ""
 	return s.connect(&set, extra)
 }
+
+// errNoResume ends a stream of JSON values cut after a value was delivered: sent again,
+// the request would deliver the values from the start.
+var errNoResume = errors.New("not resumed: a stream of JSON values has no event IDs to resume from")
 
 // backoff returns the wait before the reconnection s.reconnects counts: the policy's
 // backoff for that retry on top of the floor, the longer of the policy's InitialDelay

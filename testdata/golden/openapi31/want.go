@@ -513,6 +513,7 @@ var (
 	ErrServerSaidNoRetry   = runtime.ErrServerSaidNoRetry
 	ErrRequestBody         = runtime.ErrRequestBody
 	ErrContentType         = runtime.ErrContentType
+	ErrTrailingData        = runtime.ErrTrailingData
 	ErrUndeclaredStatus    = runtime.ErrUndeclaredStatus
 	ErrStreamClosed        = runtime.ErrStreamClosed
 	ErrNoLocation          = runtime.ErrNoLocation
