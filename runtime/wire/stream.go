@@ -347,8 +347,12 @@ func (s *Stream[T]) firstEvent(resp *http.Response) error {
 
 // decodeModel sets ee's Model: its data decoded into the stream's error event model, or
 // else into the error model the operation declares for the status it stands for, with the
-// credentials of req, the request it answers, hidden in its strings.
+// credentials of req, the request it answers, hidden in its strings, as they are in its
+// Code and Message, which its text shows.
 func (s *Stream[T]) decodeModel(ee *EventError, req *http.Request) {
+	if req != nil {
+		ee.Code, ee.Message = sent.HideText(req, ee.Code), sent.HideText(req, ee.Message)
+	}
 	data, ok := sent.HideRequestJSON(req, ee.Data)
 	switch {
 	case !ok:
@@ -437,11 +441,7 @@ func (s *Stream[T]) deliver(ev Event) bool {
 // under the same rules (a retry-safe operation only, the policy's attempts, the budget,
 // the backoff). Otherwise it ends the stream with the error.
 func (s *Stream[T]) failed(ee *EventError) bool {
-	req := s.request()
-	s.decodeModel(ee, req)
-	if req != nil { // the request's credentials, echoed, are not shown
-		ee.Code, ee.Message = sent.HideText(req, ee.Code), sent.HideText(req, ee.Message)
-	}
+	s.decodeModel(ee, s.request())
 	s.closeResponse()
 	if ee.StatusCode == 0 || !s.wait.RetriesStatus(ee.StatusCode) || s.events.LastEventID() == "" {
 		s.end(ee)

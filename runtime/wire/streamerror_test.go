@@ -381,3 +381,30 @@ func TestEventErrorDecodesTheDeclaredModel(t *testing.T) {
 		}
 	})
 }
+
+// The *EventError of a connection's first event, which the call's error carries, shows
+// the request's credentials echoed in it hidden too, in its Message, its Code and its
+// text, as the error events after the first do.
+func TestFirstEventErrorHidesCredentialsInTheEvent(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tr := retrytest.NewTransport(nil, retrytest.Events(retrytest.ErrorEvent(
+			`{"type":"error","error":{"type":"bad_key_sk-ant-SECRET-1234","message":"invalid x-api-key sk-ant-SECRET-1234"}}`)))
+		c, err := wire.NewClient("http://api.test", wire.WithHTTPClient(tr.Client()), wire.WithRequestEditor(func(_ context.Context, r *http.Request) error {
+			r.Header.Set("X-Api-Key", "sk-ant-SECRET-1234")
+			return nil
+		}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = wire.OpenStream[string](context.Background(), c, wire.NewRequest("POST"), &keyed, wire.StreamConfig{Text: true}, nil)
+		ee, ok := errors.AsType[*runtime.EventError](err)
+		if !ok {
+			t.Fatalf("err = %v, want an *EventError", err)
+		}
+		for what, text := range map[string]string{"Message": ee.Message, "Code": ee.Code, "Error()": ee.Error()} {
+			if strings.Contains(text, "SECRET") || !strings.Contains(text, "REDACTED") {
+				t.Errorf("%s = %q, want the key hidden", what, text)
+			}
+		}
+	})
+}
