@@ -49,7 +49,7 @@ type RetryEvent struct {
 
 	Attempt    int           // the attempt that failed, from 1
 	Wait       time.Duration // the wait before the next attempt
-	StatusCode int           // of the failed attempt, 0 if it got no response
+	StatusCode int           // of the failed attempt (of a 2xx its answer check failed, the status that stands for), 0 if none
 	Err        error         // of the failed attempt, nil if it got a response
 	// ServerSaidRetry reports that the failed attempt's response said x-should-retry:
 	// true (or Stripe-Should-Retry: true) and the policy follows the server's word: the
@@ -697,17 +697,22 @@ func (e *Engine) observe(ctx context.Context, req *http.Request, hide *callSecre
 		return
 	}
 	u := redactURL(req.URL)
+	// A failed answer shows the status it stands for (an overloaded stream's 503), not
+	// its 200.
+	status := last.decided()
 	if e.OnRetry != nil {
-		e.OnRetry(RetryEvent{Method: req.Method, URL: u, Attempt: attempt, Wait: wait, StatusCode: last.status, Err: last.shownErr(hide),
+		e.OnRetry(RetryEvent{Method: req.Method, URL: u, Attempt: attempt, Wait: wait, StatusCode: status, Err: last.shownErr(hide),
 			ServerSaidRetry: last.signal == signalRetry})
 	}
 	if e.Logger != nil {
-		why := slog.Int("status", last.status)
-		if err := last.shownErr(hide); err != nil {
-			why = slog.String("error", err.Error())
-		}
 		attrs := []slog.Attr{slog.String("method", req.Method), slog.String("url", u),
-			slog.Int("attempt", attempt), slog.Duration("wait", wait), why}
+			slog.Int("attempt", attempt), slog.Duration("wait", wait)}
+		if status != 0 {
+			attrs = append(attrs, slog.Int("status", status))
+		}
+		if err := last.shownErr(hide); err != nil {
+			attrs = append(attrs, slog.String("error", err.Error()))
+		}
 		if last.signal == signalRetry {
 			attrs = append(attrs, slog.Bool("server_said_retry", true))
 		}
