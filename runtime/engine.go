@@ -197,7 +197,7 @@ func (e *Engine) Do(ctx context.Context, req *http.Request, p *Policy, opts ...C
 	if !ok {
 		closeBody(req)
 		err := &Error{Method: req.Method, URL: redactURL(req.URL), Cause: ErrCircuitOpen}
-		noteGiveUp(ctx, err)
+		noteGiveUp(ctx, err, p.MaxRetryAfter)
 		return nil, err
 	}
 	result := outcomeNeutral
@@ -207,7 +207,7 @@ func (e *Engine) Do(ctx context.Context, req *http.Request, p *Policy, opts ...C
 	resp, err := e.do(ctx, req, p, &cfg, probe)
 	result = callOutcome(ctx, err)
 	if err != nil {
-		noteGiveUp(ctx, err) // for OneRetryLayer
+		noteGiveUp(ctx, err, p.MaxRetryAfter) // for OneRetryLayer
 	}
 	return resp, err
 }

@@ -24,17 +24,19 @@ import (
 const ShouldRetryHeader = "X-Should-Retry"
 
 // noteGiveUp records on the tracker of ctx, if it has one, that a call ended with err for
-// load reasons (see loadReason). The caller's cancellation, and stops for safety (an
-// operation that is not retry-safe, a status no policy retries), are not load. Without a
-// tracker it costs a context lookup on a failed call, and nothing on a call that
+// load reasons (see loadReason), with the server's hint cut to maxWait, the longest the
+// call itself would have waited for one (its policy's MaxRetryAfter): a layer never tells
+// its callers to wait longer than it would have. The caller's cancellation, and stops for
+// safety (an operation that is not retry-safe, a status no policy retries), are not load.
+// Without a tracker it costs a context lookup on a failed call, and nothing on a call that
 // succeeded.
-func noteGiveUp(ctx context.Context, err error) {
+func noteGiveUp(ctx context.Context, err error, maxWait time.Duration) {
 	e, ok := err.(*Error) // as Do returns it
 	if !ok || ctx.Err() != nil {
 		return
 	}
 	if loadReason(e.Cause) {
-		giveup.Record(ctx, e.RetryAfter)
+		giveup.Record(ctx, max(min(e.RetryAfter, maxWait), 0))
 	}
 }
 
@@ -62,7 +64,8 @@ func loadReason(cause error) bool {
 // stream that stops for those reasons. When the handler then answers with a 5xx or a 429 and has not set
 // X-Should-Retry (or Stripe-Should-Retry) itself, the response gets X-Should-Retry: false,
 // and, when the handler set neither Retry-After nor Retry-After-Ms, a Retry-After of the
-// longest hint the given-up calls were sent (in seconds, rounded up). The clients above
+// longest hint the given-up calls were sent (in seconds, rounded up), each cut to the
+// longest its call would have waited (its policy's MaxRetryAfter). The clients above
 // then make one attempt and pass the answer on instead of retrying what was retried
 // already.
 //
@@ -114,12 +117,22 @@ func (w *layerWriter) addSignals(code int) {
 	if failed && w.giveUps.GaveUp() && len(h.Values(ShouldRetryHeader)) == 0 && len(h.Values("Stripe-Should-Retry")) == 0 {
 		h.Set(ShouldRetryHeader, "false")
 		if hint := w.giveUps.Hint(); hint > 0 && len(h.Values("Retry-After")) == 0 && len(h.Values("Retry-After-Ms")) == 0 {
-			h.Set("Retry-After", strconv.FormatInt(int64((hint+time.Second-1)/time.Second), 10))
+			h.Set("Retry-After", strconv.FormatInt(ceilSeconds(hint), 10))
 		}
 	}
 	if len(h.Values("Access-Control-Allow-Origin")) > 0 {
 		exposeSignals(h)
 	}
+}
+
+// ceilSeconds returns d, positive, in whole seconds rounded up, without the overflow that
+// adding a second less a nanosecond to a hint near the largest Duration would make.
+func ceilSeconds(d time.Duration) int64 {
+	s := int64(d / time.Second)
+	if d%time.Second != 0 {
+		s++
+	}
+	return s
 }
 
 // exposeSignals adds signalHeaders to h's Access-Control-Expose-Headers, keeping what it
