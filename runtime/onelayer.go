@@ -82,8 +82,12 @@ func loadReason(cause error) bool {
 // X-Should-Retry to Access-Control-Expose-Headers, merged with what the application lists,
 // so that a script can read the server's word; without that CORS hides those headers.
 //
-// The ResponseWriter the handler gets keeps http.Flusher and http.Hijacker, and unwraps
-// for http.ResponseController; the body, streamed or not, passes through untouched.
+// The ResponseWriter the handler gets keeps the optional interfaces of net/http's writers,
+// http.Flusher, http.Hijacker, http.Pusher, io.ReaderFrom, io.StringWriter and
+// http.CloseNotifier (each answering as the server's writer does, http.ErrNotSupported
+// where it has none), and unwraps for http.ResponseController, which reaches the rest
+// (deadlines, full duplex) and the methods of writers from outside net/http; the body,
+// streamed or not, passes through untouched.
 func OneRetryLayer(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx, g := giveup.With(r.Context())
@@ -168,6 +172,36 @@ func (w *layerWriter) Write(p []byte) (int, error) {
 		w.WriteHeader(http.StatusOK)
 	}
 	return w.ResponseWriter.Write(p)
+}
+
+// WriteString writes s, through the server's own WriteString when it has one, as
+// io.WriteString asks.
+func (w *layerWriter) WriteString(s string) (int, error) {
+	if !w.wrote {
+		w.WriteHeader(http.StatusOK)
+	}
+	return io.WriteString(w.ResponseWriter, s)
+}
+
+// Push initiates an HTTP/2 server push, as http.Pusher does; it fails with
+// http.ErrNotSupported when the server's writer cannot (HTTP/1, a client that refused
+// pushes). It writes no header: pushes come before the answer.
+func (w *layerWriter) Push(target string, opts *http.PushOptions) error {
+	if p, ok := w.ResponseWriter.(http.Pusher); ok {
+		return p.Push(target, opts)
+	}
+	return http.ErrNotSupported
+}
+
+// CloseNotify is the deprecated http.CloseNotifier's, for handlers that still ask for it:
+// the server's channel, or one that never fires when the server's writer has none (the
+// request's context says the same, and better).
+func (w *layerWriter) CloseNotify() <-chan bool {
+	//lint:ignore SA1019 the layer keeps what the server's writer offers
+	if cn, ok := w.ResponseWriter.(http.CloseNotifier); ok {
+		return cn.CloseNotify()
+	}
+	return make(chan bool)
 }
 
 // ReadFrom lets io.Copy reach the server's own ReadFrom (sendfile) through the wrapper.
