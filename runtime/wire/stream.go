@@ -387,9 +387,18 @@ func (s *Stream[T]) Next() bool {
 			return s.deliver(ev)
 		}
 		switch {
-		case err == io.EOF && !s.isClosed():
+		case s.isClosed():
+			s.end(err)
+		case s.ctx.Err() != nil:
+			// The call's context ended the stream, which a transport may tell as the end
+			// of the body (net/http's HTTP/1 does at times): it is no normal end.
+			if !errors.Is(err, s.ctx.Err()) {
+				err = s.ctx.Err()
+			}
+			s.end(err)
+		case err == io.EOF:
 			s.finish(nil)
-		case s.isClosed() || errors.Is(err, ErrEventTooLarge) || s.ctx.Err() != nil:
+		case errors.Is(err, ErrEventTooLarge):
 			s.end(err)
 		default:
 			// The connection was cut.
