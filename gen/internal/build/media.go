@@ -97,7 +97,8 @@ func (b *builder) stream(op *model.Operation, kop *openapi3.Operation) {
 	} else {
 		s.Type = b.typeOf(schema, at("event of "+op.GoName, op.GoName+"Event", op.GoName+"StreamEvent"))
 	}
-	s.Text = s.Type.Kind == model.KindBuiltin && s.Type.Builtin == model.String
+	// An event's data is text; a value of a stream of JSON values is JSON, a string too.
+	s.Text = !s.Lines && s.Type.Kind == model.KindBuiltin && s.Type.Builtin == model.String
 	op.Stream = s
 }
 

@@ -280,7 +280,8 @@ func TestJSONStreams(t *testing.T) {
 		op("seq", `application/json-seq: `+tick)+
 		op("watch", `application/json: `+tick+`, "application/json; stream=watch": `+tick+`, application/yaml: `+tick)+
 		op("both", `text/event-stream: `+tick+`, application/x-ndjson: `+tick)+
-		op("param", `"application/json;stream=other": `+tick))
+		op("param", `"application/json;stream=other": `+tick)+
+		op("strings", `application/x-ndjson: {schema: {type: string}}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -289,6 +290,9 @@ func TestJSONStreams(t *testing.T) {
 		s := "no stream"
 		if o.Stream != nil {
 			s = fmt.Sprintf("%s %s lines=%v only=%v", o.Stream.GoName, o.Stream.Accept, o.Stream.Lines, o.Stream.Only)
+			if o.Stream.Text {
+				s += " text"
+			}
 		}
 		if o.Result != nil {
 			s += "; result " + o.Result.Accept
@@ -302,6 +306,8 @@ func TestJSONStreams(t *testing.T) {
 		"Watch":  "WatchStream application/json; stream=watch lines=true only=false; result application/json",
 		"Both":   "Both text/event-stream lines=false only=true",
 		"Param":  "no stream; result application/json;stream=other",
+		// Each line is JSON, a string too: it is decoded, not taken as text.
+		"Strings": "Strings application/x-ndjson lines=true only=true",
 	} {
 		if got[name] != want {
 			t.Errorf("%s: %s\n\twant %s", name, got[name], want)
