@@ -21,7 +21,7 @@ import (
 const DefaultKeyTTL = 24 * time.Hour
 
 // The bounds of what Idempotent keeps unless told otherwise: at most DefaultMaxKeys keys,
-// and at most DefaultMaxStoredBytes of their answers (bodies, headers and keys).
+// and at most DefaultMaxStoredBytes of their answers (bodies and headers).
 const (
 	DefaultMaxKeys        = 10_000
 	DefaultMaxStoredBytes = 64 << 20
@@ -55,7 +55,7 @@ func MaxKeys(n int) IdempotentOption {
 }
 
 // MaxStoredBytes sets how many bytes of answers Idempotent keeps at most
-// (DefaultMaxStoredBytes by default): their bodies, headers and keys. n < 1 means the
+// (DefaultMaxStoredBytes by default): their bodies and headers. n < 1 means the
 // default.
 func MaxStoredBytes(n int64) IdempotentOption {
 	return func(h *IdempotentHandler) {
@@ -77,17 +77,23 @@ type IdempotentHandler struct {
 	// keys holds every key remembered: running (its handler runs), stored (its answer is
 	// kept, in stored by when it expires) or counted (only its runs are kept, in counted
 	// from the oldest).
-	keys    map[string]*keyEntry
+	keys    map[keyHash]*keyEntry
 	stored  list.List
 	counted list.List
 	bytes   int64 // what the stored answers hold
 	replays int
 }
 
+// keyHash is a key as the server remembers it: by its hash, so that what it keeps of a
+// key does not grow with the key's length.
+type keyHash [sha256.Size]byte
+
+func hashKey(key string) keyHash { return sha256.Sum256([]byte(key)) }
+
 // keyEntry is what the server holds for one key: the request it was first used with, its
 // answer once the handler has given it, and how often the handler ran for it.
 type keyEntry struct {
-	key         string
+	key         keyHash
 	fingerprint [sha256.Size]byte
 	running     bool
 	runs        int
@@ -117,7 +123,8 @@ type keyEntry struct {
 //     on up.
 //
 // What it keeps is bounded: the answers of at most MaxKeys keys, and at most MaxStoredBytes
-// of them (bodies, headers and keys; by default DefaultMaxKeys and DefaultMaxStoredBytes).
+// of them (bodies and headers; by default DefaultMaxKeys and DefaultMaxStoredBytes); a key
+// is kept by its hash, whatever its length.
 // Past a bound the answers that would expire first are forgotten first, as if their time
 // had come, and an answer larger than MaxStoredBytes alone is not kept. Besides the answers,
 // the run counts of at most MaxKeys keys are kept, the oldest forgotten first. Keys whose
@@ -131,7 +138,7 @@ type keyEntry struct {
 // It is safe for concurrent use.
 func Idempotent(h http.Handler, opts ...IdempotentOption) *IdempotentHandler {
 	ih := &IdempotentHandler{next: h, header: "Idempotency-Key", ttl: DefaultKeyTTL,
-		maxKeys: DefaultMaxKeys, maxBytes: DefaultMaxStoredBytes, keys: map[string]*keyEntry{}}
+		maxKeys: DefaultMaxKeys, maxBytes: DefaultMaxStoredBytes, keys: map[keyHash]*keyEntry{}}
 	for _, o := range opts {
 		o(ih)
 	}
@@ -143,7 +150,7 @@ func Idempotent(h http.Handler, opts ...IdempotentOption) *IdempotentHandler {
 func (h *IdempotentHandler) Runs(key string) int {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if e := h.keys[key]; e != nil {
+	if e := h.keys[hashKey(key)]; e != nil {
 		return e.runs
 	}
 	return 0
@@ -173,11 +180,11 @@ func (h *IdempotentHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 	h.mu.Lock()
 	h.expire(time.Now())
-	e := h.keys[key]
+	e := h.keys[hashKey(key)]
 	switch {
 	case e == nil:
-		e = &keyEntry{key: key}
-		h.keys[key] = e
+		e = &keyEntry{key: hashKey(key)}
+		h.keys[e.key] = e
 		fallthrough
 	case !e.running && e.in != &h.stored: // new, or with no answer kept
 		h.leave(e)
@@ -230,7 +237,7 @@ func (h *IdempotentHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // the answers that expire first while the bounds are passed. h.mu is held.
 func (h *IdempotentHandler) store(e *keyEntry, status int, header http.Header, body []byte, now time.Time) {
 	e.status, e.header, e.body, e.expires = status, header, body, now.Add(h.ttl)
-	e.size = int64(len(e.key) + len(body))
+	e.size = int64(len(body))
 	for k, vs := range header {
 		for _, v := range vs {
 			e.size += int64(len(k) + len(v))
