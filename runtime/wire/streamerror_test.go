@@ -244,20 +244,27 @@ func TestEventErrorText(t *testing.T) {
 	})
 }
 
+// keyedClient returns a client of tr that sends the API key sk-ant-SECRET-1234.
+func keyedClient(t *testing.T, tr *retrytest.Transport) *wire.Client {
+	t.Helper()
+	c, err := wire.NewClient("http://api.test", wire.WithHTTPClient(tr.Client()), wire.WithRequestEditor(func(_ context.Context, r *http.Request) error {
+		r.Header.Set("X-Api-Key", "sk-ant-SECRET-1234")
+		return nil
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
 // The request's credentials, echoed in an error event, are hidden from the call's error
 // text, as they are from a response body's.
 func TestEventErrorHidesCredentials(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		tr := retrytest.NewTransport(nil, retrytest.Events(retrytest.ErrorEvent(
 			`{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key sk-ant-SECRET-1234"}}`)))
-		c, err := wire.NewClient("http://api.test", wire.WithHTTPClient(tr.Client()), wire.WithRequestEditor(func(_ context.Context, r *http.Request) error {
-			r.Header.Set("X-Api-Key", "sk-ant-SECRET-1234")
-			return nil
-		}))
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, err = wire.OpenStream[string](context.Background(), c, wire.NewRequest("POST"), &keyed, wire.StreamConfig{Text: true}, nil)
+		c := keyedClient(t, tr)
+		_, err := wire.OpenStream[string](context.Background(), c, wire.NewRequest("POST"), &keyed, wire.StreamConfig{Text: true}, nil)
 		if err == nil || strings.Contains(err.Error(), "SECRET") || !strings.Contains(err.Error(), "authentication_error") {
 			t.Errorf("err = %v, want the event's error without the key", err)
 		}
@@ -326,13 +333,7 @@ func TestStreamErrorEventAfterTheFirstHidesCredentials(t *testing.T) {
 		events := append(textEvents(false, "a"), retrytest.ErrorEvent(
 			`{"type":"error","error":{"type":"authentication_error","message":"key sk-ant-SECRET-1234 revoked"}}`))
 		tr := retrytest.NewTransport(nil, retrytest.Events(events...))
-		c, err := wire.NewClient("http://api.test", wire.WithHTTPClient(tr.Client()), wire.WithRequestEditor(func(_ context.Context, r *http.Request) error {
-			r.Header.Set("X-Api-Key", "sk-ant-SECRET-1234")
-			return nil
-		}))
-		if err != nil {
-			t.Fatal(err)
-		}
+		c := keyedClient(t, tr)
 		s, err := wire.OpenStream[string](context.Background(), c, wire.NewRequest("POST"), &keyed, wire.StreamConfig{Text: true}, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -389,14 +390,8 @@ func TestFirstEventErrorHidesCredentialsInTheEvent(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		tr := retrytest.NewTransport(nil, retrytest.Events(retrytest.ErrorEvent(
 			`{"type":"error","error":{"type":"bad_key_sk-ant-SECRET-1234","message":"invalid x-api-key sk-ant-SECRET-1234"}}`)))
-		c, err := wire.NewClient("http://api.test", wire.WithHTTPClient(tr.Client()), wire.WithRequestEditor(func(_ context.Context, r *http.Request) error {
-			r.Header.Set("X-Api-Key", "sk-ant-SECRET-1234")
-			return nil
-		}))
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, err = wire.OpenStream[string](context.Background(), c, wire.NewRequest("POST"), &keyed, wire.StreamConfig{Text: true}, nil)
+		c := keyedClient(t, tr)
+		_, err := wire.OpenStream[string](context.Background(), c, wire.NewRequest("POST"), &keyed, wire.StreamConfig{Text: true}, nil)
 		ee, ok := errors.AsType[*runtime.EventError](err)
 		if !ok {
 			t.Fatalf("err = %v, want an *EventError", err)
