@@ -102,7 +102,8 @@ func linkPaging(op *model.Operation) *model.Pagination {
 //   - has_more, data and an after parameter without last_id: the last item's id, as
 //     OpenAI's lists of fine-tuning jobs take it;
 //   - next_page_token and a page_token parameter (Google's AIP-158);
-//   - next_cursor or next, and a cursor parameter;
+//   - next_cursor (at the top or in the list's metadata, see cursorPlaces) or next, and a
+//     cursor parameter;
 //   - a cursor parameter and a response field of the same name, cursor (Square), or
 //     continue under metadata (Kubernetes), which holds the next page's.
 //
@@ -140,11 +141,10 @@ func (b *builder) cursorShapes(op *model.Operation) *model.Pagination {
 		pg.From, pg.Param, pg.More, pg.Cursor = "has_more+data+after", queryParam(op, "after"), more, lastID()
 	case queryParam(op, "page_token") != nil && fieldPath(d, "next_page_token", isCursor) != nil:
 		pg.From, pg.Param, pg.Cursor = "next_page_token+page_token", queryParam(op, "page_token"), fieldPath(d, "next_page_token", isCursor)
-	case queryParam(op, "cursor") != nil && fieldPath(d, "next_cursor", isCursor) != nil:
-		pg.From, pg.Param, pg.More, pg.Cursor = "next_cursor+cursor", queryParam(op, "cursor"), more, fieldPath(d, "next_cursor", isCursor)
-	case queryParam(op, "cursor") != nil && fieldPath(d, "next", isCursor) != nil:
-		pg.From, pg.Param, pg.More, pg.Cursor = "next+cursor", queryParam(op, "cursor"), more, fieldPath(d, "next", isCursor)
-	case sameNamed(op, d, "cursor", pg), sameNamed(op, d, "continue", pg):
+	case cursorIn(op, d, "cursor", "next_cursor", cursorPlaces, pg),
+		cursorIn(op, d, "cursor", "next", cursorPlaces[:1], pg), // a next elsewhere may be a link
+		cursorIn(op, d, "cursor", "cursor", cursorPlaces, pg),
+		cursorIn(op, d, "continue", "continue", cursorPlaces, pg):
 		pg.More = more
 	default:
 		return nil
@@ -156,22 +156,23 @@ func (b *builder) cursorShapes(op *model.Operation) *model.Pagination {
 	return pg
 }
 
-// cursorPlaces are where a response keeps the next page's cursor under the name of the
-// parameter that takes it: at the top, or in the list's metadata (Kubernetes' ListMeta).
-var cursorPlaces = [][]string{{}, {"metadata"}, {"meta"}, {"pagination"}}
+// cursorPlaces are where a response keeps the next page's cursor: at the top, or in the
+// list's metadata (Kubernetes' ListMeta, Slack's response_metadata).
+var cursorPlaces = [][]string{{}, {"metadata"}, {"meta"}, {"pagination"}, {"response_metadata"}}
 
-// sameNamed fills pg when op has a query parameter called name and its response a cursor
-// field of that name in one of cursorPlaces, Square's cursor and cursor or Kubernetes'
-// continue and metadata.continue, and reports whether it has.
-func sameNamed(op *model.Operation, d *model.Decl, name string, pg *model.Pagination) bool {
-	p := queryParam(op, name)
+// cursorIn fills pg when op has a query parameter called param and its response a cursor
+// field called field in one of places (next_cursor and cursor, Slack's
+// response_metadata.next_cursor; Square's cursor and cursor; Kubernetes' continue and
+// metadata.continue), and reports whether it has.
+func cursorIn(op *model.Operation, d *model.Decl, param, field string, places [][]string, pg *model.Pagination) bool {
+	p := queryParam(op, param)
 	if p == nil {
 		return false
 	}
-	for _, at := range cursorPlaces {
-		at = append(slices.Clip(at), name)
+	for _, at := range places {
+		at = append(slices.Clip(at), field)
 		if path, leaf := findPath(model.NamedType(d), at...); path != nil && isCursor(leaf) {
-			pg.From, pg.Param, pg.Cursor = strings.Join(at, ".")+"+"+name, p, path
+			pg.From, pg.Param, pg.Cursor = strings.Join(at, ".")+"+"+param, p, path
 			return true
 		}
 	}
