@@ -49,7 +49,7 @@ type RetryEvent struct {
 
 	Attempt    int           // the attempt that failed, from 1
 	Wait       time.Duration // the wait before the next attempt
-	StatusCode int           // of the failed attempt, 0 if it got no response
+	StatusCode int           // of the failed attempt (of a 2xx its answer check failed, the status that stands for), 0 if none
 	Err        error         // of the failed attempt, nil if it got a response
 	// ServerSaidRetry reports that the failed attempt's response said x-should-retry:
 	// true (or Stripe-Should-Retry: true) and the policy follows the server's word: the
@@ -237,7 +237,7 @@ func (e *Engine) admit(ctx context.Context, req *http.Request, p *Policy, cfg *c
 	if !ok {
 		closeBody(req)
 		err := &Error{Method: req.Method, URL: redactURL(req.URL), Cause: ErrCircuitOpen}
-		e.noteGiveUp(ctx, err)
+		e.noteGiveUp(ctx, err, p.MaxRetryAfter)
 		return nil, 0, err
 	}
 	result := outcomeNeutral
@@ -247,7 +247,7 @@ func (e *Engine) admit(ctx context.Context, req *http.Request, p *Policy, cfg *c
 	resp, attempts, err := e.do(ctx, req, p, cfg, facts, probe, obs)
 	result = callOutcome(ctx, err)
 	if err != nil {
-		e.noteGiveUp(ctx, err) // for OneRetryLayer
+		e.noteGiveUp(ctx, err, p.MaxRetryAfter) // for OneRetryLayer
 	}
 	return resp, attempts, err
 }
@@ -827,14 +827,17 @@ func (e *Engine) report(c *call, v verdict) {
 		return
 	}
 	u := redactURL(c.req.URL)
+	// A failed answer shows the status it stands for (an overloaded stream's 503), not
+	// its 200.
+	status := last.decided()
 	if e.OnRetry != nil {
-		e.OnRetry(RetryEvent{Method: c.req.Method, URL: u, Attempt: c.sent, Wait: v.wait, StatusCode: last.status, Err: last.shownErr(&c.hide),
+		e.OnRetry(RetryEvent{Method: c.req.Method, URL: u, Attempt: c.sent, Wait: v.wait, StatusCode: status, Err: last.shownErr(&c.hide),
 			ServerSaidRetry: last.signal == signalRetry})
 	}
 	if e.Logger != nil {
 		attrs := append(e.callAttrs(c.req, &c.facts, u),
 			slog.Int("http.request.resend_count", c.sent), slog.Duration("retry.wait", v.wait), slog.String("retry.cause", string(w.Cause)))
-		attrs = appendOutcome(attrs, last.status, last.shownErr(&c.hide))
+		attrs = appendOutcome(attrs, status, last.shownErr(&c.hide))
 		e.Logger.LogAttrs(c.ctx, slog.LevelWarn, "retrying HTTP request", attrs...)
 	}
 }

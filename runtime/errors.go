@@ -36,6 +36,9 @@ var (
 	// error page from a proxy where JSON was declared, say), rather than a JSON syntax
 	// error.
 	ErrContentType = errors.New("response Content-Type is not what the method decodes")
+	// ErrTrailingData: a JSON response holds more than one value (text after the first),
+	// which decoding the first alone would drop in silence.
+	ErrTrailingData = errors.New("response holds text after its JSON value")
 	// ErrUndeclaredStatus: the response has a 2xx status the operation does not declare;
 	// the response (status, headers, body) is in the *Error, with the `default`
 	// response's model when the spec declares one.

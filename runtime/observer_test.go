@@ -323,6 +323,30 @@ func TestObserverSeesOneRetryLayerSuppress(t *testing.T) {
 	})
 }
 
+// The Retry-After OneRetryLayer adds, and tells the observer of, is the server's hint cut
+// to the longest the call that gave up would have waited: its policy's MaxRetryAfter.
+func TestObserverSeesOneRetryLayerSuppressCappedHint(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tr := retrytest.NewTransport(okHandler(), retrytest.RetryAfter(503, time.Hour))
+		e, rec, _ := observedEngine(tr)
+		srv := runtime.OneRetryLayer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			req, _ := http.NewRequestWithContext(r.Context(), "GET", "http://store.test/pets", nil)
+			if _, err := e.Do(r.Context(), req, retrySafe()); !errors.Is(err, runtime.ErrRetryAfterTooLong) {
+				t.Errorf("call error %v, want ErrRetryAfterTooLong", err)
+			}
+			w.WriteHeader(503)
+		}))
+		w := httptest.NewRecorder()
+		srv.ServeHTTP(w, httptest.NewRequest("GET", "/", nil))
+		if w.Header().Get("X-Should-Retry") != "false" || w.Header().Get("Retry-After") != "60" {
+			t.Fatalf("answer header %v, want X-Should-Retry: false and Retry-After: 60", w.Header())
+		}
+		if got := rec.Suppressions(); len(got) != 1 || got[0] != (runtime.SuppressInfo{StatusCode: 503, RetryAfter: time.Minute}) {
+			t.Errorf("suppressions %+v, want one 503 with Retry-After 60s", got)
+		}
+	})
+}
+
 // Each cause an *Error gives maps to its stop reason, through wrapping too.
 func TestStopReasonOf(t *testing.T) {
 	for _, tc := range []struct {

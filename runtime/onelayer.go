@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"io"
+	"math"
 	"net"
 	"net/http"
 	"strconv"
@@ -24,16 +25,18 @@ import (
 const ShouldRetryHeader = "X-Should-Retry"
 
 // noteGiveUp records on the tracker of ctx, if it has one, that a call ended with err for
-// load reasons (see gaveUp), and which observer to tell if OneRetryLayer says so. Without
-// a tracker it costs a context lookup on a failed call, and nothing on a call that
-// succeeded.
-func (e *Engine) noteGiveUp(ctx context.Context, err error) {
+// load reasons (see gaveUp), with the server's hint cut to maxWait, the longest the call
+// itself would have waited for one (its policy's MaxRetryAfter): a layer never tells its
+// callers to wait longer than it would have. It also records which observer to tell if
+// OneRetryLayer says so. Without a tracker it costs a context lookup on a failed call, and
+// nothing on a call that succeeded.
+func (e *Engine) noteGiveUp(ctx context.Context, err error, maxWait time.Duration) {
 	if ae, ok := gaveUp(ctx, err); ok {
 		var o any
 		if lo, ok := e.Observer.(LayerObserver); ok {
 			o = lo
 		}
-		giveup.Record(ctx, ae.RetryAfter, o)
+		giveup.Record(ctx, max(min(ae.RetryAfter, maxWait), 0), o)
 	}
 }
 
@@ -72,7 +75,8 @@ func loadReason(cause error) bool {
 // stream that stops for those reasons. When the handler then answers with a 5xx or a 429 and has not set
 // X-Should-Retry (or Stripe-Should-Retry) itself, the response gets X-Should-Retry: false,
 // and, when the handler set neither Retry-After nor Retry-After-Ms, a Retry-After of the
-// longest hint the given-up calls were sent (in seconds, rounded up). The clients above
+// longest hint the given-up calls were sent (in seconds, rounded up), each cut to the
+// longest its call would have waited (its policy's MaxRetryAfter). The clients above
 // then make one attempt and pass the answer on instead of retrying what was retried
 // already.
 //
@@ -92,8 +96,12 @@ func loadReason(cause error) bool {
 // The observer of the first call that gave up, when it is a LayerObserver, hears of each
 // X-Should-Retry: false written (retrygenotel counts them).
 //
-// The ResponseWriter the handler gets keeps http.Flusher and http.Hijacker, and unwraps
-// for http.ResponseController; the body, streamed or not, passes through untouched.
+// The ResponseWriter the handler gets keeps the optional interfaces of net/http's writers,
+// http.Flusher, http.Hijacker, http.Pusher, io.ReaderFrom, io.StringWriter and
+// http.CloseNotifier (each answering as the server's writer does, http.ErrNotSupported
+// where it has none), and unwraps for http.ResponseController, which reaches the rest
+// (deadlines, full duplex) and the methods of writers from outside net/http; the body,
+// streamed or not, passes through untouched.
 func OneRetryLayer(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx, g := giveup.With(r.Context())
@@ -129,9 +137,9 @@ func (w *layerWriter) addSignals(code int) {
 		h.Set(ShouldRetryHeader, "false")
 		info := SuppressInfo{StatusCode: code}
 		if hint := w.giveUps.Hint(); hint > 0 && len(h.Values("Retry-After")) == 0 && len(h.Values("Retry-After-Ms")) == 0 {
-			secs := int64((hint + time.Second - 1) / time.Second)
+			secs := ceilSeconds(hint)
 			h.Set("Retry-After", strconv.FormatInt(secs, 10))
-			info.RetryAfter = time.Duration(secs) * time.Second
+			info.RetryAfter = secondsDuration(secs)
 		}
 		if o, ok := w.giveUps.Observer().(LayerObserver); ok {
 			o.Suppressed(w.ctx, info)
@@ -140,6 +148,25 @@ func (w *layerWriter) addSignals(code int) {
 	if len(h.Values("Access-Control-Allow-Origin")) > 0 {
 		exposeSignals(h)
 	}
+}
+
+// ceilSeconds returns d, positive, in whole seconds rounded up, without the overflow that
+// adding a second less a nanosecond to a hint near the largest Duration would make.
+func ceilSeconds(d time.Duration) int64 {
+	s := int64(d / time.Second)
+	if d%time.Second != 0 {
+		s++
+	}
+	return s
+}
+
+// secondsDuration returns s seconds as a Duration, the largest Duration when s seconds
+// are more than it holds (a hint near the largest, rounded up).
+func secondsDuration(s int64) time.Duration {
+	if s > int64(math.MaxInt64/time.Second) {
+		return math.MaxInt64
+	}
+	return time.Duration(s) * time.Second
 }
 
 // exposeSignals adds signalHeaders to h's Access-Control-Expose-Headers, keeping what it
@@ -175,6 +202,36 @@ func (w *layerWriter) Write(p []byte) (int, error) {
 		w.WriteHeader(http.StatusOK)
 	}
 	return w.ResponseWriter.Write(p)
+}
+
+// WriteString writes s, through the server's own WriteString when it has one, as
+// io.WriteString asks.
+func (w *layerWriter) WriteString(s string) (int, error) {
+	if !w.wrote {
+		w.WriteHeader(http.StatusOK)
+	}
+	return io.WriteString(w.ResponseWriter, s)
+}
+
+// Push initiates an HTTP/2 server push, as http.Pusher does; it fails with
+// http.ErrNotSupported when the server's writer cannot (HTTP/1, a client that refused
+// pushes). It writes no header: pushes come before the answer.
+func (w *layerWriter) Push(target string, opts *http.PushOptions) error {
+	if p, ok := w.ResponseWriter.(http.Pusher); ok {
+		return p.Push(target, opts)
+	}
+	return http.ErrNotSupported
+}
+
+// CloseNotify is the deprecated http.CloseNotifier's, for handlers that still ask for it:
+// the server's channel, or one that never fires when the server's writer has none (the
+// request's context says the same, and better).
+func (w *layerWriter) CloseNotify() <-chan bool {
+	//lint:ignore SA1019 the layer keeps what the server's writer offers
+	if cn, ok := w.ResponseWriter.(http.CloseNotifier); ok {
+		return cn.CloseNotify()
+	}
+	return make(chan bool)
 }
 
 // ReadFrom lets io.Copy reach the server's own ReadFrom (sendfile) through the wrapper.

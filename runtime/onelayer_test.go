@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -53,7 +54,11 @@ func TestEngineRecordsGiveUps(t *testing.T) {
 		{name: "server said no", answer: func(int, *http.Request) (*http.Response, error) {
 			return response(503, http.Header{"X-Should-Retry": {"false"}}, ""), nil
 		}, policy: idempotent(), want: ErrServerSaidNoRetry, recorded: true},
-		{name: "hint too long", answer: withHint(429, "3600"), policy: idempotent(), want: ErrRetryAfterTooLong, recorded: true, hint: time.Hour},
+		// A layer never tells its callers to wait longer than it would have: the policy's
+		// MaxRetryAfter, 60s.
+		{name: "hint too long", answer: withHint(429, "3600"), policy: idempotent(), want: ErrRetryAfterTooLong, recorded: true, hint: time.Minute},
+		{name: "hint beyond any duration", answer: withHint(429, "99999999999999999999"), policy: idempotent(), want: ErrRetryAfterTooLong, recorded: true, hint: time.Minute},
+		{name: "no hint waited for", answer: withHint(429, "3600"), policy: func() *Policy { p := idempotent(); p.MaxRetryAfter = 0; return p }(), want: ErrRetryAfterTooLong, recorded: true},
 		{name: "deadline leaves no room for the next wait", answer: status(503), policy: idempotent(), deadline: 120 * time.Millisecond,
 			want: context.DeadlineExceeded, recorded: true},
 
@@ -111,7 +116,7 @@ func TestGiveUpsConcurrent(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := range 16 {
 		wg.Go(func() {
-			(&Engine{}).noteGiveUp(ctx, &Error{Cause: ErrExhausted, RetryAfter: time.Duration(i) * time.Second})
+			(&Engine{}).noteGiveUp(ctx, &Error{Cause: ErrExhausted, RetryAfter: time.Duration(i) * time.Second}, time.Minute)
 		})
 	}
 	wg.Wait()
@@ -127,7 +132,7 @@ func TestNoteGiveUpAllocatesNothing(t *testing.T) {
 	plain := context.WithValue(context.Background(), struct{ k int }{1}, "v")
 	e := &Engine{}
 	for name, ctx := range map[string]context.Context{"no tracker": plain, "tracker": tracked} {
-		if n := testing.AllocsPerRun(100, func() { e.noteGiveUp(ctx, err) }); n != 0 {
+		if n := testing.AllocsPerRun(100, func() { e.noteGiveUp(ctx, err, time.Minute) }); n != 0 {
 			t.Errorf("%s: %v allocations", name, n)
 		}
 	}
@@ -139,7 +144,7 @@ func BenchmarkNoteGiveUpNoTracker(b *testing.B) {
 	e := &Engine{}
 	b.ReportAllocs()
 	for b.Loop() {
-		e.noteGiveUp(ctx, err)
+		e.noteGiveUp(ctx, err, time.Minute)
 	}
 }
 
@@ -150,11 +155,28 @@ func serveLayer(t *testing.T, req *http.Request, gaveUp bool, hint time.Duration
 	rec := httptest.NewRecorder()
 	OneRetryLayer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if gaveUp {
-			(&Engine{}).noteGiveUp(r.Context(), &Error{Cause: ErrExhausted, RetryAfter: hint})
+			(&Engine{}).noteGiveUp(r.Context(), &Error{Cause: ErrExhausted, RetryAfter: hint}, math.MaxInt64)
 		}
 		h(w)
 	})).ServeHTTP(rec, req)
 	return rec.Result()
+}
+
+// The Retry-After an observer is told of is the header's, in seconds, and the largest
+// Duration when the header's seconds, rounded up, are more than a Duration holds.
+func TestSecondsDuration(t *testing.T) {
+	for _, c := range []struct {
+		secs int64
+		want time.Duration
+	}{
+		{2, 2 * time.Second},
+		{math.MaxInt64 / int64(time.Second), time.Duration(math.MaxInt64/int64(time.Second)) * time.Second},
+		{ceilSeconds(math.MaxInt64), math.MaxInt64},
+	} {
+		if got := secondsDuration(c.secs); got != c.want {
+			t.Errorf("secondsDuration(%d) = %v, want %v", c.secs, got, c.want)
+		}
+	}
 }
 
 func TestOneRetryLayerHeaders(t *testing.T) {
@@ -172,6 +194,7 @@ func TestOneRetryLayerHeaders(t *testing.T) {
 	}{
 		{name: "503 after a give-up", gaveUp: true, handler: code(503), shouldRetry: []string{"false"}},
 		{name: "502 after a give-up, hint", gaveUp: true, hint: 1500 * time.Millisecond, handler: code(502), shouldRetry: []string{"false"}, retryAfter: "2"},
+		{name: "the longest hint, rounded up without overflow", gaveUp: true, hint: math.MaxInt64, handler: code(503), shouldRetry: []string{"false"}, retryAfter: "9223372037"},
 		{name: "429 after a give-up", gaveUp: true, handler: code(429), shouldRetry: []string{"false"}},
 		{name: "implicit 200 after a give-up", gaveUp: true, handler: func(w http.ResponseWriter) { io.WriteString(w, "ok") }},
 		{name: "404 after a give-up", gaveUp: true, handler: code(404)},

@@ -332,11 +332,12 @@ type File struct {
 	Body io.Reader
 }
 
-// EventStream is a stream of server-sent events whose data decode into T: call Next until it returns
-// false, then Err; Close it, or cancel the call's context, to stop early. A failure before the first
-// event is retried under the operation's policy; once events have arrived, only a retry-safe operation
-// reconnects, with Last-Event-ID. The attempt timeout and the call's time budget bound getting the
-// response, not reading the events.
+// EventStream is a stream of server-sent events (or of JSON values, one a line) whose data decode into
+// T: call Next until it returns false, then Err; Close it, or cancel the call's context, to stop
+// early. A failure before the first event is retried under the operation's policy; once events have
+// arrived, only a retry-safe operation reconnects, with Last-Event-ID, and a stream of JSON values
+// does not. The attempt timeout and the call's time budget bound getting the response, not reading the
+// events.
 type EventStream[T any] struct {
 	s *wire.Stream[T]
 }
@@ -369,7 +370,8 @@ func (s *EventStream[T]) Delivered() int {
 }
 
 // Err returns what ended the stream: nil when it ended normally, a *StreamError when it was cut and
-// not resumed, an error matching ErrStreamClosed when Close ended it first.
+// not resumed or its context ended (matching the context's error), an error matching ErrStreamClosed
+// when Close ended it first.
 func (s *EventStream[T]) Err() error {
 	err := s.s.Err()
 	if se, ok := err.(*wire.StreamError); ok {
@@ -499,7 +501,7 @@ type Policy = runtime.Policy
 //	URL             string        // no user information or fragment, query values REDACTED
 //	Attempt         int           // the attempt that failed, from 1
 //	Wait            time.Duration // the wait before the next attempt
-//	StatusCode      int           // of the failed attempt; 0 when it got no response
+//	StatusCode      int           // of the failed attempt, or the one its stream error event stands for (503); 0 when none
 //	Err             error         // of the failed attempt (a transport error, a stream's error event); nil when it got a response
 //	ServerSaidRetry bool          // the response said x-should-retry: true, and the policy follows it
 type RetryEvent = runtime.RetryEvent
@@ -533,6 +535,7 @@ var (
 	ErrServerSaidNoRetry   = runtime.ErrServerSaidNoRetry
 	ErrRequestBody         = runtime.ErrRequestBody
 	ErrContentType         = runtime.ErrContentType
+	ErrTrailingData        = runtime.ErrTrailingData
 	ErrUndeclaredStatus    = runtime.ErrUndeclaredStatus
 	ErrStreamClosed        = runtime.ErrStreamClosed
 	ErrNoLocation          = runtime.ErrNoLocation
@@ -637,7 +640,7 @@ func WithOauth(fn func(ctx context.Context) (string, error)) Option {
 }
 
 // policyIdempotent is the retry policy of GetAlternatives, GetWithCookie, ExportItems, GetFile,
-// ListItems, GetItemArchive, GetWithOAuth and 5 other methods.
+// ListItems, GetItemArchive, GetWithOAuth and 10 other methods.
 var policyIdempotent = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
@@ -1203,6 +1206,144 @@ func (c *Client) GetWithQueryKey(ctx context.Context, opts ...CallOption) (*Item
 	return out, nil
 }
 
+// ExportTicks calls GET /tick-export (operationId exportTicks).
+//
+// The ticks as newline-delimited JSON.
+//
+// Response 200: Ticks.
+//
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
+//
+// It returns the JSON values of the response, one a line (application/x-ndjson), as an EventStream. A
+// stream cut before its first value is retried; one cut after it is not resumed: it ends with a
+// *StreamError that says how many values were delivered.
+func (c *Client) ExportTicks(ctx context.Context, opts ...CallOption) (*EventStream[Tick], error) {
+	r := wire.NewRequest("GET")
+	r.Operation("exportTicks", "/tick-export")
+	r.Security([]string{"bearerAuth"})
+	r.Path("/tick-export")
+	stream, err := wire.OpenStream[Tick](ctx, c.wire, r, &policyIdempotent, wire.StreamConfig{
+		Accept: "application/x-ndjson",
+		Lines:  true,
+	}, callOptions(opts))
+	if err != nil {
+		return nil, err
+	}
+	return &EventStream[Tick]{stream}, nil
+}
+
+// ListTicks calls GET /tick-list (operationId listTicks).
+//
+// The ticks as a list, or with watch=true as a stream of them, one a line, as Kubernetes lists.
+//
+// Response 200: Ticks.
+//
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
+func (c *Client) ListTicks(ctx context.Context, params *ListTicksParams, opts ...CallOption) ([]Tick, error) {
+	if params == nil {
+		params = new(ListTicksParams)
+	}
+	r := wire.NewRequest("GET")
+	r.Operation("listTicks", "/tick-list")
+	r.Security([]string{"bearerAuth"})
+	r.Path("/tick-list")
+	r.QueryParam("watch", wire.QueryForm, params.Watch)
+	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "application/json", callOptions(opts))
+	if err != nil {
+		return nil, err
+	}
+	var out []Tick
+	if err := wire.DecodeDeclared(resp, &out, nil, 200); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// ListTicksStream calls GET /tick-list (operationId listTicks).
+//
+// The ticks as a list, or with watch=true as a stream of them, one a line, as Kubernetes lists.
+//
+// Response 200: Ticks.
+//
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
+//
+// It returns the JSON values of the response, one a line (application/json;stream=watch), as an
+// EventStream. A stream cut before its first value is retried; one cut after it is not resumed: it
+// ends with a *StreamError that says how many values were delivered.
+func (c *Client) ListTicksStream(ctx context.Context, params *ListTicksParams, opts ...CallOption) (*EventStream[Tick], error) {
+	if params == nil {
+		params = new(ListTicksParams)
+	}
+	r := wire.NewRequest("GET")
+	r.Operation("listTicks", "/tick-list")
+	r.Security([]string{"bearerAuth"})
+	r.Path("/tick-list")
+	r.QueryParam("watch", wire.QueryForm, params.Watch)
+	stream, err := wire.OpenStream[Tick](ctx, c.wire, r, &policyIdempotent, wire.StreamConfig{
+		Accept: "application/json;stream=watch",
+		Lines:  true,
+	}, callOptions(opts))
+	if err != nil {
+		return nil, err
+	}
+	return &EventStream[Tick]{stream}, nil
+}
+
+// WatchTick calls GET /tick-list/{n}/watch (operationId watchTick).
+//
+// The changes of one tick, as Kubernetes' watch operations declare them, JSON and a stream of JSON
+// values alike.
+//
+// Response 200: Changes.
+//
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
+func (c *Client) WatchTick(ctx context.Context, n int64, opts ...CallOption) (*Tick, error) {
+	r := wire.NewRequest("GET")
+	r.Operation("watchTick", "/tick-list/{n}/watch")
+	r.Security([]string{"bearerAuth"})
+	r.Path("/tick-list/")
+	r.PathParam("n", wire.PathSimple, n)
+	r.Path("/watch")
+	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "application/json", callOptions(opts))
+	if err != nil {
+		return nil, err
+	}
+	out := new(Tick)
+	if err := wire.DecodeDeclared(resp, out, nil, 200); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// WatchTickStream calls GET /tick-list/{n}/watch (operationId watchTick).
+//
+// The changes of one tick, as Kubernetes' watch operations declare them, JSON and a stream of JSON
+// values alike.
+//
+// Response 200: Changes.
+//
+// Retries: up to 4 attempts on 408/429/500/502/503/504 and connection errors, backoff 500ms–10s, full jitter, as GET is safe (RFC 9110 §9.2.1).
+//
+// It returns the JSON values of the response, one a line (application/json;stream=watch), as an
+// EventStream. A stream cut before its first value is retried; one cut after it is not resumed: it
+// ends with a *StreamError that says how many values were delivered.
+func (c *Client) WatchTickStream(ctx context.Context, n int64, opts ...CallOption) (*EventStream[Tick], error) {
+	r := wire.NewRequest("GET")
+	r.Operation("watchTick", "/tick-list/{n}/watch")
+	r.Security([]string{"bearerAuth"})
+	r.Path("/tick-list/")
+	r.PathParam("n", wire.PathSimple, n)
+	r.Path("/watch")
+	stream, err := wire.OpenStream[Tick](ctx, c.wire, r, &policyIdempotent, wire.StreamConfig{
+		Accept: "application/json;stream=watch",
+		Lines:  true,
+	}, callOptions(opts))
+	if err != nil {
+		return nil, err
+	}
+	return &EventStream[Tick]{stream}, nil
+}
+
 // WatchTicks calls GET /ticks (operationId watchTicks).
 //
 // A stream of ticks that a retry may resume.
@@ -1384,6 +1525,13 @@ type ListLinkedItemsPage struct {
 	// Next is the cursor of the page after this one, "" when this one is the last: WithCursor(Next) starts
 	// a walk there.
 	Next string
+}
+
+// ListTicksParams holds the optional query, header and cookie parameters of ListTicks.
+type ListTicksParams struct {
+	_ noCompare
+	// Watch is the query parameter "watch".
+	Watch *bool
 }
 
 // ChatChunk is the schema at #/components/schemas/ChatChunk.

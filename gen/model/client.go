@@ -14,7 +14,7 @@ type SecurityScheme struct {
 	FuncOption string
 }
 
-// Stream is an operation's server-sent event stream.
+// Stream is an operation's server-sent event stream, or stream of JSON values.
 type Stream struct {
 	// GoName is the method that returns the stream: the operation's own name when it
 	// offers nothing but the stream, else e.g. "CreateChatCompletionStream".
@@ -29,6 +29,10 @@ type Stream struct {
 	Sentinel string
 	// Accept is the Accept header the stream method sends, e.g. "text/event-stream".
 	Accept string
+	// Lines reports a stream of JSON values, one a line (Accept is e.g.
+	// "application/x-ndjson" or "application/json;stream=watch"), not server-sent events.
+	// Such a stream has no sentinel.
+	Lines bool
 	// Flag is the request body's boolean property "stream" (JSON, form or multipart), by
 	// which the caller asks for the event stream: the stream method sends it true, the
 	// operation's other methods leave it out (false when it is required). nil when the

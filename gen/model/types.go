@@ -279,8 +279,9 @@ func (f *Field) FillEmpty() *Type {
 
 // EnumValue is one constant of an enum.
 type EnumValue struct {
-	GoName string // e.g. "PetStatusAvailable"
+	GoName string // e.g. "PetStatusAvailable", or "ChannelTypesGuildText" from a title
 	Value  any    // string, int64, float64 or bool, e.g. "available"
+	Doc    string // the description of a value written as a 3.1 const member, e.g. "a text channel"
 }
 
 // Variant is one alternative of a union.

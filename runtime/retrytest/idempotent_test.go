@@ -4,6 +4,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -157,4 +158,77 @@ func TestIdempotentFingerprintsTheQuery(t *testing.T) {
 	if code, _, _ := send(h, "POST", "/charges?amount=999", "k", ""); code != http.StatusUnprocessableEntity {
 		t.Errorf("same key, another query: %d; want 422", code)
 	}
+}
+
+// held returns how many keys h remembers and the bytes of the answers it holds.
+func held(h *IdempotentHandler) (keys int, bytes int) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, e := range h.keys {
+		bytes += len(e.body)
+	}
+	return len(h.keys), bytes
+}
+
+// answer16K answers 201 with 16 KiB.
+var answer16K = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusCreated)
+	w.Write(make([]byte, 16<<10))
+})
+
+// Answers expire by time, whether their keys are asked for again or not: 2,000 keys of
+// 16 KiB answers with a TTL of 1ms leave one answer held, not 32 MiB, and the run counts
+// of MaxKeys keys.
+func TestIdempotentForgetsByTime(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := Idempotent(answer16K, KeyTTL(time.Millisecond), MaxKeys(500))
+		for i := range 2000 {
+			send(h, "POST", "/charges", strconv.Itoa(i), "")
+			time.Sleep(time.Millisecond)
+		}
+		keys, bytes := held(h)
+		if bytes > 16<<10 || keys > 501 {
+			t.Errorf("%d keys, %d bytes held; want one answer at most, and 500 run counts", keys, bytes)
+		}
+		if h.Runs("1999") != 1 || h.Runs("1998") != 1 {
+			t.Errorf("Runs of the last keys = %d, %d; want 1", h.Runs("1999"), h.Runs("1998"))
+		}
+	})
+}
+
+// What Idempotent keeps is bounded in bytes and in keys, whatever the TTL: past a bound the
+// oldest answers go first, and a repeat of one runs the handler again, its runs counted.
+func TestIdempotentBounds(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := Idempotent(answer16K, MaxStoredBytes(1<<20))
+		for i := range 200 {
+			send(h, "POST", "/charges", strconv.Itoa(i), "")
+		}
+		if _, bytes := held(h); bytes > 1<<20 {
+			t.Errorf("%d bytes of answers held; want at most 1 MiB", bytes)
+		}
+		if code, replayed, _ := send(h, "POST", "/charges", "199", ""); code != 201 || replayed != "true" {
+			t.Errorf("the newest key: %d %q; want its answer replayed", code, replayed)
+		}
+
+		c := &counter{}
+		h = Idempotent(c, MaxKeys(100))
+		for i := range 1000 {
+			send(h, "POST", "/charges", strconv.Itoa(i), "x")
+		}
+		if keys, _ := held(h); keys > 200 {
+			t.Errorf("%d keys remembered; want at most 200, 100 answers and 100 counts", keys)
+		}
+		if _, replayed, _ := send(h, "POST", "/charges", "850", "x"); replayed != "" || h.Runs("850") != 2 {
+			t.Errorf("a key whose answer was forgotten: replayed %q, runs %d; want a second run", replayed, h.Runs("850"))
+		}
+		if _, replayed, _ := send(h, "POST", "/charges", "999", "x"); replayed != "true" {
+			t.Errorf("a kept key: replayed %q, want its answer", replayed)
+		}
+		big := Idempotent(answer16K, MaxStoredBytes(1024))
+		send(big, "POST", "/charges", "k", "")
+		if _, replayed, _ := send(big, "POST", "/charges", "k", ""); replayed != "" || big.Runs("k") != 2 {
+			t.Errorf("an answer over the bound: replayed %q, runs %d; want it not kept", replayed, big.Runs("k"))
+		}
+	})
 }

@@ -233,12 +233,23 @@ func (d *decoder) fitScore(i int, p *plan) int64 {
 
 // Scores rank the variants that take an object: a struct whose fields take all its
 // members and that misses none of its required fields, then a map, then structs by the
-// members their fields take less the members of another kind and the required fields
-// they miss. A union scores as its best leaf.
+// members their fields take less the members of another kind, and among those that take
+// as many, by the fewer required fields they miss. The members come first: a struct that
+// takes none of them is no better for requiring little (GitHub's starred-repository, two
+// required fields, beside a partial repository, which requires 73). A union scores as its
+// best leaf.
 const (
 	tierWhole = 2 << 32
 	tierMap   = 1 << 32
 )
+
+// partialScore is the score of a struct that takes an object in part: taken members (less
+// those of another kind) first, missing required fields second, below tierMap.
+func partialScore(taken, missing int) int64 {
+	const missingBits, maxTaken = 8, 1 << 20
+	taken = min(max(taken, -maxTaken), maxTaken)
+	return int64(taken)<<missingBits - int64(min(missing, 1<<missingBits-1))
+}
 
 // objectScore scores plan p for an object with members keys.
 func objectScore(p *plan, keys []lookMember) int64 {
@@ -290,7 +301,7 @@ func structScore(p *plan, keys []lookMember) int64 {
 	if known == len(keys) && missing == 0 {
 		return tierWhole + int64(known)
 	}
-	return int64(known - other - missing)
+	return partialScore(known-other, missing)
 }
 
 // fieldSet is a set of a struct's fields by position: a bit each for up to 64.
@@ -340,7 +351,8 @@ func (d *decoder) arrayScore(i int, p *plan) int64 {
 }
 
 // elementScore turns the objectScore of an element into its share of its list's score,
-// so that elements the item takes whole outweigh any number that it takes in part.
+// so that elements the item takes whole outweigh any number that it takes in part, and a
+// partial score keeps its order, members first (see partialScore).
 func elementScore(s int64) int64 {
 	switch {
 	case s >= tierWhole:
@@ -348,5 +360,5 @@ func elementScore(s int64) int64 {
 	case s >= tierMap:
 		return 1 << 15
 	}
-	return max(s, -1<<15)
+	return min(max(s>>4, -1<<15), 1<<15-1)
 }

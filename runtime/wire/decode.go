@@ -41,34 +41,71 @@ func isJSONType(ct string) bool {
 }
 
 // DecodeJSON decodes resp's body into v and closes it. An empty body leaves v unset. A
-// Content-Type that is not JSON is an error wrapping ErrContentType.
+// Content-Type that is not JSON is an error wrapping ErrContentType; a body that holds
+// more than one JSON value (text other than white space after the first) is an error
+// wrapping ErrTrailingData, as its values would otherwise be dropped in silence.
 func DecodeJSON(resp *http.Response, v any) error {
-	defer closeBody(resp)
 	if ct := resp.Header.Get("Content-Type"); !isJSON(ct) {
+		closeBody(resp)
 		return fmt.Errorf("decode %d response: %w: %s, not JSON", resp.StatusCode, ErrContentType, quoteMedia(ct))
 	}
-	if err := decodeFirst(resp.Body, v); err != nil && err != io.EOF {
+	if err := decodeOne(resp.Body, v); err != nil && err != io.EOF {
 		return fmt.Errorf("decode %d response: %w", resp.StatusCode, err)
 	}
 	return nil
 }
 
-// decodeFirst decodes the first JSON value of body into v, as a json.Decoder does: text
-// after it is ignored, and a body with no value is io.EOF. A body the engine read whole is
-// decoded where it lies, by json.Unmarshal, when it is one JSON value alone; any other
-// (empty, or with text after the value), which Unmarshal rejects before it decodes
-// anything, goes through a Decoder.
-func decodeFirst(body io.Reader, v any) error {
+// ErrTrailingData is the cause of the error a call returns when a JSON response holds
+// text after its value: a second value (a stream of JSON values the spec did not declare
+// as one), or garbage.
+var ErrTrailingData = runtime.ErrTrailingData
+
+// trailingLimit is how much of a body that was not read whole is read after its value, to
+// find text there; white space beyond it is not looked at.
+const trailingLimit = 64 << 10
+
+// decodeOne decodes the JSON value of body into v and closes body; a body with no value
+// is io.EOF, and one with more than white space after the value an error wrapping
+// ErrTrailingData. A body the engine read whole is decoded where it lies, by
+// json.Unmarshal; only one that Unmarshal rejects goes through a Decoder, to tell an empty
+// body or a second value from bad JSON. The rest of another body is drained as Drain
+// does, bounded in bytes and time.
+func decodeOne(body io.ReadCloser, v any) error {
 	mem, ok := body.(*membody.Body)
 	if !ok {
-		return json.NewDecoder(body).Decode(v)
+		dec := json.NewDecoder(body)
+		err := dec.Decode(v)
+		rest := runtime.Drain(body, trailingLimit)
+		if err != nil {
+			return err
+		}
+		buffered, _ := io.ReadAll(dec.Buffered())
+		return trailing(dec.InputOffset(), buffered, rest)
 	}
 	data := mem.Unread()
 	err := json.Unmarshal(data, v)
 	if _, syntax := err.(*json.SyntaxError); syntax && !json.Valid(data) {
-		return json.NewDecoder(bytes.NewReader(data)).Decode(v)
+		dec := json.NewDecoder(bytes.NewReader(data))
+		if err := dec.Decode(v); err != nil {
+			return err
+		}
+		return trailing(dec.InputOffset(), data[dec.InputOffset():])
 	}
 	return err
+}
+
+// trailing returns an error wrapping ErrTrailingData when rest, the text that follows a
+// value ending at byte off, holds more than JSON white space.
+func trailing(off int64, rest ...[]byte) error {
+	for _, part := range rest {
+		for i, c := range part {
+			if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+				return fmt.Errorf("%w, at byte %d (a stream of JSON values is read by a stream method)", ErrTrailingData, off+int64(i))
+			}
+		}
+		off += int64(len(part))
+	}
+	return nil
 }
 
 // ReadBody reads resp's whole body into *out and closes it.

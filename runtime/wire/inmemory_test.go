@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"mime"
 	"reflect"
 	"strings"
@@ -13,35 +14,50 @@ import (
 	"github.com/retrygen/retrygen/runtime/internal/membody"
 )
 
-// A body the engine read whole decodes as a json.Decoder decodes it: the first value,
-// text after it ignored, nothing for an empty body, and the same errors.
-func TestDecodeFirstInMemoryIsTheDecoders(t *testing.T) {
+// A body the engine read whole decodes as one read through a json.Decoder: its one value,
+// nothing for an empty body, the Decoder's errors, and ErrTrailingData, at the byte where
+// the text after the value starts, where a Decoder would leave it unread.
+func TestDecodeOneInMemoryIsTheDecoders(t *testing.T) {
 	type item struct {
 		ID   int64  `json:"id"`
 		Name string `json:"name"`
 	}
-	for _, in := range []string{
-		`{"id":1,"name":"Rex"}`,
-		" \n{\"id\":1}\n",
-		``,
-		`   `,
-		`{"id":1} trailing`,
-		`{"id":1}{"id":2}`,
-		`{"id":"one","name":"Rex"}`,
-		`{"id":1,`,
-		`{bad}`,
-		`null`,
-		`[1,2]`,
-		`123abc`,
+	for _, tt := range []struct {
+		in string
+		at int // the byte where text after the value starts; 0 for none
+	}{
+		{`{"id":1,"name":"Rex"}`, 0},
+		{" \n{\"id\":1}\n\r\t ", 0},
+		{``, 0},
+		{`   `, 0},
+		{`{"id":1} trailing`, 9},
+		{`{"id":1}{"id":2}`, 8},
+		{"{\"name\":\"x\"}\n{\"name\":\"y\"}\n", 13},
+		{`{"id":1}]`, 8},
+		{`{"id":1}` + strings.Repeat(" ", 2000) + `x`, 2008},
+		{`{"id":"one","name":"Rex"}`, 0},
+		{`{"id":1,`, 0},
+		{`{bad}`, 0},
+		{`null`, 0},
+		{`[1,2]`, 0},
+		{`123abc`, 0},
 	} {
-		t.Run(fmt.Sprintf("%q", in), func(t *testing.T) {
-			var want, got item
-			wantErr := json.NewDecoder(strings.NewReader(in)).Decode(&want)
+		t.Run(fmt.Sprintf("%.40q", tt.in), func(t *testing.T) {
+			var want, got, streamed item
+			dec := json.NewDecoder(strings.NewReader(tt.in))
+			wantErr := dec.Decode(&want)
+			if tt.at > 0 {
+				wantErr = fmt.Errorf("%w, at byte %d (a stream of JSON values is read by a stream method)", ErrTrailingData, tt.at)
+			}
 			var body membody.Body
-			body.Set([]byte(in))
-			gotErr := decodeFirst(&body, &got)
-			if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) || got != want {
-				t.Errorf("decodeFirst = %+v, %v; a json.Decoder gives %+v, %v", got, gotErr, want, wantErr)
+			body.Set([]byte(tt.in))
+			gotErr := decodeOne(&body, &got)
+			if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) || got != want || tt.at > 0 && !errors.Is(gotErr, ErrTrailingData) {
+				t.Errorf("decodeOne = %+v, %v; want %+v, %v", got, gotErr, want, wantErr)
+			}
+			streamErr := decodeOne(io.NopCloser(strings.NewReader(tt.in)), &streamed)
+			if fmt.Sprint(streamErr) != fmt.Sprint(gotErr) || streamed != got {
+				t.Errorf("streamed: %+v, %v; in memory: %+v, %v", streamed, streamErr, got, gotErr)
 			}
 		})
 	}

@@ -45,6 +45,9 @@ var ErrEventTooLarge = runtime.ErrEventTooLarge
 type EventReader struct {
 	// MaxEventSize caps one event's data, and one line; 0 means DefaultMaxEventSize.
 	MaxEventSize int
+	// Lines reads the body as a stream of JSON values, one a line (see NewLineReader),
+	// rather than as server-sent events.
+	Lines bool
 
 	r          io.Reader
 	buf        []byte
@@ -69,6 +72,18 @@ func NewEventReader(r io.Reader) *EventReader {
 	return &EventReader{r: r, buf: make([]byte, 32<<10)}
 }
 
+// NewLineReader returns a reader of the JSON values in r, one a line, as
+// application/x-ndjson, application/jsonl, application/json-seq and Kubernetes' watch
+// streams (application/json;stream=watch) write them: each line that holds more than white
+// space is one event whose Data is the line, trimmed, without the record separator (0x1E)
+// json-seq puts before each value; blank lines (heartbeats) are skipped; a last line
+// without its end counts. The events have no type and no ID.
+func NewLineReader(r io.Reader) *EventReader {
+	p := NewEventReader(r)
+	p.Lines = true
+	return p
+}
+
 // Retry returns the reconnection time the stream set with a "retry" field, and whether it
 // set one.
 func (p *EventReader) Retry() (time.Duration, bool) { return p.retry, p.retrySet }
@@ -88,6 +103,9 @@ func (p *EventReader) Next() (Event, error) {
 	max := p.MaxEventSize
 	if max <= 0 {
 		max = DefaultMaxEventSize
+	}
+	if p.Lines {
+		return p.nextLine(max)
 	}
 	for {
 		line, err := p.readLine(max)
@@ -152,6 +170,23 @@ func (p *EventReader) Next() (Event, error) {
 	}
 }
 
+// nextLine is Next for a stream of JSON values, one a line.
+func (p *EventReader) nextLine(max int) (Event, error) {
+	for {
+		line, err := p.readLine(max)
+		if err != nil {
+			return Event{}, err
+		}
+		if len(line) > max {
+			return Event{}, ErrEventTooLarge
+		}
+		if line = bytes.Trim(line, " \t\x1e"); len(line) > 0 {
+			p.eventCount++
+			return Event{Data: line}, nil
+		}
+	}
+}
+
 // discardEvent drops the event being read, after an error.
 func (p *EventReader) discardEvent() {
 	p.data = p.data[:0]
@@ -185,6 +220,9 @@ func (p *EventReader) readLine(max int) ([]byte, error) {
 		if p.start == p.end {
 			if p.readErr != nil {
 				if p.readErr == io.EOF {
+					if p.Lines && len(p.line) > 0 {
+						return p.line, nil // a stream of values may end without a line end
+					}
 					// A last line without its end is not a line: the event is dropped.
 					return nil, io.EOF
 				}

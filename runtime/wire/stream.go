@@ -60,6 +60,11 @@ type StreamConfig struct {
 	Sentinel string
 	// Text makes each event's data the value as is (a string type) instead of JSON.
 	Text bool
+	// Lines reads the body as JSON values, one a line (application/x-ndjson,
+	// application/jsonl, application/json-seq, application/json;stream=watch), rather
+	// than as server-sent events; see NewLineReader. Such a stream has no event IDs to
+	// resume from: once a value was delivered, a cut ends it.
+	Lines bool
 	// DecodeError picks an error model for a failed response's status, as DecodeError
 	// does; nil when the operation declares none.
 	DecodeError func(status int) any
@@ -229,7 +234,7 @@ func OpenStream[T any](ctx context.Context, c *Client, r *Request, p *runtime.Po
 	if s.cfg.Accept == "" {
 		s.cfg.Accept = "text/event-stream"
 	}
-	if s.cfg.Sentinel == "" {
+	if s.cfg.Sentinel == "" && !s.cfg.Lines {
 		s.cfg.Sentinel = "[DONE]"
 	}
 	if err := s.connect(&s.set, nil); err != nil {
@@ -253,11 +258,13 @@ func (s *Stream[T]) connect(set *callSettings, extra http.Header) error {
 		}
 		return err
 	}
-	if ct := resp.Header.Get("Content-Type"); ct != "" {
-		if mediaType(ct) != "text/event-stream" {
-			closeBody(resp)
-			return fmt.Errorf("%s %s: %w: %s, not an event stream (does the request ask for one?)", s.req.method, s.req.path.String(), ErrContentType, quoteMedia(ct))
+	if ct := resp.Header.Get("Content-Type"); !s.streams(ct) {
+		closeBody(resp)
+		what := "an event stream"
+		if s.cfg.Lines {
+			what = "a stream of JSON values"
 		}
+		return fmt.Errorf("%s %s: %w: %s, not %s (does the request ask for one?)", s.req.method, s.req.path.String(), ErrContentType, quoteMedia(ct), what)
 	}
 	s.mu.Lock()
 	closed := s.closed
@@ -281,6 +288,23 @@ func (s *Stream[T]) connect(set *callSettings, extra http.Header) error {
 	return nil
 }
 
+// streams reports whether a response of Content-Type ct is the stream asked for: an event
+// stream, or for Lines JSON of any media type (Kubernetes answers a watch as
+// application/json). An absent Content-Type is taken for it.
+func (s *Stream[T]) streams(ct string) bool {
+	if ct == "" {
+		return true
+	}
+	if s.cfg.Lines {
+		switch mediaType(ct) {
+		case "application/x-ndjson", "application/jsonl", "application/x-jsonlines", "application/json-seq":
+			return true
+		}
+		return isJSONType(ct)
+	}
+	return mediaType(ct) == "text/event-stream"
+}
+
 // firstRead is the start of one connection's events: its reader, and the first event or
 // the error that came in its place (nothing read yet when unread).
 type firstRead struct {
@@ -295,7 +319,7 @@ type firstRead struct {
 // ID and the retry interval of the stream's previous connection.
 func (s *Stream[T]) newReader(body io.Reader) *EventReader {
 	r := NewEventReader(body)
-	r.MaxEventSize = s.set.maxEventSize
+	r.MaxEventSize, r.Lines = s.set.maxEventSize, s.cfg.Lines
 	if s.events != nil {
 		r.SetLastEventID(s.events.LastEventID())
 		if retry, ok := s.events.Retry(); ok {
@@ -312,7 +336,7 @@ func (s *Stream[T]) newReader(body io.Reader) *EventReader {
 // one, waits for Next.
 func (s *Stream[T]) firstEvent(resp *http.Response) error {
 	s.opening = nil
-	if ct := resp.Header.Get("Content-Type"); ct != "" && mediaType(ct) != "text/event-stream" {
+	if !s.streams(resp.Header.Get("Content-Type")) {
 		return nil // connect refuses it
 	}
 	first := &firstRead{body: resp.Body, reader: s.newReader(resp.Body)}
@@ -329,8 +353,12 @@ func (s *Stream[T]) firstEvent(resp *http.Response) error {
 
 // decodeModel sets ee's Model: its data decoded into the stream's error event model, or
 // else into the error model the operation declares for the status it stands for, with the
-// credentials of req, the request it answers, hidden in its strings.
+// credentials of req, the request it answers, hidden in its strings, as they are in its
+// Code and Message, which its text shows.
 func (s *Stream[T]) decodeModel(ee *EventError, req *http.Request) {
+	if req != nil {
+		ee.Code, ee.Message = sent.HideText(req, ee.Code), sent.HideText(req, ee.Message)
+	}
 	data, ok := sent.HideRequestJSON(req, ee.Data)
 	switch {
 	case !ok:
@@ -365,9 +393,18 @@ func (s *Stream[T]) Next() bool {
 			return s.deliver(ev)
 		}
 		switch {
-		case err == io.EOF && !s.isClosed():
+		case s.isClosed():
+			s.end(err)
+		case s.ctx.Err() != nil:
+			// The call's context ended the stream, which a transport may tell as the end
+			// of the body (net/http's HTTP/1 does at times): it is no normal end.
+			if !errors.Is(err, s.ctx.Err()) {
+				err = s.ctx.Err()
+			}
+			s.end(err)
+		case err == io.EOF:
 			s.finish(nil)
-		case s.isClosed() || errors.Is(err, ErrEventTooLarge) || s.ctx.Err() != nil:
+		case errors.Is(err, ErrEventTooLarge):
 			s.end(err)
 		default:
 			// The connection was cut.
@@ -397,7 +434,7 @@ func (s *Stream[T]) next() (Event, error) {
 // deliver makes ev the current event and reports whether it is one: false, the stream
 // finished, at the sentinel or when its data does not decode.
 func (s *Stream[T]) deliver(ev Event) bool {
-	if string(ev.Data) == s.cfg.Sentinel {
+	if s.cfg.Sentinel != "" && string(ev.Data) == s.cfg.Sentinel {
 		s.finish(nil)
 		return false
 	}
@@ -419,11 +456,7 @@ func (s *Stream[T]) deliver(ev Event) bool {
 // under the same rules (a retry-safe operation only, the policy's attempts, the budget,
 // the backoff). Otherwise it ends the stream with the error.
 func (s *Stream[T]) failed(ee *EventError) bool {
-	req := s.request()
-	s.decodeModel(ee, req)
-	if req != nil { // the request's credentials, echoed, are not shown
-		ee.Code, ee.Message = sent.HideText(req, ee.Code), sent.HideText(req, ee.Message)
-	}
+	s.decodeModel(ee, s.request())
 	s.closeResponse()
 	if ee.StatusCode == 0 || !s.wait.RetriesStatus(ee.StatusCode) || s.events.LastEventID() == "" {
 		s.end(ee)
@@ -451,6 +484,8 @@ func (s *Stream[T]) reconnect(cut error) error {
 	switch {
 	case !p.Idempotent:
 		return fmt.Errorf("%w: %w", runtime.ErrNotRetrySafe, cut)
+	case s.cfg.Lines && s.delivered > 0:
+		return fmt.Errorf("%w: %w", errNoResume, cut)
 	case maxAttempts < 2:
 		return fmt.Errorf("%w: %w", runtime.ErrRetriesOff, cut)
 	case s.reconnects >= s.maxReconnects:
@@ -494,6 +529,10 @@ func (s *Stream[T]) waitInfo(wait time.Duration) runtime.WaitInfo {
 	}
 	return w
 }
+
+// errNoResume ends a stream of JSON values cut after a value was delivered: sent again,
+// the request would deliver the values from the start.
+var errNoResume = errors.New("not resumed: a stream of JSON values has no event IDs to resume from")
 
 // backoff returns the wait before the reconnection s.reconnects counts: the policy's
 // backoff for that retry on top of the floor, the longer of the policy's InitialDelay

@@ -244,20 +244,27 @@ func TestEventErrorText(t *testing.T) {
 	})
 }
 
+// keyedClient returns a client of tr that sends the API key sk-ant-SECRET-1234.
+func keyedClient(t *testing.T, tr *retrytest.Transport) *wire.Client {
+	t.Helper()
+	c, err := wire.NewClient("http://api.test", wire.WithHTTPClient(tr.Client()), wire.WithRequestEditor(func(_ context.Context, r *http.Request) error {
+		r.Header.Set("X-Api-Key", "sk-ant-SECRET-1234")
+		return nil
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
 // The request's credentials, echoed in an error event, are hidden from the call's error
 // text, as they are from a response body's.
 func TestEventErrorHidesCredentials(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		tr := retrytest.NewTransport(nil, retrytest.Events(retrytest.ErrorEvent(
 			`{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key sk-ant-SECRET-1234"}}`)))
-		c, err := wire.NewClient("http://api.test", wire.WithHTTPClient(tr.Client()), wire.WithRequestEditor(func(_ context.Context, r *http.Request) error {
-			r.Header.Set("X-Api-Key", "sk-ant-SECRET-1234")
-			return nil
-		}))
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, err = wire.OpenStream[string](context.Background(), c, wire.NewRequest("POST"), &keyed, wire.StreamConfig{Text: true}, nil)
+		c := keyedClient(t, tr)
+		_, err := wire.OpenStream[string](context.Background(), c, wire.NewRequest("POST"), &keyed, wire.StreamConfig{Text: true}, nil)
 		if err == nil || strings.Contains(err.Error(), "SECRET") || !strings.Contains(err.Error(), "authentication_error") {
 			t.Errorf("err = %v, want the event's error without the key", err)
 		}
@@ -326,13 +333,7 @@ func TestStreamErrorEventAfterTheFirstHidesCredentials(t *testing.T) {
 		events := append(textEvents(false, "a"), retrytest.ErrorEvent(
 			`{"type":"error","error":{"type":"authentication_error","message":"key sk-ant-SECRET-1234 revoked"}}`))
 		tr := retrytest.NewTransport(nil, retrytest.Events(events...))
-		c, err := wire.NewClient("http://api.test", wire.WithHTTPClient(tr.Client()), wire.WithRequestEditor(func(_ context.Context, r *http.Request) error {
-			r.Header.Set("X-Api-Key", "sk-ant-SECRET-1234")
-			return nil
-		}))
-		if err != nil {
-			t.Fatal(err)
-		}
+		c := keyedClient(t, tr)
 		s, err := wire.OpenStream[string](context.Background(), c, wire.NewRequest("POST"), &keyed, wire.StreamConfig{Text: true}, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -378,6 +379,27 @@ func TestEventErrorDecodesTheDeclaredModel(t *testing.T) {
 		m, ok := errors.AsType[*rateLimited](err)
 		if !ok || m.Error_.Type != "rate_limit_exceeded" || strings.Contains(m.Error_.Message, "SECRET") || !strings.Contains(m.Error_.Message, "slow down") {
 			t.Errorf("err = %v, model %+v; want the declared model, decoded, without the token", err, m)
+		}
+	})
+}
+
+// The *EventError of a connection's first event, which the call's error carries, shows
+// the request's credentials echoed in it hidden too, in its Message, its Code and its
+// text, as the error events after the first do.
+func TestFirstEventErrorHidesCredentialsInTheEvent(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tr := retrytest.NewTransport(nil, retrytest.Events(retrytest.ErrorEvent(
+			`{"type":"error","error":{"type":"bad_key_sk-ant-SECRET-1234","message":"invalid x-api-key sk-ant-SECRET-1234"}}`)))
+		c := keyedClient(t, tr)
+		_, err := wire.OpenStream[string](context.Background(), c, wire.NewRequest("POST"), &keyed, wire.StreamConfig{Text: true}, nil)
+		ee, ok := errors.AsType[*runtime.EventError](err)
+		if !ok {
+			t.Fatalf("err = %v, want an *EventError", err)
+		}
+		for what, text := range map[string]string{"Message": ee.Message, "Code": ee.Code, "Error()": ee.Error()} {
+			if strings.Contains(text, "SECRET") || !strings.Contains(text, "REDACTED") {
+				t.Errorf("%s = %q, want the key hidden", what, text)
+			}
 		}
 	})
 }

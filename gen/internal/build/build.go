@@ -45,9 +45,10 @@ type builder struct {
 	claims         []*claim             // package-level names asked for, see resolveNames
 	bases          map[*model.Decl]site // where each inline type was made, for the names inside it
 	titles         map[*openapi3.Schema]titled
-	byTitle        map[string]titleType // the one type of the schemas of a title and content, by its key
-	componentNames map[string]bool      // the Go names of the component schemas
-	refIndex       map[*model.Decl]int  // see ref
+	byTitle        map[string]titleType        // the one type of the schemas of a title and content, by its key
+	componentNames map[string]bool             // the Go names of the component schemas
+	refIndex       map[*model.Decl]int         // see ref
+	valueTitles    map[*model.EnumValue]string // the titles that name enum constants (constenum.go)
 	refDecls       []*model.Decl
 
 	fields    int                          // struct fields built so far, against MaxFields
@@ -119,6 +120,7 @@ func Build(spec *load.Spec) (*model.API, error) {
 		errorSets:     map[string]*model.ErrorSet{},
 		bases:         map[*model.Decl]site{},
 		byTitle:       map[string]titleType{},
+		valueTitles:   map[*model.EnumValue]string{},
 		refused:       map[*openapi3.Parameter]bool{},
 	}
 	doc := spec.Doc
@@ -173,17 +175,27 @@ func Build(spec *load.Spec) (*model.API, error) {
 }
 
 // nameConstructors names each union's New<Union> once every type has its name, so that
-// a constructor never takes the name of a type.
+// a constructor never takes the name of a type. A union of more variants than a type set
+// may hold (maxUnionTerms) has none: its variants are set as fields.
 func (b *builder) nameConstructors() {
 	for _, d := range b.decls {
-		if d.Kind != model.UnionDecl || !slices.ContainsFunc(d.Variants, func(v *model.Variant) bool {
-			return v.Type.Kind != model.KindBuiltin || v.Type.Builtin != model.Any
-		}) {
+		terms := 0
+		for _, v := range d.Variants {
+			if v.Type.Kind != model.KindBuiltin || v.Type.Builtin != model.Any {
+				terms++
+			}
+		}
+		if d.Kind != model.UnionDecl || terms == 0 || terms > maxUnionTerms {
 			continue
 		}
 		d.Constructor = b.pkg.UniqueFor("New"+d.GoName, "constructor of "+d.GoName)
 	}
 }
+
+// maxUnionTerms is the most terms Go's type checker takes in the type set of a type
+// parameter, the constructor's: "cannot handle more than 100 union terms
+// (implementation limitation)".
+const maxUnionTerms = 100
 
 // componentGoNames names the component schemas in Go, in the order of keys, the
 // description's own first: a component the loader made of a place in another file

@@ -32,12 +32,30 @@ func isEventStream(ct string) bool {
 	return mt == "text/event-stream"
 }
 
-// stream sets op.Stream when a 2xx response offers text/event-stream. The event's data
-// is the media type's itemSchema (3.2), else its schema; a schema that describes the
-// whole event (an object with a data property and nothing but id, event and retry
-// beside it, as Speakeasy writes them) gives the data property. When the operation's
-// success responses offer nothing else, its method returns the stream; otherwise the
-// stream gets a method of its own, <Op>Stream.
+// isJSONStream reports a media type whose body is a stream of JSON values, one a line:
+// application/x-ndjson, application/jsonl, application/x-jsonlines, application/json-seq,
+// and a JSON type with the parameter stream=watch, Kubernetes' watch events.
+func isJSONStream(ct string) bool {
+	switch mt := mediaType(ct); mt {
+	case "application/x-ndjson", "application/jsonl", "application/x-jsonlines", "application/json-seq":
+		return true
+	case "application/json":
+		_, params, _ := mime.ParseMediaType(ct)
+		return params["stream"] == "watch"
+	}
+	return false
+}
+
+// isStream reports a media type that a stream method reads: server-sent events, or a
+// stream of JSON values.
+func isStream(ct string) bool { return isEventStream(ct) || isJSONStream(ct) }
+
+// stream sets op.Stream when a 2xx response offers text/event-stream, or else a stream of
+// JSON values (isJSONStream). The event's data is the media type's itemSchema (3.2), else
+// its schema; a schema that describes the whole event (an object with a data property
+// and nothing but id, event and retry beside it, as Speakeasy writes them) gives the data
+// property. When the operation's success responses offer nothing else, its method
+// returns the stream; otherwise the stream gets a method of its own, <Op>Stream.
 func (b *builder) stream(op *model.Operation, kop *openapi3.Operation) {
 	var (
 		ct     string
@@ -47,18 +65,21 @@ func (b *builder) stream(op *model.Operation, kop *openapi3.Operation) {
 	for r := range successResponses(kop) {
 		for _, c := range source.SortedKeys(r.Content) {
 			switch {
-			case !isEventStream(c):
+			case !isStream(c):
 				others = true
-			case mt == nil && r.Content[c] != nil:
+			case r.Content[c] != nil && (mt == nil || isEventStream(c) && !isEventStream(ct)):
 				ct, mt = c, r.Content[c]
 			}
 		}
 	}
-	if mt == nil {
+	if mt == nil || !validHeaderValue(ct) {
 		return
 	}
 	s := &model.Stream{Accept: ct, Sentinel: "[DONE]", Only: !others}
-	if v, ok := mt.Extensions["x-speakeasy-sse-sentinel"].(string); ok && v != "" {
+	if isJSONStream(ct) {
+		s.Lines, s.Sentinel = true, ""
+	}
+	if v, ok := mt.Extensions["x-speakeasy-sse-sentinel"].(string); ok && v != "" && !s.Lines {
 		s.Sentinel = v
 	}
 	schema := mt.ItemSchema
@@ -76,7 +97,8 @@ func (b *builder) stream(op *model.Operation, kop *openapi3.Operation) {
 	} else {
 		s.Type = b.typeOf(schema, at("event of "+op.GoName, op.GoName+"Event", op.GoName+"StreamEvent"))
 	}
-	s.Text = s.Type.Kind == model.KindBuiltin && s.Type.Builtin == model.String
+	// An event's data is text; a value of a stream of JSON values is JSON, a string too.
+	s.Text = !s.Lines && s.Type.Kind == model.KindBuiltin && s.Type.Builtin == model.String
 	op.Stream = s
 }
 
@@ -289,6 +311,8 @@ const (
 // turns into a binary string under each `produces` type) is binary.
 func responseBody(ct string, mt *openapi3.MediaType) bodyKind {
 	switch {
+	case isJSONStream(ct): // read by the stream method, as an event stream is
+		return bodyBinary
 	case classifyMedia(ct) == mediaJSON && !binarySchema(mt), rangeJSON(ct, mt):
 		return bodyJSON
 	case isTextMedia(ct):
@@ -332,12 +356,14 @@ func isTextMedia(ct string) bool {
 	if strings.HasPrefix(mt, "text/") {
 		return mt != "text/event-stream"
 	}
+	if isJSONStream(ct) {
+		return false
+	}
 	if strings.HasSuffix(mt, "+xml") || strings.HasSuffix(mt, "+yaml") {
 		return true
 	}
 	switch mt {
 	case "application/xml", "application/yaml", "application/x-yaml",
-		"application/x-ndjson", "application/jsonl", "application/x-jsonlines", "application/json-seq",
 		"application/csv", "application/javascript", "application/ecmascript",
 		"application/graphql", "application/sql", "application/sdp",
 		"application/x-www-form-urlencoded":
@@ -358,7 +384,7 @@ func successMedia(content openapi3.Content) (string, *openapi3.MediaType, bodyKi
 		}
 		k := responseBody(ct, mt)
 		switch {
-		case kind < 0, k == bodyJSON && kind != bodyJSON, isEventStream(best) && !isEventStream(ct) && kind != bodyJSON:
+		case kind < 0, k == bodyJSON && kind != bodyJSON, isStream(best) && !isStream(ct) && kind != bodyJSON:
 			best, kind = ct, k
 		}
 	}
@@ -391,7 +417,7 @@ func successTypes(kop *openapi3.Operation) (types []string, media map[string]*op
 	for r := range successResponses(kop) {
 		for _, ct := range source.SortedKeys(r.Content) {
 			mt := r.Content[ct]
-			if mt == nil || isEventStream(ct) || !validHeaderValue(ct) || media[ct] != nil {
+			if mt == nil || isStream(ct) || !validHeaderValue(ct) || media[ct] != nil {
 				continue
 			}
 			types = append(types, ct)
@@ -556,7 +582,7 @@ func (b *builder) unusedMedia(op *model.Operation, kop *openapi3.Operation) {
 			continue
 		}
 		for _, ct := range source.SortedKeys(rr.Value.Content) {
-			if read[ct] || isEventStream(ct) || !validHeaderValue(ct) {
+			if read[ct] || isStream(ct) || !validHeaderValue(ct) {
 				continue
 			}
 			b.warnOp(op, rr.Value.Origin, "response %s: content type %q is not read; the method asks for %q", code, ct, op.Result.Accept)

@@ -1,6 +1,7 @@
 package build
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -17,7 +18,7 @@ func TestIsTextMedia(t *testing.T) {
 		"application/xml":            true,
 		"application/atom+xml":       true,
 		"application/x-yaml":         true,
-		"application/x-ndjson":       true,
+		"application/x-ndjson":       false, // a stream of JSON values
 		"application/sdp":            true,
 		"text/event-stream":          false,
 		"text/*":                     true,
@@ -262,5 +263,73 @@ func TestMediaTypeWithBadParameters(t *testing.T) {
 	}
 	if !IsJSONMedia("application/json; charset") || !isTextMedia("text/csv;;") || !isEventStream("text/event-stream; x") {
 		t.Error("a media type with a parameter that does not parse is not read as its type")
+	}
+}
+
+// A response of JSON values one a line is a stream, as text/event-stream is: its own
+// method when the operation offers nothing else, else <Op>Stream beside the JSON method,
+// which no longer asks for it. Server-sent events win over it.
+func TestJSONStreams(t *testing.T) {
+	op := func(id, content string) string {
+		return "  /" + id + ":\n    get:\n      operationId: " + id + "\n      responses:\n        \"200\":\n          description: ok\n          content: {" + content + "}\n"
+	}
+	tick := `{schema: {type: object, properties: {n: {type: integer}}}}`
+	api, err := buildSpec(t, "openapi: 3.0.3\ninfo: {title: t, version: \"1\"}\npaths:\n"+
+		op("ndjson", `application/x-ndjson: `+tick)+
+		op("jsonl", `application/jsonl: `+tick)+
+		op("seq", `application/json-seq: `+tick)+
+		op("watch", `application/json: `+tick+`, "application/json; stream=watch": `+tick+`, application/yaml: `+tick)+
+		op("both", `text/event-stream: `+tick+`, application/x-ndjson: `+tick)+
+		op("param", `"application/json;stream=other": `+tick)+
+		op("strings", `application/x-ndjson: {schema: {type: string}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, o := range api.Operations {
+		s := "no stream"
+		if o.Stream != nil {
+			s = fmt.Sprintf("%s %s lines=%v only=%v", o.Stream.GoName, o.Stream.Accept, o.Stream.Lines, o.Stream.Only)
+			if o.Stream.Text {
+				s += " text"
+			}
+		}
+		if o.Result != nil {
+			s += "; result " + o.Result.Accept
+		}
+		got[o.GoName] = s
+	}
+	for name, want := range map[string]string{
+		"Ndjson": "Ndjson application/x-ndjson lines=true only=true",
+		"Jsonl":  "Jsonl application/jsonl lines=true only=true",
+		"Seq":    "Seq application/json-seq lines=true only=true",
+		"Watch":  "WatchStream application/json; stream=watch lines=true only=false; result application/json",
+		"Both":   "Both text/event-stream lines=false only=true",
+		"Param":  "no stream; result application/json;stream=other",
+		// Each line is JSON, a string too: it is decoded, not taken as text.
+		"Strings": "Strings application/x-ndjson lines=true only=true",
+	} {
+		if got[name] != want {
+			t.Errorf("%s: %s\n\twant %s", name, got[name], want)
+		}
+	}
+}
+
+func TestIsJSONStream(t *testing.T) {
+	for ct, want := range map[string]bool{
+		"application/x-ndjson":                             true,
+		"application/jsonl":                                true,
+		"application/x-jsonlines":                          true,
+		"application/json-seq":                             true,
+		"application/json;stream=watch":                    true,
+		"Application/JSON; Stream=watch":                   true,
+		"application/json; charset=utf-8":                  false,
+		"application/json;stream=other":                    false,
+		"application/vnd.kubernetes.protobuf;stream=watch": false,
+		"text/event-stream":                                false,
+	} {
+		if got := isJSONStream(ct); got != want {
+			t.Errorf("isJSONStream(%q) = %v, want %v", ct, got, want)
+		}
 	}
 }

@@ -589,6 +589,11 @@ func (b *builder) nameEnumValues() {
 				// leaves the constant the word Value rather than a number; values that
 				// only spell one name apart ("Foo Bar", "Foo-Bar") are numbered.
 				name := d.GoName + enumSuffix(v.Value)
+				if title := strings.TrimSpace(b.valueTitles[v]); title != "" && !consts[d.GoName+enumSuffix(title)] {
+					// A 3.1 const member's title names it (GUILD_TEXT: ChannelTypesGuildText);
+					// of two members of one title, the second is named by its value.
+					name = d.GoName + enumSuffix(title)
+				}
 				if b.pkg.Taken(name) && !consts[name] && !b.pkg.Taken(name+"Value") {
 					name += "Value"
 				}

@@ -46,7 +46,7 @@ func (b *builder) paging(op *model.Operation, item *openapi3.PathItem, kop *open
 		op.Pagination = pg
 		return
 	}
-	if pg := cursorShapes(op); pg != nil {
+	if pg := b.cursorShapes(op); pg != nil {
 		op.Pagination = pg
 		return
 	}
@@ -69,10 +69,11 @@ func (b *builder) namePaging(ops []*model.Operation) {
 }
 
 // listResult returns the type of op's one JSON result, decoded whole; nil when op has
-// another kind of result or none, which no page walk can read.
+// another kind of result or none, which no page walk can read. A stream the operation
+// offers beside it (Kubernetes' lists, with watch=true) has a method of its own.
 func listResult(op *model.Operation) *model.Type {
 	r := op.Result
-	if r == nil || !op.ReadsBodyWhole() || r.Multi != nil || len(r.Responses) != 1 || !r.Responses[0].JSON || op.Stream != nil {
+	if r == nil || !op.ReadsBodyWhole() || r.Multi != nil || len(r.Responses) != 1 || !r.Responses[0].JSON || op.Stream != nil && op.Stream.Only {
 		return nil
 	}
 	return r.Type
@@ -101,36 +102,36 @@ func linkPaging(op *model.Operation) *model.Pagination {
 //   - has_more, data and an after parameter without last_id: the last item's id, as
 //     OpenAI's lists of fine-tuning jobs take it;
 //   - next_page_token and a page_token parameter (Google's AIP-158);
-//   - next_cursor or next, and a cursor parameter.
+//   - next_cursor (at the top or in the list's metadata, see cursorPlaces) or next, and a
+//     cursor parameter;
+//   - a cursor parameter and a response field of the same name, cursor (Square), or
+//     continue under metadata (Kubernetes), which holds the next page's.
 //
-// They come first, in this order; bodyShapes has the others.
-func cursorShapes(op *model.Operation) *model.Pagination {
+// They come first, in this order; bodyShapes has the others. A shape that fits a response
+// whose items retrygen cannot tell (itemsOf) is warned about, with the overlay that says
+// which array they are.
+func (b *builder) cursorShapes(op *model.Operation) *model.Pagination {
 	d := structDecl(listResult(op))
 	if d == nil {
 		return nil
 	}
 	more := fieldPath(d, "has_more", isBool)
 	data := fieldPath(d, "data", isSlice)
-	var items model.Path
-	var item *model.Type
+	pg := &model.Pagination{Kind: model.PageCursor}
 	if data != nil {
-		items, item = data, sliceElem(data[0].Field.Type)
+		pg.Items, pg.Item = data, sliceElem(data[0].Field.Type)
 	} else {
-		items, item = itemsOf(listResult(op))
-	}
-	if item == nil {
-		return nil
+		pg.Items, pg.Item = itemsOf(listResult(op))
 	}
 	lastID := func() model.Path {
 		if data == nil {
 			return nil
 		}
-		if id := fieldPath(structDecl(item), "id", isCursor); id != nil {
+		if id := fieldPath(structDecl(pg.Item), "id", isCursor); id != nil {
 			return append(append(slices.Clone(data), model.PathStep{Last: true}), id...)
 		}
 		return nil
 	}
-	pg := &model.Pagination{Kind: model.PageCursor, Items: items, Item: item}
 	switch {
 	case more != nil && data != nil && queryParam(op, "after") != nil && fieldPath(d, "last_id", isCursor) != nil:
 		pg.From, pg.Param, pg.More, pg.Cursor = "has_more+data+after+last_id", queryParam(op, "after"), more, fieldPath(d, "last_id", isCursor)
@@ -140,14 +141,66 @@ func cursorShapes(op *model.Operation) *model.Pagination {
 		pg.From, pg.Param, pg.More, pg.Cursor = "has_more+data+after", queryParam(op, "after"), more, lastID()
 	case queryParam(op, "page_token") != nil && fieldPath(d, "next_page_token", isCursor) != nil:
 		pg.From, pg.Param, pg.Cursor = "next_page_token+page_token", queryParam(op, "page_token"), fieldPath(d, "next_page_token", isCursor)
-	case queryParam(op, "cursor") != nil && fieldPath(d, "next_cursor", isCursor) != nil:
-		pg.From, pg.Param, pg.More, pg.Cursor = "next_cursor+cursor", queryParam(op, "cursor"), more, fieldPath(d, "next_cursor", isCursor)
-	case queryParam(op, "cursor") != nil && fieldPath(d, "next", isCursor) != nil:
-		pg.From, pg.Param, pg.More, pg.Cursor = "next+cursor", queryParam(op, "cursor"), more, fieldPath(d, "next", isCursor)
+	case cursorIn(op, d, "cursor", "next_cursor", cursorPlaces, pg),
+		cursorIn(op, d, "cursor", "next", cursorPlaces[:1], pg), // a next elsewhere may be a link
+		cursorIn(op, d, "cursor", "cursor", cursorPlaces, pg),
+		cursorIn(op, d, "continue", "continue", cursorPlaces, pg):
+		pg.More = more
 	default:
 		return nil
 	}
+	if pg.Item == nil {
+		b.warnItems(op, d, pg)
+		return nil
+	}
 	return pg
+}
+
+// cursorPlaces are where a response keeps the next page's cursor: at the top, or in the
+// list's metadata (Kubernetes' ListMeta, Slack's response_metadata).
+var cursorPlaces = [][]string{{}, {"metadata"}, {"meta"}, {"pagination"}, {"response_metadata"}}
+
+// cursorIn fills pg when op has a query parameter called param and its response a cursor
+// field called field in one of places (next_cursor and cursor, Slack's
+// response_metadata.next_cursor; Square's cursor and cursor; Kubernetes' continue and
+// metadata.continue), and reports whether it has.
+func cursorIn(op *model.Operation, d *model.Decl, param, field string, places [][]string, pg *model.Pagination) bool {
+	p := queryParam(op, param)
+	if p == nil {
+		return false
+	}
+	for _, at := range places {
+		at = append(slices.Clip(at), field)
+		if path, leaf := findPath(model.NamedType(d), at...); path != nil && isCursor(leaf) {
+			pg.From, pg.Param, pg.Cursor = strings.Join(at, ".")+"+"+param, p, path
+			return true
+		}
+	}
+	return false
+}
+
+// warnItems warns that op fits the pagination pg but that its response d has several
+// arrays and none of the names that tell a list's items, with the overlay that walks the
+// first of them.
+func (b *builder) warnItems(op *model.Operation, d *model.Decl, pg *model.Pagination) {
+	var arrays []string
+	var first model.Path
+	for _, f := range d.Fields {
+		if !f.Additional && sliceElem(f.Type) != nil {
+			arrays = append(arrays, f.Name)
+			if first == nil {
+				first = model.Path{{Field: f}}
+			}
+		}
+	}
+	if len(arrays) == 0 {
+		return
+	}
+	withItems := *pg
+	withItems.Items = first
+	b.opWarning(op, "say which array holds the items with an overlay action (see docs/pagination.md): "+overlayAction(op, &withItems),
+		"the list fits the pagination shape %s, but its response has several arrays (%s) and none of the names of a list's items: the operation gets no page walk",
+		pg.From, strings.Join(arrays, ", "))
 }
 
 // queryParam returns op's query parameter called name, nil when it has none.
@@ -175,9 +228,11 @@ func fieldPath(d *model.Decl, name string, ok func(*model.Type) bool) model.Path
 }
 
 // itemsOf returns where a list's items are in t, a result: t itself when it is an array,
-// else its one array property, or among several the one with a name lists give their
-// items (itemNames); and the type of an item. It returns a nil type when there is no
-// array, or several and none of those names, or several of them.
+// else its one array property, or among several the one left when those that report on
+// the answer (errors, warnings, as Square's lists have beside their items) are set aside,
+// or else the one with a name lists give their items (itemNames); and the type of an item.
+// It returns a nil type when there is no array, or several and none or several of those
+// names.
 func itemsOf(t *model.Type) (model.Path, *model.Type) {
 	if t == nil {
 		return nil, nil
@@ -200,7 +255,11 @@ func itemsOf(t *model.Type) (model.Path, *model.Type) {
 		}
 	}
 	if len(arrays) > 1 {
-		arrays = named
+		if items := slices.DeleteFunc(slices.Clone(arrays), func(f *model.Field) bool { return slices.Contains(reportNames, f.Name) }); len(items) == 1 {
+			arrays = items
+		} else {
+			arrays = named
+		}
 	}
 	if len(arrays) != 1 {
 		return nil, nil
@@ -211,6 +270,9 @@ func itemsOf(t *model.Type) (model.Path, *model.Type) {
 // itemNames are the names lists give the array of their items, which tell it from the
 // other arrays of a page (Box's entries beside its order).
 var itemNames = []string{"data", "items", "entries", "results", "records", "values", "elements"}
+
+// reportNames are the names of the arrays that report on an answer beside its items.
+var reportNames = []string{"errors", "warnings"}
 
 // bare returns t without the pointers, Nullables, aliases and defined types around it;
 // a cycle of named types is not followed far.

@@ -127,12 +127,12 @@ func offsetShape(op *model.Operation, d *model.Decl, more model.Path) *model.Pag
 // pagedField names the field of d that says a list goes on over pages, "" when it has
 // none: a next page's cursor, marker or URL, or has_more.
 func pagedField(d *model.Decl) string {
-	for _, name := range []string{"next_marker", "next_page", "next_page_token", "next_cursor", "next_page_uri", "next_page_url", "has_more"} {
+	for _, name := range []string{"next_marker", "next_page", "next_page_token", "next_cursor", "next_page_uri", "next_page_url", "has_more", "cursor", "continue"} {
 		if fieldPath(d, name, func(*model.Type) bool { return true }) != nil {
 			return name
 		}
 	}
-	for _, at := range nextURLs[2:5] {
+	for _, at := range append(nextURLs[2:5:5], []string{"metadata", "continue"}) {
 		if p, _ := findPath(model.NamedType(d), at...); p != nil {
 			return strings.Join(at, ".")
 		}

@@ -60,6 +60,22 @@ func TestBodyShapes(t *testing.T) {
 				"\tfix: say which with an overlay action (see docs/pagination.md): {target: \"$.paths['/items'].get\", update: {x-pagination: {type: cursor, inputs: [{name: marker, in: parameters, type: cursor}], outputs: {nextCursor: $.next_marker, results: $.items}}}}"},
 		{"marker without parameter", q("limit", "integer"), items + `, next_marker: {type: string}`, "none", "spec.yaml:5:5: GET /items (listItems): the response has next_marker, a sign of pagination, but no parameter retrygen knows to ask for the next page with: the operation gets no page walk"},
 		{"two arrays", q("marker", "string"), `a: {type: array, items: {type: string}}, b: {type: array, items: {type: string}}, next_marker: {type: string}`, "none", "no array of items retrygen can tell"},
+		{"square cursor", q("cursor", "string") + "," + q("limit", "integer"), `errors: {type: array, items: {type: object, properties: {code: {type: string}}}}, payments: {type: array, items: {$ref: "#/components/schemas/Item"}}, cursor: {type: string}`,
+			"cursor from cursor+cursor param cursor next $.cursor", ""},
+		{"kubernetes continue", q("continue", "string") + "," + q("limit", "integer"), `apiVersion: {type: string}, items: {type: array, items: {$ref: "#/components/schemas/Item"}}, metadata: {type: object, properties: {continue: {type: string}, resourceVersion: {type: string}}}`,
+			"cursor from metadata.continue+continue param continue next $.metadata.continue", ""},
+		{"continue at the top", q("continue", "string"), items + `, continue: {type: string}`, "cursor from continue+continue param continue next $.continue", ""},
+		{"slack", q("cursor", "string") + "," + q("limit", "integer"), `ok: {type: boolean}, channels: {type: array, items: {$ref: "#/components/schemas/Item"}}, response_metadata: {type: object, properties: {next_cursor: {type: string}}}`,
+			"cursor from response_metadata.next_cursor+cursor param cursor next $.response_metadata.next_cursor", ""},
+		{"a next link in the metadata is no cursor", q("cursor", "string"), items + `, meta: {type: object, properties: {next: {type: string}}}`, "none", ""},
+		{"a next cursor beside the echoed one", q("cursor", "string"), items + `, cursor: {type: string}, next_cursor: {type: string}`, "cursor from next_cursor+cursor param cursor next $.next_cursor", ""},
+		{"errors and warnings are no page", q("marker", "string"), `errors: {type: array, items: {type: string}}, things: {type: array, items: {$ref: "#/components/schemas/Item"}}, warnings: {type: array, items: {type: string}}, next_marker: {type: string}`,
+			"cursor from next_marker+marker param marker next $.next_marker", ""},
+		{"two arrays and a cursor", q("cursor", "string"), `a: {type: array, items: {type: string}}, b: {type: array, items: {type: string}}, cursor: {type: string}`, "none",
+			"spec.yaml:5:5: GET /items (listItems): the list fits the pagination shape cursor+cursor, but its response has several arrays (a, b) and none of the names of a list's items: the operation gets no page walk\n" +
+				"\tfix: say which array holds the items with an overlay action (see docs/pagination.md): {target: \"$.paths['/items'].get\", update: {x-pagination: {type: cursor, inputs: [{name: cursor, in: parameters, type: cursor}], outputs: {nextCursor: $.cursor, results: $.a}}}}"},
+		{"cursor without parameter", q("limit", "integer"), items + `, cursor: {type: string}`, "none", "the response has cursor, a sign of pagination, but no parameter retrygen knows"},
+		{"continue without parameter", q("limit", "integer"), items + `, metadata: {type: object, properties: {continue: {type: string}}}`, "none", "the response has metadata.continue, a sign of pagination, but no parameter retrygen knows"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			api, warnings := buildWarned(t, listSpec(tt.params, tt.props))
@@ -98,5 +114,52 @@ func TestURLShapeThroughAUnion(t *testing.T) {
 	pg := api.Operations[0].Pagination
 	if pg == nil || pg.From != "links.pages.next" || pg.Cursor.String() != "$.links.pages.next" || len(pg.Cursor) != 4 || !pg.Cursor[2].Variant {
 		t.Fatalf("pagination %+v, warnings %v", pg, warnings)
+	}
+}
+
+// A Kubernetes list, as its Swagger 2.0 description writes it: a continue parameter and
+// metadata.continue, and the watch stream beside the JSON list. The list is walked, and
+// the stream has its own method.
+func TestKubernetesList(t *testing.T) {
+	api, warnings := buildWarned(t, `swagger: "2.0"
+info: {title: k, version: "1"}
+paths:
+  /api/v1/pods:
+    get:
+      operationId: listCoreV1PodForAllNamespaces
+      produces: [application/json, application/yaml, application/vnd.kubernetes.protobuf, application/json;stream=watch, application/vnd.kubernetes.protobuf;stream=watch]
+      parameters:
+        - {name: continue, in: query, type: string, uniqueItems: true}
+        - {name: limit, in: query, type: integer}
+        - {name: watch, in: query, type: boolean}
+      responses:
+        "200": {description: OK, schema: {$ref: "#/definitions/io.k8s.api.core.v1.PodList"}}
+definitions:
+  io.k8s.api.core.v1.PodList:
+    type: object
+    required: [items]
+    properties:
+      apiVersion: {type: string}
+      items: {type: array, items: {$ref: "#/definitions/io.k8s.api.core.v1.Pod"}}
+      kind: {type: string}
+      metadata: {$ref: "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta"}
+  io.k8s.api.core.v1.Pod:
+    type: object
+    properties:
+      metadata: {type: object, properties: {name: {type: string}}}
+  io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta:
+    type: object
+    properties:
+      continue: {type: string}
+      remainingItemCount: {type: integer, format: int64}
+      resourceVersion: {type: string}
+`)
+	op := api.Operations[0]
+	pg := op.Pagination
+	if pg == nil || pg.From != "metadata.continue+continue" || pg.Items.String() != "$.items" {
+		t.Errorf("pagination %+v, warnings %v; want a walk by metadata.continue", pg, warnings)
+	}
+	if s := op.Stream; s == nil || s.Only || !s.Lines || s.Accept != "application/json;stream=watch" {
+		t.Errorf("stream %+v; want a stream method of application/json;stream=watch", s)
 	}
 }

@@ -45,6 +45,7 @@ type shape struct {
 	variants []*openapi3.SchemaRef // shapeUnion, null variants left out
 	values   []any                 // shapeEnum, converted to the base type
 	open     bool                  // shapeEnum: other values are allowed too
+	members  []enumMember          // shapeEnum written as alternatives: values[i]'s title and doc
 }
 
 // shapeOf decides what s becomes, without building anything.
@@ -58,7 +59,15 @@ func shapeWithin(s *openapi3.Schema, outer []*openapi3.Schema) shape {
 	// oneOf/anyOf: null variants make the value nullable; variants that only constrain
 	// the parent (required lists and the like) are not alternatives.
 	if len(s.Properties) == 0 {
-		if vs := alternatives(s); len(vs) == 1 {
+		vs := alternatives(s)
+		if len(vs) > 1 || len(vs) == 1 && vs[0].Ref == "" && vs[0].Value.Const != nil {
+			// One member that is an enum or a $ref is that type; a const alone is a
+			// scalar that would lose the member's title and the parent's format.
+			if sh, ok := constEnum(s, vs); ok {
+				return sh
+			}
+		}
+		if len(vs) == 1 {
 			return shape{kind: shapeRef, ref: vs[0]}
 		} else if len(vs) > 1 {
 			if allStrings(vs) {
@@ -403,7 +412,7 @@ func enumConstant(base model.Builtin, v any) (any, bool) {
 // integer over 2^63): the type still accepts what the server sends.
 func (b *builder) warnDroppedEnumValues(d *model.Decl, s *openapi3.Schema, base model.Builtin) {
 	var dropped []string
-	for _, v := range s.Enum {
+	for _, v := range rawEnumValues(s) {
 		if _, ok := enumConstant(base, v); !ok && v != nil {
 			dropped = append(dropped, source.Describe(v))
 		}
@@ -600,8 +609,15 @@ func (b *builder) fill(d *model.Decl, s *openapi3.Schema, sh shape) {
 		b.structFields(d, props, required, additionalProperties(s, map[*openapi3.Schema]bool{}), nil)
 	case shapeEnum:
 		b.warnDroppedEnumValues(d, s, sh.builtin)
-		for _, v := range sh.values {
-			d.Values = append(d.Values, &model.EnumValue{Value: v}) // named by nameEnumValues
+		for i, v := range sh.values {
+			ev := &model.EnumValue{Value: v} // named by nameEnumValues
+			if sh.members != nil {
+				ev.Doc = sh.members[i].doc
+				if sh.members[i].title != "" {
+					b.valueTitles[ev] = sh.members[i].title
+				}
+			}
+			d.Values = append(d.Values, ev)
 		}
 	case shapeUnion:
 		b.union(d, s, sh.variants)

@@ -162,7 +162,7 @@ func runtimeTypes() []jen.Code {
 		"URL             string        // no user information or fragment, query values REDACTED",
 		"Attempt         int           // the attempt that failed, from 1",
 		"Wait            time.Duration // the wait before the next attempt",
-		"StatusCode      int           // of the failed attempt; 0 when it got no response",
+		"StatusCode      int           // of the failed attempt, or the one its stream error event stands for (503); 0 when none",
 		"Err             error         // of the failed attempt (a transport error, a stream's error event); nil when it got a response",
 		"ServerSaidRetry bool          // the response said x-should-retry: true, and the policy follows it",
 	)

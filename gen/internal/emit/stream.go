@@ -13,11 +13,24 @@ func (e *emitter) streamMethod(op *model.Operation, d doc, args, body []jen.Code
 	if !op.Policy.Retry {
 		resume = "A stream that is cut is not resumed: it ends with a *StreamError that says how many events were delivered."
 	}
-	d.para("It returns the server-sent events as an EventStream that ends at the event whose data is " + quoteDoc(s.Sentinel) + ". " + resume)
+	if s.Lines {
+		resume = "A stream cut before its first value is retried; one cut after it is not resumed: it ends with a *StreamError that says how many values were delivered."
+		if !op.Policy.Retry {
+			resume = "A stream that is cut is not resumed: it ends with a *StreamError that says how many values were delivered."
+		}
+		d.para("It returns the JSON values of the response, one a line (" + oneLine(s.Accept) + "), as an EventStream. " + resume)
+	} else {
+		d.para("It returns the server-sent events as an EventStream that ends at the event whose data is " + quoteDoc(s.Sentinel) + ". " + resume)
+	}
 	if s.Flag != nil {
 		d.para("It sends the body's " + quoteDoc(s.Flag.Name) + " property true, whatever the caller set, to ask for the stream.")
 	}
-	cfg := jen.Dict{jen.Id("Accept"): jen.Lit(s.Accept), jen.Id("Sentinel"): jen.Lit(s.Sentinel)}
+	cfg := jen.Dict{jen.Id("Accept"): jen.Lit(s.Accept)}
+	if s.Lines {
+		cfg[jen.Id("Lines")] = jen.True()
+	} else {
+		cfg[jen.Id("Sentinel")] = jen.Lit(s.Sentinel)
+	}
 	if s.Text {
 		cfg[jen.Id("Text")] = jen.True()
 	}

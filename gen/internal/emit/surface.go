@@ -143,7 +143,7 @@ func eventStream() []jen.Code {
 	recv := jen.Id("s").Op("*").Add(es.Clone())
 	inner := jen.Id("s").Dot("s")
 	return []jen.Code{
-		declare("EventStream is a stream of server-sent events whose data decode into T: call Next until it returns false, then Err; Close it, or cancel the call's context, to stop early. A failure before the first event is retried under the operation's policy; once events have arrived, only a retry-safe operation reconnects, with Last-Event-ID. The attempt timeout and the call's time budget bound getting the response, not reading the events.",
+		declare("EventStream is a stream of server-sent events (or of JSON values, one a line) whose data decode into T: call Next until it returns false, then Err; Close it, or cancel the call's context, to stop early. A failure before the first event is retried under the operation's policy; once events have arrived, only a retry-safe operation reconnects, with Last-Event-ID, and a stream of JSON values does not. The attempt timeout and the call's time budget bound getting the response, not reading the events.",
 			jen.Type().Id("EventStream").Types(jen.Id("T").Any()).Struct(jen.Id("s").Op("*").Qual(wirePath, "Stream").Types(jen.Id("T")))),
 		method("Next reads the next event, reconnecting when the operation allows it, and reports whether there is one: false at the end of the stream, on an error (see Err) or after Close.",
 			recv.Clone(), "Next", nil, []jen.Code{jen.Bool()}, jen.Return(inner.Clone().Dot("Next").Call())),
@@ -155,7 +155,7 @@ func eventStream() []jen.Code {
 			jen.Return(inner.Clone().Dot("Event").Call().Dot("Type"))),
 		method("Delivered returns how many events Next has returned.", recv.Clone(), "Delivered", nil, []jen.Code{jen.Int()},
 			jen.Return(inner.Clone().Dot("Delivered").Call())),
-		method("Err returns what ended the stream: nil when it ended normally, a *StreamError when it was cut and not resumed, an error matching ErrStreamClosed when Close ended it first.",
+		method("Err returns what ended the stream: nil when it ended normally, a *StreamError when it was cut and not resumed or its context ended (matching the context's error), an error matching ErrStreamClosed when Close ended it first.",
 			recv.Clone(), "Err", nil, []jen.Code{jen.Error()},
 			jen.Err().Op(":=").Add(inner.Clone().Dot("Err").Call()),
 			jen.If(jen.List(jen.Id("se"), jen.Id("ok")).Op(":=").Err().Assert(jen.Op("*").Qual(wirePath, "StreamError")), jen.Id("ok")).Block(

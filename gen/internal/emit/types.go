@@ -81,7 +81,9 @@ func (e *emitter) decl(d *model.Decl) *jen.Statement {
 			s.Line().Line().Add(docLine(what))
 			s.Const().DefsFunc(func(g *jen.Group) {
 				for _, v := range d.Values {
-					g.Id(v.GoName).Id(d.GoName).Op("=").Add(constLit(v.Value))
+					var dc doc
+					dc.para(v.Doc)
+					g.Add(dc.code()).Id(v.GoName).Id(d.GoName).Op("=").Add(constLit(v.Value))
 				}
 			})
 		}

@@ -334,11 +334,12 @@ type File struct {
 	Body io.Reader
 }
 
-// EventStream is a stream of server-sent events whose data decode into T: call Next until it returns
-// false, then Err; Close it, or cancel the call's context, to stop early. A failure before the first
-// event is retried under the operation's policy; once events have arrived, only a retry-safe operation
-// reconnects, with Last-Event-ID. The attempt timeout and the call's time budget bound getting the
-// response, not reading the events.
+// EventStream is a stream of server-sent events (or of JSON values, one a line) whose data decode into
+// T: call Next until it returns false, then Err; Close it, or cancel the call's context, to stop
+// early. A failure before the first event is retried under the operation's policy; once events have
+// arrived, only a retry-safe operation reconnects, with Last-Event-ID, and a stream of JSON values
+// does not. The attempt timeout and the call's time budget bound getting the response, not reading the
+// events.
 type EventStream[T any] struct {
 	s *wire.Stream[T]
 }
@@ -371,7 +372,8 @@ func (s *EventStream[T]) Delivered() int {
 }
 
 // Err returns what ended the stream: nil when it ended normally, a *StreamError when it was cut and
-// not resumed, an error matching ErrStreamClosed when Close ended it first.
+// not resumed or its context ended (matching the context's error), an error matching ErrStreamClosed
+// when Close ended it first.
 func (s *EventStream[T]) Err() error {
 	err := s.s.Err()
 	if se, ok := err.(*wire.StreamError); ok {
@@ -501,7 +503,7 @@ type Policy = runtime.Policy
 //	URL             string        // no user information or fragment, query values REDACTED
 //	Attempt         int           // the attempt that failed, from 1
 //	Wait            time.Duration // the wait before the next attempt
-//	StatusCode      int           // of the failed attempt; 0 when it got no response
+//	StatusCode      int           // of the failed attempt, or the one its stream error event stands for (503); 0 when none
 //	Err             error         // of the failed attempt (a transport error, a stream's error event); nil when it got a response
 //	ServerSaidRetry bool          // the response said x-should-retry: true, and the policy follows it
 type RetryEvent = runtime.RetryEvent
@@ -535,6 +537,7 @@ var (
 	ErrServerSaidNoRetry   = runtime.ErrServerSaidNoRetry
 	ErrRequestBody         = runtime.ErrRequestBody
 	ErrContentType         = runtime.ErrContentType
+	ErrTrailingData        = runtime.ErrTrailingData
 	ErrUndeclaredStatus    = runtime.ErrUndeclaredStatus
 	ErrStreamClosed        = runtime.ErrStreamClosed
 	ErrNoLocation          = runtime.ErrNoLocation
