@@ -119,8 +119,8 @@ func WithMaxBody(n int64) Option {
 // receiver is the http.Handler NewReceiver returns.
 type receiver struct {
 	routes   []*route
-	byEvent  map[string]*route // with Member
-	member   string            // the member every route is recognised by; "" for none
+	byEvent  map[string]*route // by Member and Event, joined by a NUL
+	members  []string          // the Members of the routes
 	common   *Verifier         // the verifier of every route, for a delivery no route takes
 	unsigned bool              // every route is unsigned
 	methods  []string
@@ -197,13 +197,12 @@ func NewReceiver(routes []Route, opts ...Option) (http.Handler, error) {
 			rc.common = v
 		}
 	}
-	rc.member = rc.routes[0].Member
 	for _, r := range rc.routes {
-		if r.Member != rc.member {
-			rc.member = ""
-		}
 		if r.Member != "" {
-			rc.byEvent[r.Event] = r
+			rc.byEvent[r.Member+"\x00"+r.Event] = r
+			if !slices.Contains(rc.members, r.Member) {
+				rc.members = append(rc.members, r.Member)
+			}
 		}
 	}
 	return rc, nil
@@ -328,7 +327,8 @@ func (rc *receiver) run(w http.ResponseWriter, r *http.Request, rt *route, d *De
 	}
 }
 
-// route returns the route that takes a delivery; nil when none does.
+// route returns the route that takes a delivery: the one whose Event its member names,
+// else the one whose Path ends the request's path (the longest); nil when none does.
 func (rc *receiver) route(r *http.Request, members map[string]json.RawMessage) *route {
 	if len(rc.routes) == 1 {
 		rt := rc.routes[0]
@@ -339,9 +339,12 @@ func (rc *receiver) route(r *http.Request, members map[string]json.RawMessage) *
 		}
 		return rt
 	}
-	if rc.member != "" {
-		ev, _ := stringMember(members, rc.member)
-		return rc.byEvent[ev]
+	for _, m := range rc.members {
+		if ev, ok := stringMember(members, m); ok {
+			if rt := rc.byEvent[m+"\x00"+ev]; rt != nil {
+				return rt
+			}
+		}
 	}
 	var best *route
 	for _, rt := range rc.routes {

@@ -150,10 +150,11 @@ func literalSuffix(expr string) string {
 // Standard Webhooks', OpenAI's and Stripe's type, then names other APIs use.
 var routeMembers = []string{"type", "event", "event_type", "eventType"}
 
-// route decides how the receiver tells the webhooks apart: by a member of the payload that
-// each webhook's schema fixes to a value of its own (OpenAI's and Stripe's "type"), else by
-// the end of the request's path (a 3.1 webhook's name, a callback's URL after its
-// expression) where those differ. A webhook alone needs neither.
+// route decides how the receiver tells the webhooks apart: the 3.1 webhooks, which the
+// API sends to one URL, by a member of the payload that each webhook's schema fixes to a
+// value of its own (OpenAI's and Stripe's "type"); the others, and callbacks, whose URL
+// the client gives, by the end of the request's path (a 3.1 webhook's name, a callback's
+// URL after its expression) where those differ. A webhook alone needs neither.
 func route(hooks []*model.Webhook) {
 	if len(hooks) < 2 {
 		for _, h := range hooks {
@@ -161,18 +162,23 @@ func route(hooks []*model.Webhook) {
 		}
 		return
 	}
-	if m := routeMember(hooks); m != "" {
-		for _, h := range hooks {
+	var webhooks []*model.Webhook
+	for _, h := range hooks {
+		if h.Callback == "" {
+			webhooks = append(webhooks, h)
+		}
+	}
+	if m := routeMember(webhooks); m != "" {
+		for _, h := range webhooks {
 			h.Member, h.Event, h.Path = m, fixedMember(h.Payload, m), ""
 		}
-		return
 	}
 	count := map[string]int{}
 	for _, h := range hooks {
 		count[h.Path]++
 	}
 	for _, h := range hooks {
-		if h.Path == "" || count[h.Path] > 1 {
+		if count[h.Path] > 1 {
 			h.Path = ""
 		}
 	}
@@ -181,6 +187,9 @@ func route(hooks []*model.Webhook) {
 // routeMember returns a member that every webhook's payload fixes to a distinct string;
 // "" when there is none.
 func routeMember(hooks []*model.Webhook) string {
+	if len(hooks) < 2 {
+		return ""
+	}
 	d := structDecl(hooks[0].Payload)
 	if d == nil {
 		return ""
