@@ -245,3 +245,48 @@ func TestDownstreamGaveUp(t *testing.T) {
 	})
 }
 `
+
+// loadFile applies the overlay to a spec of this folder's testdata, and fails on any
+// warning the overlay causes.
+func loadFile(t *testing.T, spec, overlay string) *gen.Spec {
+	t.Helper()
+	s, err := gen.Load(filepath.Join("testdata", spec), gen.LoadOptions{Overlays: []string{overlay}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range s.Warnings {
+		if w.Pos.File == overlay {
+			t.Errorf("warning: %v", w)
+		}
+	}
+	return s
+}
+
+// stripe-webhooks.yaml and github-webhooks.yaml sign every webhook as their sender does
+// and name its id, set in the overlay; Stripe's events carry their API version.
+func TestVendorWebhookOverlays(t *testing.T) {
+	for _, tc := range []struct{ overlay, scheme, id, version string }{
+		{"stripe-webhooks.yaml", "stripe", "body id", "api_version"},
+		{"github-webhooks.yaml", "github-sha256", "header X-GitHub-Delivery", "api_version"},
+	} {
+		s := loadFile(t, "vendor-webhooks.yaml", tc.overlay)
+		if len(s.API.Webhooks) != 2 {
+			t.Fatalf("%s: %d webhooks", tc.overlay, len(s.API.Webhooks))
+		}
+		for _, h := range s.API.Webhooks {
+			if h.Signature.SchemeText() != tc.scheme || !strings.HasPrefix(h.Signature.At, tc.overlay+":") {
+				t.Errorf("%s: %s signed %+v", tc.overlay, h.Name, h.Signature)
+			}
+			if h.ID.Text() != tc.id || h.ID.TTL != 76*time.Hour || !strings.HasPrefix(h.ID.At, tc.overlay+":") {
+				t.Errorf("%s: %s id %+v", tc.overlay, h.Name, h.ID)
+			}
+			if h.VersionMember != tc.version || h.Member != "type" {
+				t.Errorf("%s: %s version member %q, routed by %q", tc.overlay, h.Name, h.VersionMember, h.Member)
+			}
+		}
+	}
+	// Stripe's own description has no webhooks; the overlay applies to it all the same.
+	if s := load(t, "stripe.yaml", "stripe-webhooks.yaml"); len(s.API.Webhooks) != 0 {
+		t.Errorf("stripe.yaml: %d webhooks", len(s.API.Webhooks))
+	}
+}
