@@ -96,6 +96,13 @@ webhooks:
           application/json:
             schema: {type: object, properties: {id: {type: string}}}
       responses: {"200": {description: ok}}
+  thingForm:
+    post:
+      requestBody:
+        content:
+          application/x-www-form-urlencoded:
+            schema: {type: object, properties: {id: {type: string}}}
+      responses: {"200": {description: ok}}
 components:
   securitySchemes:
     digest: {type: http, scheme: digest}
@@ -106,8 +113,7 @@ components:
 	}
 	text := s.Warnings.Error()
 	for _, want := range []string{
-		`api.yaml:32:3: webhook "thingDeleted": only its payload types are generated`,
-		`(createThing): callback "done": only its payload types are generated`,
+		`api.yaml:40:5: webhook "thingForm": its request has no JSON body: no receiver is generated for it`,
 		`(createThing): response 200: links are not turned into code`,
 		`(createThing): response 200: content type "application/pdf" is not read`,
 		`security scheme "digest": http scheme "digest" is not supported`,

@@ -803,9 +803,9 @@ func (r *runtimeImporter) Import(path string) (*types.Package, error) {
 
 var clientImporter = sync.OnceValues(func() (types.Importer, error) {
 	imp := &runtimeImporter{std: importer.Default(), own: map[string]*types.Package{}}
-	// In dependency order: runtime imports its internal packages, and runtime/wire
-	// imports them all.
-	for _, dir := range []string{"runtime/internal/membody", "runtime/internal/giveup", "runtime/internal/sent", "runtime/internal/shown", "runtime/internal/outer", "runtime", "runtime/wire"} {
+	// In dependency order: runtime imports its internal packages, and runtime/wire and
+	// runtime/webhook import them.
+	for _, dir := range []string{"runtime/internal/membody", "runtime/internal/giveup", "runtime/internal/sent", "runtime/internal/shown", "runtime/internal/outer", "runtime/internal/dedupe", "runtime", "runtime/wire", "runtime/webhook"} {
 		files, err := filepath.Glob(filepath.Join("..", dir, "*.go"))
 		if err != nil {
 			return nil, err

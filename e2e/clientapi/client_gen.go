@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/retrygen/retrygen/runtime"
+	"github.com/retrygen/retrygen/runtime/webhook"
 	"github.com/retrygen/retrygen/runtime/wire"
 )
 
@@ -1431,6 +1432,124 @@ func (c *Client) TranscribeStream(ctx context.Context, body TranscribeRequest, o
 		return nil, err
 	}
 	return &EventStream[ChatChunk]{stream}, nil
+}
+
+// WebhookHandler receives the webhooks of Client features: NewWebhookReceiver calls its method for
+// each delivery, once however often the sender repeats it, after checking its signature. A method
+// returns nil once the delivery is processed; WebhookRetryAfter or WebhookGone to have it sent later
+// or no more; any other error to have the sender try again. Embed UnimplementedWebhookHandler to
+// implement only some.
+type WebhookHandler interface {
+	// OnItemCreated receives webhook "itemCreated" (POST).
+	OnItemCreated(ctx context.Context, payload ItemCreatedPayload) error
+}
+
+// UnimplementedWebhookHandler answers every webhook with ErrWebhookNotHandled, which the receiver
+// acknowledges (200) without processing: embed it in a WebhookHandler to implement only the webhooks
+// the application needs, and to keep compiling when the API adds one.
+type UnimplementedWebhookHandler struct{}
+
+// OnItemCreated acknowledges webhook "itemCreated" without processing it.
+func (UnimplementedWebhookHandler) OnItemCreated(context.Context, ItemCreatedPayload) error {
+	return ErrWebhookNotHandled
+}
+
+// NewWebhookReceiver returns the http.Handler that receives every webhook of the API for h: it checks
+// each delivery's signature over the body as received, tells the webhooks apart, decodes the payload
+// leniently (what the client does not know stays in WebhookDeliveryFrom's Body), processes each
+// delivery once however often the sender repeats it, and answers so that the sender retries, waits or
+// stops as it should.
+func NewWebhookReceiver(h WebhookHandler, opts ...WebhookOption) (http.Handler, error) {
+	return webhook.NewReceiver([]webhook.Route{
+		webhook.Handle(webhookItemCreated, h.OnItemCreated),
+	}, opts...)
+}
+
+// WebhookOption configures NewWebhookReceiver and the <Webhook>Handler functions.
+type WebhookOption = webhook.Option
+
+// WithWebhookSecret gives the secrets the sender signs with (Standard Webhooks' whsec_ or whpk_,
+// Stripe's whsec_, GitHub's): a delivery signed by any of them is accepted, so that a secret is
+// rotated by giving the new and the old until the sender signs with the new alone. Secrets never
+// appear in errors or logs.
+func WithWebhookSecret(secrets ...string) WebhookOption {
+	return webhook.WithSecret(secrets...)
+}
+
+// WithDedupeStore sets where the ids of processed deliveries are kept: by default in the receiver's
+// memory (runtime.DefaultDedupeIDs ids at most); a receiver that runs in several processes needs a
+// store they share.
+func WithDedupeStore(s DedupeStore) WebhookOption {
+	return webhook.WithDedupeStore(s)
+}
+
+// WithDedupeTTL sets how long a processed delivery is remembered, instead of the spec's x-webhook-id
+// ttl or runtime.DefaultDedupeTTL (the sender's retry horizon, about 3 days).
+func WithDedupeTTL(d time.Duration) WebhookOption {
+	return webhook.WithDedupeTTL(d)
+}
+
+// WithWebhookLogger has the receiver log what it refuses and how it answers, never a header, a body or
+// a secret.
+func WithWebhookLogger(l *slog.Logger) WebhookOption {
+	return webhook.WithLogger(l)
+}
+
+// WithWebhookMaxBody caps the bytes of a delivery's body (1 MiB by default); a larger one is answered
+// 413.
+func WithWebhookMaxBody(n int64) WebhookOption {
+	return webhook.WithMaxBody(n)
+}
+
+// DedupeStore keeps the ids of processed deliveries: Reserve(ctx, id, ttl) (first bool, err error),
+// Complete(ctx, id) error, Release(ctx, id) error. It is runtime.DedupeStore, whose documentation says
+// what each returns.
+type DedupeStore = runtime.DedupeStore
+
+// WebhookDelivery describes the delivery a handler is called for: Webhook (its name in the spec), ID,
+// Body (the payload as received, with what the client does not know) and Header.
+type WebhookDelivery = webhook.Delivery
+
+// WebhookDeliveryFrom returns the delivery a handler's context was made for.
+func WebhookDeliveryFrom(ctx context.Context) (WebhookDelivery, bool) {
+	return webhook.DeliveryFrom(ctx)
+}
+
+// WebhookRetryAfter returns the error a handler returns to have the delivery sent again after d: the
+// receiver answers 503 with Retry-After.
+func WebhookRetryAfter(d time.Duration) error {
+	return webhook.RetryAfter(d)
+}
+
+// WebhookGone returns the error a handler returns to stop the deliveries: the receiver answers 410
+// Gone, which Standard Webhooks' senders take as a request to disable the endpoint.
+func WebhookGone() error {
+	return webhook.Gone()
+}
+
+// Why a delivery was refused or not processed, for errors.Is: not signed (answered 401), a signature
+// by no secret given, a timestamp too old or too new (400); a webhook the handler does not handle; a
+// repeat of a delivery still in progress (409).
+var (
+	ErrWebhookNotSigned    = webhook.ErrNotSigned
+	ErrWebhookBadSignature = webhook.ErrBadSignature
+	ErrWebhookTooOld       = webhook.ErrTooOld
+	ErrWebhookTooNew       = webhook.ErrTooNew
+	ErrWebhookNotHandled   = webhook.ErrNotHandled
+	ErrDeliveryInProgress  = runtime.ErrDeliveryInProgress
+)
+
+// ItemCreatedHandler returns the http.Handler that receives webhook "itemCreated" alone, for f:
+// NewWebhookReceiver's checks and answers, for an application that mounts each webhook on a route of
+// its own.
+func ItemCreatedHandler(f func(ctx context.Context, payload ItemCreatedPayload) error, opts ...WebhookOption) (http.Handler, error) {
+	return webhook.NewReceiver([]webhook.Route{webhook.Handle(webhookItemCreated, f)}, opts...)
+}
+
+// webhookItemCreated describes webhook "itemCreated" to the receiver.
+var webhookItemCreated = webhook.Route{
+	Method: "POST",
+	Name:   "itemCreated",
 }
 
 // errorsProblem returns a new error model for a response status, nil when none is declared.

@@ -1,6 +1,8 @@
 // Package overlays holds OpenAPI Overlays to copy, for public specs that carry no retry
-// extension: stripe-keys.yaml and openai-retries.yaml. These tests apply them to the
-// corpus's copies of those specs.
+// or webhook extension: stripe-keys.yaml and openai-retries.yaml for retries,
+// openai-webhooks.yaml, stripe-webhooks.yaml and github-webhooks.yaml for the signatures
+// and ids of webhooks. These tests apply them to the corpus's copies of those specs, or
+// to testdata/vendor-webhooks.yaml where the corpus's copy declares no webhooks.
 package overlays
 
 import (

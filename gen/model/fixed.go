@@ -15,6 +15,11 @@ type Reserved struct {
 	Imports []string
 	// Locals are the fixed local names of generated methods, e.g. "ctx", "params".
 	Locals []string
+	// Webhook are the package-level identifiers of the surface of a client whose spec has
+	// webhooks, e.g. "WebhookHandler": reserved for every spec, so that adding a webhook
+	// renames nothing. Its code names the package runtime/webhook at the package level
+	// only, where no spec name is a local.
+	Webhook []string
 }
 
 // FixedNames returns the identifiers of the fixed part of generated code, in new slices
@@ -30,6 +35,12 @@ func FixedNames() Reserved {
 		ClientMembers: []string{"wire"},
 		Imports:       []string{"context", "http", "io", "iter", "json", "runtime", "slog", "time", "wire"},
 		Locals:        []string{"c", "ctx", "params", "body", "opts", "r", "resp", "err", "out", "w", "stream", "pg"},
+		Webhook: []string{
+			"DedupeStore", "ErrDeliveryInProgress", "ErrWebhookBadSignature", "ErrWebhookNotHandled", "ErrWebhookNotSigned",
+			"ErrWebhookTooNew", "ErrWebhookTooOld", "NewWebhookReceiver", "UnimplementedWebhookHandler", "WebhookDelivery",
+			"WebhookDeliveryFrom", "WebhookGone", "WebhookHandler", "WebhookOption", "WebhookRetryAfter", "WithDedupeStore",
+			"WithDedupeTTL", "WithWebhookLogger", "WithWebhookMaxBody", "WithWebhookSecret",
+		},
 	}
 	for _, o := range slices.Concat(clientOptions, callOptions) {
 		r.Package = append(r.Package, o.Name)

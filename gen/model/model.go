@@ -32,6 +32,9 @@ type API struct {
 	SecuritySchemes []*SecurityScheme
 	// ServerConsts are the top-level servers as constants, in the spec's order.
 	ServerConsts []*ServerConst
+	// Webhooks are the requests the API sends, sorted by name: 3.1 webhooks, then the
+	// callbacks of the operations in operation order.
+	Webhooks []*Webhook
 }
 
 // Server is one entry of the document's servers list.

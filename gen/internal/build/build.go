@@ -111,7 +111,7 @@ func Build(spec *load.Spec) (*model.API, error) {
 	b := &builder{
 		spec:          spec,
 		reserved:      reserved,
-		pkg:           names.NewNamer(append(slices.Clone(reserved.Package), reserved.Imports...)...),
+		pkg:           names.NewNamer(slices.Concat(reserved.Package, reserved.Webhook, reserved.Imports, []string{"webhook"})...),
 		methods:       names.NewExportedNamer(reserved.ClientMembers...),
 		components:    map[string]*model.Type{},
 		bySchema:      map[*openapi3.Schema]*model.Type{},
@@ -147,7 +147,7 @@ func Build(spec *load.Spec) (*model.API, error) {
 		b.operation(op)
 	}
 	b.warnEmptyBodies()
-	b.webhooks(ops)
+	b.webhooks(api, ops)
 	b.resolveNames()
 	for _, op := range ops {
 		for _, v := range op.Variants {
@@ -159,6 +159,7 @@ func Build(spec *load.Spec) (*model.API, error) {
 	b.nameConstructors()
 	b.nameTextConstructors()
 	b.namePaging(ops)
+	b.nameWebhooks(api.Webhooks)
 	b.policyVars(ops)
 	b.nameLocals(ops)
 	b.fixDocs()

@@ -134,10 +134,14 @@ func Compare(old, new *model.API) *Result {
 	c.policies(old, new)
 	c.methods(old, new)
 	c.decls(old, new)
+	c.webhooks(old, new)
 	rank := func(ch Change) int {
 		a := 0
-		if ch.Area == API {
+		switch ch.Area {
+		case API:
 			a = 1
+		case Webhook:
+			a = 2
 		}
 		return a*len(Levels) + slices.Index(Levels, ch.Level)
 	}

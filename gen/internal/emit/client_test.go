@@ -81,13 +81,80 @@ func TestFixedNamesMatchTheSurface(t *testing.T) {
 	for path, name := range importNames {
 		// net/url is named only in signatures (a redirect's *url.URL), where parameters
 		// are not in scope, so a parameter called url keeps its name.
-		if path == urlPath {
+		// runtime/webhook is named only at the package level, in declarations of the
+		// fixed webhook surface whose parameters are fixed names: no spec name is a local
+		// there (the naming pass keeps a package-level "webhook" free).
+		if path == urlPath || path == webhookPath {
 			continue
 		}
 		if !slices.Contains(fixed.Imports, name) {
 			t.Errorf("%s may be imported, but %s is not reserved", path, name)
 		}
 	}
+}
+
+// The surface of a client with webhooks declares what model.FixedNames reserves for it,
+// besides the fixed surface and what each webhook is named.
+func TestWebhookNamesMatchTheSurface(t *testing.T) {
+	hook := &model.Webhook{Name: "pet_born", Method: "POST", GoName: "PetBorn", HandlerMethod: "OnPetBorn",
+		HandlerFunc: "PetBornHandler", RouteVar: "webhookPetBorn", SignatureVar: "webhookSignature",
+		Payload: model.BuiltinType(model.Any), Signature: &model.WebhookSignature{Scheme: "stripe"}}
+	plain, err := Generate(&model.API{Title: "Empty"}, Options{Package: "p"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := Generate(&model.API{Title: "Hooks", Webhooks: []*model.Webhook{hook}}, Options{Package: "p"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := map[string]bool{}
+	for _, n := range declaredNames(t, plain) {
+		before[n] = true
+	}
+	var added []string
+	for _, n := range declaredNames(t, src) {
+		if !before[n] {
+			added = append(added, n)
+		}
+	}
+	want := append(model.FixedNames().Webhook, hook.HandlerFunc, hook.RouteVar, hook.SignatureVar)
+	slices.Sort(want)
+	slices.Sort(added)
+	if diff := cmp.Diff(want, added); diff != "" {
+		t.Errorf("model.FixedNames().Webhook and the webhook surface differ (-reserved +declared):\n%s", diff)
+	}
+}
+
+// declaredNames lists the package-level names src declares, methods left out.
+func declaredNames(t *testing.T, src []byte) []string {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), "client_gen.go", src, parser.SkipObjectResolution)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			if d.Recv == nil {
+				names = append(names, d.Name.Name)
+			}
+		case *ast.GenDecl:
+			for _, s := range d.Specs {
+				switch s := s.(type) {
+				case *ast.TypeSpec:
+					names = append(names, s.Name.Name)
+				case *ast.ValueSpec:
+					for _, n := range s.Names {
+						if n.Name != "_" {
+							names = append(names, n.Name)
+						}
+					}
+				}
+			}
+		}
+	}
+	return names
 }
 
 func TestGroupImports(t *testing.T) {

@@ -37,6 +37,7 @@ const (
 	slogPath    = "log/slog"
 	urlPath     = "net/url"
 	iterPath    = "iter"
+	webhookPath = "github.com/retrygen/retrygen/runtime/webhook"
 )
 
 // importNames are the package names of the paths above, registered with jennifer so that
@@ -44,6 +45,7 @@ const (
 var importNames = map[string]string{
 	runtimePath: "runtime", wirePath: "wire", timePath: "time", jsonPath: "json",
 	ioPath: "io", httpPath: "http", contextPath: "context", slogPath: "slog", urlPath: "url", iterPath: "iter",
+	webhookPath: "webhook",
 }
 
 // versionConst is the runtime constant every generated file refers to, so that a client
@@ -261,6 +263,7 @@ func (e *emitter) items() []item {
 			add(op.GoName, func() *jen.Statement { return e.pagesMethod(op) })
 		}
 	}
+	items = append(items, e.webhookItems()...)
 	for _, set := range api.ErrorSets {
 		if set.Only() == nil {
 			add(set.GoName, func() *jen.Statement { return e.errorSet(set) })

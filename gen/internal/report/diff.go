@@ -141,7 +141,7 @@ func renderDiff(w io.Writer, name string, old, new DiffSide, r *diff.Result, cel
 	}
 	rep := DiffReport{Old: side(old), New: side(new), Counts: strings.Join(counts, ", "), Empty: len(r.Changes) == 0}
 	rep.Header = append(wrap("old: "+rep.Old, diffWidth, 5), wrap("new: "+rep.New, diffWidth, 5)...)
-	for _, area := range []diff.Area{diff.Policy, diff.API} {
+	for _, area := range []diff.Area{diff.Policy, diff.API, diff.Webhook} {
 		for _, level := range diff.Levels {
 			var changes []diff.Change
 			for _, c := range r.Changes {
@@ -152,10 +152,7 @@ func renderDiff(w io.Writer, name string, old, new DiffSide, r *diff.Result, cel
 			if len(changes) == 0 {
 				continue
 			}
-			title := "Retry policy, "
-			if area == diff.API {
-				title = "Go API, "
-			}
+			title := map[diff.Area]string{diff.Policy: "Retry policy, ", diff.API: "Go API, ", diff.Webhook: "Webhooks, "}[area]
 			g := DiffGroup{Title: title + string(level), Count: len(changes)}
 			for _, rc := range group(changes) {
 				g.Rows = append(g.Rows, diffRow(rc, cell))
@@ -211,6 +208,11 @@ var elementWords = map[string]string{
 	diff.ElemField:     "field",
 	diff.ElemEnumValue: "enum value",
 	diff.ElemVariant:   "variant",
+	diff.ElemWebhook:   "method",
+	diff.ElemSignature: "signature scheme",
+	diff.ElemTolerance: "signature tolerance",
+	diff.ElemID:        "delivery id",
+	diff.ElemTTL:       "dedupe TTL",
 }
 
 func diffRow(rc rowChanges, cell func(string) string) DiffRow {

@@ -72,6 +72,13 @@ func WriteJSON(w io.Writer, api *model.API) error {
 		}
 		entries = append(entries, data)
 	}
+	for _, h := range api.Webhooks {
+		data, err := webhookJSON(h).marshal()
+		if err != nil {
+			return err
+		}
+		entries = append(entries, data)
+	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(entries)
@@ -177,6 +184,10 @@ type planReport struct {
 	MoreRows int
 	Rest     []string
 	MoreRest int
+	// Webhooks are the rows of the webhook table (see webhookRows), MoreWebhooks those left
+	// out of a Markdown plan.
+	Webhooks     [][]string
+	MoreWebhooks int
 }
 
 // column is one column of the plan table.
@@ -363,6 +374,16 @@ func renderPlan(w io.Writer, name, path string, api *model.API, wide bool, cell 
 		}
 		size += rowSize
 		rep.Rows = append(rep.Rows, row)
+	}
+	rep.Webhooks = webhookRows(api.Webhooks, wide, cell)
+	if markdown && len(rep.Webhooks) > maxMDWebhooks {
+		rep.MoreWebhooks = len(rep.Webhooks) - maxMDWebhooks
+		rep.Webhooks = rep.Webhooks[:maxMDWebhooks]
+	}
+	for _, row := range rep.Webhooks {
+		for _, c := range row {
+			size += len(c) + 3
+		}
 	}
 	if markdown {
 		for i, op := range api.Operations {

@@ -1,0 +1,19 @@
+module github.com/retrygen/retrygen/internal/webhookpeers
+
+go 1.26.0
+
+require (
+	github.com/openai/openai-go/v3 v3.102.0
+	github.com/retrygen/retrygen v0.0.0
+	github.com/stripe/stripe-go/v82 v82.5.1
+)
+
+require (
+	github.com/coder/websocket v1.8.15 // indirect
+	github.com/tidwall/gjson v1.20.0 // indirect
+	github.com/tidwall/match v1.1.1 // indirect
+	github.com/tidwall/pretty v1.2.1 // indirect
+	github.com/tidwall/sjson v1.2.5 // indirect
+)
+
+replace github.com/retrygen/retrygen => ../..
