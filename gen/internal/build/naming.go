@@ -615,106 +615,103 @@ func (b *builder) scanTitles() {
 		if sr == nil || sr.Value == nil || sr.Ref != "" || seen[sr.Value] {
 			return
 		}
-		s := sr.Value
-		seen[s] = true
-		if s.Title != "" {
-			titledSchemas = append(titledSchemas, s)
+		seen[sr.Value] = true
+		if sr.Value.Title != "" {
+			titledSchemas = append(titledSchemas, sr.Value)
 		}
-		for _, p := range s.Properties {
-			walk(p)
-		}
-		walk(s.Items)
-		walk(s.AdditionalProperties.Schema)
-		for _, group := range [][]*openapi3.SchemaRef{s.AllOf, s.AnyOf, s.OneOf} {
-			for _, m := range group {
-				walk(m)
-			}
-		}
-		walk(s.Not)
+		schemasInside(sr.Value, walk)
 	}
-	doc := b.spec.Doc
-	if doc.Components != nil {
+	if doc := b.spec.Doc; doc.Components != nil {
 		for _, sr := range doc.Components.Schemas {
 			if sr != nil && sr.Value != nil && sr.Ref == "" {
 				seen[sr.Value] = true // the component itself has its name
-				s := sr.Value
-				for _, p := range s.Properties {
-					walk(p)
-				}
-				walk(s.Items)
-				walk(s.AdditionalProperties.Schema)
-				for _, group := range [][]*openapi3.SchemaRef{s.AllOf, s.AnyOf, s.OneOf} {
-					for _, m := range group {
-						walk(m)
-					}
-				}
+				schemasInside(sr.Value, walk)
 			}
 		}
-		for _, pr := range doc.Components.Parameters {
-			if pr != nil && pr.Value != nil {
-				walk(pr.Value.Schema)
+	}
+	placedSchemas(b.spec.Doc, walk)
+	b.nameTitles(titledSchemas)
+}
+
+// schemasInside calls visit with each schema written directly inside s: its properties,
+// items, additional properties, the members of its allOf, anyOf and oneOf, and its not.
+func schemasInside(s *openapi3.Schema, visit func(*openapi3.SchemaRef)) {
+	for _, p := range s.Properties {
+		visit(p)
+	}
+	visit(s.Items)
+	visit(s.AdditionalProperties.Schema)
+	for _, group := range [][]*openapi3.SchemaRef{s.AllOf, s.AnyOf, s.OneOf} {
+		for _, m := range group {
+			visit(m)
+		}
+	}
+	visit(s.Not)
+}
+
+// placedSchemas calls visit with the schema of every parameter, request body and
+// response of doc, in its components and its operations; not the component schemas.
+func placedSchemas(doc *openapi3.T, visit func(*openapi3.SchemaRef)) {
+	params := func(ps openapi3.Parameters) {
+		for _, p := range ps {
+			if p != nil && p.Value != nil {
+				visit(p.Value.Schema)
 			}
+		}
+	}
+	content := func(c openapi3.Content) {
+		for _, mt := range c {
+			if mt != nil {
+				visit(mt.Schema)
+			}
+		}
+	}
+	if doc.Components != nil {
+		for _, pr := range doc.Components.Parameters {
+			params(openapi3.Parameters{pr})
 		}
 		for _, rr := range doc.Components.Responses {
 			if rr != nil && rr.Value != nil {
-				for _, mt := range rr.Value.Content {
-					if mt != nil {
-						walk(mt.Schema)
-					}
-				}
+				content(rr.Value.Content)
 			}
 		}
 		for _, rb := range doc.Components.RequestBodies {
 			if rb != nil && rb.Value != nil {
-				for _, mt := range rb.Value.Content {
-					if mt != nil {
-						walk(mt.Schema)
+				content(rb.Value.Content)
+			}
+		}
+	}
+	if doc.Paths == nil {
+		return
+	}
+	for _, item := range doc.Paths.Map() {
+		if item == nil {
+			continue
+		}
+		params(item.Parameters)
+		for _, kop := range item.Operations() {
+			params(kop.Parameters)
+			if kop.RequestBody != nil && kop.RequestBody.Value != nil {
+				content(kop.RequestBody.Value.Content)
+			}
+			if kop.Responses != nil {
+				for _, rr := range kop.Responses.Map() {
+					if rr != nil && rr.Value != nil {
+						content(rr.Value.Content)
 					}
 				}
 			}
 		}
 	}
-	if doc.Paths != nil {
-		for _, item := range doc.Paths.Map() {
-			if item == nil {
-				continue
-			}
-			for _, p := range item.Parameters {
-				if p != nil && p.Value != nil {
-					walk(p.Value.Schema)
-				}
-			}
-			for _, kop := range item.Operations() {
-				for _, p := range kop.Parameters {
-					if p != nil && p.Value != nil {
-						walk(p.Value.Schema)
-					}
-				}
-				if kop.RequestBody != nil && kop.RequestBody.Value != nil {
-					for _, mt := range kop.RequestBody.Value.Content {
-						if mt != nil {
-							walk(mt.Schema)
-						}
-					}
-				}
-				if kop.Responses != nil {
-					for _, rr := range kop.Responses.Map() {
-						if rr != nil && rr.Value != nil {
-							for _, mt := range rr.Value.Content {
-								if mt != nil {
-									walk(mt.Schema)
-								}
-							}
-						}
-					}
-				}
-			}
-		}
-	}
+}
+
+// nameTitles gives each of schemas whose title's Go name no component and no fixed name
+// has that name, and the key by which the places of one title and content find one type.
+func (b *builder) nameTitles(schemas []*openapi3.Schema) {
 	b.titles = map[*openapi3.Schema]titled{}
 	var named []*openapi3.Schema
 	var titleNames []string
-	for _, s := range titledSchemas {
+	for _, s := range schemas {
 		if name := names.GoName(s.Title); !b.componentNames[name] && !b.pkg.Taken(name) {
 			named = append(named, s)
 			titleNames = append(titleNames, name)
