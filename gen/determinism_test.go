@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -261,6 +262,69 @@ paths:
 		t.Fatal("no paths or schemas line")
 	}
 	onlyAdded(t, []byte(thingsSpec), []byte(more))
+}
+
+// TestAddedSpellingKeepsTheName adds a component whose name spells the Go name of one
+// already there in another way (FooBar after foo_bar, foo_bar after FooBar, and
+// FooBarObject after both), in YAML and in JSON: the ones there keep their names and
+// nothing else changes; the new one adds the word of its shape.
+func TestAddedSpellingKeepsTheName(t *testing.T) {
+	const yamlSpec = `openapi: 3.0.3
+info: {title: S, version: "1"}
+paths:
+  /things:
+    get:
+      operationId: getThing
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema: {$ref: "#/components/schemas/%s"}
+components:
+  schemas:
+%s`
+	const jsonSpec = `{"openapi": "3.0.3", "info": {"title": "S", "version": "1"},
+  "paths": {"/things": {"get": {"operationId": "getThing", "responses": {"200": {"description": "ok",
+    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/%s"}}}}}}}},
+  "components": {"schemas": {%s
+  }}}
+`
+	forms := []struct {
+		name, text, entry, sep string
+	}{
+		{"yaml", yamlSpec, "    %s: {type: object, properties: {p%d: {type: string}}}\n", ""},
+		{"json", jsonSpec, "\n    %q: {\"type\": \"object\", \"properties\": {\"p%d\": {\"type\": \"string\"}}}", ","},
+	}
+	for _, tc := range []struct {
+		there []string
+		added string
+		want  string
+	}{
+		{[]string{"foo_bar"}, "FooBar", "FooBarObject"},
+		{[]string{"FooBar"}, "foo_bar", "FooBarObject"},
+		{[]string{"foo_bar", "FooBar"}, "FooBarObject", "FooBarObjectObject"},
+	} {
+		for _, form := range forms {
+			t.Run(tc.added+" after "+strings.Join(tc.there, ", ")+" in "+form.name, func(t *testing.T) {
+				var entries []string
+				for i, name := range append(slices.Clone(tc.there), tc.added) {
+					entries = append(entries, fmt.Sprintf(form.entry, name, i))
+				}
+				n := len(tc.there)
+				before := fmt.Sprintf(form.text, tc.there[0], strings.Join(entries[:n], form.sep))
+				after := fmt.Sprintf(form.text, tc.there[0], strings.Join(entries, form.sep))
+				onlyAdded(t, []byte(before), []byte(after))
+				src, err := generateFile(t.TempDir(), "spec."+form.name, []byte(after), "client")
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !strings.Contains(string(src), "// "+tc.want+" is the schema at #/components/schemas/"+tc.added+".") {
+					t.Errorf("%s is not %s", tc.added, tc.want)
+				}
+			})
+		}
+	}
 }
 
 // onlyAdded generates spec and added, and fails for every line of the client of spec

@@ -185,29 +185,90 @@ func (b *builder) nameConstructors() {
 	}
 }
 
-// componentGoNames names the component schemas in Go, in the order of keys, the
-// description's own first: a component the loader made of a place in another file
-// ("Pet-2") never takes the Go name of one the author wrote ("Pet2").
+// componentGoNames names the component schemas in Go, the description's own first: a
+// component the loader made of a place in another file ("Pet-2") never takes the Go
+// name of one the author wrote ("Pet2"). A component whose Go name is the fixed client
+// code's ("File") or another's adds the word of its shape (FileObject); components that
+// ask for one name are named in the order the description writes them, so that the one
+// written first keeps it ("foo_bar", then "FooBar": FooBar and FooBarObject) and a
+// component added after the others renames none of them.
 func (b *builder) componentGoNames(keys []string) map[string]string {
 	goNames := make(map[string]string, len(keys))
 	b.componentNames = make(map[string]bool, len(keys))
-	for _, hoisted := range []bool{false, true} {
-		for _, name := range keys {
-			if b.spec.Hoisted[schemaPointer(name)] == hoisted {
-				goName := names.GoName(name)
-				if b.pkg.Taken(goName) && !b.spec.Hoisted[schemaPointer(name)] {
-					// A name the fixed client code has ("File"), or a component whose
-					// name differs in case only: the word of the shape tells them apart.
-					if sr := b.spec.Doc.Components.Schemas[name]; sr != nil && sr.Value != nil && sr.Ref == "" {
-						goName += shapeWord(kindOf(shapeOf(sr.Value)))
-					}
-				}
-				goNames[name] = b.pkg.UniqueFor(goName, "schema "+strconv.Quote(name))
-				b.componentNames[goNames[name]] = true
-			}
+	var own, hoisted []string
+	cands := make(map[string][]string, len(keys))
+	asked := map[string]int{}
+	for _, key := range keys {
+		if b.spec.Hoisted[schemaPointer(key)] {
+			hoisted = append(hoisted, key)
+			continue
+		}
+		own = append(own, key)
+		cands[key] = []string{names.GoName(key)}
+		if sr := b.spec.Doc.Components.Schemas[key]; sr != nil && sr.Value != nil && sr.Ref == "" {
+			cands[key] = append(cands[key], cands[key][0]+shapeWord(kindOf(shapeOf(sr.Value))))
+		}
+		for _, c := range cands[key] {
+			asked[c]++
 		}
 	}
+	// The components that no other asks a name of take their first; the others follow.
+	var order, contended []string
+	for _, key := range own {
+		if slices.ContainsFunc(cands[key], func(c string) bool { return asked[c] > 1 || b.pkg.Taken(c) }) {
+			contended = append(contended, key)
+		} else {
+			order = append(order, key)
+		}
+	}
+	for _, key := range append(order, b.inWrittenOrder(contended)...) {
+		list := cands[key]
+		i := slices.IndexFunc(list, func(c string) bool { return !b.pkg.Taken(c) })
+		if i < 0 {
+			i = len(list) - 1 // the number, last resort
+		}
+		goNames[key] = b.pkg.UniqueFor(list[i], "schema "+strconv.Quote(key))
+		b.componentNames[goNames[key]] = true
+	}
+	for _, key := range hoisted {
+		goNames[key] = b.pkg.UniqueFor(names.GoName(key), "schema "+strconv.Quote(key))
+		b.componentNames[goNames[key]] = true
+	}
 	return goNames
+}
+
+// inWrittenOrder sorts the component schemas keys (sorted) by where the description
+// writes them; keys whose places it does not tell apart stay in their order, after the
+// others.
+func (b *builder) inWrittenOrder(keys []string) []string {
+	if len(keys) < 2 {
+		return keys
+	}
+	pos := make(map[string]source.Pos, len(keys))
+	for _, key := range keys {
+		pos[key] = b.componentPos(key)
+	}
+	slices.SortStableFunc(keys, func(x, y string) int {
+		p, q := pos[x], pos[y]
+		if !p.IsValid() || !q.IsValid() {
+			return cmp.Compare(boolInt(!p.IsValid()), boolInt(!q.IsValid()))
+		}
+		return cmp.Or(strings.Compare(p.File, q.File), cmp.Compare(p.Line, q.Line), cmp.Compare(p.Col, q.Col))
+	})
+	return keys
+}
+
+// boolInt is 1 for true, 0 for false.
+func boolInt(v bool) int {
+	if v {
+		return 1
+	}
+	return 0
+}
+
+// componentPos is where the description writes the component schema key.
+func (b *builder) componentPos(key string) source.Pos {
+	return b.spec.Files.PosOfPointer(schemaPointer(key))
 }
 
 // schemaPointer is the JSON pointer of the component schema name.
