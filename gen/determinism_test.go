@@ -477,3 +477,75 @@ func TestNamesToldApartByWords(t *testing.T) {
 		}
 	}
 }
+
+// Places that spell one name are told apart by what the spec writes, not by numbers: the
+// signs of Etc/GMT+1 and Etc/GMT-1 (and so of every value of that enum), the letter case
+// of "add" and "Add", the properties "+1" and "-1", the types of union variants of one
+// title, the places of variants of one shape, the statuses of error models, and where
+// parameters of one name are sent.
+func TestNumbersGiveWayToWords(t *testing.T) {
+	const spec = `openapi: 3.0.3
+info: {title: S, version: "1"}
+paths:
+  /a:
+    get:
+      operationId: getA
+      responses:
+        "200":
+          description: ok
+          content: {application/json: {schema: {$ref: "#/components/schemas/Reactions"}}}
+        "404":
+          description: gone
+          content: {application/json: {schema: {$ref: "#/components/schemas/Problem"}}}
+  /b:
+    get:
+      operationId: getB
+      parameters:
+        - {name: limit, in: query, schema: {type: integer}}
+        - {name: Limit, in: header, schema: {type: integer}}
+      responses:
+        "200":
+          description: ok
+          content: {application/json: {schema: {$ref: "#/components/schemas/Input"}}}
+        "409":
+          description: conflict
+          content: {application/json: {schema: {$ref: "#/components/schemas/Problem"}}}
+components:
+  schemas:
+    Problem: {type: object, properties: {detail: {type: string}}}
+    Zone: {type: string, enum: ["Etc/GMT+1", "Etc/GMT-1", "Etc/GMT-13", "GMT0"]}
+    Op: {type: string, enum: [add, Add, ADD, remove]}
+    Reactions:
+      type: object
+      properties:
+        "+1": {type: integer}
+        "-1": {type: integer}
+        id: {type: string}
+        ID: {type: string}
+    Input:
+      oneOf:
+        - {title: array, type: array, items: {type: string}}
+        - {title: array, type: array, items: {type: integer}}
+        - {type: object, properties: {note: {type: string}}}
+        - {type: object, properties: {content_id: {type: integer}}}
+`
+	src, err := generateFile(t.TempDir(), "spec.yaml", []byte(spec), "client")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`ZoneEtcGmtPlus1 Zone = "Etc/GMT+1"`, `ZoneEtcGmtMinus1 Zone = "Etc/GMT-1"`, `ZoneEtcGmtMinus13 Zone = "Etc/GMT-13"`,
+		`OpAdd Op = "add"`, `OpAddCapitalized Op = "Add"`, `OpAddUpper Op = "ADD"`, `OpRemove Op = "remove"`,
+		"Plus1 *int64 `json:\"+1,omitzero\"`", "Minus1 *int64 `json:\"-1,omitzero\"`",
+		"ID *string `json:\"id,omitzero\"`", "IDUpper *string `json:\"ID,omitzero\"`",
+		"StringList *[]string", "Int64List *[]int64", "ThirdObject *InputThirdObject", "FourthObject *InputFourthObject",
+		"func errorsProblemOn404(", "func errorsProblemOn409(", "QueryLimit *int64", "HeaderLimit *int64",
+	} {
+		if !strings.Contains(strings.Join(strings.Fields(string(src)), " "), want) {
+			t.Errorf("the client lacks %q", want)
+		}
+	}
+	if numbered := numberedNames(t, src, spec); len(numbered) > 0 {
+		t.Errorf("names told apart by a number: %v", numbered)
+	}
+}

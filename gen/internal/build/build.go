@@ -526,7 +526,6 @@ func (b *builder) located(op *model.Operation, origin *openapi3.Origin, format s
 // params builds the path template and the parameters: path parameters become method
 // arguments, the others fields of the params struct.
 func (b *builder) params(op *model.Operation, item *openapi3.PathItem, kop *openapi3.Operation) {
-	fields := names.NewExportedNamer()
 	pathParams := map[string]*model.Param{}
 	params := mergedParams(item, kop)
 	if !b.growAt(len(params), "the parameters of "+op.GoName, opPointer(op)) {
@@ -541,9 +540,9 @@ func (b *builder) params(op *model.Operation, item *openapi3.PathItem, kop *open
 			pathParams[p.Name] = mp
 			continue
 		}
-		mp.GoName = fields.UniqueFor(mp.GoName, p.In+" parameter "+strconv.Quote(p.Name))
 		op.Params = append(op.Params, mp)
 	}
+	nameParamFields(op.Params)
 	for _, p := range op.Params {
 		if !p.Argument() {
 			b.claimName(&op.ParamsType, "parameters of "+op.GoName, op.GoName+"Params", op.GoName+"Parameters")
@@ -556,6 +555,29 @@ func (b *builder) params(op *model.Operation, item *openapi3.PathItem, kop *open
 	path, query, _ := strings.Cut(requestPath(op.Path), "?")
 	op.FixedQuery = fixedQuery(query)
 	op.PathParts, op.PathParams = pathTemplate(path, pathParams)
+}
+
+// nameParamFields names the fields of the params struct of params: each after its
+// parameter, and parameters of one name sent in different places after the place too
+// (QueryID, HeaderID), else in different letter cases after the case (see caseWord).
+func nameParamFields(params []*model.Param) {
+	texts, spelled := make([]string, len(params)), make([]string, len(params))
+	for i, p := range params {
+		texts[i], spelled[i] = p.Name, p.GoName
+	}
+	if distinct(spelled) { // the common case: each has its own name
+		return
+	}
+	cases := caseWords(texts, spelled)
+	cands := make([][]string, len(params))
+	owners := make([]string, len(params))
+	for i, p := range params {
+		cands[i] = []string{p.GoName, names.GoName(p.In) + p.GoName, p.GoName + cases[i], p.GoName}
+		owners[i] = p.In + " parameter " + strconv.Quote(p.Name)
+	}
+	for i, name := range grant(names.NewExportedNamer(), cands, owners) {
+		params[i].GoName = name
+	}
 }
 
 // mergedParams lists the parameters of the path item, then the operation's, one per
@@ -1144,17 +1166,25 @@ func (b *builder) errorSet(op *model.Operation, cases []*model.ErrorCase) {
 
 // nameErrorSets names each error-model picker once the types have their names: after
 // the one model it returns, so that a name shared by many operations says what it holds
-// ("errorsProblem"), else after the first operation that uses it.
+// ("errorsProblem"), else after the first operation that uses it; pickers of one model
+// for different statuses add them ("errorsProblemOn404Or409").
 func (b *builder) nameErrorSets() {
+	cands := make([][]string, len(b.errorSetList))
+	owners := make([]string, len(b.errorSetList))
 	for i, set := range b.errorSetList {
 		name := "errors" + set.Cases[0].Type.String()
-		for _, c := range set.Cases[1:] {
+		statuses := make([]string, len(set.Cases))
+		for j, c := range set.Cases {
+			statuses[j] = statusWord(c.Status)
 			if typeKey(c.Type) != typeKey(set.Cases[0].Type) {
 				name = "errors" + b.errorSetOps[i].GoName
-				break
 			}
 		}
-		set.GoName = b.pkg.Unique(name)
+		cands[i] = []string{name, name + "On" + strings.Join(statuses, "Or")}
+		owners[i] = "error models of " + b.errorSetOps[i].GoName
+	}
+	for i, name := range grant(b.pkg, cands, owners) {
+		b.errorSetList[i].GoName = name
 	}
 }
 
