@@ -104,6 +104,54 @@ func TestREADMEOverlayRecipes(t *testing.T) {
 	}
 }
 
+// TestREADMEReplaceRecipe runs the README's recipe for an unpublished retrygen, as
+// written there, in a new module beside a clone (here a link to this repository): the
+// replace and go get -tool lines, then the go:generate line, and the client builds.
+func TestREADMEReplaceRecipe(t *testing.T) {
+	longtest.Only(t)
+	replace := docLines(t, "README.md", "go mod edit -replace github.com/retrygen/retrygen=")
+	var steps []string
+	for _, line := range docLines(t, "README.md", "go get -tool github.com/retrygen/retrygen/cmd/retrygen") {
+		if !strings.Contains(line, "@") { // @latest needs a published version
+			steps = append(steps, line)
+		}
+	}
+	if len(replace) != 1 || len(steps) != 1 {
+		t.Fatalf("the README's recipe for a clone: %q then %q, want one line each", replace, steps)
+	}
+	steps = append(replace, steps...)
+	clone := strings.TrimPrefix(replace[0], "go mod edit -replace github.com/retrygen/retrygen=")
+	repo, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	app := filepath.Join(root, "app")
+	m := &recipeModule{t: t, dir: app,
+		// The module cache holds what retrygen needs (nothing is downloaded, nor its
+		// checksums looked up); GOFLAGS is the user's own, none.
+		env: append(os.Environ(), "GOFLAGS=", "GOPROXY=off", "GOSUMDB=off", "GOPACKAGE=", "GOWORK=off")}
+	m.write("go.mod", "module example.com/app\n\ngo 1.26\n")
+	if err := os.Symlink(repo, filepath.Join(app, filepath.FromSlash(clone))); err != nil {
+		t.Fatal(err)
+	}
+	generateLine := docLines(t, "README.md", "//go:generate go tool retrygen -o client_gen.go api.yaml")[0]
+	m.write("api/api.yaml", petstoreSpec(t))
+	m.write("api/generate.go", "// Package api is the petstore's client.\npackage api\n\n"+generateLine+"\n")
+	for _, step := range append(steps, "go generate ./...", "go build ./...") {
+		if out, err := m.sh(app, step); err != nil {
+			t.Fatalf("%s: %v\n%s", step, err, out)
+		}
+	}
+	gomod, err := os.ReadFile(filepath.Join(app, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(gomod), "\ntool github.com/retrygen/retrygen/cmd/retrygen\n") {
+		t.Errorf("go.mod has no tool directive for retrygen:\n%s", gomod)
+	}
+}
+
 // petstoreSpec is the example petstore's spec.
 func petstoreSpec(t *testing.T) string {
 	t.Helper()
