@@ -533,11 +533,16 @@ func (e *emitter) packageDoc(pkg string) []string {
 	if title == "" {
 		title = "an API"
 	}
-	intro := "Package " + pkg + " is a client for " + title
+	version := ""
 	if v := oneLine(e.api.Version); v != "" {
-		intro += ", version " + v
+		version = ", version " + v
 	}
-	d.para(intro + ": NewClient makes one, and each operation is a method of Client. The methods retry what the API description says is safe to retry; the options (With...) tune the client and each call.")
+	if len(e.api.Operations) == 0 {
+		// A description of webhooks or of components alone: there is nothing to call.
+		d.para("Package " + pkg + " holds the types of " + title + version + ", whose description declares no operation: Client has no method to call, and the types are for decoding and encoding what the API sends and receives, such as the payloads of its webhooks.")
+	} else {
+		d.para("Package " + pkg + " is a client for " + title + version + ": NewClient makes one, and each operation is a method of Client. The methods retry what the API description says is safe to retry; the options (With...) tune the client and each call.")
+	}
 	d.para(e.api.Description)
 	lines := make([]string, len(d.lines))
 	for i, l := range d.lines {

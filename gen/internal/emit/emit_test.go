@@ -110,3 +110,29 @@ components:
 		t.Errorf("Every's doc:%s", every)
 	}
 }
+
+// The package doc of a description without operations, only webhooks, speaks of no
+// method: there is none.
+func TestPackageDocWithoutOperations(t *testing.T) {
+	const spec = `openapi: 3.1.0
+info: {title: Hooks, version: "2"}
+webhooks:
+  newPet:
+    post:
+      requestBody:
+        content:
+          application/json: {schema: {type: object, properties: {id: {type: integer}}}}
+      responses: {"200": {description: ok}}
+`
+	src := string(generate(t, "hooks.yaml", spec))
+	doc, _, _ := strings.Cut(src[strings.Index(src, "\n// Package "):], "\npackage ")
+	if strings.Contains(doc, "method of Client") || strings.Contains(doc, "The methods retry") {
+		t.Errorf("the package doc speaks of methods:\n%s", doc)
+	}
+	if !strings.Contains(strings.Join(strings.Fields(doc), " "), "Package p holds the types of Hooks, version 2, whose description declares no operation") {
+		t.Errorf("the package doc does not say what the package holds:\n%s", doc)
+	}
+	if strings.Contains(src, "func (c *Client) ") {
+		t.Error("Client has methods")
+	}
+}
