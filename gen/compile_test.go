@@ -52,6 +52,7 @@ func goCmd(t *testing.T, dir string, args ...string) {
 // TestGoldenCompiles builds and vets every golden client against the local runtime, and
 // runs the tests a case carries (client_test.go) against its generated client.
 func TestGoldenCompiles(t *testing.T) {
+	longtest.NoRace(t)
 	dir := tempModule(t)
 	for _, name := range goldenCases(t) {
 		want, err := os.ReadFile(filepath.Join(goldenDir, name, "want.go"))
@@ -107,7 +108,7 @@ func splitClient(t *testing.T, name string, splitAbove int) map[string][]byte {
 // the page walks of docs/client.md (testdata/sdk) with the openai, github and stripe
 // clients.
 func TestAllSpecsCompile(t *testing.T) {
-	longtest.Only(t)
+	longtest.Heavy(t)
 	specs := corpus.Dir(t)
 	entries, err := os.ReadDir(specs)
 	if err != nil {

@@ -55,7 +55,7 @@ func TestRegenerationIsByteIdentical(t *testing.T) {
 		generateListed(t, list)
 		return
 	}
-	longtest.Only(t)
+	longtest.Heavy(t)
 	specs := []string{
 		filepath.Join("..", "examples", "petstore", "petstore.yaml"),
 		filepath.Join("..", "testdata", "hostile", "recursive.yaml"),

@@ -131,7 +131,7 @@ func trailingDigits(id string) string {
 // type and method names: stripe's must hold the figures of a hand-written SDK, and no
 // name of the three may end in a digit the spec does not write at the end of a word.
 func TestNameLengths(t *testing.T) {
-	longtest.Only(t)
+	longtest.Heavy(t)
 	for _, name := range []string{"stripe.yaml", "openai.yaml", "github.json"} {
 		t.Run(name, func(t *testing.T) {
 			path := corpus.Path(t, name)

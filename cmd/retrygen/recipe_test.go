@@ -42,7 +42,7 @@ func docLines(t *testing.T, doc, prefix string) []string {
 // is clean, and -check passes in the package's folder and from the module's root, then
 // fails once the spec changes.
 func TestREADMERecipes(t *testing.T) {
-	longtest.Only(t)
+	longtest.Heavy(t)
 	generateLine := docLines(t, "README.md", "//go:generate go tool retrygen -o client_gen.go api.yaml")[0]
 	var checkLines []string
 	for _, line := range docLines(t, "README.md", "go tool retrygen -check") {
@@ -78,7 +78,7 @@ func TestREADMERecipes(t *testing.T) {
 // overlay, as written there: the client follows the overlay, the header names it, and
 // -check fails once the overlay changes.
 func TestREADMEOverlayRecipes(t *testing.T) {
-	longtest.Only(t)
+	longtest.Heavy(t)
 	generateLine := docLines(t, "README.md", "//go:generate go tool retrygen -o client_gen.go -overlay")[0]
 	checkLine := docLines(t, "README.md", "go tool retrygen -check -o client_gen.go -overlay")[0]
 	overlay := "overlay: 1.0.0\ninfo: {title: keys, version: '1'}\nactions:\n  - target: $.paths.*.post\n    update: {x-idempotency-key: X-Request-Key}\n"
@@ -108,7 +108,7 @@ func TestREADMEOverlayRecipes(t *testing.T) {
 // written there, in a new module beside a clone (here a link to this repository): the
 // replace and go get -tool lines, then the go:generate line, and the client builds.
 func TestREADMEReplaceRecipe(t *testing.T) {
-	longtest.Only(t)
+	longtest.Heavy(t)
 	replace := docLines(t, "README.md", "go mod edit -replace github.com/retrygen/retrygen=")
 	var steps []string
 	for _, line := range docLines(t, "README.md", "go get -tool github.com/retrygen/retrygen/cmd/retrygen") {
@@ -245,7 +245,7 @@ func (m *recipeModule) run(line string) (string, error) {
 // TestCLIDocOverlayPlan runs the line of docs/cli.md that tries the Stripe overlay in
 // this repository, as written there: every POST is retried with the key the overlay gives.
 func TestCLIDocOverlayPlan(t *testing.T) {
-	longtest.Only(t)
+	longtest.Heavy(t)
 	line := docLines(t, "docs/cli.md", "go run ./cmd/retrygen plan -json -overlay")[0]
 	repo, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
@@ -324,7 +324,7 @@ func diffWorkflow(t *testing.T) map[string]workflowStep {
 // retried gets the report as a comment and fails the check; one that only adds an
 // operation gets the comment and passes.
 func TestCLIDocDiffWorkflow(t *testing.T) {
-	longtest.Only(t)
+	longtest.Heavy(t)
 	steps := diffWorkflow(t)
 	compare := steps["Compare the spec with the base branch"]
 	comment := steps["Comment on the pull request"]
