@@ -580,6 +580,11 @@ func allowedKinds(allow string) (map[string]bool, error) {
 		case "breaking", "loosened":
 			allowed[k] = true
 		default:
+			if len(k) <= 64 {
+				if near := gen.Closest(k, []string{"breaking", "loosened"}); near != "" {
+					return nil, fmt.Errorf("-allow: unknown kind %q: did you mean %s? (want breaking, loosened or both)", k, near)
+				}
+			}
 			return nil, fmt.Errorf("-allow: unknown kind %q: want breaking, loosened or both", k)
 		}
 	}

@@ -431,6 +431,8 @@ func TestUnknownFlagsAndArgumentCounts(t *testing.T) {
 		{[]string{"-" + strings.Repeat("p", 100000), goodSpec}, "retrygen: unknown flag -ppp"},
 		{[]string{"plan", "-jsno", goodSpec}, "retrygen: unknown flag -jsno: did you mean -json? (retrygen plan -h lists the flags)\n"},
 		{[]string{"diff", "-alow=breaking", "a.yaml", "b.yaml"}, "retrygen: unknown flag -alow: did you mean -allow?"},
+		{[]string{"diff", "-allow=breakng", "a.yaml", "b.yaml"}, `retrygen: -allow: unknown kind "breakng": did you mean breaking? (want breaking, loosened or both)` + "\n"},
+		{[]string{"diff", "-allow=all", "a.yaml", "b.yaml"}, `retrygen: -allow: unknown kind "all": want breaking, loosened or both` + "\n"},
 		{[]string{"herd", "-clints", "3"}, "retrygen: unknown flag -clints: did you mean -clients?"},
 		{[]string{"-package", "p"}, "retrygen: want exactly one spec file, got none\n"},
 		{[]string{"diff", "a.yaml"}, "retrygen: want two spec files, OLD and NEW, got 1 argument: a.yaml\n"},
