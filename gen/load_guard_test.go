@@ -183,6 +183,7 @@ func manyTexts(n, size int, aliased bool) string {
 // The text of the document is capped as a whole, aliases expanded: most of it ends up
 // in the client.
 func TestTextCap(t *testing.T) {
+	longtest.NoRace(t)
 	_, err := loadAndGenerate(t, writeSpec(t, "texts.yaml", manyTexts(load.MaxTextBytes/load.MaxValueBytes+1, load.MaxValueBytes, false)), LoadOptions{})
 	wantLocated(t, "written out", err, fmt.Sprintf("texts.yaml:36:8: limit exceeded: the document's keys and values add up to more than %d bytes", load.MaxTextBytes))
 	_, err = loadAndGenerate(t, writeSpec(t, "aliased.yaml", manyTexts(load.MaxTextBytes/load.MaxValueBytes+1, load.MaxValueBytes, true)), LoadOptions{})
