@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"github.com/retrygen/retrygen/internal/longtest"
 	"regexp"
 	"testing"
 )
@@ -10,6 +11,7 @@ import (
 // that fits. The unbroken client passes every operation (TestConformance and
 // REPORT.md), so each failure here comes from the change.
 func TestSuiteCatchesBrokenClients(t *testing.T) {
+	longtest.NoRace(t)
 	t.Parallel()
 	mutations := []struct {
 		name     string

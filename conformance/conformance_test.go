@@ -24,6 +24,7 @@ import (
 	"github.com/retrygen/retrygen/conformance/driver"
 	"github.com/retrygen/retrygen/gen"
 	"github.com/retrygen/retrygen/internal/corpus"
+	"github.com/retrygen/retrygen/internal/longtest"
 	"github.com/retrygen/retrygen/internal/tempmod"
 )
 
@@ -57,6 +58,7 @@ const dumpEnv = "RETRYGEN_CONFORMANCE_DUMP"
 
 // TestConformance runs the suite and checks its outcome against REPORT.md.
 func TestConformance(t *testing.T) {
+	longtest.NoRace(t)
 	t.Parallel()
 	if *update && !long() {
 		t.Fatalf("-update rewrites the report of the whole corpus: run it with %s=1", longEnv)

@@ -6,8 +6,6 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -208,51 +206,4 @@ func TestOneRetryLayerChainSignals(t *testing.T) {
 func isStatus(err error, code int) bool {
 	var apiErr *faultapi.APIError
 	return errors.As(err, &apiErr) && apiErr.StatusCode == code
-}
-
-// readmeService is the README's service in a call chain, line for line.
-func readmeService(store *faultapi.Client) http.Handler {
-	mux := http.NewServeMux()
-	mux.HandleFunc("GET /items/{name}", func(w http.ResponseWriter, r *http.Request) {
-		item, err := store.GetItem(r.Context(), r.PathValue("name"), nil) // the request's context
-		if err != nil {
-			http.Error(w, "store unavailable", http.StatusBadGateway) // + X-Should-Retry: false after a give-up
-			return
-		}
-		json.NewEncoder(w).Encode(item)
-	})
-	return runtime.OneRetryLayer(mux) // one retry layer: the store's client retries, callers above do not
-}
-
-// The README's service is readmeService, and it runs: behind it, the store's client makes
-// its attempts; in front of it, the user's client makes one.
-func TestReadmeServiceExample(t *testing.T) {
-	readme, err := os.ReadFile("../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	block := regexp.MustCompile("(?s)<!-- e2e/onelayer_test.go readmeService -->\n```go\n(.*?)```").FindSubmatch(readme)
-	if block == nil {
-		t.Fatal("the README has no block marked for readmeService")
-	}
-	self, err := os.ReadFile("onelayer_test.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, line := range strings.Split(strings.TrimSpace(string(block[1])), "\n") {
-		if !strings.Contains(string(self), "\t"+line+"\n") {
-			t.Errorf("README line %q is not in readmeService", line)
-		}
-	}
-	c := newChain(t, false)
-	svc := httptest.NewServer(readmeService(c.client(c.store.URL)))
-	defer svc.Close()
-	before := c.storeN.Load()
-	_, err = c.client(svc.URL).GetItem(context.Background(), "pet", nil)
-	if apiErr, ok := errors.AsType[*faultapi.APIError](err); !ok || apiErr.StatusCode != 502 || apiErr.Attempts != 1 {
-		t.Errorf("user call: %v, want one attempt answered 502", err)
-	}
-	if n := c.storeN.Load() - before; n != 4 {
-		t.Errorf("the store got %d attempts, want the service's 4", n)
-	}
 }

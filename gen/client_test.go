@@ -14,7 +14,7 @@ import (
 // stream chat completions beside their JSON methods, and take their API keys through
 // options named after the security schemes.
 func TestClientFeaturesOfRealSpecs(t *testing.T) {
-	longtest.Only(t)
+	longtest.Heavy(t)
 	cases := []struct {
 		spec string
 		want []string

@@ -52,6 +52,7 @@ func goCmd(t *testing.T, dir string, args ...string) {
 // TestGoldenCompiles builds and vets every golden client against the local runtime, and
 // runs the tests a case carries (client_test.go) against its generated client.
 func TestGoldenCompiles(t *testing.T) {
+	longtest.NoRace(t)
 	dir := tempModule(t)
 	for _, name := range goldenCases(t) {
 		want, err := os.ReadFile(filepath.Join(goldenDir, name, "want.go"))
@@ -107,7 +108,7 @@ func splitClient(t *testing.T, name string, splitAbove int) map[string][]byte {
 // the page walks of docs/client.md (testdata/sdk) with the openai, github and stripe
 // clients.
 func TestAllSpecsCompile(t *testing.T) {
-	longtest.Only(t)
+	longtest.Heavy(t)
 	specs := corpus.Dir(t)
 	entries, err := os.ReadDir(specs)
 	if err != nil {
@@ -160,43 +161,48 @@ func TestAllSpecsCompile(t *testing.T) {
 		tasks[name] = src
 	}
 	writePackage(t, dir, "sdktasks", tasks)
-	goCmd(t, dir, "build", "./...")
+	buildWithCompileCost(t, dir, "stripe", "github", "openai")
 	goCmd(t, dir, "vet", "./...")
 	goCmd(t, dir, "test", "-count=1", "./sdktasks")
-	for _, pkg := range []string{"stripe", "github", "openai"} {
-		compileCost(t, dir, pkg)
-	}
 }
 
-// compileCost logs what compiling the client package pkg costs once its dependencies are
-// built: the compiler's time and the functions it compiled (its -bench report), and the
-// peak memory of the build. It asserts nothing: a machine's
-// load decides the time.
-func compileCost(t *testing.T, dir, pkg string) {
+// buildWithCompileCost builds every package of the module in dir and logs what compiling
+// each of the client packages pkgs cost: the compiler's time and the functions it
+// compiled (its -bench report), and the peak memory of the build's largest compile. It
+// asserts nothing: a machine's load decides the time.
+func buildWithCompileCost(t *testing.T, dir string, pkgs ...string) {
 	t.Helper()
-	report := filepath.Join(t.TempDir(), "bench.txt")
-	// A flag of this package's alone: only it is compiled again.
-	cmd := exec.Command("go", "build", "-gcflags=retrygen.test/clients/"+pkg+"=-bench="+report, "./"+pkg)
+	args := []string{"build"}
+	reports := make([]string, len(pkgs))
+	for i, pkg := range pkgs {
+		reports[i] = filepath.Join(t.TempDir(), pkg+".bench")
+		args = append(args, "-gcflags=retrygen.test/clients/"+pkg+"=-bench="+reports[i])
+	}
+	cmd := exec.Command("go", append(args, "./...")...)
 	cmd.Dir = dir
 	cmd.Env = tempmod.Env()
+	start := time.Now()
 	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build ./%s: %v\n%s", pkg, err, out)
+		t.Fatalf("go build ./...: %v\n%s", err, out)
 	}
-	data, err := os.ReadFile(report)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var total, funcs string
-	for _, line := range strings.Split(string(data), "\n") {
-		f := strings.Fields(line)
-		switch {
-		case len(f) >= 3 && strings.HasSuffix(f[0], ":total"):
-			total = f[2] + " ns"
-		case len(f) >= 8 && strings.HasSuffix(f[0], ":be:compilefuncs"):
-			funcs = f[6] + " funcs"
+	t.Logf("go build ./...: %v, peak %s", time.Since(start).Round(time.Millisecond), peakMemory(cmd.ProcessState))
+	for i, pkg := range pkgs {
+		data, err := os.ReadFile(reports[i])
+		if err != nil {
+			t.Fatal(err)
 		}
+		var total, funcs string
+		for _, line := range strings.Split(string(data), "\n") {
+			f := strings.Fields(line)
+			switch {
+			case len(f) >= 3 && strings.HasSuffix(f[0], ":total"):
+				total = f[2] + " ns"
+			case len(f) >= 8 && strings.HasSuffix(f[0], ":be:compilefuncs"):
+				funcs = f[6] + " funcs"
+			}
+		}
+		t.Logf("compile %s: %s, %s", pkg, total, funcs)
 	}
-	t.Logf("compile %s: %s, %s, peak %s", pkg, total, funcs, peakMemory(cmd.ProcessState))
 }
 
 var nonIdent = regexp.MustCompile(`[^a-z0-9]+`)

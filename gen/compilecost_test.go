@@ -17,7 +17,7 @@ import (
 // struct holds a noCompare field), and none of runtime/wire's helpers that every method
 // calls compiled into each method (Path, Unwrap, Items stay out of line).
 func TestGeneratedCodeStaysCheapToCompile(t *testing.T) {
-	longtest.Only(t)
+	longtest.Heavy(t)
 	dir := tempModule(t)
 	for _, name := range []string{"paging", "basics"} {
 		want, err := os.ReadFile(filepath.Join(goldenDir, name, "want.go"))

@@ -5,14 +5,17 @@ package gen
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/retrygen/retrygen/gen/internal/names"
 	"github.com/retrygen/retrygen/internal/corpus"
 	"github.com/retrygen/retrygen/internal/longtest"
 	"go.yaml.in/yaml/v4"
@@ -45,8 +48,71 @@ func shuffleMappings(n *yaml.Node, r *rand.Rand) {
 	}
 }
 
+// keepSpellingOrder puts the component schemas of the document root whose names spell
+// one Go name (foo_bar, FooBar; or FooBar and FooBarObject, the name the word of its shape
+// gives another) back in the order the spec wrote them, in the places the shuffle gave
+// them: the first written keeps the name, so that order is part of the spec.
+func keepSpellingOrder(root *yaml.Node) {
+	schemas := mappingAt(root, "components", "schemas")
+	if schemas == nil {
+		return
+	}
+	goNames := map[string]int{}
+	for i := 0; i+1 < len(schemas.Content); i += 2 {
+		goNames[names.GoName(schemas.Content[i].Value)]++
+	}
+	spells := func(key string) bool {
+		name := names.GoName(key)
+		if goNames[name] > 1 {
+			return true
+		}
+		for _, w := range []string{"Object", "Enum", "Union", "Type"} {
+			if goNames[name+w] > 0 || goNames[strings.TrimSuffix(name, w)] > 0 && strings.HasSuffix(name, w) {
+				return true
+			}
+		}
+		return false
+	}
+	var places []int
+	for i := 0; i+1 < len(schemas.Content); i += 2 {
+		if spells(schemas.Content[i].Value) {
+			places = append(places, i)
+		}
+	}
+	pairs := make([][2]*yaml.Node, len(places))
+	for k, i := range places {
+		pairs[k] = [2]*yaml.Node{schemas.Content[i], schemas.Content[i+1]}
+	}
+	slices.SortStableFunc(pairs, func(a, b [2]*yaml.Node) int { return cmp.Compare(a[0].Line, b[0].Line) })
+	for k, i := range places {
+		schemas.Content[i], schemas.Content[i+1] = pairs[k][0], pairs[k][1]
+	}
+}
+
+// mappingAt is the mapping at the path of keys below the document node root, or nil.
+func mappingAt(root *yaml.Node, path ...string) *yaml.Node {
+	n := root
+	if n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
+		n = n.Content[0]
+	}
+	for _, key := range path {
+		var next *yaml.Node
+		for i := 0; n.Kind == yaml.MappingNode && i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == key {
+				next = n.Content[i+1]
+			}
+		}
+		if next == nil || next.Kind != yaml.MappingNode {
+			return nil
+		}
+		n = next
+	}
+	return n
+}
+
 // TestRegenerationIsByteIdentical writes 20 variants of each spec, its mappings
-// shuffled differently in each, and generates them in four environments (time zones,
+// shuffled differently in each (but for the order of components that spell one Go name,
+// see keepSpellingOrder), and generates them in four environments (time zones,
 // locales, GOMAXPROCS) in child processes, five variants each: every output must be
 // byte for byte the client generated here from the spec as written.
 func TestRegenerationIsByteIdentical(t *testing.T) {
@@ -54,7 +120,7 @@ func TestRegenerationIsByteIdentical(t *testing.T) {
 		generateListed(t, list)
 		return
 	}
-	longtest.Only(t)
+	longtest.Heavy(t)
 	specs := []string{
 		filepath.Join("..", "examples", "petstore", "petstore.yaml"),
 		filepath.Join("..", "testdata", "hostile", "recursive.yaml"),
@@ -87,6 +153,7 @@ func TestRegenerationIsByteIdentical(t *testing.T) {
 		}
 		for v := range 20 {
 			shuffleMappings(&root, rand.New(rand.NewPCG(uint64(i), uint64(v))))
+			keepSpellingOrder(&root)
 			text, err := yaml.Marshal(&root)
 			if err != nil {
 				t.Fatal(err)
@@ -263,6 +330,69 @@ paths:
 	onlyAdded(t, []byte(thingsSpec), []byte(more))
 }
 
+// TestAddedSpellingKeepsTheName adds a component whose name spells the Go name of one
+// already there in another way (FooBar after foo_bar, foo_bar after FooBar, and
+// FooBarObject after both), in YAML and in JSON: the ones there keep their names and
+// nothing else changes; the new one adds the word of its shape.
+func TestAddedSpellingKeepsTheName(t *testing.T) {
+	const yamlSpec = `openapi: 3.0.3
+info: {title: S, version: "1"}
+paths:
+  /things:
+    get:
+      operationId: getThing
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema: {$ref: "#/components/schemas/%s"}
+components:
+  schemas:
+%s`
+	const jsonSpec = `{"openapi": "3.0.3", "info": {"title": "S", "version": "1"},
+  "paths": {"/things": {"get": {"operationId": "getThing", "responses": {"200": {"description": "ok",
+    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/%s"}}}}}}}},
+  "components": {"schemas": {%s
+  }}}
+`
+	forms := []struct {
+		name, text, entry, sep string
+	}{
+		{"yaml", yamlSpec, "    %s: {type: object, properties: {p%d: {type: string}}}\n", ""},
+		{"json", jsonSpec, "\n    %q: {\"type\": \"object\", \"properties\": {\"p%d\": {\"type\": \"string\"}}}", ","},
+	}
+	for _, tc := range []struct {
+		there []string
+		added string
+		want  string
+	}{
+		{[]string{"foo_bar"}, "FooBar", "FooBarObject"},
+		{[]string{"FooBar"}, "foo_bar", "FooBarObject"},
+		{[]string{"foo_bar", "FooBar"}, "FooBarObject", "FooBarObjectObject"},
+	} {
+		for _, form := range forms {
+			t.Run(tc.added+" after "+strings.Join(tc.there, ", ")+" in "+form.name, func(t *testing.T) {
+				var entries []string
+				for i, name := range append(slices.Clone(tc.there), tc.added) {
+					entries = append(entries, fmt.Sprintf(form.entry, name, i))
+				}
+				n := len(tc.there)
+				before := fmt.Sprintf(form.text, tc.there[0], strings.Join(entries[:n], form.sep))
+				after := fmt.Sprintf(form.text, tc.there[0], strings.Join(entries, form.sep))
+				onlyAdded(t, []byte(before), []byte(after))
+				src, err := generateFile(t.TempDir(), "spec."+form.name, []byte(after), "client")
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !strings.Contains(string(src), "// "+tc.want+" is the schema at #/components/schemas/"+tc.added+".") {
+					t.Errorf("%s is not %s", tc.added, tc.want)
+				}
+			})
+		}
+	}
+}
+
 // onlyAdded generates spec and added, and fails for every line of the client of spec
 // that the client of added does not have, but the header and the doc of a policy
 // variable (which lists the methods that use it).
@@ -411,5 +541,77 @@ func TestNamesToldApartByWords(t *testing.T) {
 				t.Errorf("%s ends in a number", name)
 			}
 		}
+	}
+}
+
+// Places that spell one name are told apart by what the spec writes, not by numbers: the
+// signs of Etc/GMT+1 and Etc/GMT-1 (and so of every value of that enum), the letter case
+// of "add" and "Add", the properties "+1" and "-1", the types of union variants of one
+// title, the places of variants of one shape, the statuses of error models, and where
+// parameters of one name are sent.
+func TestNumbersGiveWayToWords(t *testing.T) {
+	const spec = `openapi: 3.0.3
+info: {title: S, version: "1"}
+paths:
+  /a:
+    get:
+      operationId: getA
+      responses:
+        "200":
+          description: ok
+          content: {application/json: {schema: {$ref: "#/components/schemas/Reactions"}}}
+        "404":
+          description: gone
+          content: {application/json: {schema: {$ref: "#/components/schemas/Problem"}}}
+  /b:
+    get:
+      operationId: getB
+      parameters:
+        - {name: limit, in: query, schema: {type: integer}}
+        - {name: Limit, in: header, schema: {type: integer}}
+      responses:
+        "200":
+          description: ok
+          content: {application/json: {schema: {$ref: "#/components/schemas/Input"}}}
+        "409":
+          description: conflict
+          content: {application/json: {schema: {$ref: "#/components/schemas/Problem"}}}
+components:
+  schemas:
+    Problem: {type: object, properties: {detail: {type: string}}}
+    Zone: {type: string, enum: ["Etc/GMT+1", "Etc/GMT-1", "Etc/GMT-13", "GMT0"]}
+    Op: {type: string, enum: [add, Add, ADD, remove]}
+    Reactions:
+      type: object
+      properties:
+        "+1": {type: integer}
+        "-1": {type: integer}
+        id: {type: string}
+        ID: {type: string}
+    Input:
+      oneOf:
+        - {title: array, type: array, items: {type: string}}
+        - {title: array, type: array, items: {type: integer}}
+        - {type: object, properties: {note: {type: string}}}
+        - {type: object, properties: {content_id: {type: integer}}}
+`
+	src, err := generateFile(t.TempDir(), "spec.yaml", []byte(spec), "client")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`ZoneEtcGmtPlus1 Zone = "Etc/GMT+1"`, `ZoneEtcGmtMinus1 Zone = "Etc/GMT-1"`, `ZoneEtcGmtMinus13 Zone = "Etc/GMT-13"`,
+		`OpAdd Op = "add"`, `OpAddCapitalized Op = "Add"`, `OpAddUpper Op = "ADD"`, `OpRemove Op = "remove"`,
+		"Plus1 *int64 `json:\"+1,omitzero\"`", "Minus1 *int64 `json:\"-1,omitzero\"`",
+		"ID *string `json:\"id,omitzero\"`", "IDUpper *string `json:\"ID,omitzero\"`",
+		"StringList *[]string", "Int64List *[]int64", "ThirdObject *InputThirdObject", "FourthObject *InputFourthObject",
+		"func errorsProblemOn404(", "func errorsProblemOn409(", "QueryLimit *int64", "HeaderLimit *int64",
+	} {
+		if !strings.Contains(strings.Join(strings.Fields(string(src)), " "), want) {
+			t.Errorf("the client lacks %q", want)
+		}
+	}
+	if numbered := numberedNames(t, src, spec); len(numbered) > 0 {
+		t.Errorf("names told apart by a number: %v", numbered)
 	}
 }

@@ -4,6 +4,7 @@ package gen
 // spec wrote, or no constant at all when Go cannot hold it exactly.
 
 import (
+	"github.com/retrygen/retrygen/internal/longtest"
 	"go/ast"
 	"go/constant"
 	"go/parser"
@@ -43,6 +44,7 @@ components:
 // values with what the spec wrote: integers a float64 may have rounded (beyond 2^53),
 // values beyond the type and infinities have no constant.
 func TestEnumLiterals(t *testing.T) {
+	longtest.NoRace(t)
 	path := writeSpec(t, "literals.yaml", enumLiterals)
 	src, err := loadAndGenerate(t, path, LoadOptions{})
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/retrygen/retrygen/internal/longtest"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -143,6 +144,7 @@ func stringLits(t *testing.T, f *ast.File) map[string]bool {
 // and literal values aside), declare no init function, and carry the payload only in
 // literals that give it back exactly, or in comments.
 func TestInjection(t *testing.T) {
+	longtest.NoRace(t)
 	dir := t.TempDir()
 	base := map[string]*ast.File{}
 	fset := token.NewFileSet()

@@ -17,6 +17,7 @@ import (
 	"github.com/retrygen/retrygen/gen/internal/load"
 	"github.com/retrygen/retrygen/gen/internal/names"
 	"github.com/retrygen/retrygen/gen/internal/spectest"
+	"github.com/retrygen/retrygen/internal/longtest"
 )
 
 // hangBound is how long a load or a generation may take before a test calls it hung. It
@@ -144,6 +145,7 @@ func nestedProperties(depth int) string {
 // E2: schemas nested inline deeper than load.DefaultMaxDepth are refused with their place;
 // 9000 levels are refused the same way, without exhausting the stack.
 func TestDepthCap(t *testing.T) {
+	longtest.NoRace(t)
 	want := fmt.Sprintf("schema nested more than %d levels deep", load.DefaultMaxDepth)
 	if _, err := loadAndGenerate(t, writeSpec(t, "at-cap.json", nestedItems(load.DefaultMaxDepth)), LoadOptions{}); err != nil {
 		t.Errorf("%d levels: %v", load.DefaultMaxDepth, err)
@@ -432,6 +434,7 @@ func BenchmarkHugeSpecs(b *testing.B) {
 // for a quadratic number of struct fields; past build.MaxFields the spec is refused,
 // located at the schema that crossed the limit, before anything is emitted.
 func TestAllOfChainIsCapped(t *testing.T) {
+	longtest.NoRace(t)
 	var b strings.Builder
 	b.WriteString("openapi: 3.0.3\ninfo: {title: T, version: \"1\"}\npaths: {}\ncomponents:\n  schemas:\n")
 	b.WriteString("    S0: {type: object, properties: {p0: {type: string}}}\n")
@@ -467,6 +470,7 @@ func discriminatedUnion(n int) string {
 // times the variants allocates about four times as much, where reading the mapping per
 // variant made it sixteen (a mapping of 9,000 variants took 20 s).
 func TestDiscriminatorMappingIsLinear(t *testing.T) {
+	longtest.NoRace(t)
 	alloc := func(n int) uint64 {
 		path := writeSpec(t, fmt.Sprintf("union%d.yaml", n), discriminatedUnion(n))
 		var before, after goruntime.MemStats

@@ -7,7 +7,6 @@ package gen
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	goruntime "runtime"
 	"strings"
@@ -16,13 +15,12 @@ import (
 
 	"github.com/retrygen/retrygen/gen/internal/load"
 	"github.com/retrygen/retrygen/gen/internal/spectest"
+	"github.com/retrygen/retrygen/internal/longtest"
 )
 
 func longTests(t *testing.T) {
 	t.Helper()
-	if os.Getenv("RETRYGEN_LONG") != "1" {
-		t.Skip("a large input: set RETRYGEN_LONG=1 to run it")
-	}
+	longtest.Heavy(t)
 }
 
 // loadAllocating loads the spec at path and returns the bytes allocated and the error.
@@ -140,6 +138,7 @@ func longValue(n int) string {
 // The caps on operations, enum values and value sizes are applied to the node tree,
 // before kin-openapi decodes it: refusing costs a few times the file, not hundreds.
 func TestCapsBeforeDecoding(t *testing.T) {
+	longtest.NoRace(t)
 	for _, c := range []struct {
 		name, text, want string
 	}{
@@ -184,6 +183,7 @@ func manyTexts(n, size int, aliased bool) string {
 // The text of the document is capped as a whole, aliases expanded: most of it ends up
 // in the client.
 func TestTextCap(t *testing.T) {
+	longtest.NoRace(t)
 	_, err := loadAndGenerate(t, writeSpec(t, "texts.yaml", manyTexts(load.MaxTextBytes/load.MaxValueBytes+1, load.MaxValueBytes, false)), LoadOptions{})
 	wantLocated(t, "written out", err, fmt.Sprintf("texts.yaml:36:8: limit exceeded: the document's keys and values add up to more than %d bytes", load.MaxTextBytes))
 	_, err = loadAndGenerate(t, writeSpec(t, "aliased.yaml", manyTexts(load.MaxTextBytes/load.MaxValueBytes+1, load.MaxValueBytes, true)), LoadOptions{})

@@ -13,7 +13,7 @@ import (
 // as the retrygen command writes them, and builds and vets it. Loading it, and the
 // components it bundles to, are checked by the fast suite (gen/internal/load).
 func TestDigitalOceanCompiles(t *testing.T) {
-	longtest.Only(t)
+	longtest.Heavy(t)
 	path := corpus.MultiFile(t, "digitalocean/specification/DigitalOcean-public.v2.yaml")
 	spec, err := Load(path, LoadOptions{AllowExternalRefs: true})
 	if err != nil {

@@ -9,10 +9,12 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"go/types"
 	"maps"
 	"os"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode"
@@ -129,7 +131,7 @@ func trailingDigits(id string) string {
 // type and method names: stripe's must hold the figures of a hand-written SDK, and no
 // name of the three may end in a digit the spec does not write at the end of a word.
 func TestNameLengths(t *testing.T) {
-	longtest.Only(t)
+	longtest.Heavy(t)
 	for _, name := range []string{"stripe.yaml", "openai.yaml", "github.json"} {
 		t.Run(name, func(t *testing.T) {
 			path := corpus.Path(t, name)
@@ -162,6 +164,91 @@ func TestNameLengths(t *testing.T) {
 			if len(bad) > 0 {
 				t.Errorf("%d names end in a digit the spec does not write: %v", len(bad), bad[:min(len(bad), 20)])
 			}
+			if numbered := numberedNames(t, src, text); len(numbered) > 0 {
+				t.Errorf("%d names are told apart by a number: %v", len(numbered), numbered)
+			}
 		})
 	}
+}
+
+// numberedNames lists the names of a generated file that a number tells apart from
+// another of their scope (the package, a struct's fields, the methods of a type): Foo2
+// beside Foo, V1_2 beside V1, Foo3 beside Foo2 beside Foo; not a name whose end the
+// spec's text writes (ConversationParam2 of a schema "ConversationParam-2").
+func numberedNames(t testing.TB, src []byte, text string) []string {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), "client.go", src, parser.SkipObjectResolution)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scopes := map[string]map[string]bool{} // "" for the package
+	add := func(scope, name string) {
+		if scopes[scope] == nil {
+			scopes[scope] = map[string]bool{}
+		}
+		scopes[scope][name] = true
+	}
+	for _, decl := range f.Decls {
+		switch d := decl.(type) {
+		case *ast.GenDecl:
+			for _, s := range d.Specs {
+				switch s := s.(type) {
+				case *ast.TypeSpec:
+					add("", s.Name.Name)
+					if st, ok := s.Type.(*ast.StructType); ok {
+						for _, fl := range st.Fields.List {
+							for _, n := range fl.Names {
+								add(s.Name.Name+".", n.Name)
+							}
+						}
+					}
+				case *ast.ValueSpec:
+					for _, n := range s.Names {
+						add("", n.Name)
+					}
+				}
+			}
+		case *ast.FuncDecl:
+			scope := ""
+			if d.Recv != nil && len(d.Recv.List) == 1 {
+				scope = types.ExprString(d.Recv.List[0].Type) + "."
+			}
+			add(scope, d.Name.Name)
+		}
+	}
+	written := map[string]bool{} // the Go names of the spec's names that end in a digit
+	for tok := range tokens(text) {
+		if name := names.GoName(tok); unicode.IsDigit(rune(name[len(name)-1])) {
+			written[name] = true
+			if unicode.IsDigit(rune(tok[0])) && len(names.Words(tok)) > 1 {
+				written[strings.TrimPrefix(name, "X")] = true // a date or a version, as constants write it
+			}
+		}
+	}
+	spelled := func(name string) bool {
+		for i := range len(name) {
+			start := i == 0 || unicode.IsUpper(rune(name[i])) || unicode.IsDigit(rune(name[i])) && unicode.IsLetter(rune(name[i-1]))
+			if start && written[name[i:]] {
+				return true
+			}
+		}
+		return false
+	}
+	var out []string
+	for scope, inScope := range scopes {
+		for name := range inScope {
+			digits := trailingDigits(name)
+			n, err := strconv.Atoi(digits)
+			if digits == "" || err != nil || n < 2 || spelled(name) {
+				continue
+			}
+			stem := strings.TrimSuffix(name, digits)
+			first := inScope[stem] || strings.HasSuffix(stem, "_") && inScope[strings.TrimSuffix(stem, "_")]
+			if first && (n == 2 || inScope[stem+strconv.Itoa(n-1)]) {
+				out = append(out, scope+name)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
 }

@@ -82,16 +82,16 @@ func TestOverlayKeepsErrorPositions(t *testing.T) {
 	}
 }
 
-// TestOverlayKeepsClients generates every golden case, and in the slow suite the large
-// descriptions of the corpus, with and without an overlay that changes nothing: the same
-// warnings, located alike, and the same client.
+// TestOverlayKeepsClients generates every golden case, and in the slow suite (without the
+// race detector) the large descriptions of the corpus, with and without an overlay that
+// changes nothing: the same warnings, located alike, and the same client.
 func TestOverlayKeepsClients(t *testing.T) {
 	neutral := writeOverlay(t, "neutral.yaml", neutralOverlay)
 	var specs []string
 	for _, name := range goldenCases(t) {
 		specs = append(specs, filepath.Join(goldenDir, name, "spec.yaml"))
 	}
-	if dir, ok := corpus.Find(); ok && longtest.On() {
+	if dir, ok := corpus.Find(); ok && longtest.HeavyOn() {
 		for _, name := range []string{"stripe.yaml", "github.json", "openai.yaml", "openrouter-31.yaml",
 			"dub.json", "superset.json", "squadcast-31.yaml", "swagger2-uber.yaml", "oai-tictactoe-31.yaml"} {
 			specs = append(specs, filepath.Join(dir, name))

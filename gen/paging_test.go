@@ -47,7 +47,7 @@ func TestPaginationInTheCorpus(t *testing.T) {
 		t.Run(strings.TrimSuffix(name, filepath.Ext(name)), func(t *testing.T) {
 			path := corpus.Path(t, name)
 			if fileSize(t, path) > 1<<20 {
-				longtest.Only(t)
+				longtest.Heavy(t)
 			}
 			s, err := Load(path, LoadOptions{})
 			if err != nil {

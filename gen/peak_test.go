@@ -154,7 +154,7 @@ func stages(t testing.TB, path string) {
 // of the whole tree read 128 to 152 (64 to 76 live), and the one that had kin-openapi
 // parse the text a second time 172 to 180.
 func TestPeakHeap(t *testing.T) {
-	longtest.Only(t)
+	longtest.Heavy(t)
 	for _, c := range []struct {
 		name  string
 		path  func(t *testing.T) string

@@ -33,7 +33,7 @@ func TestPlanFitsAReview(t *testing.T) {
 				t.Skipf("no %s: %v", f, err)
 			}
 			if info.Size() > 1<<20 {
-				longtest.Only(t)
+				longtest.Heavy(t)
 			}
 			s, err := Load(f, LoadOptions{AllowExternalRefs: true})
 			if err != nil {

@@ -138,7 +138,7 @@ const wireJSON = `{"-":"minus","-,":"minus comma",",":"comma","a,omitempty":"o",
 // and the marker file must not exist. The requests show how path keys and parameters
 // are sent.
 func TestHostileProgram(t *testing.T) {
-	longtest.Only(t)
+	longtest.Heavy(t)
 	work := t.TempDir()
 	marker := filepath.Join(work, "pwned")
 	mod := tempModule(t)

@@ -33,7 +33,7 @@ func TestSharedSpecs(t *testing.T) {
 		name := filepath.Base(f)
 		t.Run(strings.TrimSuffix(name, filepath.Ext(name)), func(t *testing.T) {
 			if fileSize(t, f) > 1<<20 {
-				longtest.Only(t)
+				longtest.Heavy(t)
 			}
 			s, err := Load(f, LoadOptions{})
 			if err != nil {

@@ -622,7 +622,7 @@ func hostileUnits() [][]hostileField {
 // one spec carries it in all the fields that accepted it, and that client must
 // type-check.
 func TestHostileFields(t *testing.T) {
-	longtest.Only(t)
+	longtest.Heavy(t)
 	r := &hostileRun{t: t, dir: t.TempDir(), twins: map[string]*hostileTwin{}}
 	for _, f := range hostileFields {
 		if o := r.try([]hostileField{f}, f.base); !o.accepted || o.err != nil {

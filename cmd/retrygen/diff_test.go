@@ -182,7 +182,7 @@ func TestDiffExitStatus(t *testing.T) {
 // TestDiffOpenAI runs the command on two versions of OpenAI's spec: breaking changes
 // (fields removed and retyped) make it fail until they are allowed.
 func TestDiffOpenAI(t *testing.T) {
-	longtest.Only(t)
+	longtest.Heavy(t)
 	old := corpus.Path(t, "history/openai-2026-08-10.yaml")
 	new := corpus.Path(t, "openai.yaml")
 	code, stdout, stderr := runCmd(t, "diff", old, new)

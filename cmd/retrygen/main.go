@@ -178,7 +178,7 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	if fs.NArg() != 1 {
-		logger.Printf("want exactly one spec file, got %d arguments", fs.NArg())
+		logger.Printf("want exactly one spec file, got %s", argumentsGot(fs.Args()))
 		fs.Usage()
 		return exitUsage
 	}
@@ -236,12 +236,52 @@ func parseFlags(fs *flag.FlagSet, args []string, logger *log.Logger, hint string
 		fs.Usage()
 		return exitOK, false
 	}
+	if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -"); ok {
+		err = unknownFlag(fs, name)
+	}
 	logger.Print(err)
 	if hint != "" {
 		logger.Print(hint)
 	}
 	fs.Usage()
 	return exitUsage, false
+}
+
+// unknownFlag says that fs has no flag -name, and which it has that name looks like a
+// typo of ("-pakage": -package).
+func unknownFlag(fs *flag.FlagSet, name string) error {
+	var flags []string
+	fs.VisitAll(func(f *flag.Flag) { flags = append(flags, f.Name) })
+	near := ""
+	if len(name) <= 64 { // no flag is longer: nothing to compare a long argument with
+		near = gen.Closest(name, flags)
+	}
+	// A name of one or two letters is like every other short one: only a longer
+	// spelling of it is meant ("-vv" is -v).
+	if len(name) < 3 && !strings.HasPrefix(name, near) {
+		near = ""
+	}
+	shown := "-" + name
+	if strings.ContainsFunc(name, func(r rune) bool { return !unicode.IsPrint(r) }) {
+		shown = strconv.Quote(shown)
+	}
+	if near == "" {
+		return fmt.Errorf("unknown flag %s (%s -h lists the flags)", shown, fs.Name())
+	}
+	return fmt.Errorf("unknown flag %s: did you mean -%s? (%s -h lists the flags)", shown, near, fs.Name())
+}
+
+// argumentsGot says what arguments a command was given, for the message that it wants
+// others: "none", "2 arguments: a.yaml b.yaml", the first few of many.
+func argumentsGot(args []string) string {
+	const shown = 4
+	switch {
+	case len(args) == 0:
+		return "none"
+	case len(args) > shown:
+		return fmt.Sprintf("%d arguments: %s …", len(args), shellLine(args[:shown]))
+	}
+	return plural(len(args), "argument") + ": " + shellLine(args)
 }
 
 type generateArgs struct {
@@ -443,7 +483,7 @@ func (r *reportFlags) parse(fs *flag.FlagSet, args []string, logger *log.Logger,
 		return "", exitUsage, false
 	}
 	if fs.NArg() != n {
-		logger.Printf("want %s, got %d arguments", want, fs.NArg())
+		logger.Printf("want %s, got %s", want, argumentsGot(fs.Args()))
 		fs.Usage()
 		return "", exitUsage, false
 	}
@@ -540,6 +580,11 @@ func allowedKinds(allow string) (map[string]bool, error) {
 		case "breaking", "loosened":
 			allowed[k] = true
 		default:
+			if len(k) <= 64 {
+				if near := gen.Closest(k, []string{"breaking", "loosened"}); near != "" {
+					return nil, fmt.Errorf("-allow: unknown kind %q: did you mean %s? (want breaking, loosened or both)", k, near)
+				}
+			}
 			return nil, fmt.Errorf("-allow: unknown kind %q: want breaking, loosened or both", k)
 		}
 	}

@@ -403,13 +403,45 @@ func TestMisplacedFlags(t *testing.T) {
 		{[]string{"diff", "a.yaml", "-allow=breaking", "b.yaml"}, "retrygen: flag -allow=breaking comes after a.yaml: flags go before the spec files"},
 		{[]string{"diff", "a.yaml", "b.yaml", "-json"}, "retrygen: flag -json comes after a.yaml b.yaml: flags go before the spec files"},
 		{[]string{"-package", "p", goodSpec, "-o", "x.go"}, "retrygen: flag -o comes after " + goodSpec + ": flags go before the spec file, which end them (see retrygen -h)\n"},
-		{[]string{"-package", "p", "--", goodSpec, "-o"}, "retrygen: want exactly one spec file, got 2 arguments\n"},
-		{[]string{"plan", "--", goodSpec, "-json"}, "retrygen: want exactly one spec file, got 2 arguments\n"},
-		{[]string{"--", "plan", goodSpec}, "retrygen: want exactly one spec file, got 2 arguments\n"},
+		{[]string{"-package", "p", "--", goodSpec, "-o"}, "retrygen: want exactly one spec file, got 2 arguments: " + goodSpec + " -o\n"},
+		{[]string{"plan", "--", goodSpec, "-json"}, "retrygen: want exactly one spec file, got 2 arguments: " + goodSpec + " -json\n"},
+		{[]string{"--", "plan", goodSpec}, "retrygen: want exactly one spec file, got 2 arguments: plan " + goodSpec + "\n"},
 	} {
 		code, stdout, stderr := runCmd(t, tt.args...)
 		if code != exitUsage || stdout != "" || !strings.HasPrefix(stderr, "retrygen: ") || !strings.Contains(stderr, tt.want) {
 			t.Errorf("%q: exit %d, stderr %q; want exit 2 and %q", tt.args, code, stderr, tt.want)
+		}
+	}
+}
+
+// A mistyped flag is named with the flag it looks like, and a wrong number of spec files
+// with the files given, in words that fit the count.
+func TestUnknownFlagsAndArgumentCounts(t *testing.T) {
+	t.Setenv("GOPACKAGE", "")
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-pakage", "p", goodSpec}, "retrygen: unknown flag -pakage: did you mean -package? (retrygen -h lists the flags)\n"},
+		{[]string{"--chek", goodSpec}, "retrygen: unknown flag -chek: did you mean -check?"},
+		{[]string{"-vv", goodSpec}, "retrygen: unknown flag -vv: did you mean -v?"},
+		{[]string{"-x", goodSpec}, "retrygen: unknown flag -x (retrygen -h lists the flags)\n"},
+		{[]string{"-nosuchflag", goodSpec}, "retrygen: unknown flag -nosuchflag (retrygen -h lists the flags)\n"},
+		{[]string{"-a\x1b[2J", goodSpec}, `retrygen: unknown flag "-a\x1b[2J" (retrygen -h lists the flags)`},
+		{[]string{"-" + strings.Repeat("p", 100000), goodSpec}, "retrygen: unknown flag -ppp"},
+		{[]string{"plan", "-jsno", goodSpec}, "retrygen: unknown flag -jsno: did you mean -json? (retrygen plan -h lists the flags)\n"},
+		{[]string{"diff", "-alow=breaking", "a.yaml", "b.yaml"}, "retrygen: unknown flag -alow: did you mean -allow?"},
+		{[]string{"diff", "-allow=breakng", "a.yaml", "b.yaml"}, `retrygen: -allow: unknown kind "breakng": did you mean breaking? (want breaking, loosened or both)` + "\n"},
+		{[]string{"diff", "-allow=all", "a.yaml", "b.yaml"}, `retrygen: -allow: unknown kind "all": want breaking, loosened or both` + "\n"},
+		{[]string{"herd", "-clints", "3"}, "retrygen: unknown flag -clints: did you mean -clients?"},
+		{[]string{"-package", "p"}, "retrygen: want exactly one spec file, got none\n"},
+		{[]string{"diff", "a.yaml"}, "retrygen: want two spec files, OLD and NEW, got 1 argument: a.yaml\n"},
+		{[]string{"plan", "a.yaml", "b c.yaml"}, "retrygen: want exactly one spec file, got 2 arguments: a.yaml 'b c.yaml'\n"},
+		{[]string{"plan", "1", "2", "3", "4", "5", "6"}, "retrygen: want exactly one spec file, got 6 arguments: 1 2 3 4 …\n"},
+	} {
+		code, stdout, stderr := runCmd(t, tt.args...)
+		if code != exitUsage || stdout != "" || !strings.HasPrefix(stderr, tt.want) {
+			t.Errorf("%.60q: exit %d, stderr %.300q; want exit 2 and %q first", tt.args, code, stderr, tt.want)
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/retrygen/retrygen/internal/corpus"
+	"github.com/retrygen/retrygen/internal/longtest"
 )
 
 // keysOverlay gives every POST of a spec an idempotency key.
@@ -123,6 +124,7 @@ func TestOverlayErrors(t *testing.T) {
 // retrygen -v on a spec whose document-level x-speakeasy-retries reaches POSTs warns,
 // once, at the extension; -strict refuses.
 func TestSpeakeasyRetriesWarning(t *testing.T) {
+	longtest.NoRace(t)
 	spec := corpus.Path(t, "openrouter-31.yaml")
 	out := filepath.Join(t.TempDir(), "client_gen.go")
 	code, _, stderr := runCmd(t, "-v", "-package", "openrouter", "-o", out, spec)

@@ -42,7 +42,7 @@ func docLines(t *testing.T, doc, prefix string) []string {
 // is clean, and -check passes in the package's folder and from the module's root, then
 // fails once the spec changes.
 func TestREADMERecipes(t *testing.T) {
-	longtest.Only(t)
+	longtest.Heavy(t)
 	generateLine := docLines(t, "README.md", "//go:generate go tool retrygen -o client_gen.go api.yaml")[0]
 	var checkLines []string
 	for _, line := range docLines(t, "README.md", "go tool retrygen -check") {
@@ -78,7 +78,7 @@ func TestREADMERecipes(t *testing.T) {
 // overlay, as written there: the client follows the overlay, the header names it, and
 // -check fails once the overlay changes.
 func TestREADMEOverlayRecipes(t *testing.T) {
-	longtest.Only(t)
+	longtest.Heavy(t)
 	generateLine := docLines(t, "README.md", "//go:generate go tool retrygen -o client_gen.go -overlay")[0]
 	checkLine := docLines(t, "README.md", "go tool retrygen -check -o client_gen.go -overlay")[0]
 	overlay := "overlay: 1.0.0\ninfo: {title: keys, version: '1'}\nactions:\n  - target: $.paths.*.post\n    update: {x-idempotency-key: X-Request-Key}\n"
@@ -101,6 +101,54 @@ func TestREADMEOverlayRecipes(t *testing.T) {
 	m.write("api/retries.yaml", strings.Replace(overlay, "X-Request-Key", "Idempotency-Key", 1))
 	if out, err := m.run(checkLine); err == nil || !strings.Contains(out, "is stale") {
 		t.Errorf("%s after the overlay changed: %v, want exit 1 and a diff\n%s", checkLine, err, out)
+	}
+}
+
+// TestREADMEReplaceRecipe runs the README's recipe for an unpublished retrygen, as
+// written there, in a new module beside a clone (here a link to this repository): the
+// replace and go get -tool lines, then the go:generate line, and the client builds.
+func TestREADMEReplaceRecipe(t *testing.T) {
+	longtest.Heavy(t)
+	replace := docLines(t, "README.md", "go mod edit -replace github.com/retrygen/retrygen=")
+	var steps []string
+	for _, line := range docLines(t, "README.md", "go get -tool github.com/retrygen/retrygen/cmd/retrygen") {
+		if !strings.Contains(line, "@") { // @latest needs a published version
+			steps = append(steps, line)
+		}
+	}
+	if len(replace) != 1 || len(steps) != 1 {
+		t.Fatalf("the README's recipe for a clone: %q then %q, want one line each", replace, steps)
+	}
+	steps = append(replace, steps...)
+	clone := strings.TrimPrefix(replace[0], "go mod edit -replace github.com/retrygen/retrygen=")
+	repo, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	app := filepath.Join(root, "app")
+	m := &recipeModule{t: t, dir: app,
+		// The module cache holds what retrygen needs (nothing is downloaded, nor its
+		// checksums looked up); GOFLAGS is the user's own, none.
+		env: append(os.Environ(), "GOFLAGS=", "GOPROXY=off", "GOSUMDB=off", "GOPACKAGE=", "GOWORK=off")}
+	m.write("go.mod", "module example.com/app\n\ngo 1.26\n")
+	if err := os.Symlink(repo, filepath.Join(app, filepath.FromSlash(clone))); err != nil {
+		t.Fatal(err)
+	}
+	generateLine := docLines(t, "README.md", "//go:generate go tool retrygen -o client_gen.go api.yaml")[0]
+	m.write("api/api.yaml", petstoreSpec(t))
+	m.write("api/generate.go", "// Package api is the petstore's client.\npackage api\n\n"+generateLine+"\n")
+	for _, step := range append(steps, "go generate ./...", "go build ./...") {
+		if out, err := m.sh(app, step); err != nil {
+			t.Fatalf("%s: %v\n%s", step, err, out)
+		}
+	}
+	gomod, err := os.ReadFile(filepath.Join(app, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(gomod), "\ntool github.com/retrygen/retrygen/cmd/retrygen\n") {
+		t.Errorf("go.mod has no tool directive for retrygen:\n%s", gomod)
 	}
 }
 
@@ -197,7 +245,7 @@ func (m *recipeModule) run(line string) (string, error) {
 // TestCLIDocOverlayPlan runs the line of docs/cli.md that tries the Stripe overlay in
 // this repository, as written there: every POST is retried with the key the overlay gives.
 func TestCLIDocOverlayPlan(t *testing.T) {
-	longtest.Only(t)
+	longtest.Heavy(t)
 	line := docLines(t, "docs/cli.md", "go run ./cmd/retrygen plan -json -overlay")[0]
 	repo, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
@@ -276,7 +324,7 @@ func diffWorkflow(t *testing.T) map[string]workflowStep {
 // retried gets the report as a comment and fails the check; one that only adds an
 // operation gets the comment and passes.
 func TestCLIDocDiffWorkflow(t *testing.T) {
-	longtest.Only(t)
+	longtest.Heavy(t)
 	steps := diffWorkflow(t)
 	compare := steps["Compare the spec with the base branch"]
 	comment := steps["Comment on the pull request"]

@@ -707,10 +707,10 @@ func (c *Client) Chat(ctx context.Context, body ChatRequest, opts ...CallOption)
 	r.JSONBody("application/json", body)
 	resp, err := c.wire.Fetch(ctx, r, &policyNotIdempotent, "application/json", callOptions(opts))
 	if err != nil {
-		return nil, wire.DecodeError(err, errorsProblem)
+		return nil, wire.DecodeError(err, errorsProblemOn400)
 	}
 	out := new(ChatChunk)
-	if err := wire.DecodeDeclared(resp, out, errorsProblem, 200); err != nil {
+	if err := wire.DecodeDeclared(resp, out, errorsProblemOn400, 200); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -741,7 +741,7 @@ func (c *Client) ChatStream(ctx context.Context, body ChatRequest, opts ...CallO
 	r.JSONBody("application/json", body)
 	stream, err := wire.OpenStream[ChatChunk](ctx, c.wire, r, &policyNotIdempotent, wire.StreamConfig{
 		Accept:      "text/event-stream",
-		DecodeError: errorsProblem,
+		DecodeError: errorsProblemOn400,
 		Sentinel:    "[END]",
 	}, callOptions(opts))
 	if err != nil {
@@ -774,10 +774,10 @@ func (c *Client) ChatForm(ctx context.Context, body ChatRequest, opts ...CallOpt
 	r.FormBody("application/x-www-form-urlencoded", body)
 	resp, err := c.wire.Fetch(ctx, r, &policyNotIdempotent, "application/json", callOptions(opts))
 	if err != nil {
-		return nil, wire.DecodeError(err, errorsProblem)
+		return nil, wire.DecodeError(err, errorsProblemOn400)
 	}
 	out := new(ChatChunk)
-	if err := wire.DecodeDeclared(resp, out, errorsProblem, 200); err != nil {
+	if err := wire.DecodeDeclared(resp, out, errorsProblemOn400, 200); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -803,10 +803,10 @@ func (c *Client) ChatText(ctx context.Context, body io.Reader, opts ...CallOptio
 	r.RawBody("text/plain", body)
 	resp, err := c.wire.Fetch(ctx, r, &policyNotIdempotent, "application/json", callOptions(opts))
 	if err != nil {
-		return nil, wire.DecodeError(err, errorsProblem)
+		return nil, wire.DecodeError(err, errorsProblemOn400)
 	}
 	out := new(ChatChunk)
-	if err := wire.DecodeDeclared(resp, out, errorsProblem, 200); err != nil {
+	if err := wire.DecodeDeclared(resp, out, errorsProblemOn400, 200); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -981,7 +981,7 @@ func (c *Client) GetItemArchive(ctx context.Context, id int64, opts ...CallOptio
 	r.Path("/archive")
 	r.StopAtRedirect()
 	resp, err := c.wire.Call(ctx, r, &policyIdempotent, "", callOptions(opts))
-	return wire.Location(resp, err, errorsProblem2)
+	return wire.Location(resp, err, errorsProblemOn404)
 }
 
 // GetWithOAuth calls GET /oauth (operationId getWithOAuth).
@@ -1552,8 +1552,8 @@ var webhookItemCreated = webhook.Route{
 	Name:   "itemCreated",
 }
 
-// errorsProblem returns a new error model for a response status, nil when none is declared.
-func errorsProblem(status int) any {
+// errorsProblemOn400 returns a new error model for a response status, nil when none is declared.
+func errorsProblemOn400(status int) any {
 	switch {
 	case status == 400:
 		return new(Problem)
@@ -1561,8 +1561,8 @@ func errorsProblem(status int) any {
 	return nil
 }
 
-// errorsProblem2 returns a new error model for a response status, nil when none is declared.
-func errorsProblem2(status int) any {
+// errorsProblemOn404 returns a new error model for a response status, nil when none is declared.
+func errorsProblemOn404(status int) any {
 	switch {
 	case status == 404:
 		return new(Problem)

@@ -39,6 +39,7 @@ func load(t *testing.T, spec, overlay string) *gen.Spec {
 
 // Every POST of Stripe's API is retried with an Idempotency-Key, which the overlay set.
 func TestStripeKeys(t *testing.T) {
+	longtest.NoRace(t)
 	s := load(t, "stripe.yaml", "stripe-keys.yaml")
 	posts := 0
 	for _, op := range s.API.Operations {
@@ -72,6 +73,7 @@ var openaiRetrySafe = []string{
 // The OpenAI operations the overlay declares idempotent are retried, and only those of
 // its POSTs; every target still selects an operation.
 func TestOpenAIRetries(t *testing.T) {
+	longtest.NoRace(t)
 	s := load(t, "openai.yaml", "openai-retries.yaml")
 	safe := map[string]bool{}
 	for _, p := range openaiRetrySafe {
@@ -99,7 +101,7 @@ func TestOpenAIRetries(t *testing.T) {
 // same on every attempt: a call answered 503, 503, then 200 reached the server three
 // times with one key, and the next call with another.
 func TestStripeClientSendsOneKeyPerCall(t *testing.T) {
-	longtest.Only(t)
+	longtest.Heavy(t)
 	s := load(t, "stripe.yaml", "stripe-keys.yaml")
 	src, err := gen.Generate(s, gen.GenerateOptions{Package: "stripe", Command: "from stripe.yaml -overlay stripe-keys.yaml"})
 	if err != nil {

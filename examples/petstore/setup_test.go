@@ -41,7 +41,7 @@ func TestREADMESetUp(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(root, ".ci", "run")); err != nil {
 		t.Fatal(err)
 	}
-	longtest.Only(t)
+	longtest.Heavy(t)
 	clientFile := filepath.Join(root, "examples", "petstore", "client", "client_gen.go")
 	before, err := os.ReadFile(clientFile)
 	if err != nil {

@@ -198,29 +198,90 @@ func (b *builder) nameConstructors() {
 // (implementation limitation)".
 const maxUnionTerms = 100
 
-// componentGoNames names the component schemas in Go, in the order of keys, the
-// description's own first: a component the loader made of a place in another file
-// ("Pet-2") never takes the Go name of one the author wrote ("Pet2").
+// componentGoNames names the component schemas in Go, the description's own first: a
+// component the loader made of a place in another file ("Pet-2") never takes the Go
+// name of one the author wrote ("Pet2"). A component whose Go name is the fixed client
+// code's ("File") or another's adds the word of its shape (FileObject); components that
+// ask for one name are named in the order the description writes them, so that the one
+// written first keeps it ("foo_bar", then "FooBar": FooBar and FooBarObject) and a
+// component added after the others renames none of them.
 func (b *builder) componentGoNames(keys []string) map[string]string {
 	goNames := make(map[string]string, len(keys))
 	b.componentNames = make(map[string]bool, len(keys))
-	for _, hoisted := range []bool{false, true} {
-		for _, name := range keys {
-			if b.spec.Hoisted[schemaPointer(name)] == hoisted {
-				goName := names.GoName(name)
-				if b.pkg.Taken(goName) && !b.spec.Hoisted[schemaPointer(name)] {
-					// A name the fixed client code has ("File"), or a component whose
-					// name differs in case only: the word of the shape tells them apart.
-					if sr := b.spec.Doc.Components.Schemas[name]; sr != nil && sr.Value != nil && sr.Ref == "" {
-						goName += shapeWord(kindOf(shapeOf(sr.Value)))
-					}
-				}
-				goNames[name] = b.pkg.UniqueFor(goName, "schema "+strconv.Quote(name))
-				b.componentNames[goNames[name]] = true
-			}
+	var own, hoisted []string
+	cands := make(map[string][]string, len(keys))
+	asked := map[string]int{}
+	for _, key := range keys {
+		if b.spec.Hoisted[schemaPointer(key)] {
+			hoisted = append(hoisted, key)
+			continue
+		}
+		own = append(own, key)
+		cands[key] = []string{names.GoName(key)}
+		if sr := b.spec.Doc.Components.Schemas[key]; sr != nil && sr.Value != nil && sr.Ref == "" {
+			cands[key] = append(cands[key], cands[key][0]+shapeWord(kindOf(shapeOf(sr.Value))))
+		}
+		for _, c := range cands[key] {
+			asked[c]++
 		}
 	}
+	// The components that no other asks a name of take their first; the others follow.
+	var order, contended []string
+	for _, key := range own {
+		if slices.ContainsFunc(cands[key], func(c string) bool { return asked[c] > 1 || b.pkg.Taken(c) }) {
+			contended = append(contended, key)
+		} else {
+			order = append(order, key)
+		}
+	}
+	for _, key := range append(order, b.inWrittenOrder(contended)...) {
+		list := cands[key]
+		i := slices.IndexFunc(list, func(c string) bool { return !b.pkg.Taken(c) })
+		if i < 0 {
+			i = len(list) - 1 // the number, last resort
+		}
+		goNames[key] = b.pkg.UniqueFor(list[i], "schema "+strconv.Quote(key))
+		b.componentNames[goNames[key]] = true
+	}
+	for _, key := range hoisted {
+		goNames[key] = b.pkg.UniqueFor(names.GoName(key), "schema "+strconv.Quote(key))
+		b.componentNames[goNames[key]] = true
+	}
 	return goNames
+}
+
+// inWrittenOrder sorts the component schemas keys (sorted) by where the description
+// writes them; keys whose places it does not tell apart stay in their order, after the
+// others.
+func (b *builder) inWrittenOrder(keys []string) []string {
+	if len(keys) < 2 {
+		return keys
+	}
+	pos := make(map[string]source.Pos, len(keys))
+	for _, key := range keys {
+		pos[key] = b.componentPos(key)
+	}
+	slices.SortStableFunc(keys, func(x, y string) int {
+		p, q := pos[x], pos[y]
+		if !p.IsValid() || !q.IsValid() {
+			return cmp.Compare(boolInt(!p.IsValid()), boolInt(!q.IsValid()))
+		}
+		return cmp.Or(strings.Compare(p.File, q.File), cmp.Compare(p.Line, q.Line), cmp.Compare(p.Col, q.Col))
+	})
+	return keys
+}
+
+// boolInt is 1 for true, 0 for false.
+func boolInt(v bool) int {
+	if v {
+		return 1
+	}
+	return 0
+}
+
+// componentPos is where the description writes the component schema key.
+func (b *builder) componentPos(key string) source.Pos {
+	return b.spec.Files.PosOfPointer(schemaPointer(key))
 }
 
 // schemaPointer is the JSON pointer of the component schema name.
@@ -478,7 +539,6 @@ func (b *builder) located(op *model.Operation, origin *openapi3.Origin, format s
 // params builds the path template and the parameters: path parameters become method
 // arguments, the others fields of the params struct.
 func (b *builder) params(op *model.Operation, item *openapi3.PathItem, kop *openapi3.Operation) {
-	fields := names.NewExportedNamer()
 	pathParams := map[string]*model.Param{}
 	params := mergedParams(item, kop)
 	if !b.growAt(len(params), "the parameters of "+op.GoName, opPointer(op)) {
@@ -493,9 +553,9 @@ func (b *builder) params(op *model.Operation, item *openapi3.PathItem, kop *open
 			pathParams[p.Name] = mp
 			continue
 		}
-		mp.GoName = fields.UniqueFor(mp.GoName, p.In+" parameter "+strconv.Quote(p.Name))
 		op.Params = append(op.Params, mp)
 	}
+	nameParamFields(op.Params)
 	for _, p := range op.Params {
 		if !p.Argument() {
 			b.claimName(&op.ParamsType, "parameters of "+op.GoName, op.GoName+"Params", op.GoName+"Parameters")
@@ -508,6 +568,29 @@ func (b *builder) params(op *model.Operation, item *openapi3.PathItem, kop *open
 	path, query, _ := strings.Cut(requestPath(op.Path), "?")
 	op.FixedQuery = fixedQuery(query)
 	op.PathParts, op.PathParams = pathTemplate(path, pathParams)
+}
+
+// nameParamFields names the fields of the params struct of params: each after its
+// parameter, and parameters of one name sent in different places after the place too
+// (QueryID, HeaderID), else in different letter cases after the case (see caseWord).
+func nameParamFields(params []*model.Param) {
+	texts, spelled := make([]string, len(params)), make([]string, len(params))
+	for i, p := range params {
+		texts[i], spelled[i] = p.Name, p.GoName
+	}
+	if distinct(spelled) { // the common case: each has its own name
+		return
+	}
+	cases := caseWords(texts, spelled)
+	cands := make([][]string, len(params))
+	owners := make([]string, len(params))
+	for i, p := range params {
+		cands[i] = []string{p.GoName, names.GoName(p.In) + p.GoName, p.GoName + cases[i], p.GoName}
+		owners[i] = p.In + " parameter " + strconv.Quote(p.Name)
+	}
+	for i, name := range grant(names.NewExportedNamer(), cands, owners) {
+		params[i].GoName = name
+	}
 }
 
 // mergedParams lists the parameters of the path item, then the operation's, one per
@@ -1096,17 +1179,25 @@ func (b *builder) errorSet(op *model.Operation, cases []*model.ErrorCase) {
 
 // nameErrorSets names each error-model picker once the types have their names: after
 // the one model it returns, so that a name shared by many operations says what it holds
-// ("errorsProblem"), else after the first operation that uses it.
+// ("errorsProblem"), else after the first operation that uses it; pickers of one model
+// for different statuses add them ("errorsProblemOn404Or409").
 func (b *builder) nameErrorSets() {
+	cands := make([][]string, len(b.errorSetList))
+	owners := make([]string, len(b.errorSetList))
 	for i, set := range b.errorSetList {
 		name := "errors" + set.Cases[0].Type.String()
-		for _, c := range set.Cases[1:] {
+		statuses := make([]string, len(set.Cases))
+		for j, c := range set.Cases {
+			statuses[j] = statusWord(c.Status)
 			if typeKey(c.Type) != typeKey(set.Cases[0].Type) {
 				name = "errors" + b.errorSetOps[i].GoName
-				break
 			}
 		}
-		set.GoName = b.pkg.Unique(name)
+		cands[i] = []string{name, name + "On" + strings.Join(statuses, "Or")}
+		owners[i] = "error models of " + b.errorSetOps[i].GoName
+	}
+	for i, name := range grant(b.pkg, cands, owners) {
+		b.errorSetList[i].GoName = name
 	}
 }
 

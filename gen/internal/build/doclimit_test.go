@@ -71,7 +71,7 @@ func TestSharedDescriptionsStayInProportion(t *testing.T) {
 // TestDocsOfRealSpecsAreWhole: no public description comes near the budget, so that the
 // docs of real clients are never cut. It loads six large specs: RETRYGEN_LONG=1 runs it.
 func TestDocsOfRealSpecsAreWhole(t *testing.T) {
-	longtest.Only(t)
+	longtest.Heavy(t)
 	for _, name := range []string{"stripe.yaml", "github.json", "openai.yaml", "box.json", "squadcast-31.yaml", "openrouter-31.yaml"} {
 		t.Run(name, func(t *testing.T) {
 			spec, err := load.Load(corpus.Path(t, name), load.Options{})

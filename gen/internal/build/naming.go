@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -578,30 +579,254 @@ func (b *builder) fixDocs() {
 	}
 }
 
-// nameEnumValues names every enum constant after its type, once types have their names.
+// nameEnumValues names every enum constant after its type, once types have their names:
+// the type's name and the value's, else the value's with its letter case in words, so
+// that the values "add" and "Add" are Add and AddCapitalized. In an enum whose values
+// only signs tell apart, every sign before a digit is a word: Etc/GMT+1, Etc/GMT-1 and
+// Etc/GMT-13 are EtcGMTPlus1, EtcGMTMinus1 and EtcGMTMinus13. A constant that meets a
+// type's name (Pet's kind_dog beside kind: dog) adds the word Value. A 3.1 const
+// member's title stands for its value in all of this. Only values that spell one name
+// apart ("Foo Bar", "Foo-Bar") are numbered.
 func (b *builder) nameEnumValues() {
-	consts := map[string]bool{}
+	n := 0
 	for _, d := range b.decls {
-		owner := "a value of " + d.GoName
+		n += len(d.Values)
+	}
+	values := make([]*model.EnumValue, 0, n)
+	spelled, cases, owners := make([]string, 0, n), make([]string, 0, n), make([]string, 0, n)
+	texts := make([]string, 0, n) // the title or value each of spelled is the name of
+	for _, d := range b.decls {
+		if len(d.Values) == 0 {
+			continue
+		}
+		signed := signsTellApart(d.Values)
+		start := len(values)
 		for _, v := range d.Values {
-			if v.GoName == "" {
-				// A type that has the name already (Pet's kind_dog beside kind: dog)
-				// leaves the constant the word Value rather than a number; values that
-				// only spell one name apart ("Foo Bar", "Foo-Bar") are numbered.
-				name := d.GoName + enumSuffix(v.Value)
-				if title := strings.TrimSpace(b.valueTitles[v]); title != "" && !consts[d.GoName+enumSuffix(title)] {
-					// A 3.1 const member's title names it (GUILD_TEXT: ChannelTypesGuildText);
-					// of two members of one title, the second is named by its value.
-					name = d.GoName + enumSuffix(title)
-				}
-				if b.pkg.Taken(name) && !consts[name] && !b.pkg.Taken(name+"Value") {
-					name += "Value"
-				}
-				consts[name] = true
-				v.GoName = b.pkg.UniqueFor(name, owner)
+			if v.GoName != "" {
+				continue
 			}
+			text, _ := v.Value.(string) // what the name spells, for the word of its case
+			name := d.GoName + enumSuffix(v.Value)
+			if signed && text != "" {
+				name = d.GoName + enumSuffix(spellSigns(text))
+			}
+			if title := strings.TrimSpace(b.valueTitles[v]); title != "" && !slices.Contains(spelled[start:], d.GoName+enumSuffix(title)) {
+				// A 3.1 const member's title names it (GUILD_TEXT: ChannelTypesGuildText);
+				// of two members of one title, the second is named by its value.
+				name, text = d.GoName+enumSuffix(title), title
+			}
+			values, spelled, texts = append(values, v), append(spelled, name), append(texts, text)
+		}
+		if distinct(spelled[start:]) {
+			cases = append(cases, make([]string, len(values)-start)...)
+		} else {
+			cases = append(cases, caseWords(texts[start:], spelled[start:])...)
+		}
+		owner := "a value of " + d.GoName
+		for range values[start:] {
+			owners = append(owners, owner)
 		}
 	}
+	goNames := grantBy(b.pkg, len(values), func(i int) string { return owners[i] }, func(i, rank int) (string, bool) {
+		switch rank {
+		case 0, 3:
+			return spelled[i], true
+		case 1:
+			return spelled[i] + cases[i], true
+		case 2:
+			return spelled[i] + "Value", true
+		}
+		return "", false
+	})
+	for i, name := range goNames {
+		values[i].GoName = name
+	}
+}
+
+// signsTellApart reports an enum two of whose string values spell one name but for
+// the signs before their digits ("+1", "-1").
+func signsTellApart(values []*model.EnumValue) bool {
+	if !slices.ContainsFunc(values, func(v *model.EnumValue) bool {
+		str, ok := v.Value.(string)
+		return ok && spellSigns(str) != str
+	}) {
+		return false
+	}
+	signed := map[string]string{} // a value's name → its name with its signs in words
+	for _, v := range values {
+		str, ok := v.Value.(string)
+		if !ok {
+			continue
+		}
+		name, words := enumSuffix(str), enumSuffix(spellSigns(str))
+		if other, ok := signed[name]; ok && other != words {
+			return true
+		}
+		signed[name] = words
+	}
+	return false
+}
+
+// grant names places in the scope of namer, each from its candidates, preferred first
+// (see grantBy).
+func grant(namer *names.Namer, cands [][]string, owners []string) []string {
+	return grantBy(namer, len(cands), func(i int) string { return owners[i] }, func(i, rank int) (string, bool) {
+		if rank < len(cands[i]) {
+			return cands[i][rank], true
+		}
+		return "", false
+	})
+}
+
+// grantBy names n places in the scope of namer, owner(i) saying what place i is, each
+// from its candidates, cand(i, rank) the one of place i at rank (false past its last): rank by
+// rank, a candidate that one place alone asks for and that namer does not hold yet is
+// granted, and the places that shared one try their next. A place out of candidates
+// takes its last with a number, in the order of the places. So a place's name depends
+// on the places that ask for the same names, not on the order they ask in.
+func grantBy(namer *names.Namer, n int, owner func(i int) string, cand func(i, rank int) (string, bool)) []string {
+	out := make([]string, n)
+	pending := make([]int, n)
+	for i := range pending {
+		pending[i] = i
+	}
+	asked := make([]string, n) // the candidates of the pending places at this rank
+	has := make([]bool, n)
+	for rank := 0; len(pending) > 0; rank++ {
+		asked, has = asked[:len(pending)], has[:len(pending)]
+		for k, i := range pending {
+			asked[k], has[k] = cand(i, rank)
+			if has[k] {
+				out[i] = asked[k] // the last candidate, kept for a place that runs out
+			}
+		}
+		shared := sharedAt(asked, has)
+		next := pending[:0] // filtered in place: a place is read before its slot is written
+		for k, i := range pending {
+			switch {
+			case !has[k]:
+				out[i] = namer.UniqueFor(out[i], owner(i))
+			case shared(k) || namer.Taken(asked[k]):
+				next = append(next, i)
+			default:
+				out[i] = namer.UniqueFor(asked[k], owner(i))
+			}
+		}
+		pending = next
+	}
+	return out
+}
+
+// sharedAt reports, for the k-th of asked that has[k], whether another of asked that
+// has one is the same.
+func sharedAt(asked []string, has []bool) func(k int) bool {
+	if len(asked) <= 16 { // a look through the others, rather than a map
+		return func(k int) bool {
+			for j := range asked {
+				if j != k && has[j] && asked[j] == asked[k] {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	count := make(map[string]int, len(asked))
+	for k, c := range asked {
+		if has[k] {
+			count[c]++
+		}
+	}
+	return func(k int) bool { return count[asked[k]] > 1 }
+}
+
+// distinct reports whether no two of list are the same.
+func distinct(list []string) bool {
+	if len(list) <= 16 { // a look through the others, rather than a map
+		for i := range list {
+			if slices.Contains(list[:i], list[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	seen := make(map[string]bool, len(list))
+	for _, s := range list {
+		if seen[s] {
+			return false
+		}
+		seen[s] = true
+	}
+	return true
+}
+
+// spellSigns writes in words a sign before a digit ("Etc/GMT-1" → "Etc/GMT Minus 1",
+// "+1" → " Plus 1"), which names drop.
+func spellSigns(s string) string {
+	if !signedDigit(s) {
+		return s
+	}
+	var b strings.Builder
+	for i := range len(s) {
+		digit := i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9'
+		switch {
+		case s[i] == '+' && digit:
+			b.WriteString(" Plus ")
+		case s[i] == '-' && digit:
+			b.WriteString(" Minus ")
+		default:
+			b.WriteByte(s[i])
+		}
+	}
+	return b.String()
+}
+
+// caseWords is, for each of texts whose name in spelled another of texts spells too,
+// the word of its letter case (see caseWord); "" for the others.
+func caseWords(texts, spelled []string) []string {
+	out := make([]string, len(texts))
+	shared := func(i int) bool {
+		return slices.Contains(spelled[:i], spelled[i]) || slices.Contains(spelled[i+1:], spelled[i])
+	}
+	if len(spelled) > 16 { // a map, rather than a look through the others for each
+		count := make(map[string]int, len(spelled))
+		for _, n := range spelled {
+			count[n]++
+		}
+		shared = func(i int) bool { return count[spelled[i]] > 1 }
+	}
+	for i, t := range texts {
+		if shared(i) {
+			out[i] = caseWord(t)
+		}
+	}
+	return out
+}
+
+// signedDigit reports a sign before a digit in s.
+func signedDigit(s string) bool {
+	for i := 1; i < len(s); i++ {
+		if s[i] >= '0' && s[i] <= '9' && (s[i-1] == '+' || s[i-1] == '-') {
+			return true
+		}
+	}
+	return false
+}
+
+// caseWord says how s writes its letters when not all in lower case, which names do not
+// tell: "Upper" ("ADD"), "Capitalized" ("Add"), "MixedCase" ("aDd"); "" for "add".
+func caseWord(s string) string {
+	lower, upper := strings.ToLower(s), strings.ToUpper(s)
+	switch {
+	case s == lower:
+		return ""
+	case s == upper:
+		return "Upper"
+	}
+	r, n := utf8.DecodeRuneInString(s)
+	if unicode.IsUpper(r) && s[n:] == strings.ToLower(s[n:]) {
+		return "Capitalized"
+	}
+	return "MixedCase"
 }
 
 // titled is what the title of an inline schema gives its name.
@@ -620,106 +845,103 @@ func (b *builder) scanTitles() {
 		if sr == nil || sr.Value == nil || sr.Ref != "" || seen[sr.Value] {
 			return
 		}
-		s := sr.Value
-		seen[s] = true
-		if s.Title != "" {
-			titledSchemas = append(titledSchemas, s)
+		seen[sr.Value] = true
+		if sr.Value.Title != "" {
+			titledSchemas = append(titledSchemas, sr.Value)
 		}
-		for _, p := range s.Properties {
-			walk(p)
-		}
-		walk(s.Items)
-		walk(s.AdditionalProperties.Schema)
-		for _, group := range [][]*openapi3.SchemaRef{s.AllOf, s.AnyOf, s.OneOf} {
-			for _, m := range group {
-				walk(m)
-			}
-		}
-		walk(s.Not)
+		schemasInside(sr.Value, walk)
 	}
-	doc := b.spec.Doc
-	if doc.Components != nil {
+	if doc := b.spec.Doc; doc.Components != nil {
 		for _, sr := range doc.Components.Schemas {
 			if sr != nil && sr.Value != nil && sr.Ref == "" {
 				seen[sr.Value] = true // the component itself has its name
-				s := sr.Value
-				for _, p := range s.Properties {
-					walk(p)
-				}
-				walk(s.Items)
-				walk(s.AdditionalProperties.Schema)
-				for _, group := range [][]*openapi3.SchemaRef{s.AllOf, s.AnyOf, s.OneOf} {
-					for _, m := range group {
-						walk(m)
-					}
-				}
+				schemasInside(sr.Value, walk)
 			}
 		}
-		for _, pr := range doc.Components.Parameters {
-			if pr != nil && pr.Value != nil {
-				walk(pr.Value.Schema)
+	}
+	placedSchemas(b.spec.Doc, walk)
+	b.nameTitles(titledSchemas)
+}
+
+// schemasInside calls visit with each schema written directly inside s: its properties,
+// items, additional properties, the members of its allOf, anyOf and oneOf, and its not.
+func schemasInside(s *openapi3.Schema, visit func(*openapi3.SchemaRef)) {
+	for _, p := range s.Properties {
+		visit(p)
+	}
+	visit(s.Items)
+	visit(s.AdditionalProperties.Schema)
+	for _, group := range [][]*openapi3.SchemaRef{s.AllOf, s.AnyOf, s.OneOf} {
+		for _, m := range group {
+			visit(m)
+		}
+	}
+	visit(s.Not)
+}
+
+// placedSchemas calls visit with the schema of every parameter, request body and
+// response of doc, in its components and its operations; not the component schemas.
+func placedSchemas(doc *openapi3.T, visit func(*openapi3.SchemaRef)) {
+	params := func(ps openapi3.Parameters) {
+		for _, p := range ps {
+			if p != nil && p.Value != nil {
+				visit(p.Value.Schema)
 			}
+		}
+	}
+	content := func(c openapi3.Content) {
+		for _, mt := range c {
+			if mt != nil {
+				visit(mt.Schema)
+			}
+		}
+	}
+	if doc.Components != nil {
+		for _, pr := range doc.Components.Parameters {
+			params(openapi3.Parameters{pr})
 		}
 		for _, rr := range doc.Components.Responses {
 			if rr != nil && rr.Value != nil {
-				for _, mt := range rr.Value.Content {
-					if mt != nil {
-						walk(mt.Schema)
-					}
-				}
+				content(rr.Value.Content)
 			}
 		}
 		for _, rb := range doc.Components.RequestBodies {
 			if rb != nil && rb.Value != nil {
-				for _, mt := range rb.Value.Content {
-					if mt != nil {
-						walk(mt.Schema)
+				content(rb.Value.Content)
+			}
+		}
+	}
+	if doc.Paths == nil {
+		return
+	}
+	for _, item := range doc.Paths.Map() {
+		if item == nil {
+			continue
+		}
+		params(item.Parameters)
+		for _, kop := range item.Operations() {
+			params(kop.Parameters)
+			if kop.RequestBody != nil && kop.RequestBody.Value != nil {
+				content(kop.RequestBody.Value.Content)
+			}
+			if kop.Responses != nil {
+				for _, rr := range kop.Responses.Map() {
+					if rr != nil && rr.Value != nil {
+						content(rr.Value.Content)
 					}
 				}
 			}
 		}
 	}
-	if doc.Paths != nil {
-		for _, item := range doc.Paths.Map() {
-			if item == nil {
-				continue
-			}
-			for _, p := range item.Parameters {
-				if p != nil && p.Value != nil {
-					walk(p.Value.Schema)
-				}
-			}
-			for _, kop := range item.Operations() {
-				for _, p := range kop.Parameters {
-					if p != nil && p.Value != nil {
-						walk(p.Value.Schema)
-					}
-				}
-				if kop.RequestBody != nil && kop.RequestBody.Value != nil {
-					for _, mt := range kop.RequestBody.Value.Content {
-						if mt != nil {
-							walk(mt.Schema)
-						}
-					}
-				}
-				if kop.Responses != nil {
-					for _, rr := range kop.Responses.Map() {
-						if rr != nil && rr.Value != nil {
-							for _, mt := range rr.Value.Content {
-								if mt != nil {
-									walk(mt.Schema)
-								}
-							}
-						}
-					}
-				}
-			}
-		}
-	}
+}
+
+// nameTitles gives each of schemas whose title's Go name no component and no fixed name
+// has that name, and the key by which the places of one title and content find one type.
+func (b *builder) nameTitles(schemas []*openapi3.Schema) {
 	b.titles = map[*openapi3.Schema]titled{}
 	var named []*openapi3.Schema
 	var titleNames []string
-	for _, s := range titledSchemas {
+	for _, s := range schemas {
 		if name := names.GoName(s.Title); !b.componentNames[name] && !b.pkg.Taken(name) {
 			named = append(named, s)
 			titleNames = append(titleNames, name)

@@ -661,12 +661,10 @@ func (b *builder) structFields(d *model.Decl, props map[string]*openapi3.SchemaR
 	}
 	fields := names.NewExportedNamer("MarshalJSON", "UnmarshalJSON")
 	multipart := encoding != nil
-	for _, name := range source.SortedKeys(props) {
-		f := &model.Field{
-			Name:     name,
-			GoName:   fields.UniqueFor(names.GoName(name), "property "+strconv.Quote(name)),
-			Required: required[name],
-		}
+	wire := source.SortedKeys(props)
+	goNames := fieldNames(fields, wire)
+	for i, name := range wire {
+		f := &model.Field{Name: name, GoName: goNames[i], Required: required[name]}
 		b.structField(d, f, props[name], encoding)
 		d.Fields = append(d.Fields, f)
 	}
@@ -677,13 +675,50 @@ func (b *builder) structFields(d *model.Decl, props map[string]*openapi3.SchemaR
 			elem = b.elemType(additional, site{names: in.childBases()}.values("additional properties of "+b.ref(d)))
 		}
 		d.Fields = append(d.Fields, &model.Field{
-			GoName:     fields.UniqueFor("AdditionalProperties", "additional properties"),
+			GoName:     grant(fields, [][]string{{"AdditionalProperties", "UndeclaredProperties"}}, []string{"additional properties"})[0],
 			Doc:        "AdditionalProperties holds the properties the schema does not declare: kept when read, written back when sent.",
 			Type:       model.MapOf(elem),
 			JSONTag:    "-",
 			Additional: true,
 		})
 	}
+}
+
+// fieldNames names the fields of the properties wire in the scope of fields: each after
+// its property, and properties that spell one name with the signs before digits and the
+// letter case in words ("+1" and "-1" are Plus1 and Minus1, "id" and "ID" are ID and
+// IDUpper), then with Property, for a name the struct's methods hold.
+func fieldNames(fields *names.Namer, wire []string) []string {
+	plain := make([]string, len(wire))
+	for i, name := range wire {
+		plain[i] = names.GoName(name)
+	}
+	if distinct(plain) && !slices.ContainsFunc(plain, fields.Taken) { // the common case
+		for i, name := range plain {
+			plain[i] = fields.UniqueFor(name, "property "+strconv.Quote(wire[i]))
+		}
+		return plain
+	}
+	signed := slices.Clone(plain)
+	for i, name := range wire {
+		if signedDigit(name) {
+			signed[i] = names.GoName(spellSigns(name))
+		}
+	}
+	cases := caseWords(wire, signed)
+	return grantBy(fields, len(wire), func(i int) string { return "property " + strconv.Quote(wire[i]) }, func(i, rank int) (string, bool) {
+		switch rank {
+		case 0, 4:
+			return plain[i], true
+		case 1:
+			return signed[i], true
+		case 2:
+			return signed[i] + cases[i], true
+		case 3:
+			return plain[i] + "Property", true
+		}
+		return "", false
+	})
 }
 
 // structField fills in f, the field of d for the property f.Name of schema p, once
@@ -881,7 +916,7 @@ func enumSuffix(v any) string {
 // union builds a oneOf/anyOf: a sum type when a discriminator selects among object
 // variants, else a raw-JSON union with accessors.
 func (b *builder) union(d *model.Decl, s *openapi3.Schema, variants []*openapi3.SchemaRef) {
-	labels := names.NewExportedNamer("Raw", "MarshalJSON", "UnmarshalJSON")
+	var labels [][]string
 	seen := map[string]bool{}
 	discriminated := s.Discriminator != nil && s.Discriminator.PropertyName != ""
 	var mapping map[string][]string
@@ -899,10 +934,8 @@ func (b *builder) union(d *model.Decl, s *openapi3.Schema, variants []*openapi3.
 			continue
 		}
 		seen[typeKey(t)] = true
-		if label == "" {
-			label = variantLabel(t)
-		}
-		mv := &model.Variant{GoName: labels.Unique(label), Type: t}
+		labels = append(labels, b.variantLabels(label, t, i))
+		mv := &model.Variant{Type: t}
 		if discriminated {
 			if !isObject(t) || v.Ref == "" {
 				discriminated = false
@@ -912,6 +945,13 @@ func (b *builder) union(d *model.Decl, s *openapi3.Schema, variants []*openapi3.
 			}
 		}
 		d.Variants = append(d.Variants, mv)
+	}
+	owners := make([]string, len(labels))
+	for i := range owners {
+		owners[i] = "variant " + strconv.Itoa(i+1)
+	}
+	for i, name := range grant(names.NewExportedNamer("Raw", "MarshalJSON", "UnmarshalJSON"), labels, owners) {
+		d.Variants[i].GoName = name
 	}
 	if discriminated {
 		d.Discriminator = s.Discriminator.PropertyName
@@ -932,6 +972,42 @@ func (b *builder) union(d *model.Decl, s *openapi3.Schema, variants []*openapi3.
 			v.Values = nil
 		}
 	}
+}
+
+// variantLabels are the candidates of the name of the i-th variant of a union, of type
+// t, labelled label by its title or shape ("" for none): the label, else the type's name;
+// then, for variants with one label, the type's name where it is decided already (the
+// titles "array" of []string and [][]int64 are StringList and Int64ListList), then the
+// variant's place and its label (SecondObject), as the variant's type is named.
+func (b *builder) variantLabels(label string, t *model.Type, i int) []string {
+	if label == "" {
+		return []string{variantLabel(t)}
+	}
+	cands := []string{label, label}
+	if b.namedAlready(t) {
+		cands[1] = variantLabel(t)
+	}
+	if i < len(ordinals) {
+		cands = append(cands, ordinals[i]+label)
+	}
+	return cands
+}
+
+// namedAlready reports a type whose name, and those of the types it is made of, are
+// decided before the names of the types made in place: a builtin, a component, and
+// slices and maps of them.
+func (b *builder) namedAlready(t *model.Type) bool {
+	switch t.Kind {
+	case model.KindBuiltin:
+		return true
+	case model.KindSlice, model.KindMap, model.KindPointer:
+		return b.namedAlready(t.Elem)
+	case model.KindNamed:
+		key, ok := strings.CutPrefix(t.Decl.Pointer, "#/components/schemas/")
+		c := b.components["#/components/schemas/"+source.UnescapePointer(key)]
+		return ok && c != nil && c.Decl == t.Decl
+	}
+	return false
 }
 
 // isObject reports a type that is a struct (through aliases).

@@ -394,31 +394,56 @@ func (c *comparer) decls(old, new *model.API) {
 // unfolding their references gives the same tree. A class of one gone and one fresh type
 // is a rename.
 func renames(oldDecls, newDecls []*model.Decl, olds map[string]*model.Decl, newNames map[string]bool) map[string]string {
-	var nodes []*model.Decl // the gone types, then the fresh ones
+	nodes, nGone := unmatched(oldDecls, newDecls, olds, newNames)
+	if nGone == 0 || nGone == len(nodes) {
+		return nil
+	}
+	first, n, preds := contentClasses(nodes, nGone)
+	p := newPartition(first, n)
+	p.refine(preds)
+	renamed := map[string]string{} // new name → old name
+	for c := range p.classes() {
+		if m := p.members(c); len(m) == 2 {
+			g, f := min(m[0], m[1]), max(m[0], m[1])
+			if g < nGone && f >= nGone {
+				renamed[nodes[f].GoName] = nodes[g].GoName
+			}
+		}
+	}
+	return renamed
+}
+
+// unmatched lists the types of old that new lacks, then those of new that old lacks;
+// nGone is how many of old's there are.
+func unmatched(oldDecls, newDecls []*model.Decl, olds map[string]*model.Decl, newNames map[string]bool) (nodes []*model.Decl, nGone int) {
 	for _, o := range oldDecls {
 		if !newNames[o.GoName] {
 			nodes = append(nodes, o)
 		}
 	}
-	nGone := len(nodes)
+	nGone = len(nodes)
 	for _, n := range newDecls {
 		if olds[n.GoName] == nil {
 			nodes = append(nodes, n)
 		}
 	}
-	if nGone == 0 || nGone == len(nodes) {
-		return nil
-	}
+	return nodes, nGone
+}
+
+// place is where a type refers to another: the referring node, and the reference's
+// position among its references to nodes.
+type place struct{ from, at int }
+
+// contentClasses puts each of nodes (the gone ones, the first nGone, then the fresh
+// ones) in the class of its content with its references to nodes of its side blanked
+// out: node i is in class first[i] of n. preds[j] are the places that refer to node j.
+func contentClasses(nodes []*model.Decl, nGone int) (first []int, n int, preds [][]place) {
 	side := [2]map[string]int{{}, {}} // by side (0 old, 1 new): the node of a name
 	for i, d := range nodes {
 		side[min(i/nGone, 1)][d.GoName] = i
 	}
-
-	// The first classes: each type's content with its references to nodes of its side
-	// blanked out. preds[j] are the places that refer to node j.
-	type place struct{ from, at int }
-	preds := make([][]place, len(nodes))
-	first := make([]int, len(nodes))
+	preds = make([][]place, len(nodes))
+	first = make([]int, len(nodes))
 	keys := map[string]int{}
 	for i, d := range nodes {
 		names, at := side[min(i/nGone, 1)], 0
@@ -437,72 +462,32 @@ func renames(oldDecls, newDecls []*model.Decl, olds map[string]*model.Decl, newN
 		}
 		first[i] = c
 	}
-	p := newPartition(first, len(keys))
+	return first, len(keys), preds
+}
 
-	// Refinement: a splitter S splits each class whose types differ in the places that
-	// refer into S. Once a class is split, all its parts but the largest are splitters
-	// (all of them when it is a splitter still): splitting by the others and by the class
-	// splits by the largest too.
+// refine splits the classes of p until the nodes of each class refer, at each place, to
+// nodes of one class; preds[j] are the places that refer to node j. A splitter S splits
+// each class whose nodes differ in the places that refer into S. Once a class is split,
+// all its parts but the largest are splitters (all of them when it is a splitter still):
+// splitting by the others and by the class splits by the largest too.
+func (p *partition) refine(preds [][]place) {
 	work := make([]int, p.classes())
 	inWork := make([]bool, p.classes())
 	for c := range work {
 		work[c], inWork[c] = c, true
 	}
-	places := make([][]int, len(nodes)) // of the nodes referring into S, the places that do
+	places := make([][]int, len(preds)) // of the nodes referring into S, the places that do
 	for len(work) > 0 {
 		s := work[len(work)-1]
 		work, inWork[s] = work[:len(work)-1], false
-		var touched []int
-		for _, j := range slices.Clone(p.members(s)) {
-			for _, r := range preds[j] {
-				if places[r.from] == nil {
-					touched = append(touched, r.from)
-				}
-				places[r.from] = append(places[r.from], r.at)
-			}
-		}
-		// The touched nodes by class, then by the places that refer into S.
-		type group struct {
-			key   string
-			nodes []int
-		}
-		var order []int
-		byClass := map[int][]group{}
-		for _, i := range touched {
-			slices.Sort(places[i])
-			key := fmt.Sprint(places[i])
-			places[i] = nil
-			c := p.class[i]
-			gs, seen := byClass[c]
-			if !seen {
-				order = append(order, c)
-			}
-			k := slices.IndexFunc(gs, func(g group) bool { return g.key == key })
-			if k < 0 {
-				gs, k = append(gs, group{key: key}), len(gs)
-			}
-			gs[k].nodes = append(gs[k].nodes, i)
-			byClass[c] = gs
-		}
-		for _, c := range order {
-			gs := byClass[c]
-			inC := 0
-			for _, g := range gs {
-				inC += len(g.nodes)
-			}
-			if inC == p.size(c) {
-				gs = gs[:len(gs)-1] // the last group stays in c
-			}
-			parts := []int{c}
-			for _, g := range gs {
-				parts = append(parts, p.split(c, g.nodes))
-				inWork = append(inWork, false)
-			}
+		for _, split := range p.referrers(s, preds, places) {
+			parts := p.splitBy(split)
 			if len(parts) == 1 {
 				continue
 			}
-			largest := c
-			if inWork[c] {
+			inWork = append(inWork, make([]bool, len(parts)-1)...)
+			largest := split.class
+			if inWork[largest] {
 				largest = -1
 			} else {
 				for _, d := range parts {
@@ -518,17 +503,69 @@ func renames(oldDecls, newDecls []*model.Decl, olds map[string]*model.Decl, newN
 			}
 		}
 	}
+}
 
-	renamed := map[string]string{} // new name → old name
-	for c := range p.classes() {
-		if m := p.members(c); len(m) == 2 {
-			g, f := min(m[0], m[1]), max(m[0], m[1])
-			if g < nGone && f >= nGone {
-				renamed[nodes[f].GoName] = nodes[g].GoName
+// referring are the nodes of one class that refer into a splitter, grouped by the
+// places at which they do.
+type referring struct {
+	class  int
+	groups [][]int
+}
+
+// referrers groups the nodes that refer into class s by their class, in the order the
+// classes are met, then by the places at which they refer into s. places is scratch
+// space, one entry per node, left empty.
+func (p *partition) referrers(s int, preds [][]place, places [][]int) []referring {
+	var touched []int
+	for _, j := range p.members(s) {
+		for _, r := range preds[j] {
+			if places[r.from] == nil {
+				touched = append(touched, r.from)
 			}
+			places[r.from] = append(places[r.from], r.at)
 		}
 	}
-	return renamed
+	var out []referring
+	index := map[int]int{}     // class → its entry in out
+	keys := map[int][]string{} // class → the key of each of its groups
+	for _, i := range touched {
+		slices.Sort(places[i])
+		key := fmt.Sprint(places[i])
+		places[i] = nil
+		c := p.class[i]
+		e, seen := index[c]
+		if !seen {
+			e = len(out)
+			index[c] = e
+			out = append(out, referring{class: c})
+		}
+		k := slices.Index(keys[c], key)
+		if k < 0 {
+			k = len(keys[c])
+			keys[c] = append(keys[c], key)
+			out[e].groups = append(out[e].groups, nil)
+		}
+		out[e].groups[k] = append(out[e].groups[k], i)
+	}
+	return out
+}
+
+// splitBy moves each group of r to a class of its own, but for the last when the groups
+// hold the whole class, which stays in it; it returns the class and the new ones.
+func (p *partition) splitBy(r referring) []int {
+	gs := r.groups
+	inC := 0
+	for _, g := range gs {
+		inC += len(g)
+	}
+	if inC == p.size(r.class) {
+		gs = gs[:len(gs)-1] // the last group stays in the class
+	}
+	parts := []int{r.class}
+	for _, g := range gs {
+		parts = append(parts, p.split(r.class, g))
+	}
+	return parts
 }
 
 // partition is a partition of the nodes 0..n-1 into classes, each a run of elems, so that

@@ -224,7 +224,7 @@ func TestCompareSelf(t *testing.T) {
 // type removed from tool call responses, fields added (metadata on chat completions,
 // shutdown_date on models, obfuscation on chat chunks, residency on projects).
 func TestCompareOpenAI(t *testing.T) {
-	longtest.Only(t)
+	longtest.Heavy(t)
 	oldPath := corpus.Path(t, "history/openai-2026-08-10.yaml")
 	newPath := corpus.Path(t, "openai.yaml")
 	r := Compare(loadAPI(t, oldPath), loadAPI(t, newPath))

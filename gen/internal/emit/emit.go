@@ -536,11 +536,20 @@ func (e *emitter) packageDoc(pkg string) []string {
 	if title == "" {
 		title = "an API"
 	}
-	intro := "Package " + pkg + " is a client for " + title
+	version := ""
 	if v := oneLine(e.api.Version); v != "" {
-		intro += ", version " + v
+		version = ", version " + v
 	}
-	d.para(intro + ": NewClient makes one, and each operation is a method of Client. The methods retry what the API description says is safe to retry; the options (With...) tune the client and each call.")
+	switch {
+	case len(e.api.Operations) == 0 && len(e.api.Webhooks) > 0:
+		// A description of webhooks alone: there is nothing to call, but they are received.
+		d.para("Package " + pkg + " holds the types of " + title + version + ", whose description declares no operation, and receives its webhooks: Client has no method to call. NewWebhookReceiver returns the http.Handler that checks each delivery and calls the method of a WebhookHandler for it with its decoded payload; the types are for decoding and encoding what the API sends and receives.")
+	case len(e.api.Operations) == 0:
+		// A description of components alone: there is nothing to call.
+		d.para("Package " + pkg + " holds the types of " + title + version + ", whose description declares no operation: Client has no method to call, and the types are for decoding and encoding what the API sends and receives.")
+	default:
+		d.para("Package " + pkg + " is a client for " + title + version + ": NewClient makes one, and each operation is a method of Client. The methods retry what the API description says is safe to retry; the options (With...) tune the client and each call.")
+	}
 	d.para(e.api.Description)
 	lines := make([]string, len(d.lines))
 	for i, l := range d.lines {

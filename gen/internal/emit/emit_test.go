@@ -110,3 +110,61 @@ components:
 		t.Errorf("Every's doc:%s", every)
 	}
 }
+
+// The package doc of a description without operations, only webhooks, speaks of no
+// method, there is none, but of the receiver of its webhooks.
+func TestPackageDocWithoutOperations(t *testing.T) {
+	const spec = `openapi: 3.1.0
+info: {title: Hooks, version: "2"}
+webhooks:
+  newPet:
+    post:
+      requestBody:
+        content:
+          application/json: {schema: {type: object, properties: {id: {type: integer}}}}
+      responses: {"200": {description: ok}}
+`
+	src := string(generate(t, "hooks.yaml", spec))
+	doc, _, _ := strings.Cut(src[strings.Index(src, "\n// Package "):], "\npackage ")
+	if strings.Contains(doc, "method of Client") || strings.Contains(doc, "The methods retry") {
+		t.Errorf("the package doc speaks of methods:\n%s", doc)
+	}
+	if !strings.Contains(strings.Join(strings.Fields(doc), " "), "Package p holds the types of Hooks, version 2, whose description declares no operation") {
+		t.Errorf("the package doc does not say what the package holds:\n%s", doc)
+	}
+	if !strings.Contains(flatDoc(doc), "NewWebhookReceiver returns the http.Handler that checks each delivery and calls the method of a WebhookHandler") {
+		t.Errorf("the package doc does not name the webhook receiver:\n%s", doc)
+	}
+	if strings.Contains(src, "func (c *Client) ") {
+		t.Error("Client has methods")
+	}
+	if !strings.Contains(src, "func NewWebhookReceiver(") {
+		t.Error("no NewWebhookReceiver")
+	}
+}
+
+// The package doc of a description of components alone names no webhook receiver: it
+// has none.
+func TestPackageDocOfComponentsAlone(t *testing.T) {
+	const spec = `openapi: 3.1.0
+info: {title: Shapes, version: "1"}
+paths: {}
+components:
+  schemas:
+    Pet: {type: object, properties: {id: {type: integer}}}
+`
+	src := string(generate(t, "shapes.yaml", spec))
+	doc, _, _ := strings.Cut(src[strings.Index(src, "\n// Package "):], "\npackage ")
+	flat := flatDoc(doc)
+	if !strings.Contains(flat, "Package p holds the types of Shapes, version 1, whose description declares no operation: Client has no method to call") {
+		t.Errorf("the package doc does not say what the package holds:\n%s", doc)
+	}
+	if strings.Contains(flat, "webhook") || strings.Contains(src, "func NewWebhookReceiver(") {
+		t.Errorf("the package doc or the package speaks of webhooks:\n%s", doc)
+	}
+}
+
+// flatDoc is the text of the comment lines doc, on one line.
+func flatDoc(doc string) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(doc, "\n//", "\n")), " ")
+}

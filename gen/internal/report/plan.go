@@ -14,6 +14,7 @@ import (
 	"text/template"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/retrygen/retrygen/gen/internal/policy"
 	"github.com/retrygen/retrygen/gen/internal/source"
@@ -284,6 +285,9 @@ const (
 	maxOperationCell     = 36
 	maxWideOperationCell = 56
 	maxMethodCell        = 40
+	// minMarkdownPathCell is as short as the path of an operation whose method name is
+	// long is cut in a Markdown plan.
+	minMarkdownPathCell = 24
 )
 
 // The bounds of a Markdown plan: a pull-request comment holds 65,536 characters, and the
@@ -315,7 +319,7 @@ func WriteMarkdown(w io.Writer, path string, api *model.API) error {
 }
 
 func renderPlan(w io.Writer, name, path string, api *model.API, wide bool, cell func(string) string) error {
-	t, err := template.New(name).Funcs(template.FuncMap{"wrap": wrapText}).ParseFS(templates.FS, name)
+	t, err := template.New(name).Funcs(template.FuncMap{"wrap": wrapText, "counted": counted}).ParseFS(templates.FS, name)
 	if err != nil {
 		return fmt.Errorf("plan template: %w", err)
 	}
@@ -326,11 +330,18 @@ func renderPlan(w io.Writer, name, path string, api *model.API, wide bool, cell 
 		maxWrites = maxMDWrites
 	}
 	rep.Summary = summarize(api, cell, maxWrites)
-	width := maxOperationCell
-	if wide {
-		width = maxWideOperationCell
+	width := func(int) int { return maxOperationCell }
+	switch {
+	case markdown:
+		// Method names stay whole, where a reviewer searches for them: the path of a
+		// long one is cut more, so that the row keeps its width.
+		width = func(i int) int {
+			return max(minMarkdownPathCell, min(maxWideOperationCell, maxWideOperationCell+maxMethodCell-utf8.RuneCountInString(api.Operations[i].GoName)))
+		}
+	case wide:
+		width = func(int) int { return maxWideOperationCell }
 	}
-	opCells, prefix := operationCells(api.Operations, width)
+	opCells, prefix := operationCellsWithin(api.Operations, width)
 	rep.Prefix = cell(prefix)
 	var shown []column
 	for _, c := range columns {
@@ -359,6 +370,7 @@ func renderPlan(w io.Writer, name, path string, api *model.API, wide bool, cell 
 				v = opCells[i]
 			case c.header == "WHY" && !markdown:
 				v = groupOf(op).short
+			case c.header == "METHOD" && markdown:
 			case c.max > 0:
 				v = cutMiddle(v, c.max)
 			}
@@ -390,7 +402,7 @@ func renderPlan(w io.Writer, name, path string, api *model.API, wide bool, cell 
 			if isException(op) {
 				continue
 			}
-			item := cell(opCells[i] + " " + cutMiddle(op.GoName, maxMethodCell))
+			item := cell(opCells[i] + " " + op.GoName)
 			if size+len(item)+8 > markdownBudget {
 				rep.MoreRest++
 				continue
@@ -400,6 +412,15 @@ func renderPlan(w io.Writer, name, path string, api *model.API, wide bool, cell 
 		}
 	}
 	return t.Execute(w, rep)
+}
+
+// counted says how many things a folded list holds and, when some are left out, how many
+// it shows: "43", "243, the first 200 listed".
+func counted(shown, more int) string {
+	if more == 0 {
+		return strconv.Itoa(shown)
+	}
+	return fmt.Sprintf("%d, the first %d listed", shown+more, shown)
 }
 
 // wrapText breaks text into lines of at most 100 columns, at spaces, the lines after the

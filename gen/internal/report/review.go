@@ -235,6 +235,12 @@ func policyText(p model.Policy) string {
 // when there is none), written "…"; a longer cell is cut in the middle, and cells that
 // a cut would make alike are cut less, so that no two rows read the same.
 func operationCells(ops []*model.Operation, width int) ([]string, string) {
+	return operationCellsWithin(ops, func(int) int { return width })
+}
+
+// operationCellsWithin is operationCells with the width of each cell its own: width(i)
+// for the i-th of ops.
+func operationCellsWithin(ops []*model.Operation, width func(i int) int) ([]string, string) {
 	prefix := commonPrefix(ops)
 	full := make([]string, len(ops))
 	for i, op := range ops {
@@ -246,7 +252,7 @@ func operationCells(ops []*model.Operation, width int) ([]string, string) {
 	}
 	widths := make([]int, len(ops))
 	for i := range widths {
-		widths[i] = width
+		widths[i] = width(i)
 	}
 	cells := make([]string, len(ops))
 	for range 64 { // each round widens the cells that collide; uncut cells are all distinct

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -82,5 +83,77 @@ func TestMarkdownPlanFitsAComment(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("no %q", want)
 		}
+	}
+}
+
+// A Markdown plan keeps every method name whole, where a reviewer searches for it: the
+// path of an operation with a long name is cut instead. Folded lists say in words how many
+// they hold and how many they show.
+func TestMarkdownPlanKeepsMethodNamesWhole(t *testing.T) {
+	api := &model.API{Title: "Big"}
+	goNames := map[string]bool{}
+	for i := range 3000 {
+		p := model.Policy{Retry: i%3 != 0, Idempotent: i%3 != 0, MaxAttempts: 4, Jitter: "full",
+			Sources: map[string]model.Source{"maxAttempts": model.FromDefault}, Reason: "GET is safe (RFC 9110 §9.2.1)"}
+		method := "GET"
+		if i%3 == 0 {
+			method = "POST" // a write without a key: listed under the writes not retried
+		}
+		if i%7 == 0 {
+			p.Sources["maxAttempts"] = model.FromOperation // an exception
+		}
+		name := fmt.Sprintf("ListEveryResourceOfTheAccountWithTheLongestNameAnyoneWouldWrite%04dForReview", i)
+		goNames[name] = true
+		api.Operations = append(api.Operations, &model.Operation{
+			Method: method, Path: fmt.Sprintf("/accounts/{account}/resources/number/%d/with/{many}/segments/%d", i, i),
+			GoName: name, Policy: p,
+		})
+	}
+	var b strings.Builder
+	if err := WriteMarkdown(&b, "big.yaml", api); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if n := utf8.RuneCountInString(out); n >= 65536 {
+		t.Errorf("%d characters", n)
+	}
+	shown := 0
+	for _, word := range strings.FieldsFunc(out, func(r rune) bool { return r == ' ' || r == '|' || r == '\n' || r == '(' || r == ')' }) {
+		if strings.HasPrefix(word, "ListEvery") || strings.HasSuffix(word, "ForReview") {
+			if !goNames[word] {
+				t.Errorf("a method name is cut: %q", word)
+			}
+			shown++
+		}
+	}
+	if shown == 0 {
+		t.Error("no method name shown")
+	}
+	// The rows of the exceptions and of the folded list keep their width: the path is cut.
+	bound := max(minMarkdownPathCell, maxWideOperationCell+maxMethodCell-len(api.Operations[0].GoName))
+	rows := 0
+	for _, line := range strings.Split(out, "\n") {
+		var path string
+		if cells := strings.Split(line, " | "); strings.HasPrefix(line, "| ") && strings.Contains(line, "ForReview") {
+			path = strings.TrimPrefix(cells[0], "| ")
+		} else if strings.HasPrefix(line, "- GET ") && strings.HasSuffix(line, "ForReview") {
+			path = strings.TrimPrefix(line[:strings.LastIndexByte(line, ' ')], "- ")
+		} else {
+			continue
+		}
+		rows++
+		if n := utf8.RuneCountInString(path); n > bound {
+			t.Errorf("an operation cell of %d runes beside a long method name: %q", n, path)
+		}
+	}
+	if rows == 0 {
+		t.Error("no row found")
+	}
+	counts := regexp.MustCompile(`\((\d+), the first (\d+) listed\)`).FindAllStringSubmatch(out, -1)
+	if len(counts) != 2 {
+		t.Errorf("the folded lists say %v, want two counts in words", counts)
+	}
+	if bare := regexp.MustCompile(`\d\+\d`).FindString(out); bare != "" {
+		t.Errorf("a count is written %q", bare)
 	}
 }

@@ -21,7 +21,7 @@ func TestWireNamesRoundTrip(t *testing.T) {
 		"":             v.Empty,
 		"-":            v.Minus,
 		"Error":        v.Error,
-		"MarshalJSON":  v.MarshalJSON2,
+		"MarshalJSON":  v.MarshalJSONProperty,
 		"`":            v.Backtick,
 		"a\" json:\"b": v.AJSONB,
 		"a,omitempty":  v.AOmitempty,

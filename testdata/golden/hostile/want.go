@@ -761,8 +761,8 @@ func (c *Client) GetURL(ctx context.Context, url string, ctx2 string, newRequest
 	r.PathParam("policyGetURL", wire.PathSimple, policyGetURL)
 	r.QueryParam("params", wire.QueryForm, params.Params)
 	r.QueryParam("a&b=c#d", wire.QueryForm, params.ABEqualsCD)
-	r.HeaderParam("X-Y", wire.HeaderSimple, params.XY)
-	r.CookieParam("x-y", wire.CookieForm, params.XY2)
+	r.HeaderParam("X-Y", wire.HeaderSimple, params.HeaderXY)
+	r.CookieParam("x-y", wire.CookieForm, params.CookieXY)
 	resp, err := c.wire.Fetch(ctx, r, &policyIdempotent, "application/json", callOptions(opts))
 	if err != nil {
 		return nil, err
@@ -783,10 +783,10 @@ type GetURLParams struct {
 	//
 	// "); os.Exit(1); ("
 	ABEqualsCD *string
-	// XY is the header parameter "X-Y".
-	XY *string
-	// XY2 is the cookie parameter "x-y".
-	XY2 *string
+	// HeaderXY is the header parameter "X-Y".
+	HeaderXY *string
+	// CookieXY is the cookie parameter "x-y".
+	CookieXY *string
 }
 
 // X1Foo is the schema at #/components/schemas/1Foo.
@@ -838,17 +838,17 @@ type NewRequest = string
 
 // A struct{}; func init(){}//
 type Type struct {
-	_            noCompare
-	Empty        *string `json:"-"`
-	Minus        *string `json:"-,omitzero"`
-	Error        *string `json:"Error,omitzero"`
-	MarshalJSON2 *string `json:"MarshalJSON,omitzero"`
-	Backtick     *string `json:"-"`
-	AJSONB       *string `json:"-"`
-	AOmitempty   *string `json:"-"`
-	AString      *int64  `json:"-"`
-	Enum         *X1Foo  `json:"enum,omitzero"`
-	Type         *string `json:"type,omitzero"`
+	_                   noCompare
+	Empty               *string `json:"-"`
+	Minus               *string `json:"-,omitzero"`
+	Error               *string `json:"Error,omitzero"`
+	MarshalJSONProperty *string `json:"MarshalJSON,omitzero"`
+	Backtick            *string `json:"-"`
+	AJSONB              *string `json:"-"`
+	AOmitempty          *string `json:"-"`
+	AString             *int64  `json:"-"`
+	Enum                *X1Foo  `json:"enum,omitzero"`
+	Type                *string `json:"type,omitzero"`
 }
 
 // MarshalJSON writes the fields under their exact wire names.
@@ -857,7 +857,7 @@ func (v Type) MarshalJSON() ([]byte, error) {
 		wire.OptionalField("", v.Empty),
 		wire.OptionalField("-", v.Minus),
 		wire.OptionalField("Error", v.Error),
-		wire.OptionalField("MarshalJSON", v.MarshalJSON2),
+		wire.OptionalField("MarshalJSON", v.MarshalJSONProperty),
 		wire.OptionalField("`", v.Backtick),
 		wire.OptionalField("a\" json:\"b", v.AJSONB),
 		wire.OptionalField("a,omitempty", v.AOmitempty),
@@ -873,7 +873,7 @@ func (v *Type) UnmarshalJSON(data []byte) error {
 		wire.Field("", &v.Empty),
 		wire.Field("-", &v.Minus),
 		wire.Field("Error", &v.Error),
-		wire.Field("MarshalJSON", &v.MarshalJSON2),
+		wire.Field("MarshalJSON", &v.MarshalJSONProperty),
 		wire.Field("`", &v.Backtick),
 		wire.Field("a\" json:\"b", &v.AJSONB),
 		wire.Field("a,omitempty", &v.AOmitempty),

@@ -798,9 +798,9 @@ func (c *Client) ListDropletsPages(ctx context.Context, params *ListDropletsPara
 		var cursor string
 		if resp.Links != nil {
 			if resp.Links.Pages != nil {
-				if resp.Links.Pages.Object != nil {
-					if resp.Links.Pages.Object.Next != nil {
-						cursor = *resp.Links.Pages.Object.Next
+				if resp.Links.Pages.FirstObject != nil {
+					if resp.Links.Pages.FirstObject.Next != nil {
+						cursor = *resp.Links.Pages.FirstObject.Next
 					}
 				}
 			}
@@ -1235,9 +1235,9 @@ type PaginationLinks struct {
 
 // PaginationLinksPages is the type of the property "pages" of PaginationLinks.
 type PaginationLinksPages struct {
-	_       noCompare `wire:"union"`
-	Object  *PaginationLinksPagesFirstObject
-	Object2 *PaginationLinksPagesSecondObject
+	_            noCompare `wire:"union"`
+	FirstObject  *PaginationLinksPagesFirstObject
+	SecondObject *PaginationLinksPagesSecondObject
 	// Raw is the JSON the value was read from, nil when it was not read. With no variant
 	// set, it is what MarshalJSON writes: a value of a variant the spec does not describe.
 	Raw json.RawMessage
@@ -1263,9 +1263,9 @@ func (v *PaginationLinksPages) UnmarshalJSON(data []byte) error {
 func NewPaginationLinksPages[T PaginationLinksPagesFirstObject | PaginationLinksPagesSecondObject](v T) PaginationLinksPages {
 	switch x := any(v).(type) {
 	case PaginationLinksPagesFirstObject:
-		return PaginationLinksPages{Object: &x}
+		return PaginationLinksPages{FirstObject: &x}
 	case PaginationLinksPagesSecondObject:
-		return PaginationLinksPages{Object2: &x}
+		return PaginationLinksPages{SecondObject: &x}
 	}
 	return PaginationLinksPages{}
 }
