@@ -320,7 +320,7 @@ func (e *Engine) do(ctx context.Context, req *http.Request, p *Policy, cfg *call
 		out := outgoing{body: nextBody, header: e.attemptHeader(req, header, sent+1)}
 		nextBody = nil
 		a := &attempt{keyHeader: http.CanonicalHeaderKey(pol.IdempotencyKey), maxResends: maxAttempts - sent - 1,
-			noRedirects: cfg.noRedirects, answerBound: cfg.streamedBody}
+			noRedirects: cfg.noRedirects, answerBound: cfg.streamedBody, headerLimit: cfg.headerTimeout, headerErr: cfg.headerErr}
 		resp, err := e.send(client, ctx, req, out, &pol, now, elapsedEnd, a)
 		sent += 1 + a.resent()
 		now = e.clock()
@@ -444,7 +444,7 @@ type outgoing struct {
 func (e *Engine) send(client *http.Client, ctx context.Context, req *http.Request, out outgoing, pol *Policy, now, elapsedEnd time.Time, a *attempt) (*http.Response, error) {
 	d, limited := attemptLimit(pol, now, elapsedEnd)
 	actx := a.start(ctx, d, limited && !a.answerBound)
-	a.headerTimeout = e.responseHeaderTimeout()
+	a.headerTimeout = a.boundHeader(e.responseHeaderTimeout())
 	a.deadline, _ = actx.Deadline()
 	if limited && a.answerBound {
 		a.limitAnswer(d)

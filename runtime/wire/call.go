@@ -19,6 +19,9 @@ type callSettings struct {
 	reconnectsSet bool // WithMaxReconnects was given
 	maxEventSize  int  // WithMaxEventSize; 0 for DefaultMaxEventSize
 
+	idleTimeout       time.Duration // WithStreamIdleTimeout; 0 for the stream's default
+	firstEventTimeout time.Duration // WithFirstEventTimeout; 0 for none
+
 	// lastEventID is the Last-Event-ID WithHeader gives, sent after every other header;
 	// a stream sends it with its first request only.
 	lastEventID    string
@@ -144,4 +147,11 @@ func Unwrap[O, T any](opts []O, get func(O) T) []T {
 		out[i] = get(o)
 	}
 	return out
+}
+
+// RateLimit returns the rate limit the final response's headers describe (see
+// runtime.ParseRateLimit), a reset in seconds counted from the response's Date, else from
+// now.
+func (i *ResponseInfo) RateLimit() runtime.RateLimit {
+	return runtime.ParseRateLimit(i.Header, runtime.ResponseTime(i.Header))
 }

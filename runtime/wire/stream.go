@@ -68,6 +68,9 @@ type StreamConfig struct {
 	// (nil when it declares none, or when the data does not decode).
 	ErrorEvent string
 	ErrorModel func(data []byte) any
+	// IdleTimeout is how long the stream may go without a byte, the spec's
+	// x-stream-idle-timeout; 0 means DefaultStreamIdleTimeout (see WithStreamIdleTimeout).
+	IdleTimeout time.Duration
 }
 
 // StreamError ends a stream that was cut and could not be resumed: the operation is not
@@ -167,6 +170,7 @@ type Stream[T any] struct {
 	policy runtime.Policy // as the operation declares it, for the engine
 	cfg    StreamConfig
 	set    callSettings
+	bounds streamBounds // how long a connection may go quiet
 
 	// wait is policy as the client's override changes it: the policy of reconnections.
 	wait          runtime.Policy
@@ -211,6 +215,10 @@ func OpenStream[T any](ctx context.Context, c *Client, r *Request, p *runtime.Po
 	// as long as events come: the attempt's bounds end with its response header.
 	s.policy.ReadBody = false
 	s.set.runtime = append(slices.Clip(s.set.runtime), runtime.WithStreamedBody(), runtime.WithAnswerCheck(s.firstEvent))
+	s.bounds = bounds(&s.set, &s.cfg)
+	if o := s.bounds.headerOption(); o != nil {
+		s.set.runtime = append(s.set.runtime, o)
+	}
 	// Reconnections are decided under the policy the engine makes the call by, the
 	// call's options included. An option that cannot apply fails the first connection.
 	s.wait = s.policy
@@ -269,6 +277,7 @@ func (s *Stream[T]) connect(set *callSettings, extra http.Header) error {
 	first := s.opening
 	s.opening = nil
 	if first == nil || first.body != resp.Body {
+		resp.Body = watch(resp.Body, s.bounds)
 		first = &firstRead{reader: s.newReader(resp.Body), unread: true}
 	}
 	s.events, s.pending = first.reader, first
@@ -309,8 +318,12 @@ func (s *Stream[T]) firstEvent(resp *http.Response) error {
 	if ct := resp.Header.Get("Content-Type"); ct != "" && mediaType(ct) != "text/event-stream" {
 		return nil // connect refuses it
 	}
+	resp.Body = watch(resp.Body, s.bounds) // the engine closes what resp.Body is
 	first := &firstRead{body: resp.Body, reader: s.newReader(resp.Body)}
 	first.ev, first.err = first.reader.Next()
+	if w, ok := resp.Body.(*watchdog); ok && first.err == nil {
+		w.sawEvent()
+	}
 	if first.err == nil {
 		if ee := errorEvent(first.ev, s.cfg.ErrorEvent); ee != nil {
 			s.decodeModel(ee, resp.Request)
