@@ -30,9 +30,23 @@ type Client struct {
 	wire *wire.Client
 }
 
-// Option configures a Client; the With functions make them.
-type Option struct {
+// Option configures a Client: the With functions that return one make them, and any CallOption given
+// to NewClient applies to every call, before the call's own options (WithHeader or
+// WithStreamIdleTimeout for all calls, say). A CallOption that describes one call (WithIdempotencyKey,
+// WithIdempotent, WithResponseInfo, WithCursor, WithMaxPages) makes NewClient fail with
+// ErrOptionDoesNotApply.
+type Option interface {
+	option() clientOption
+}
+
+// clientOption is an Option of the client alone.
+type clientOption struct {
 	apply wire.Option
+}
+
+// option returns o.
+func (o clientOption) option() clientOption {
+	return o
 }
 
 // NewClient returns a client for the API served at baseURL, e.g. "https://api.example.com/v1". By
@@ -41,7 +55,7 @@ type Option struct {
 // the spec gives servers of their own go there, unless baseURL is none of the spec's servers.
 func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	w, err := wire.NewClient(baseURL, append([]wire.Option{wire.WithSpecServers(ServerURL, ServerURL2)}, wire.Unwrap(opts, func(o Option) wire.Option {
-		return o.apply
+		return o.option().apply
 	})...)...)
 	if err != nil {
 		return nil, err
@@ -51,64 +65,64 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 
 // WithHTTPClient sends every attempt with hc instead of http.DefaultClient. Do not give it a transport
 // that retries by itself: its attempts would multiply the client's.
-func WithHTTPClient(hc *http.Client) Option { return Option{wire.WithHTTPClient(hc)} }
+func WithHTTPClient(hc *http.Client) Option { return clientOption{wire.WithHTTPClient(hc)} }
 
 // WithRequestEditor calls edit on each request before it is sent, for example to add authentication.
 // It runs once per call, before the first attempt, never on a redirect, so credentials it adds are not
 // carried to another host. An error from edit ends the call before anything is sent.
 func WithRequestEditor(edit func(ctx context.Context, req *http.Request) error) Option {
-	return Option{wire.WithRequestEditor(edit)}
+	return clientOption{wire.WithRequestEditor(edit)}
 }
 
 // WithUserAgent sets the User-Agent header of every request.
-func WithUserAgent(ua string) Option { return Option{wire.WithUserAgent(ua)} }
+func WithUserAgent(ua string) Option { return clientOption{wire.WithUserAgent(ua)} }
 
 // WithLogger logs each retry at WARN level to l, without header values or bodies.
-func WithLogger(l *slog.Logger) Option { return Option{wire.WithLogger(l)} }
+func WithLogger(l *slog.Logger) Option { return clientOption{wire.WithLogger(l)} }
 
 // WithOnRetry calls fn before each wait between attempts.
-func WithOnRetry(fn func(RetryEvent)) Option { return Option{wire.WithOnRetry(fn)} }
+func WithOnRetry(fn func(RetryEvent)) Option { return clientOption{wire.WithOnRetry(fn)} }
 
 // WithRetryBudget caps the retries of all calls to ratio of recent requests, plus minPerSecond retries
 // per second, instead of the default budget.
 func WithRetryBudget(ratio, minPerSecond float64) Option {
-	return Option{wire.WithRetryBudget(ratio, minPerSecond)}
+	return clientOption{wire.WithRetryBudget(ratio, minPerSecond)}
 }
 
 // WithoutRetryBudget lets every call make all the attempts its policy allows, however many other calls
 // are failing.
-func WithoutRetryBudget() Option { return Option{wire.WithoutRetryBudget()} }
+func WithoutRetryBudget() Option { return clientOption{wire.WithoutRetryBudget()} }
 
 // WithCircuitBreaker stops calls for coolDown after failures consecutive failed calls, then lets one
 // probe call through to decide whether to close again.
 func WithCircuitBreaker(failures int, coolDown time.Duration) Option {
-	return Option{wire.WithCircuitBreaker(failures, coolDown)}
+	return clientOption{wire.WithCircuitBreaker(failures, coolDown)}
 }
 
 // WithJitterSource makes rnd the random source of the backoff's jitter: each call returns a number in
 // [0, 1). A seeded source, e.g. rand.New(rand.NewPCG(1, 2)).Float64, makes the waits of a test
 // repeatable.
-func WithJitterSource(rnd func() float64) Option { return Option{wire.WithJitterSource(rnd)} }
+func WithJitterSource(rnd func() float64) Option { return clientOption{wire.WithJitterSource(rnd)} }
 
 // WithResponseHeaderTimeout bounds how long each attempt waits for its response header once the
 // request is written: 30s by default; runtime.NoResponseHeaderTimeout turns the bound off, for long
 // polls.
 func WithResponseHeaderTimeout(d time.Duration) Option {
-	return Option{wire.WithResponseHeaderTimeout(d)}
+	return clientOption{wire.WithResponseHeaderTimeout(d)}
 }
 
 // WithMaxBodySize caps the bytes of a response body decoded whole: 32 MiB by default;
 // runtime.NoBodyLimit turns the cap off. A larger body fails the call.
-func WithMaxBodySize(n int64) Option { return Option{wire.WithMaxBodySize(n)} }
+func WithMaxBodySize(n int64) Option { return clientOption{wire.WithMaxBodySize(n)} }
 
 // WithoutServerRetrySignals makes every call ignore the x-should-retry and Stripe-Should-Retry
 // response headers, by which the server says whether repeating a request is safe: each call is then
 // retried under its operation's policy alone.
-func WithoutServerRetrySignals() Option { return Option{wire.WithoutServerRetrySignals()} }
+func WithoutServerRetrySignals() Option { return clientOption{wire.WithoutServerRetrySignals()} }
 
 // WithPolicyOverride lets fn adjust the retry policy of every call, e.g. to cap MaxAttempts
 // client-wide. fn receives a copy; changing it does not change the operation's own policy.
-func WithPolicyOverride(fn func(*Policy)) Option { return Option{wire.WithPolicyOverride(fn)} }
+func WithPolicyOverride(fn func(*Policy)) Option { return clientOption{wire.WithPolicyOverride(fn)} }
 
 // CallOption changes how one call is made; pass it as the last argument of a method.
 type CallOption struct {
@@ -123,6 +137,11 @@ func callOptions(opts []CallOption) []wire.CallOption {
 // unwrap returns o as runtime/wire takes it.
 func (o CallOption) unwrap() wire.CallOption {
 	return o.apply
+}
+
+// option makes o an Option: it applies to every call of the client.
+func (o CallOption) option() clientOption {
+	return clientOption{wire.WithCallDefaults(o.apply)}
 }
 
 // WithMaxAttempts makes at most n attempts for this call.
@@ -155,6 +174,24 @@ func WithMaxReconnects(n int) CallOption { return CallOption{wire.WithMaxReconne
 // larger one ends the stream with an error that matches ErrEventTooLarge. Other calls ignore it.
 func WithMaxEventSize(n int) CallOption { return CallOption{wire.WithMaxEventSize(n)} }
 
+// WithStreamIdleTimeout cuts an event stream's connection when no byte of it arrives for d: its
+// response header, or any byte of its events, heartbeat comments included. The stream then goes on as
+// after any cut: a retry-safe operation reconnects with Last-Event-ID, any other ends with a
+// *StreamError that matches ErrStreamIdle and says how long it waited. By default d is 5 minutes, or
+// what the spec's x-stream-idle-timeout says; a negative d turns the bound off. Given to NewClient it
+// applies to every stream. Other calls ignore it.
+func WithStreamIdleTimeout(d time.Duration) CallOption {
+	return CallOption{wire.WithStreamIdleTimeout(d)}
+}
+
+// WithFirstEventTimeout cuts an event stream's connection when its response header does not arrive
+// within d of its request, or its first event within d of its header, heartbeats or not; the cut is
+// handled as WithStreamIdleTimeout's. By default only the idle bound applies. Given to NewClient it
+// applies to every stream. Other calls ignore it.
+func WithFirstEventTimeout(d time.Duration) CallOption {
+	return CallOption{wire.WithFirstEventTimeout(d)}
+}
+
 // WithCursor starts a paginated walk (an <Op>All or <Op>Pages method) at the page that cursor asks
 // for: a page's Next, or a PageError's Cursor, to resume a walk where it stopped. Other calls ignore
 // it.
@@ -184,6 +221,12 @@ type ResponseInfo struct {
 	// RetryAfter is the last Retry-After (or retry-after-ms) hint the server sent on any
 	// attempt of the call, 0 when none.
 	RetryAfter time.Duration
+}
+
+// RateLimit returns the rate limit the final response's headers describe: X-RateLimit-Remaining and
+// its kin, the RateLimit fields, OpenAI's x-ratelimit-remaining-requests (see RateLimit).
+func (i *ResponseInfo) RateLimit() RateLimit {
+	return (*wire.ResponseInfo)(i).RateLimit()
 }
 
 // noCompare, the first field of Nullable and of the package's schema, parameter and header structs,
@@ -418,6 +461,7 @@ func (e *StreamError) Unwrap() error {
 //	func (e *APIError) Error() string
 //	func (e *APIError) Unwrap() []error        // Cause, Err and Model, for errors.Is and errors.As
 //	func (e *APIError) DecodeBody(v any) error // Body as JSON into v, credentials REDACTED
+//	func (e *APIError) RateLimit() RateLimit   // the rate limit Header describes: on a 429, when the quota comes back
 //
 // A status the spec declares no error model for (a 401 where only 404 has one, say) leaves Model nil:
 // DecodeBody reads the server's message and code from the body into a struct of the caller's, such as
@@ -497,6 +541,22 @@ type Policy = runtime.Policy
 //	ServerSaidRetry bool          // the response said x-should-retry: true, and the policy follows it
 type RetryEvent = runtime.RetryEvent
 
+// RateLimit is what a response says of the caller's rate limit, from ResponseInfo.RateLimit or
+// APIError.RateLimit. It is runtime.RateLimit:
+//
+//	Limit     int64     // the requests the window allows; -1 when the response does not say
+//	Remaining int64     // the requests left in the window; -1 when the response does not say
+//	Used      int64     // the requests made in the window; -1 when the response does not say
+//	Reset     time.Time // when the window starts again; zero when the response does not say
+//
+//	func (r RateLimit) Known() bool // whether the response said anything of its rate limit
+//
+// It reads RateLimit (draft-ietf-httpapi-ratelimit-headers, with RateLimit-Policy), else
+// RateLimit-Limit, -Remaining and -Reset, else X-RateLimit-Limit, -Remaining, -Used and -Reset (a Unix
+// time, or seconds when small), else OpenAI's x-ratelimit-limit-requests, -remaining-requests and
+// -reset-requests; a value that does not parse is left out.
+type RateLimit = runtime.RateLimit
+
 // Reasons a call failed or stopped retrying, for errors.Is.
 var (
 	ErrExhausted           = runtime.ErrExhausted
@@ -524,6 +584,7 @@ var (
 	ErrTooManyPages        = runtime.ErrTooManyPages
 	ErrEventTooLarge       = runtime.ErrEventTooLarge
 	ErrOutcomeUnknown      = runtime.ErrOutcomeUnknown
+	ErrStreamIdle          = runtime.ErrStreamIdle
 )
 
 // ServerURL is a server of the API, from the spec's servers list.
@@ -550,13 +611,13 @@ func ServerURL2For(host string) (string, error) {
 //
 // Credentials are never logged, never appear in errors and never follow a redirect to another host.
 func WithAPIKeyCookie(key string) Option {
-	return Option{wire.WithCredential("apiKeyCookie", wire.APIKey("cookie", "session", key))}
+	return clientOption{wire.WithCredential("apiKeyCookie", wire.APIKey("cookie", "session", key))}
 }
 
 // WithAPIKeyCookieFunc is WithAPIKeyCookie with a key that fn returns, called once per call, for keys
 // that change.
 func WithAPIKeyCookieFunc(fn func(ctx context.Context) (string, error)) Option {
-	return Option{wire.WithCredential("apiKeyCookie", wire.APIKeyFunc("cookie", "session", fn))}
+	return clientOption{wire.WithCredential("apiKeyCookie", wire.APIKeyFunc("cookie", "session", fn))}
 }
 
 // WithAPIKeyHeader authenticates the operations that accept the "apiKeyHeader" scheme with key, sent
@@ -564,13 +625,13 @@ func WithAPIKeyCookieFunc(fn func(ctx context.Context) (string, error)) Option {
 //
 // Credentials are never logged, never appear in errors and never follow a redirect to another host.
 func WithAPIKeyHeader(key string) Option {
-	return Option{wire.WithCredential("apiKeyHeader", wire.APIKey("header", "X-API-Key", key))}
+	return clientOption{wire.WithCredential("apiKeyHeader", wire.APIKey("header", "X-API-Key", key))}
 }
 
 // WithAPIKeyHeaderFunc is WithAPIKeyHeader with a key that fn returns, called once per call, for keys
 // that change.
 func WithAPIKeyHeaderFunc(fn func(ctx context.Context) (string, error)) Option {
-	return Option{wire.WithCredential("apiKeyHeader", wire.APIKeyFunc("header", "X-API-Key", fn))}
+	return clientOption{wire.WithCredential("apiKeyHeader", wire.APIKeyFunc("header", "X-API-Key", fn))}
 }
 
 // WithAPIKeyQuery authenticates the operations that accept the "apiKeyQuery" scheme with key, sent in
@@ -578,13 +639,13 @@ func WithAPIKeyHeaderFunc(fn func(ctx context.Context) (string, error)) Option {
 //
 // Credentials are never logged, never appear in errors and never follow a redirect to another host.
 func WithAPIKeyQuery(key string) Option {
-	return Option{wire.WithCredential("apiKeyQuery", wire.APIKey("query", "api_key", key))}
+	return clientOption{wire.WithCredential("apiKeyQuery", wire.APIKey("query", "api_key", key))}
 }
 
 // WithAPIKeyQueryFunc is WithAPIKeyQuery with a key that fn returns, called once per call, for keys
 // that change.
 func WithAPIKeyQueryFunc(fn func(ctx context.Context) (string, error)) Option {
-	return Option{wire.WithCredential("apiKeyQuery", wire.APIKeyFunc("query", "api_key", fn))}
+	return clientOption{wire.WithCredential("apiKeyQuery", wire.APIKeyFunc("query", "api_key", fn))}
 }
 
 // WithBasicAuth authenticates the operations that accept the "basicAuth" scheme with HTTP basic
@@ -592,7 +653,7 @@ func WithAPIKeyQueryFunc(fn func(ctx context.Context) (string, error)) Option {
 //
 // Credentials are never logged, never appear in errors and never follow a redirect to another host.
 func WithBasicAuth(user, password string) Option {
-	return Option{wire.WithCredential("basicAuth", wire.Basic(user, password))}
+	return clientOption{wire.WithCredential("basicAuth", wire.Basic(user, password))}
 }
 
 // WithBearerAuth authenticates the operations that accept the "bearerAuth" scheme with "Authorization:
@@ -600,13 +661,13 @@ func WithBasicAuth(user, password string) Option {
 //
 // Credentials are never logged, never appear in errors and never follow a redirect to another host.
 func WithBearerAuth(token string) Option {
-	return Option{wire.WithCredential("bearerAuth", wire.Bearer(token))}
+	return clientOption{wire.WithCredential("bearerAuth", wire.Bearer(token))}
 }
 
 // WithBearerAuthFunc is WithBearerAuth with a token that fn returns, called once per call, for tokens
 // that change.
 func WithBearerAuthFunc(fn func(ctx context.Context) (string, error)) Option {
-	return Option{wire.WithCredential("bearerAuth", wire.BearerFunc(fn))}
+	return clientOption{wire.WithCredential("bearerAuth", wire.BearerFunc(fn))}
 }
 
 // WithOauth authenticates the operations that accept the "oauth" scheme (oauth2) with the access token
@@ -614,7 +675,7 @@ func WithBearerAuthFunc(fn func(ctx context.Context) (string, error)) Option {
 //
 // Credentials are never logged, never appear in errors and never follow a redirect to another host.
 func WithOauth(fn func(ctx context.Context) (string, error)) Option {
-	return Option{wire.WithCredential("oauth", wire.BearerFunc(fn))}
+	return clientOption{wire.WithCredential("oauth", wire.BearerFunc(fn))}
 }
 
 // policyIdempotent is the retry policy of GetAlternatives, GetWithCookie, ExportItems, GetFile,

@@ -25,7 +25,7 @@ func FixedNames() Reserved {
 		Package: []string{
 			"APIError", "CallOption", "Client", "Date", "DateOf", "Deref", "EventError", "EventStream", "File", "NewClient",
 			"Null", "Nullable", "Option", "PageError", "ParseDate", "Policy", "Ptr",
-			"ResponseInfo", "RetryEvent", "Some", "StreamError", "callOptions", "noCompare",
+			"RateLimit", "ResponseInfo", "RetryEvent", "Some", "StreamError", "callOptions", "clientOption", "noCompare",
 		},
 		ClientMembers: []string{"wire"},
 		Imports:       []string{"context", "http", "io", "iter", "json", "runtime", "slog", "time", "wire"},
@@ -47,5 +47,5 @@ var sentinels = []string{
 	"ErrStatusNotRetried", "ErrNotRetrySafe", "ErrNotRetryable", "ErrConnectionErrorsOff", "ErrBodyTooLarge",
 	"ErrOptionDoesNotApply", "ErrRetriesOff", "ErrServerSaidNoRetry", "ErrRequestBody",
 	"ErrContentType", "ErrUndeclaredStatus", "ErrStreamClosed", "ErrNoLocation", "ErrNoVariant", "ErrManyVariants",
-	"ErrPageLoop", "ErrPageLink", "ErrTooManyPages", "ErrEventTooLarge", "ErrOutcomeUnknown",
+	"ErrPageLoop", "ErrPageLink", "ErrTooManyPages", "ErrEventTooLarge", "ErrOutcomeUnknown", "ErrStreamIdle",
 }

@@ -130,6 +130,16 @@ var callOptions = []Option{
 		Doc:    "WithMaxEventSize lets one event of an event stream hold at most n bytes (16 MiB by default); a larger one ends the stream with an error that matches ErrEventTooLarge. Other calls ignore it.",
 	},
 	{
+		Name:   "WithStreamIdleTimeout",
+		Params: "d time.Duration",
+		Doc:    "WithStreamIdleTimeout cuts an event stream's connection when no byte of it arrives for d: its response header, or any byte of its events, heartbeat comments included. The stream then goes on as after any cut: a retry-safe operation reconnects with Last-Event-ID, any other ends with a *StreamError that matches ErrStreamIdle and says how long it waited. By default d is 5 minutes, or what the spec's x-stream-idle-timeout says; a negative d turns the bound off. Given to NewClient it applies to every stream. Other calls ignore it.",
+	},
+	{
+		Name:   "WithFirstEventTimeout",
+		Params: "d time.Duration",
+		Doc:    "WithFirstEventTimeout cuts an event stream's connection when its response header does not arrive within d of its request, or its first event within d of its header, heartbeats or not; the cut is handled as WithStreamIdleTimeout's. By default only the idle bound applies. Given to NewClient it applies to every stream. Other calls ignore it.",
+	},
+	{
 		Name:   "WithCursor",
 		Params: "cursor string",
 		Doc:    "WithCursor starts a paginated walk (an <Op>All or <Op>Pages method) at the page that cursor asks for: a page's Next, or a PageError's Cursor, to resume a walk where it stopped. Other calls ignore it.",

@@ -1,7 +1,10 @@
 package wire
 
 import (
+	"fmt"
 	"net/http"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/retrygen/retrygen/runtime"
@@ -27,10 +30,11 @@ type callSettings struct {
 	lastEventID    string
 	lastEventIDSet bool
 
-	keyed    bool      // WithIdempotencyKey was given
-	cursor   string    // WithCursor
-	maxPages int       // WithMaxPages
-	page     *PageStep // the page of a walk this call asks for; see PageStep.Option
+	keyed      bool      // WithIdempotencyKey was given
+	idempotent bool      // WithIdempotent was given
+	cursor     string    // WithCursor
+	maxPages   int       // WithMaxPages
+	page       *PageStep // the page of a walk this call asks for; see PageStep.Option
 }
 
 // lastEventIDHeader is the header a stream resumes with, canonical.
@@ -58,7 +62,10 @@ func WithIdempotencyKey(key string) CallOption {
 func WithAttemptTimeout(d time.Duration) CallOption { return Runtime(runtime.WithAttemptTimeout(d)) }
 
 // WithIdempotent declares this call retry-safe without an idempotency key.
-func WithIdempotent() CallOption { return Runtime(runtime.WithIdempotent()) }
+func WithIdempotent() CallOption {
+	o := runtime.WithIdempotent()
+	return func(s *callSettings) { s.runtime, s.idempotent = append(s.runtime, o), true }
+}
 
 // WithHeader adds a header to every attempt of this call. A Last-Event-ID goes with a
 // stream's first request only: a reconnection sends the stream's own.
@@ -101,6 +108,48 @@ func WithCursor(cursor string) CallOption {
 // runtime.ErrTooManyPages; n < 1 keeps the default. Other calls ignore it.
 func WithMaxPages(n int) CallOption {
 	return func(s *callSettings) { s.maxPages = n }
+}
+
+// WithCallDefaults makes opts apply to every call of the client, before the call's own
+// options, which win where both set the same thing: WithHeader, WithAttemptTimeout or
+// WithStreamIdleTimeout for all calls, say. The options that describe one call
+// (WithIdempotencyKey, WithIdempotent, WithResponseInfo, WithCursor, WithMaxPages) make
+// NewClient fail with runtime.ErrOptionDoesNotApply.
+func WithCallDefaults(opts ...CallOption) Option {
+	return func(c *Client) { c.defaults = append(c.defaults, opts...) }
+}
+
+// checkDefaults returns why the call options of WithCallDefaults cannot apply to every
+// call, or nil.
+func checkDefaults(defaults []CallOption) error {
+	if len(defaults) == 0 {
+		return nil
+	}
+	s := settings(defaults)
+	var one []string
+	for _, o := range []struct {
+		set  bool
+		name string
+	}{
+		{s.keyed, "WithIdempotencyKey"}, {s.idempotent, "WithIdempotent"}, {s.info != nil, "WithResponseInfo"},
+		{s.cursor != "", "WithCursor"}, {s.maxPages != 0, "WithMaxPages"},
+	} {
+		if o.set {
+			one = append(one, o.name)
+		}
+	}
+	if len(one) > 0 {
+		return fmt.Errorf("%w: %s given to NewClient: it describes one call, so pass it to that call", runtime.ErrOptionDoesNotApply, strings.Join(one, ", "))
+	}
+	return nil
+}
+
+// settings returns the settings of a call with opts: the client's defaults, then opts.
+func (c *Client) settings(opts []CallOption) callSettings {
+	if len(c.defaults) == 0 {
+		return settings(opts)
+	}
+	return settings(append(slices.Clip(c.defaults), opts...))
 }
 
 func settings(opts []CallOption) callSettings {

@@ -29,6 +29,8 @@ type Client struct {
 	overridden  bool     // the base URL is not one of specServers
 
 	ignoreSignals bool // WithoutServerRetrySignals
+
+	defaults []CallOption // WithCallDefaults: applied to every call, before its own
 }
 
 // Option configures a Client.
@@ -58,6 +60,9 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 		return strings.TrimSuffix(s, "/") == strings.TrimSuffix(baseURL, "/")
 	})
 	c.engine.QueryCredentials = c.queryCreds
+	if err := checkDefaults(c.defaults); err != nil {
+		return nil, err
+	}
 	if c.ignoreSignals {
 		c.engine.Override = ignoreSignals(c.engine.Override)
 	}
@@ -161,7 +166,7 @@ func WithoutServerRetrySignals() Option {
 // opts, so a key the caller passes still wins. A WithResponseInfo option is filled before
 // Call returns.
 func (c *Client) Call(ctx context.Context, r *Request, p *runtime.Policy, accept string, opts []CallOption) (*http.Response, error) {
-	s := settings(opts)
+	s := c.settings(opts)
 	return c.send(ctx, r, p, accept, nil, &s)
 }
 

@@ -206,7 +206,7 @@ type Stream[T any] struct {
 // (or its end) arrived. A failure before that, an error event in place of the first event
 // included, is retried under p, like any call, and returned.
 func OpenStream[T any](ctx context.Context, c *Client, r *Request, p *runtime.Policy, cfg StreamConfig, opts []CallOption) (*Stream[T], error) {
-	s := &Stream[T]{client: c, req: r, cfg: cfg, set: settings(opts)}
+	s := &Stream[T]{client: c, req: r, cfg: cfg, set: c.settings(opts)}
 	s.ctx, s.stop = context.WithCancelCause(ctx)
 	if p != nil {
 		s.policy = *p

@@ -28,7 +28,10 @@ func clientSurface(api *model.API) []jen.Code {
 	}
 	add("Client calls the API. It is safe for concurrent use; all its calls share one retry budget and, when enabled, one circuit breaker.",
 		jen.Type().Id("Client").Struct(jen.Id("wire").Op("*").Qual(wirePath, "Client")))
-	add("Option configures a Client; the With functions make them.", wrapperType("Option", "Option"))
+	add("Option configures a Client: the With functions that return one make them, and any CallOption given to NewClient applies to every call, before the call's own options (WithHeader or WithStreamIdleTimeout for all calls, say). A CallOption that describes one call (WithIdempotencyKey, WithIdempotent, WithResponseInfo, WithCursor, WithMaxPages) makes NewClient fail with ErrOptionDoesNotApply.",
+		jen.Type().Id("Option").Interface(jen.Id("option").Params().Id("clientOption")))
+	add("clientOption is an Option of the client alone.", wrapperType("clientOption", "Option"))
+	add("option returns o.", jen.Func().Params(jen.Id("o").Id("clientOption")).Id("option").Params().Id("clientOption").Block(jen.Return(jen.Id("o"))))
 	newClientDoc := "NewClient returns a client for the API served at baseURL, e.g. \"https://api.example.com/v1\". By default it sends requests with http.DefaultClient, retries each operation under the policy its spec declares, and caps retries with runtime.DefaultBudget."
 	if len(api.ServerConsts) > 0 {
 		newClientDoc += " An empty baseURL means " + api.ServerConsts[0].GoName + ". Operations the spec gives servers of their own go there, unless baseURL is none of the spec's servers."
@@ -40,7 +43,7 @@ func clientSurface(api *model.API) []jen.Code {
 			jen.Return(jen.Op("&").Id("Client").Values(jen.Dict{jen.Id("wire"): jen.Id("w")}), jen.Nil()),
 		))
 	for _, o := range model.ClientOptions() {
-		add(o.Doc, delegate(o, "Option"))
+		add(o.Doc, delegate(o, "Option", "clientOption"))
 	}
 	add("CallOption changes how one call is made; pass it as the last argument of a method.", wrapperType("CallOption", "CallOption"))
 	// A method expression rather than a function literal: callOptions is inlined into
@@ -51,8 +54,11 @@ func clientSurface(api *model.API) []jen.Code {
 		))
 	add("unwrap returns o as runtime/wire takes it.",
 		jen.Func().Params(jen.Id("o").Id("CallOption")).Id("unwrap").Params().Qual(wirePath, "CallOption").Block(jen.Return(jen.Id("o").Dot("apply"))))
+	add("option makes o an Option: it applies to every call of the client.",
+		jen.Func().Params(jen.Id("o").Id("CallOption")).Id("option").Params().Id("clientOption").Block(
+			jen.Return(jen.Id("clientOption").Values(jen.Qual(wirePath, "WithCallDefaults").Call(jen.Id("o").Dot("apply"))))))
 	for _, o := range model.CallOptions() {
-		add(o.Doc, delegate(o, "CallOption"))
+		add(o.Doc, delegate(o, "CallOption", "CallOption"))
 	}
 	out = append(out, responseInfo()...)
 	out = append(out, values()...)
@@ -94,6 +100,7 @@ func runtimeTypes() []jen.Code {
 		"func (e *APIError) Error() string",
 		"func (e *APIError) Unwrap() []error        // Cause, Err and Model, for errors.Is and errors.As",
 		"func (e *APIError) DecodeBody(v any) error // Body as JSON into v, credentials REDACTED",
+		"func (e *APIError) RateLimit() RateLimit   // the rate limit Header describes: on a 429, when the quota comes back",
 	)
 	apiErr.para("A status the spec declares no error model for (a 401 where only 404 has one, say) leaves Model nil: DecodeBody reads the server's message and code from the body into a struct of the caller's, such as struct{ Error struct{ Message, Code string } }.")
 	alias("APIError", "Error", apiErr)
@@ -167,6 +174,19 @@ func runtimeTypes() []jen.Code {
 		"ServerSaidRetry bool          // the response said x-should-retry: true, and the policy follows it",
 	)
 	alias("RetryEvent", "RetryEvent", retry)
+
+	var rate doc
+	rate.para("RateLimit is what a response says of the caller's rate limit, from ResponseInfo.RateLimit or APIError.RateLimit. It is runtime.RateLimit:")
+	rate.block(
+		"Limit     int64     // the requests the window allows; -1 when the response does not say",
+		"Remaining int64     // the requests left in the window; -1 when the response does not say",
+		"Used      int64     // the requests made in the window; -1 when the response does not say",
+		"Reset     time.Time // when the window starts again; zero when the response does not say",
+		"",
+		"func (r RateLimit) Known() bool // whether the response said anything of its rate limit",
+	)
+	rate.para("It reads RateLimit (draft-ietf-httpapi-ratelimit-headers, with RateLimit-Policy), else RateLimit-Limit, -Remaining and -Reset, else X-RateLimit-Limit, -Remaining, -Used and -Reset (a Unix time, or seconds when small), else OpenAI's x-ratelimit-limit-requests, -remaining-requests and -reset-requests; a value that does not parse is left out.")
+	alias("RateLimit", "RateLimit", rate)
 	return out
 }
 
@@ -176,9 +196,9 @@ func wrapperType(name, wireName string) *jen.Statement {
 	return jen.Type().Id(name).Struct(jen.Id("apply").Qual(wirePath, wireName))
 }
 
-// delegate renders `func Name(params) Result { return Result{wire.Name(args)} }` on one
+// delegate renders `func Name(params) Result { return Value{wire.Name(args)} }` on one
 // line: o's function, which hands its parameters to runtime/wire's of the same name.
-func delegate(o model.Option, result string) *jen.Statement {
+func delegate(o model.Option, result, value string) *jen.Statement {
 	expr, err := parser.ParseExpr("func(" + o.Params + ")")
 	if err != nil {
 		panic(fmt.Sprintf("internal error: option %s: parameters %q: %v", o.Name, o.Params, err))
@@ -191,7 +211,7 @@ func delegate(o model.Option, result string) *jen.Statement {
 		}
 	}
 	return jen.Func().Id(o.Name).Params(sourceParams(params)...).Id(result).
-		Op("{").Return(jen.Id(result).Values(jen.Qual(wirePath, o.Name).Call(args...))).Op("}")
+		Op("{").Return(jen.Id(value).Values(jen.Qual(wirePath, o.Name).Call(args...))).Op("}")
 }
 
 // toWire renders v, of type t, as runtime/wire takes it: a pointer to a struct of the
@@ -255,7 +275,8 @@ func sourceType(t ast.Expr) jen.Code {
 // it the spec's servers first when there are some.
 func newWireClient(api *model.API) *jen.Statement {
 	lhs := jen.List(jen.Id("w"), jen.Err()).Op(":=")
-	unwrap := jen.Qual(wirePath, "Unwrap").Call(jen.Id("opts"), jen.Func().Params(jen.Id("o").Id("Option")).Qual(wirePath, "Option").Block(jen.Return(jen.Id("o").Dot("apply"))))
+	unwrap := jen.Qual(wirePath, "Unwrap").Call(jen.Id("opts"), jen.Func().Params(jen.Id("o").Id("Option")).Qual(wirePath, "Option").Block(
+		jen.Return(jen.Id("o").Dot("option").Call().Dot("apply"))))
 	if len(api.ServerConsts) == 0 {
 		return lhs.Qual(wirePath, "NewClient").Call(jen.Id("baseURL"), unwrap.Op("..."))
 	}

@@ -48,7 +48,11 @@ func responseInfo() []jen.Code {
 				Comment("attempts of every connection.").Line().Id("Attempts").Int(),
 			jen.Comment("RetryAfter is the last Retry-After (or retry-after-ms) hint the server sent on any").Line().
 				Comment("attempt of the call, 0 when none.").Line().Id("RetryAfter").Qual(timePath, "Duration"),
-		))}
+		)),
+		method("RateLimit returns the rate limit the final response's headers describe: X-RateLimit-Remaining and its kin, the RateLimit fields, OpenAI's x-ratelimit-remaining-requests (see RateLimit).",
+			jen.Id("i").Op("*").Id("ResponseInfo"), "RateLimit", nil, []jen.Code{jen.Id("RateLimit")},
+			jen.Return(wireTwin("ResponseInfo", jen.Id("i")).Dot("RateLimit").Call())),
+	}
 }
 
 // values renders Ptr, Deref, Nullable with Some and Null, Date, and File.
