@@ -304,6 +304,8 @@ func (e *Engine) do(ctx context.Context, req *http.Request, p *Policy, cfg *call
 		// heap through their error: a copy made at the first failure keeps pol itself,
 		// and a call that does not fail, on the stack.
 		decided *Policy
+		// reauthorized: the call has repeated an attempt with a fresh token once.
+		reauthorized bool
 	)
 	replay := req.Body != nil && req.Body != http.NoBody
 	if cfg.outcome != nil {
@@ -324,6 +326,15 @@ func (e *Engine) do(ctx context.Context, req *http.Request, p *Policy, cfg *call
 		resp, err := e.send(client, ctx, req, out, &pol, now, elapsedEnd, a)
 		sent += 1 + a.resent()
 		now = e.clock()
+		if err == nil && !reauthorized {
+			if h, body, ok := e.reauthorize(ctx, req, resp, a, cfg, header); ok {
+				// A fresh token, and the attempt again: not a retry (see WithTokenRefresh).
+				hide = callSecrets{req: req, header: hiding(h, header, req), keyHeader: pol.IdempotencyKey, queryNames: e.QueryCredentials}
+				header, nextBody, reauthorized = h, body, true
+				maxAttempts++
+				continue
+			}
+		}
 
 		if err != nil {
 			if errors.Is(err, ErrBodyTooLarge) { // the same body would be too large again

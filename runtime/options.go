@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -26,11 +27,12 @@ type callConfig struct {
 	outcome        *Outcome      // WithOutcome
 	attemptTimeout time.Duration // 0: the policy's
 	header         [][2]string
-	noRedirects    bool                       // WithoutRedirects
-	streamedBody   bool                       // WithStreamedBody
-	check          func(*http.Response) error // WithAnswerCheck
-	headerTimeout  time.Duration              // WithHeaderTimeout; 0 for the engine's
-	headerErr      error                      // what an attempt fails with when it runs out
+	noRedirects    bool                                       // WithoutRedirects
+	streamedBody   bool                                       // WithStreamedBody
+	check          func(*http.Response) error                 // WithAnswerCheck
+	headerTimeout  time.Duration                              // WithHeaderTimeout; 0 for the engine's
+	headerErr      error                                      // what an attempt fails with when it runs out
+	refresh        func(context.Context) (http.Header, error) // WithTokenRefresh
 }
 
 // WithMaxAttempts overrides the policy's MaxAttempts for one call; n < 1 keeps the policy's.
