@@ -28,7 +28,8 @@ type Client struct {
 	specServers []string // the spec's top-level server URLs; see WithSpecServers
 	overridden  bool     // the base URL is not one of specServers
 
-	ignoreSignals bool // WithoutServerRetrySignals
+	ignoreSignals bool              // WithoutServerRetrySignals
+	tokenURLs     map[string]string // WithTokenURL, by security scheme
 
 	defaults []CallOption // WithCallDefaults: applied to every call, before its own
 }
@@ -62,6 +63,11 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	c.engine.QueryCredentials = c.queryCreds
 	if err := checkDefaults(c.defaults); err != nil {
 		return nil, err
+	}
+	for scheme, cred := range c.creds {
+		if cred.tok != nil {
+			cred.tok.bind(c, scheme)
+		}
 	}
 	if c.ignoreSignals {
 		c.engine.Override = ignoreSignals(c.engine.Override)
@@ -255,13 +261,16 @@ func (c *Client) do(ctx context.Context, r *Request, p *runtime.Policy, accept s
 		// Credentials go on copies: a Request may be sent again (a stream reconnecting).
 		r.query = cloneValues(query)
 		r.cookies = append([]string(nil), cookies...)
-		err := c.authenticate(ctx, r, header)
+		refresh, err := c.authenticate(ctx, r, header)
 		q, ck := r.query, r.cookies
 		r.query, r.cookies = query, cookies
 		if err != nil {
 			return nil, fmt.Errorf("%s %s: %w", r.method, r.path.String(), err)
 		}
 		query, cookies = q, ck
+		if refresh != nil {
+			opts = append(slices.Clip(opts), refresh)
+		}
 	}
 	u.RawQuery = query.Encode()
 	if page != nil {
