@@ -5,8 +5,10 @@ package e2e
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -91,5 +93,97 @@ func TestRateLimitOfAnyAnswer(t *testing.T) {
 		if rl := apiErr.RateLimit(); rl.Remaining != 0 || time.Until(rl.Reset) != time.Hour || !strings.Contains(err.Error(), "429") {
 			t.Errorf("rate limit %+v of %v", rl, err)
 		}
+	})
+}
+
+const authAddr = "127.0.0.1:8084"
+
+// The client gets its OAuth 2 tokens by the client credentials flow, keeps one for all
+// calls, and on a 401 that says it is invalid fetches a fresh one and repeats the
+// attempt once; neither the secret nor a token shows in an error.
+func TestOAuthClientCredentials(t *testing.T) {
+	bubble(t, func(t *testing.T, e *env) {
+		issued := 0
+		tokens := e.serve(authAddr, func(w http.ResponseWriter, r *http.Request, a *arrival) {
+			issued++
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `{"access_token":"access-token-%d","token_type":"Bearer","expires_in":3600}`, issued)
+		})
+		var revoked atomic.Bool
+		api := e.serve(clientAddr, func(w http.ResponseWriter, r *http.Request, a *arrival) {
+			if auth := a.Header.Get("Authorization"); auth == "Bearer access-token-1" && revoked.Load() {
+				w.Header().Set("WWW-Authenticate", `Bearer error="invalid_token"`)
+				reply(401, `{"message":"token access-token-1 revoked"}`)(w, r, a)
+				return
+			}
+			reply(200, itemJSON)(w, r, a)
+		})
+		c := e.clientapi(clientapi.ServerURL, clientapi.WithOauthClientCredentials("client-1", "client-secret-1", "read"),
+			clientapi.WithOauthTokenURL("http://"+authAddr+"/token"))
+		for range 2 {
+			if _, err := c.GetWithOAuth(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if tokens.count() != 1 || string(tokens.got(0).Body) != "grant_type=client_credentials&scope=read" {
+			t.Fatalf("%d token requests", tokens.count())
+		}
+		revoked.Store(true)
+		if _, err := c.GetWithOAuth(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		if tokens.count() != 2 || api.count() != 4 || api.got(3).Header.Get("Authorization") != "Bearer access-token-2" {
+			t.Errorf("%d token requests, %d API requests", tokens.count(), api.count())
+		}
+	})
+	bubble(t, func(t *testing.T, e *env) {
+		e.serve(authAddr, func(w http.ResponseWriter, r *http.Request, a *arrival) {
+			reply(401, `{"error":"invalid_client","error_description":"client-secret-1 is wrong"}`)(w, r, a)
+		})
+		api := e.serve(clientAddr, reply(200, itemJSON))
+		c := e.clientapi(clientapi.ServerURL, clientapi.WithOauthClientCredentials("client-1", "client-secret-1"),
+			clientapi.WithOauthTokenURL("http://"+authAddr+"/token"))
+		_, err := c.GetWithOAuth(t.Context())
+		if err == nil || api.count() != 0 || strings.Contains(err.Error(), "client-secret-1") || !strings.Contains(err.Error(), "invalid_client") {
+			t.Errorf("err = %v after %d API requests", err, api.count())
+		}
+	})
+}
+
+// Do calls an endpoint the spec lacks under the client's base URL, credentials and
+// retries: a GET is retried, a POST is not without a key, and a path that leaves the base
+// URL is refused before anything is sent.
+func TestDoEscapeHatch(t *testing.T) {
+	bubble(t, func(t *testing.T, e *env) {
+		s := e.serve(clientAddr, status(503), reply(200, `{"id":7,"name":"seven"}`), status(503), reply(200, `{}`))
+		c := e.clientapi(clientapi.ServerURL, clientapi.WithBearerAuth(bearerToken), clientapi.WithJitterSource(func() float64 { return 0 }))
+		var item clientapi.Item
+		if err := c.Do(t.Context(), "GET", clientapi.Path("/undocumented/{id}", "a/b")+"?v=2", nil, &item); err != nil || item.ID != 7 {
+			t.Fatalf("Do: %v, %+v", err, item)
+		}
+		if a := s.got(1); a.URI != "/v1/undocumented/a%2Fb?v=2" || a.Header.Get("Authorization") != "Bearer "+bearerToken {
+			t.Errorf("sent %s with %q", a.URI, a.Header.Get("Authorization"))
+		}
+		err := c.Do(t.Context(), "POST", "/undocumented", map[string]string{"name": "x"}, nil)
+		if !errors.Is(err, clientapi.ErrNotRetrySafe) || s.count() != 3 || string(s.got(2).Body) != `{"name":"x"}` {
+			t.Errorf("POST: %v after %d requests", err, s.count())
+		}
+		var apiErr *clientapi.APIError
+		if !errors.As(err, &apiErr) || apiErr.StatusCode != 503 || strings.Contains(err.Error(), bearerToken) {
+			t.Errorf("POST error %v", err)
+		}
+		for _, path := range []string{"http://" + otherAddr + "/steal", "//" + otherAddr + "/steal", "/../../steal", clientapi.Path("/x/{id}", "")} {
+			if err := c.Do(t.Context(), "GET", path, nil, nil); err == nil {
+				t.Errorf("path %q sent", path)
+			}
+		}
+		if s.count() != 3 {
+			t.Errorf("%d requests after the refused paths", s.count())
+		}
+		resp, err := c.DoRaw(t.Context(), "GET", "/raw", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
 	})
 }

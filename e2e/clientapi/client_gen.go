@@ -209,6 +209,45 @@ func WithResponseInfo(info *ResponseInfo) CallOption {
 	return CallOption{wire.WithResponseInfo((*wire.ResponseInfo)(info))}
 }
 
+// endpoint is how Do and DoRaw call an endpoint the spec lacks: with the document's retry policies and
+// security requirement.
+var endpoint = wire.Endpoint{
+	Idempotent:    &policyIdempotent,
+	NotIdempotent: &policyNotIdempotent,
+	Security:      [][]string{{"bearerAuth"}},
+}
+
+// Do calls an endpoint that the spec lacks or describes wrongly, as the methods call theirs: under the
+// client's base URL, with its credentials (the document's security requirement), retries, budget,
+// breaker and errors (an *APIError). path is the path under the base URL, with a query if it has one:
+// build it with Path, which escapes each value. body, when not nil, is sent as JSON, or as it is,
+// application/octet-stream, when it is an io.Reader; a 2xx answer's JSON body is decoded into out,
+// when not nil.
+//
+// A GET, HEAD, OPTIONS, TRACE, PUT or DELETE is retried under the document's policy, as an operation
+// with that method would be; a POST, PATCH or other method only when the call sends an idempotency key
+// (WithIdempotencyKey) or is declared safe to repeat (WithIdempotent). A path that would leave the
+// base URL (a host, a dot segment, an empty one, a backslash, a fragment, a placeholder Path did not
+// fill) fails the call before anything is sent.
+func (c *Client) Do(ctx context.Context, method, path string, body, out any, opts ...CallOption) error {
+	return c.wire.DoJSON(ctx, &endpoint, method, path, body, out, callOptions(opts))
+}
+
+// DoRaw is Do that returns the 2xx response with its body unread, for the caller to read and close:
+// for an answer that is not JSON, or its headers.
+func (c *Client) DoRaw(ctx context.Context, method, path string, body any, opts ...CallOption) (*http.Response, error) {
+	return c.wire.DoRaw(ctx, &endpoint, method, path, body, callOptions(opts))
+}
+
+// Path returns a path for Do and DoRaw: template with each {placeholder}, in order, replaced by the
+// next of values, written as fmt.Sprint writes it and escaped as one path segment, as the methods
+// escape their path parameters ("../admin" is sent as "..%2Fadmin"):
+// Path("/repos/{owner}/{repo}/topics", owner, repo). A placeholder without a value, a value without a
+// placeholder, or an empty value leaves a path that Do refuses.
+func Path(template string, values ...any) string {
+	return wire.PathOf(template, values...)
+}
+
 // ResponseInfo describes how a call went, for WithResponseInfo.
 type ResponseInfo struct {
 	// StatusCode is the final response's status, 0 when the call got none.
@@ -678,8 +717,81 @@ func WithOauth(fn func(ctx context.Context) (string, error)) Option {
 	return clientOption{wire.WithCredential("oauth", wire.BearerFunc(fn))}
 }
 
+// WithOauthClientCredentials authenticates the operations that accept the "oauth" scheme with access
+// tokens of its client credentials flow, which the client gets from "https://auth.example.com/token"
+// with clientID and clientSecret: fetched when a call first needs one, kept until shortly before it
+// expires, one fetch for concurrent calls, retried when the endpoint fails with a 429 or a 5xx. A 401
+// that says the token is invalid fetches a fresh one and repeats the attempt once. The token request
+// asks for scopes, or the endpoint's default when there are none (the spec lists "read").
+//
+// Credentials are never logged, never appear in errors and never follow a redirect to another host.
+func WithOauthClientCredentials(clientID, clientSecret string, scopes ...string) Option {
+	return clientOption{wire.WithCredential("oauth", wire.ClientCredentials(wire.OAuth2{
+		ClientID:     clientID,
+		ClientSecret: clientSecret,
+		Scopes:       scopes,
+		TokenURL:     "https://auth.example.com/token",
+	}))}
+}
+
+// WithOauthRefreshToken authenticates the operations that accept the "oauth" scheme with access tokens
+// that the client gets by exchanging refreshToken, which the caller got from the scheme's
+// authorization flow, at "https://auth.example.com/refresh" with clientID and clientSecret: kept until
+// shortly before they expire, and a new refresh token the endpoint gives replaces the old one. A 401
+// that says the token is invalid gets a fresh one and repeats the attempt once.
+//
+// Credentials are never logged, never appear in errors and never follow a redirect to another host.
+func WithOauthRefreshToken(clientID, clientSecret, refreshToken string) Option {
+	return clientOption{wire.WithCredential("oauth", wire.RefreshToken(wire.OAuth2{
+		ClientID:     clientID,
+		ClientSecret: clientSecret,
+		RefreshToken: refreshToken,
+		RefreshURL:   "https://auth.example.com/refresh",
+		TokenURL:     "https://auth.example.com/token",
+	}))}
+}
+
+// WithOauthTokenSource authenticates the operations that accept the "oauth" scheme with the access
+// tokens ts gives, asked for once per call: a golang.org/x/oauth2 TokenSource, through a type whose
+// Token method converts its tokens (see TokenSource). A 401 that says the token is invalid asks ts
+// again, and repeats the attempt once when it gives another token.
+//
+// Credentials are never logged, never appear in errors and never follow a redirect to another host.
+func WithOauthTokenSource(ts TokenSource) Option {
+	return clientOption{wire.WithCredential("oauth", wire.TokenSource(func() (*wire.Token, error) {
+		t, err := ts.Token()
+		return (*wire.Token)(t), err
+	}))}
+}
+
+// WithOauthTokenURL makes the client get the tokens of the "oauth" scheme from tokenURL instead of the
+// token and refresh URLs the spec gives.
+func WithOauthTokenURL(tokenURL string) Option {
+	return clientOption{wire.WithTokenURL("oauth", tokenURL)}
+}
+
+// Token is an OAuth 2 access token, with the fields of golang.org/x/oauth2's Token that a request
+// needs.
+type Token struct {
+	// AccessToken is sent as "Authorization: <TokenType> <AccessToken>".
+	AccessToken string
+	// TokenType is the token's type, Bearer when empty.
+	TokenType string
+	// RefreshToken gets the next access token, when the token endpoint gave one.
+	RefreshToken string
+	// Expiry is when the access token expires; zero when unknown.
+	Expiry time.Time
+}
+
+// TokenSource gives access tokens, as golang.org/x/oauth2's TokenSource does. An oauth2.TokenSource
+// becomes one through a type of the caller's whose Token method calls it and copies AccessToken,
+// TokenType (its Type()), RefreshToken and Expiry.
+type TokenSource interface {
+	Token() (*Token, error)
+}
+
 // policyIdempotent is the retry policy of GetAlternatives, GetWithCookie, ExportItems, GetFile,
-// ListItems, GetItemArchive, GetWithOAuth and 5 other methods.
+// ListItems, GetItemArchive, GetWithOAuth and 6 other methods.
 var policyIdempotent = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
@@ -691,7 +803,7 @@ var policyIdempotent = runtime.Policy{
 }
 
 // policyNotIdempotent is the retry policy of Chat, ChatStream, ChatForm, ChatText, Complete,
-// CompleteStream, Transcribe and TranscribeStream.
+// CompleteStream, Transcribe and 2 other methods.
 var policyNotIdempotent = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,

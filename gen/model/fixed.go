@@ -25,9 +25,10 @@ func FixedNames() Reserved {
 		Package: []string{
 			"APIError", "CallOption", "Client", "Date", "DateOf", "Deref", "EventError", "EventStream", "File", "NewClient",
 			"Null", "Nullable", "Option", "PageError", "ParseDate", "Policy", "Ptr",
-			"RateLimit", "ResponseInfo", "RetryEvent", "Some", "StreamError", "callOptions", "clientOption", "noCompare",
+			"Path", "RateLimit", "ResponseInfo", "RetryEvent", "Some", "StreamError", "Token", "TokenSource",
+			"callOptions", "clientOption", "endpoint", "noCompare",
 		},
-		ClientMembers: []string{"wire"},
+		ClientMembers: []string{"Do", "DoRaw", "wire"},
 		Imports:       []string{"context", "http", "io", "iter", "json", "runtime", "slog", "time", "wire"},
 		Locals:        []string{"c", "ctx", "params", "body", "opts", "r", "resp", "err", "out", "w", "stream", "pg"},
 	}

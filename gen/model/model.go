@@ -32,6 +32,9 @@ type API struct {
 	SecuritySchemes []*SecurityScheme
 	// ServerConsts are the top-level servers as constants, in the spec's order.
 	ServerConsts []*ServerConst
+	// Endpoint is how Do and DoRaw call an endpoint the spec lacks; nil gives them the
+	// runtime's default policy and no credentials.
+	Endpoint *Endpoint
 }
 
 // Server is one entry of the document's servers list.

@@ -134,6 +134,7 @@ func Build(spec *load.Spec) (*model.API, error) {
 	b.buildComponents()
 	breakNamedCycles(b.decls)
 	b.client(api)
+	api.Endpoint = b.endpoint()
 	// Every operation's method is named before any is built, so that a method an
 	// operation adds (<Op>Text, <Op>Stream, a request content type's) never takes the
 	// name of another operation's own method: adding a media type to one operation does
@@ -157,7 +158,7 @@ func Build(spec *load.Spec) (*model.API, error) {
 	b.nameConstructors()
 	b.nameTextConstructors()
 	b.namePaging(ops)
-	b.policyVars(ops)
+	b.policyVars(append(slices.Clip(ops), api.Endpoint.Idempotent, api.Endpoint.NotIdempotent))
 	b.nameLocals(ops)
 	b.fixDocs()
 	breakCycles(b.decls)

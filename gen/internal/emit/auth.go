@@ -54,6 +54,10 @@ func (e *emitter) securityOptions() []jen.Code {
 				jen.Return(jen.Id("clientOption").Values(jen.Qual(wirePath, "WithCredential").Call(key, fnCred))),
 			).Line())
 		}
+		out = append(out, oauthOptions(s)...)
+	}
+	if hasTokenSource(e.api) {
+		out = append(out, tokenTypes()...)
 	}
 	return out
 }

@@ -60,6 +60,7 @@ func clientSurface(api *model.API) []jen.Code {
 	for _, o := range model.CallOptions() {
 		add(o.Doc, delegate(o, "CallOption", "CallOption"))
 	}
+	out = append(out, endpointSurface(api)...)
 	out = append(out, responseInfo()...)
 	out = append(out, values()...)
 	out = append(out, eventStream()...)

@@ -240,7 +240,14 @@ func (e *emitter) items() []item {
 			users[m.PolicyVar] = append(users[m.PolicyVar], m.GoName)
 		}
 	}
-	for _, op := range api.Operations {
+	var endpoint []*model.Operation // Do and DoRaw's policies, after the operations'
+	if ep := api.Endpoint; ep != nil {
+		endpoint = []*model.Operation{ep.Idempotent, ep.NotIdempotent}
+		for _, m := range endpoint {
+			users[m.PolicyVar] = append(users[m.PolicyVar], "Do ("+map[bool]string{true: "GET, PUT...", false: "POST, PATCH..."}[m.Policy.Idempotent]+")")
+		}
+	}
+	for _, op := range append(slices.Clip(api.Operations), endpoint...) {
 		for _, m := range op.Methods() {
 			if u := users[m.PolicyVar]; u != nil {
 				add("", func() *jen.Statement { return e.policy(m, u) })

@@ -11,7 +11,7 @@ import (
 )
 
 // A policy variable's doc names every method that uses it, the <Op>Stream method of an
-// operation that also answers JSON included.
+// operation that also answers JSON included, and Do.
 func TestItemsPolicyUsers(t *testing.T) {
 	const spec = `openapi: 3.0.3
 info: {title: T, version: "1"}
@@ -30,7 +30,7 @@ paths:
 	if !strings.Contains(string(src), "&policyIdempotent, wire.StreamConfig{") {
 		t.Fatalf("ChatStream does not use policyIdempotent:\n%s", src)
 	}
-	if want := "// policyIdempotent is the retry policy of Chat and ChatStream.\n"; !strings.Contains(string(src), want) {
+	if want := "// policyIdempotent is the retry policy of Chat, ChatStream and Do (GET, PUT...).\n"; !strings.Contains(string(src), want) {
 		t.Errorf("want %q in:\n%s", want, src)
 	}
 }
@@ -43,7 +43,7 @@ func TestItemsPolicyUsersCounted(t *testing.T) {
 		spec += fmt.Sprintf("  /p%d:\n    get:\n      operationId: op%02d\n      responses: {\"204\": {description: ok}}\n", i, i)
 	}
 	src := generate(t, "many.yaml", spec)
-	want := "// policyIdempotent is the retry policy of Op00, Op01, Op10, Op11, Op02, Op03, Op04 and 5 other\n// methods.\n"
+	want := "// policyIdempotent is the retry policy of Op00, Op01, Op10, Op11, Op02, Op03, Op04 and 6 other\n// methods.\n"
 	if !strings.Contains(string(src), want) {
 		t.Errorf("want %q in:\n%s", want, src)
 	}

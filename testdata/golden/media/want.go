@@ -211,6 +211,44 @@ func WithResponseInfo(info *ResponseInfo) CallOption {
 	return CallOption{wire.WithResponseInfo((*wire.ResponseInfo)(info))}
 }
 
+// endpoint is how Do and DoRaw call an endpoint the spec lacks: with the document's retry policies and
+// security requirement.
+var endpoint = wire.Endpoint{
+	Idempotent:    &policyIdempotent,
+	NotIdempotent: &policyNotIdempotent,
+}
+
+// Do calls an endpoint that the spec lacks or describes wrongly, as the methods call theirs: under the
+// client's base URL, with its credentials (the document's security requirement), retries, budget,
+// breaker and errors (an *APIError). path is the path under the base URL, with a query if it has one:
+// build it with Path, which escapes each value. body, when not nil, is sent as JSON, or as it is,
+// application/octet-stream, when it is an io.Reader; a 2xx answer's JSON body is decoded into out,
+// when not nil.
+//
+// A GET, HEAD, OPTIONS, TRACE, PUT or DELETE is retried under the document's policy, as an operation
+// with that method would be; a POST, PATCH or other method only when the call sends an idempotency key
+// (WithIdempotencyKey) or is declared safe to repeat (WithIdempotent). A path that would leave the
+// base URL (a host, a dot segment, an empty one, a backslash, a fragment, a placeholder Path did not
+// fill) fails the call before anything is sent.
+func (c *Client) Do(ctx context.Context, method, path string, body, out any, opts ...CallOption) error {
+	return c.wire.DoJSON(ctx, &endpoint, method, path, body, out, callOptions(opts))
+}
+
+// DoRaw is Do that returns the 2xx response with its body unread, for the caller to read and close:
+// for an answer that is not JSON, or its headers.
+func (c *Client) DoRaw(ctx context.Context, method, path string, body any, opts ...CallOption) (*http.Response, error) {
+	return c.wire.DoRaw(ctx, &endpoint, method, path, body, callOptions(opts))
+}
+
+// Path returns a path for Do and DoRaw: template with each {placeholder}, in order, replaced by the
+// next of values, written as fmt.Sprint writes it and escaped as one path segment, as the methods
+// escape their path parameters ("../admin" is sent as "..%2Fadmin"):
+// Path("/repos/{owner}/{repo}/topics", owner, repo). A placeholder without a value, a value without a
+// placeholder, or an empty value leaves a path that Do refuses.
+func Path(template string, values ...any) string {
+	return wire.PathOf(template, values...)
+}
+
 // ResponseInfo describes how a call went, for WithResponseInfo.
 type ResponseInfo struct {
 	// StatusCode is the final response's status, 0 when the call got none.
@@ -593,7 +631,7 @@ var (
 const ServerURL = "https://api.example.com"
 
 // policyIdempotent is the retry policy of DownloadArchive, GetFeed, ListItems, ListItemsText2,
-// ListItemsText, GetItem, GetItemText and 3 other methods.
+// ListItemsText, GetItem, GetItemText and 4 other methods.
 var policyIdempotent = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
@@ -602,6 +640,17 @@ var policyIdempotent = runtime.Policy{
 	RetryAfter:       true,
 	MaxRetryAfter:    time.Minute,
 	Idempotent:       true,
+}
+
+// policyNotIdempotent is the retry policy of Do (POST, PATCH...).
+var policyNotIdempotent = runtime.Policy{
+	MaxAttempts:      4,
+	InitialDelay:     500 * time.Millisecond,
+	MaxDelay:         10 * time.Second,
+	ConnectionErrors: true,
+	RetryAfter:       true,
+	MaxRetryAfter:    time.Minute,
+	Idempotent:       false,
 }
 
 // DownloadArchive calls GET /archive (operationId downloadArchive).
