@@ -83,7 +83,7 @@ func (b *builder) streamIdle(op *model.Operation, item *openapi3.PathItem, kop *
 		d, err := time.ParseDuration(s)
 		if err != nil || d <= 0 || d > 24*time.Hour {
 			b.sdkError(op, level.pointer+"/"+extStreamIdle, `write a Go duration such as "2m" or "90s"`,
-				"%s must be a duration between 1ns and 24h, got %s", extStreamIdle, quoteValue(v))
+				"%s must be a positive duration of at most 24h, got %s", extStreamIdle, quoteValue(v))
 			return
 		}
 		op.Stream.IdleTimeout = d

@@ -24,6 +24,9 @@ func (e *emitter) streamMethod(op *model.Operation, d doc, args, body []jen.Code
 	if op.Errors != nil {
 		cfg[jen.Id("DecodeError")] = picker(op.Errors)
 	}
+	if s.IdleTimeout != 0 {
+		cfg[jen.Id("IdleTimeout")] = duration(s.IdleTimeout)
+	}
 	body = append(body,
 		jen.List(jen.Id("stream"), jen.Err()).Op(":=").Qual(wirePath, "OpenStream").Types(typ(s.Type)).Call(
 			jen.Id("ctx"), jen.Id("c").Dot("wire"), jen.Id("r"), jen.Op("&").Id(op.PolicyVar),
