@@ -395,7 +395,18 @@ func (d *Date) UnmarshalText(text []byte) error {
 	return (*wire.Date)(d).UnmarshalText(text)
 }
 
-// File is a file sent as a part of a multipart request body.
+// Reopen returns a request body, a File's or a binary body's, whose content open gives: each attempt
+// that sends it calls open for a reader of its own, and closes it, so that a body that cannot seek (a
+// download, a command's output) can be sent again on a retry. Read directly, it reads what the first
+// open gives.
+func Reopen(open func() (io.ReadCloser, error)) io.Reader {
+	return wire.Reopen(open)
+}
+
+// File is a file sent as a part of a multipart request body, streamed from Body as the request is
+// sent: a large file never sits in memory. A retry sends it again when Body can seek (an *os.File, a
+// bytes.Reader), is a Reopen body, or ends within 1 MiB, which the client keeps; with any other Body
+// the call is not retried, and its error matches ErrBodyNotReplayable.
 type File struct {
 	// Name is the filename sent; when empty, the base name of Body's Name method (an *os.File
 	// has one), else the property's name. A name with a control character fails the call.

@@ -25,7 +25,7 @@ func FixedNames() Reserved {
 		Package: []string{
 			"APIError", "CallOption", "Client", "Date", "DateOf", "Deref", "EventError", "EventStream", "File", "NewClient",
 			"Null", "Nullable", "Option", "PageError", "ParseDate", "Policy", "Ptr",
-			"Path", "RateLimit", "ResponseInfo", "RetryEvent", "Some", "StreamError", "Token", "TokenSource",
+			"Path", "RateLimit", "Reopen", "ResponseInfo", "RetryEvent", "Some", "StreamError", "Token", "TokenSource",
 			"callOptions", "clientOption", "endpoint", "noCompare",
 		},
 		ClientMembers: []string{"Do", "DoRaw", "wire"},

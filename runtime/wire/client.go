@@ -279,7 +279,7 @@ func (c *Client) do(ctx context.Context, r *Request, p *runtime.Policy, accept s
 		}
 	}
 	*req.URL, req.Host = u, u.Host
-	if err := replayable(req, body); err != nil {
+	if err := replayable(req, body, r); err != nil {
 		// The path only: query values may be secrets.
 		return nil, fmt.Errorf("%s %s: request body: %w", r.method, r.path.String(), err)
 	}

@@ -22,6 +22,9 @@ import (
 // as built; a later one (a stream reconnecting) gets it again from its start when it can
 // seek, as bytes, strings and in-memory multipart bodies can.
 func (r *Request) bodyReader() (io.Reader, error) {
+	if r.src != nil {
+		return r.src.reader()
+	}
 	if r.body == nil {
 		return nil, nil
 	}
