@@ -74,6 +74,10 @@ type StreamConfig struct {
 	// IdleTimeout is how long the stream may go without a byte, the spec's
 	// x-stream-idle-timeout; 0 means DefaultStreamIdleTimeout (see WithStreamIdleTimeout).
 	IdleTimeout time.Duration
+	// Accumulate is how the events are deltas of the operation's JSON response
+	// (AccumulateOpenAI, AccumulateAnthropic), for Stream.Accumulate; "" when they are
+	// not.
+	Accumulate string
 }
 
 // StreamError ends a stream that was cut and could not be resumed: the operation is not
@@ -175,6 +179,12 @@ type Stream[T any] struct {
 	set    callSettings
 	bounds streamBounds // how long a connection may go quiet
 
+	// acc adds up the delivered events when they are deltas of a response (see
+	// Accumulate); accErr is why it could not, accSize the data it took.
+	acc     accumulator
+	accErr  error
+	accSize int64
+
 	// wait is policy as the client's override changes it: the policy of reconnections.
 	wait          runtime.Policy
 	maxReconnects int
@@ -219,6 +229,7 @@ func OpenStream[T any](ctx context.Context, c *Client, r *Request, p *runtime.Po
 	s.policy.ReadBody = false
 	s.set.runtime = append(slices.Clip(s.set.runtime), runtime.WithStreamedBody(), runtime.WithAnswerCheck(s.firstEvent))
 	s.bounds = bounds(&s.set, &s.cfg)
+	s.acc = newAccumulator(cfg.Accumulate)
 	if o := s.bounds.headerOption(); o != nil {
 		s.set.runtime = append(s.set.runtime, o)
 	}
@@ -419,6 +430,7 @@ func (s *Stream[T]) deliver(ev Event) bool {
 	s.current, s.event = v, Event{Type: ev.Type, ID: ev.ID}
 	s.delivered++
 	s.failures = 0
+	s.accumulate(ev.Data)
 	return true
 }
 
