@@ -187,3 +187,55 @@ func TestDoEscapeHatch(t *testing.T) {
 		resp.Body.Close()
 	})
 }
+
+// A stream whose events are deltas of the operation's response adds up to it, the events
+// the caller read on the way included, and the spec's idle timeout cuts one that stalls.
+func TestStreamAccumulates(t *testing.T) {
+	events := []string{
+		`{"type":"message_start","message":{"id":"msg_1","role":"assistant","content":[],"stop_reason":null}}`,
+		`{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`,
+		`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hello"}}`,
+		`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":", world"}}`,
+		`{"type":"message_delta","delta":{"stop_reason":"end_turn"}}`,
+	}
+	bubble(t, func(t *testing.T, e *env) {
+		e.serve(clientAddr, func(w http.ResponseWriter, r *http.Request, a *arrival) {
+			streamHeader(w)
+			for _, ev := range events {
+				sse(w, "event: x\ndata: "+ev+"\n\n")
+			}
+		})
+		stream, err := e.clientapi(clientapi.ServerURL).CreateMessageStream(t.Context(), clientapi.CreateMessageRequest{Prompt: "hi"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer stream.Close()
+		if !stream.Next() || stream.Current().MessageStart == nil {
+			t.Fatalf("first event %+v, %v", stream.Current(), stream.Err())
+		}
+		msg, err := stream.Accumulate()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if msg.ID != "msg_1" || len(msg.Content) != 1 || clientapi.Deref(msg.Content[0].Text, "") != "Hello, world" || msg.StopReason.Or("") != "end_turn" {
+			t.Errorf("message %+v", msg)
+		}
+	})
+	bubble(t, func(t *testing.T, e *env) {
+		e.serve(clientAddr, func(w http.ResponseWriter, r *http.Request, a *arrival) {
+			streamHeader(w)
+			sse(w, "data: "+events[0]+"\n\n")
+			<-r.Context().Done()
+		})
+		start := time.Now()
+		stream, err := e.clientapi(clientapi.ServerURL).CreateMessageStream(t.Context(), clientapi.CreateMessageRequest{Prompt: "hi"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer stream.Close()
+		_, err = stream.Accumulate()
+		if !errors.Is(err, clientapi.ErrStreamIdle) || time.Since(start) != 2*time.Minute {
+			t.Errorf("err = %v after %v, want the stream cut after the spec's 2m", err, time.Since(start))
+		}
+	})
+}

@@ -814,7 +814,7 @@ var policyIdempotent = runtime.Policy{
 }
 
 // policyNotIdempotent is the retry policy of Chat, ChatStream, ChatForm, ChatText, Complete,
-// CompleteStream, Transcribe and 2 other methods.
+// CompleteStream, CreateMessage and 4 other methods.
 var policyNotIdempotent = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
@@ -1131,6 +1131,67 @@ func (c *Client) GetItemArchive(ctx context.Context, id int64, opts ...CallOptio
 	r.StopAtRedirect()
 	resp, err := c.wire.Call(ctx, r, &policyIdempotent, "", callOptions(opts))
 	return wire.Location(resp, err, errorsProblem2)
+}
+
+// CreateMessage calls POST /messages (operationId createMessage).
+//
+// A message answered whole, or as the events that build it up (Anthropic's shape).
+//
+// Response 200: The message.
+//
+// It leaves the body's "stream" property out, whatever the caller set, so that the answer is JSON;
+// CreateMessageStream asks for the event stream.
+//
+// Retries: one attempt, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2). It is repeated, up to 4 attempts in all, only when the connection could not be opened or the server says so (X-Should-Retry: true).
+func (c *Client) CreateMessage(ctx context.Context, body CreateMessageRequest, opts ...CallOption) (*Answer, error) {
+	r := wire.NewRequest("POST")
+	r.Security([]string{"bearerAuth"})
+	r.Path("/messages")
+	body.Stream = nil
+	r.JSONBody("application/json", body)
+	resp, err := c.wire.Fetch(ctx, r, &policyNotIdempotent, "application/json", callOptions(opts))
+	if err != nil {
+		return nil, err
+	}
+	out := new(Answer)
+	if err := wire.DecodeDeclared(resp, out, nil, 200); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// CreateMessageStream calls POST /messages (operationId createMessage).
+//
+// A message answered whole, or as the events that build it up (Anthropic's shape).
+//
+// Response 200: The message.
+//
+// Retries: one attempt, as POST is not idempotent and has no idempotency key (RFC 9110 §9.2.2). It is repeated, up to 4 attempts in all, only when the connection could not be opened or the server says so (X-Should-Retry: true).
+//
+// It returns the server-sent events as an EventStream that ends at the event whose data is "[DONE]". A
+// stream that is cut is not resumed: it ends with a *StreamError that says how many events were
+// delivered.
+//
+// It sends the body's "stream" property true, whatever the caller set, to ask for the stream.
+//
+// Its events are deltas of the operation's JSON response: CreateMessageStream.Accumulate adds them up
+// to it.
+func (c *Client) CreateMessageStream(ctx context.Context, body CreateMessageRequest, opts ...CallOption) (*CreateMessageStream, error) {
+	r := wire.NewRequest("POST")
+	r.Security([]string{"bearerAuth"})
+	r.Path("/messages")
+	body.Stream = Ptr(true)
+	r.JSONBody("application/json", body)
+	stream, err := wire.OpenStream[AnswerEvent](ctx, c.wire, r, &policyNotIdempotent, wire.StreamConfig{
+		Accept:      "text/event-stream",
+		Accumulate:  "anthropic",
+		IdleTimeout: 2 * time.Minute,
+		Sentinel:    "[DONE]",
+	}, callOptions(opts))
+	if err != nil {
+		return nil, err
+	}
+	return &CreateMessageStream{&EventStream[AnswerEvent]{stream}}, nil
 }
 
 // GetWithOAuth calls GET /oauth (operationId getWithOAuth).
@@ -1471,6 +1532,25 @@ func (h *ListItemsHeaders) From(info *ResponseInfo) error {
 	return nil
 }
 
+// CreateMessageStream is the event stream the method CreateMessageStream returns, whose events are
+// deltas of CreateMessage's response: read them with Next and Current, as with any EventStream, and
+// Accumulate adds them up to that response.
+type CreateMessageStream struct {
+	*EventStream[AnswerEvent]
+}
+
+// Accumulate reads the rest of the stream and returns the response its events add up to, the events
+// Next already returned included: what CreateMessage returns when asked for the whole response. It
+// returns the stream's error when the stream did not end normally, and an error matching
+// ErrBodyTooLarge when the events hold more than the client decodes of a response (WithMaxBodySize).
+func (s *CreateMessageStream) Accumulate() (*Answer, error) {
+	out := new(Answer)
+	if err := s.s.Accumulate(out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // ListItemsAfterParams holds the optional query, header and cookie parameters of ListItemsAfter.
 type ListItemsAfterParams struct {
 	_ noCompare
@@ -1531,6 +1611,61 @@ type ListLinkedItemsPage struct {
 	Next string
 }
 
+// Answer is the schema at #/components/schemas/Answer.
+type Answer struct {
+	_          noCompare           `wire:"object"`
+	Content    []AnswerContentItem `fill:"[]" json:"content"`
+	ID         string              `json:"id"`
+	Role       string              `json:"role"`
+	StopReason Nullable[string]    `json:"stop_reason,omitzero"`
+}
+
+// MarshalJSON writes the value as a request sends it: with [] or {} for required arrays and objects
+// left nil.
+func (v Answer) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&v)
+}
+
+// AnswerEvent is the schema at #/components/schemas/AnswerEvent.
+type AnswerEvent struct {
+	_                 noCompare          `discriminator:"type" wire:"union"`
+	MessageStart      *MessageStart      `discriminator:"[\"message_start\"]"`
+	ContentBlockDelta *ContentBlockDelta `discriminator:"[\"content_block_delta\"]"`
+	MessageDelta      *MessageDelta      `discriminator:"[\"message_delta\"]"`
+	// Raw is the JSON the value was read from, nil when it was not read. With no variant
+	// set, it is what MarshalJSON writes: a value of a variant the spec does not describe.
+	Raw json.RawMessage
+	// sum is the fingerprint of what the variant held when read: MarshalJSON writes Raw
+	// while the variant, and every union below it, still holds that.
+	sum uint64
+}
+
+// MarshalJSON writes the variant that is set, with the discriminator "type" that selects it,
+// else the JSON the value was read from; a value read and not changed since is written
+// as it was read. More than one variant set is an error.
+func (v AnswerEvent) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&v)
+}
+
+// UnmarshalJSON sets the variant the discriminator "type" names;
+// a value it does not know is kept as raw JSON.
+func (v *AnswerEvent) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, v)
+}
+
+// NewAnswerEvent returns AnswerEvent{X: &v} for the variant X of v's type.
+func NewAnswerEvent[T MessageStart | ContentBlockDelta | MessageDelta](v T) AnswerEvent {
+	switch x := any(v).(type) {
+	case MessageStart:
+		return AnswerEvent{MessageStart: &x}
+	case ContentBlockDelta:
+		return AnswerEvent{ContentBlockDelta: &x}
+	case MessageDelta:
+		return AnswerEvent{MessageDelta: &x}
+	}
+	return AnswerEvent{}
+}
+
 // ChatChunk is the schema at #/components/schemas/ChatChunk.
 type ChatChunk struct {
 	_    noCompare
@@ -1543,6 +1678,20 @@ type ChatRequest struct {
 	Prompt string `json:"prompt"`
 	// Asks for the answer as an event stream.
 	Stream *bool `json:"stream,omitzero"`
+}
+
+// ContentBlockDelta is the schema at #/components/schemas/ContentBlockDelta.
+type ContentBlockDelta struct {
+	_     noCompare      `wire:"object"`
+	Delta map[string]any `fill:"{}" json:"delta"`
+	Index int64          `json:"index"`
+	Type  string         `json:"type"`
+}
+
+// MarshalJSON writes the value as a request sends it: with [] or {} for required arrays and objects
+// left nil.
+func (v ContentBlockDelta) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&v)
 }
 
 // Unions of primitives and arrays, as GitHub's issue title and labels are.
@@ -1594,6 +1743,26 @@ func NewMessage[T UserMessage | SystemMessage](v T) Message {
 		return Message{SystemMessage: &x}
 	}
 	return Message{}
+}
+
+// MessageDelta is the schema at #/components/schemas/MessageDelta.
+type MessageDelta struct {
+	_     noCompare      `wire:"object"`
+	Delta map[string]any `fill:"{}" json:"delta"`
+	Type  string         `json:"type"`
+}
+
+// MarshalJSON writes the value as a request sends it: with [] or {} for required arrays and objects
+// left nil.
+func (v MessageDelta) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&v)
+}
+
+// MessageStart is the schema at #/components/schemas/MessageStart.
+type MessageStart struct {
+	_       noCompare
+	Message Answer `json:"message"`
+	Type    string `json:"type"`
 }
 
 // Named is the schema at #/components/schemas/Named.
@@ -1652,6 +1821,14 @@ type UserMessage struct {
 // MarshalJSON writes the value as a request sends it: with its constants filled in.
 func (v UserMessage) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&v)
+}
+
+// AnswerContentItem is the type of the items of the property "content" of Answer.
+type AnswerContentItem struct {
+	_     noCompare
+	Input map[string]any `json:"input,omitzero"`
+	Text  *string        `json:"text,omitzero"`
+	Type  string         `json:"type"`
 }
 
 // IssueRequestLabel is the type of the items of the property "labels" of IssueRequest.
@@ -1750,6 +1927,13 @@ type UserMessageRole string
 const (
 	UserMessageRoleUser UserMessageRole = "user"
 )
+
+// CreateMessageRequest is the type of the request body of CreateMessage.
+type CreateMessageRequest struct {
+	_      noCompare
+	Prompt string `json:"prompt"`
+	Stream *bool  `json:"stream,omitzero"`
+}
 
 // ListItemsAfterResponse is the type of the 200 response of ListItemsAfter.
 type ListItemsAfterResponse struct {

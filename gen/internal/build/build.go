@@ -158,6 +158,7 @@ func Build(spec *load.Spec) (*model.API, error) {
 	b.nameConstructors()
 	b.nameTextConstructors()
 	b.namePaging(ops)
+	b.nameAccumulators(ops)
 	b.policyVars(append(slices.Clip(ops), api.Endpoint.Idempotent, api.Endpoint.NotIdempotent))
 	b.nameLocals(ops)
 	b.fixDocs()

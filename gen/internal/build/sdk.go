@@ -128,3 +128,137 @@ func (b *builder) endpoint() *model.Endpoint {
 	}
 	return e
 }
+
+// accumulate decides whether op's stream events are deltas of its JSON response, by
+// x-stream-accumulate on the operation ("openai", "anthropic" or false), else by their
+// shapes: chunks whose choices carry a delta where the response's carry a message
+// (OpenAI's chat completions), or a union of message_start and content_block_delta events
+// beside a response with content and a role (Anthropic's messages).
+func (b *builder) accumulate(op *model.Operation, kop *openapi3.Operation) {
+	if op.Stream == nil {
+		return
+	}
+	result := listResultOf(op)
+	ptr := "#/paths/" + source.EscapePointer(op.Path) + "/" + strings.ToLower(op.Method) + "/" + extStreamAccumulate
+	shape := ""
+	if v, ok := kop.Extensions[extStreamAccumulate]; ok {
+		switch v {
+		case false:
+			return
+		case "openai", "anthropic":
+			shape = v.(string)
+		default:
+			b.sdkError(op, ptr, `write "openai", "anthropic" or false`,
+				"%s must be openai (chat completion chunks), anthropic (message events) or false, got %s", extStreamAccumulate, quoteValue(v))
+			return
+		}
+		if result == nil {
+			b.sdkError(op, ptr, "remove it, or declare the JSON response the events add up to",
+				"%s: the operation has no JSON response for its events to add up to", extStreamAccumulate)
+			return
+		}
+	} else {
+		switch {
+		case result == nil:
+			return
+		case hasItemsWith(op.Stream.Type, "choices", "delta") && hasItemsWith(result, "choices", "message"):
+			shape = "openai"
+		case unionOf(op.Stream.Type, `"message_start"`, `"content_block_delta"`) && fieldOf(result, "content") != nil && fieldOf(result, "role") != nil:
+			shape = "anthropic"
+		default:
+			return
+		}
+	}
+	op.Stream.Accumulate = &model.Accumulate{Shape: shape, Result: result}
+}
+
+// listResultOf returns the type of op's one JSON response, decoded whole; nil when it has
+// none, or several.
+func listResultOf(op *model.Operation) *model.Type {
+	r := op.Result
+	if r == nil || r.Multi != nil || len(r.Responses) != 1 || !r.Responses[0].JSON || op.Stream.Only {
+		return nil
+	}
+	if structOf(r.Type) == nil {
+		return nil
+	}
+	return r.Type
+}
+
+// structOf returns the struct t is, through pointers and aliases; nil for any other.
+func structOf(t *model.Type) *model.Decl {
+	for range 16 {
+		switch {
+		case t == nil:
+			return nil
+		case t.Kind == model.KindPointer:
+			t = t.Elem
+		case t.Kind == model.KindNamed && t.Decl.Kind == model.AliasDecl:
+			t = t.Decl.Underlying
+		case t.Kind == model.KindNamed && t.Decl.Kind == model.StructDecl:
+			return t.Decl
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
+// fieldOf returns the field of the struct t whose wire name is name; nil when none.
+func fieldOf(t *model.Type, name string) *model.Field {
+	d := structOf(t)
+	if d == nil {
+		return nil
+	}
+	for _, f := range d.Fields {
+		if f.Name == name {
+			return f
+		}
+	}
+	return nil
+}
+
+// hasItemsWith reports whether the struct t has a list field list whose items are
+// structs with a field member.
+func hasItemsWith(t *model.Type, list, member string) bool {
+	f := fieldOf(t, list)
+	if f == nil {
+		return false
+	}
+	items := f.Type
+	for items != nil && (items.Kind == model.KindPointer || items.Kind == model.KindNamed && items.Decl.Kind == model.AliasDecl) {
+		if items.Kind == model.KindPointer {
+			items = items.Elem
+		} else {
+			items = items.Decl.Underlying
+		}
+	}
+	return items != nil && items.Kind == model.KindSlice && fieldOf(items.Elem, member) != nil
+}
+
+// unionOf reports whether t is a discriminated union whose variants are selected by each
+// of values (as JSON).
+func unionOf(t *model.Type, values ...string) bool {
+	for t != nil && t.Kind == model.KindPointer {
+		t = t.Elem
+	}
+	if t == nil || t.Kind != model.KindNamed || t.Decl.Kind != model.UnionDecl || t.Decl.Discriminator == "" {
+		return false
+	}
+	for _, want := range values {
+		if !slices.ContainsFunc(t.Decl.Variants, func(v *model.Variant) bool { return slices.Contains(v.Values, want) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// nameAccumulators names the stream types of the operations whose events accumulate,
+// after the stream method: CreateChatCompletionStream.
+func (b *builder) nameAccumulators(ops []*model.Operation) {
+	for _, op := range ops {
+		if op.Stream != nil && op.Stream.Accumulate != nil {
+			op.Stream.Accumulate.GoName = b.pkg.UniqueFor(op.Stream.GoName, "accumulating event stream of "+op.GoName)
+		}
+	}
+}

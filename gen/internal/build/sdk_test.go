@@ -110,3 +110,70 @@ func TestStreamIdleMalformed(t *testing.T) {
 		}
 	}
 }
+
+const chatSpec = `openapi: 3.0.3
+info: {title: t, version: "1"}
+paths:
+  /chat:
+    post:
+      operationId: chat
+      EXT
+      requestBody: {content: {application/json: {schema: {type: object, properties: {stream: {type: boolean}}}}}}
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  choices: {type: array, items: {type: object, properties: {message: {type: object, properties: {content: {type: string}}}}}}
+            text/event-stream:
+              schema:
+                type: object
+                properties:
+                  choices: {type: array, items: {type: object, properties: {delta: {type: object, properties: {content: {type: string}}}}}}
+  /ticks:
+    get:
+      operationId: ticks
+      responses:
+        "200": {description: ok, content: {text/event-stream: {schema: {type: string}}}}
+`
+
+// Chunks whose choices carry deltas where the response's carry messages accumulate as
+// OpenAI's do, unless x-stream-accumulate says otherwise; a stream with no JSON response
+// beside it does not.
+func TestAccumulateShapes(t *testing.T) {
+	for ext, want := range map[string]string{
+		"":                               "openai",
+		"x-stream-accumulate: false":     "",
+		"x-stream-accumulate: anthropic": "anthropic",
+		"x-stream-accumulate: openai":    "openai",
+	} {
+		api, err := buildSpec(t, strings.Replace(chatSpec, "EXT", ext, 1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		if a := api.Operations[0].Stream.Accumulate; a != nil {
+			got = a.Shape
+			if a.GoName != "ChatStream" || a.Result.String() != "*ChatResponse" {
+				t.Errorf("%q: stream type %s of %s", ext, a.GoName, a.Result)
+			}
+		}
+		if got != want || api.Operations[1].Stream.Accumulate != nil {
+			t.Errorf("%q: shape %q, want %q", ext, got, want)
+		}
+	}
+	for _, ext := range []string{"x-stream-accumulate: sum", "x-stream-accumulate: true"} {
+		_, err := buildSpec(t, strings.Replace(chatSpec, "EXT", ext, 1))
+		if err == nil || !strings.Contains(err.Error(), "spec.yaml:7:7: POST /chat (chat): x-stream-accumulate must be openai") {
+			t.Errorf("%s: err = %v", ext, err)
+		}
+	}
+	spec := strings.Replace(chatSpec, "EXT", "", 1)
+	spec = strings.Replace(spec, "      operationId: ticks\n", "      operationId: ticks\n      x-stream-accumulate: openai\n", 1)
+	if _, err := buildSpec(t, spec); err == nil || !strings.Contains(err.Error(), "no JSON response") {
+		t.Errorf("accumulating a stream alone: err = %v", err)
+	}
+}

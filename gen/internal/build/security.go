@@ -142,6 +142,7 @@ func (b *builder) clientParts(op *model.Operation, item *openapi3.PathItem, kop 
 	b.streamIdle(op, item, kop)
 	b.bodyVariants(op, kop)
 	b.resultMedia(op, kop)
+	b.accumulate(op, kop)
 	b.responseHeaders(op, kop)
 	b.unusedMedia(op, kop)
 }

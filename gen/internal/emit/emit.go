@@ -280,6 +280,9 @@ func (e *emitter) items() []item {
 		if op.Headers != nil {
 			add(op.GoName, func() *jen.Statement { return e.headerSet(op) })
 		}
+		if op.Stream != nil && op.Stream.Accumulate != nil {
+			add(op.GoName, func() *jen.Statement { return accumulatingStream(op) })
+		}
 		if op.Pagination != nil {
 			add(op.GoName, func() *jen.Statement { return e.pageType(op) })
 		}

@@ -163,3 +163,45 @@ func endpointSurface(api *model.API) []jen.Code {
 			jen.Return(jen.Qual(wirePath, "PathOf").Call(jen.Id("template"), jen.Id("values").Op("...")))).Line(),
 	}
 }
+
+// accumulatingStream renders the stream type of an operation whose events add up to its
+// JSON response, and its Accumulate method:
+//
+//	type CreateChatCompletionStream struct {
+//		*EventStream[CreateChatCompletionStreamResponse]
+//	}
+//
+//	func (s *CreateChatCompletionStream) Accumulate() (*CreateChatCompletionResponse, error) {
+//		out := new(CreateChatCompletionResponse)
+//		if err := s.s.Accumulate(out); err != nil {
+//			return nil, err
+//		}
+//		return out, nil
+//	}
+func accumulatingStream(op *model.Operation) *jen.Statement {
+	s, a := op.Stream, op.Stream.Accumulate
+	var d doc
+	d.para(a.GoName + " is the event stream the method " + s.GoName + " returns, whose events are deltas of " + op.GoName + "'s response: read them with Next and Current, as with any EventStream, and Accumulate adds them up to that response.")
+	result := a.Result
+	elem := result
+	if result.Kind == model.KindPointer {
+		elem = result.Elem
+	}
+	var ad doc
+	ad.para("Accumulate reads the rest of the stream and returns the response its events add up to, the events Next already returned included: what " + op.GoName + " returns when asked for the whole response. It returns the stream's error when the stream did not end normally, and an error matching ErrBodyTooLarge when the events hold more than the client decodes of a response (WithMaxBodySize).")
+	body := []jen.Code{
+		jen.Id("out").Op(":=").New(typ(elem)),
+		jen.If(jen.Err().Op(":=").Id("s").Dot("s").Dot("Accumulate").Call(jen.Id("out")), jen.Err().Op("!=").Nil()).Block(
+			jen.Return(jen.Nil(), jen.Err())),
+		jen.Return(jen.Id("out"), jen.Nil()),
+	}
+	if result.Kind != model.KindPointer {
+		body = []jen.Code{
+			jen.Var().Id("out").Add(typ(result)),
+			jen.Err().Op(":=").Id("s").Dot("s").Dot("Accumulate").Call(jen.Op("&").Id("out")),
+			jen.Return(jen.Id("out"), jen.Err()),
+		}
+	}
+	return d.code().Type().Id(a.GoName).Struct(jen.Op("*").Id("EventStream").Types(typ(s.Type))).Line().Line().
+		Add(ad.code()).Func().Params(jen.Id("s").Op("*").Id(a.GoName)).Id("Accumulate").Params().Params(typ(result), jen.Error()).Block(body...)
+}
