@@ -100,10 +100,11 @@ func runtimeTypes() []jen.Code {
 	apiErr.block(
 		"func (e *APIError) Error() string",
 		"func (e *APIError) Unwrap() []error        // Cause, Err and Model, for errors.Is and errors.As",
+		"func (e *APIError) Code() string           // the error code of a JSON body (\"invalid_api_key\"); \"\" when none",
 		"func (e *APIError) DecodeBody(v any) error // Body as JSON into v, credentials REDACTED",
 		"func (e *APIError) RateLimit() RateLimit   // the rate limit Header describes: on a 429, when the quota comes back",
 	)
-	apiErr.para("A status the spec declares no error model for (a 401 where only 404 has one, say) leaves Model nil: DecodeBody reads the server's message and code from the body into a struct of the caller's, such as struct{ Error struct{ Message, Code string } }.")
+	apiErr.para("A status the spec declares no error model for (a 401 where only 404 has one, say) leaves Model nil: Code reads the common places of an error code ({\"error\": {\"code\": …}}, {\"code\": …}, OAuth's {\"error\": …}), and DecodeBody the rest of the body into a struct of the caller's, such as struct{ Error struct{ Message, Param string } }.")
 	alias("APIError", "Error", apiErr)
 
 	var page doc

@@ -508,12 +508,14 @@ func (e *StreamError) Unwrap() error {
 //
 //	func (e *APIError) Error() string
 //	func (e *APIError) Unwrap() []error        // Cause, Err and Model, for errors.Is and errors.As
+//	func (e *APIError) Code() string           // the error code of a JSON body ("invalid_api_key"); "" when none
 //	func (e *APIError) DecodeBody(v any) error // Body as JSON into v, credentials REDACTED
 //	func (e *APIError) RateLimit() RateLimit   // the rate limit Header describes: on a 429, when the quota comes back
 //
 // A status the spec declares no error model for (a 401 where only 404 has one, say) leaves Model nil:
-// DecodeBody reads the server's message and code from the body into a struct of the caller's, such as
-// struct{ Error struct{ Message, Code string } }.
+// Code reads the common places of an error code ({"error": {"code": …}}, {"code": …}, OAuth's
+// {"error": …}), and DecodeBody the rest of the body into a struct of the caller's, such as struct{
+// Error struct{ Message, Param string } }.
 type APIError = runtime.Error
 
 // PageError ends a paginated walk (an <Op>All or <Op>Pages method) at the page it could not get;
