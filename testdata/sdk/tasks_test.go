@@ -175,10 +175,7 @@ func openIssue(ctx context.Context, c *github.Client) (int64, error) {
 	issue, err := c.IssuesCreate(ctx, "octo", "hello", github.IssuesCreateRequest{
 		Title: github.NewIssuesCreateTitle("Crash on start"),
 		Body:  github.Ptr("It crashes."),
-		Labels: []github.IssuesCreateLabel{
-			github.NewIssuesCreateLabel("bug"),
-			github.NewIssuesCreateLabel("p1"),
-		},
+		Labels: []github.IssuesCreateLabel{github.NewIssuesCreateLabel("bug"), github.NewIssuesCreateLabel("p1")},
 	})
 	if err != nil {
 		return 0, err
@@ -233,21 +230,12 @@ func errorCode(err error) string {
 	if !errors.As(err, &apiErr) {
 		return ""
 	}
-	var body struct {
-		Error struct {
-			Message string `json:"message"`
-			Code    string `json:"code"`
-		} `json:"error"`
-	}
-	if err := apiErr.DecodeBody(&body); err != nil {
-		return "" // not JSON: a proxy's page, say
-	}
-	return body.Error.Code
+	return apiErr.Code() // "" for a body that is not JSON: a proxy's page, say
 }
 
 // A 401 is no status the chat operation types: the call's error is a plain *APIError,
-// whose text has the message and whose DecodeBody reads the code, the key REDACTED where
-// the server repeats it.
+// whose text has the message and whose Code reads the code; DecodeBody reads the rest,
+// the key REDACTED where the server repeats it.
 func TestErrorCode(t *testing.T) {
 	s, _ := server(t, jsonReply(401, `{"error":{"message":"Incorrect API key provided: sk-test-1234567890.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}`))
 	_, err := chat(t.Context(), s.URL, "sk-test-1234567890")
@@ -349,13 +337,10 @@ func TestUploadReceipt(t *testing.T) {
 }
 
 // rateRemaining returns how many requests the token has left this hour: GitHub's
-// description declares no security scheme, so the token goes in a request editor, and the
-// count comes from the response's typed headers.
+// description declares no security scheme, so the token goes in a header of every call,
+// and the count comes from the response's rate limit headers.
 func rateRemaining(ctx context.Context, baseURL, token string) (int64, error) {
-	c, err := github.NewClient(baseURL, github.WithRequestEditor(func(_ context.Context, req *http.Request) error {
-		req.Header.Set("Authorization", "Bearer "+token) // once per call; never sent to another host
-		return nil
-	}))
+	c, err := github.NewClient(baseURL, github.WithHeader("Authorization", "Bearer "+token)) // never sent to another host
 	if err != nil {
 		return 0, err
 	}
@@ -363,11 +348,7 @@ func rateRemaining(ctx context.Context, baseURL, token string) (int64, error) {
 	if _, err := c.RateLimitGet(ctx, github.WithResponseInfo(&info)); err != nil {
 		return 0, err
 	}
-	var h github.RateLimitGetHeaders
-	if err := h.From(&info); err != nil {
-		return 0, err // a header that is not the declared type
-	}
-	return github.Deref(h.XRateLimitRemaining, -1), nil
+	return info.RateLimit().Remaining, nil
 }
 
 func TestRateRemaining(t *testing.T) {
