@@ -173,8 +173,8 @@ func TestChatStreamRetriesAnErrorEvent(t *testing.T) {
 // openIssue files a bug with two labels.
 func openIssue(ctx context.Context, c *github.Client) (int64, error) {
 	issue, err := c.IssuesCreate(ctx, "octo", "hello", github.IssuesCreateRequest{
-		Title: github.NewIssuesCreateTitle("Crash on start"),
-		Body:  github.Ptr("It crashes."),
+		Title:  github.NewIssuesCreateTitle("Crash on start"),
+		Body:   github.Ptr("It crashes."),
 		Labels: []github.IssuesCreateLabel{github.NewIssuesCreateLabel("bug"), github.NewIssuesCreateLabel("p1")},
 	})
 	if err != nil {
