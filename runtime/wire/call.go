@@ -30,7 +30,7 @@ type callSettings struct {
 	lastEventID    string
 	lastEventIDSet bool
 
-	keyed      bool      // WithIdempotencyKey was given
+	keyed      bool      // WithIdempotencyKey, or WithHeader of an idempotency key, was given
 	idempotent bool      // WithIdempotent was given
 	cursor     string    // WithCursor
 	maxPages   int       // WithMaxPages
@@ -70,8 +70,12 @@ func WithIdempotent() CallOption {
 // WithHeader adds a header to every attempt of this call. A Last-Event-ID goes with a
 // stream's first request only: a reconnection sends the stream's own.
 func WithHeader(key, value string) CallOption {
-	if http.CanonicalHeaderKey(key) == lastEventIDHeader {
+	switch http.CanonicalHeaderKey(key) {
+	case lastEventIDHeader:
 		return func(s *callSettings) { s.lastEventID, s.lastEventIDSet = value, true }
+	case "Idempotency-Key", "X-Idempotency-Key":
+		o := runtime.WithHeader(key, value)
+		return func(s *callSettings) { s.runtime, s.keyed = append(s.runtime, o), true }
 	}
 	return Runtime(runtime.WithHeader(key, value))
 }
@@ -131,7 +135,7 @@ func checkDefaults(defaults []CallOption) error {
 		set  bool
 		name string
 	}{
-		{s.keyed, "WithIdempotencyKey"}, {s.idempotent, "WithIdempotent"}, {s.info != nil, "WithResponseInfo"},
+		{s.keyed, "WithIdempotencyKey (or a WithHeader of the key)"}, {s.idempotent, "WithIdempotent"}, {s.info != nil, "WithResponseInfo"},
 		{s.cursor != "", "WithCursor"}, {s.maxPages != 0, "WithMaxPages"},
 	} {
 		if o.set {
