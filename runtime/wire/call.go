@@ -117,8 +117,9 @@ func WithMaxPages(n int) CallOption {
 // WithCallDefaults makes opts apply to every call of the client, before the call's own
 // options, which win where both set the same thing: WithHeader, WithAttemptTimeout or
 // WithStreamIdleTimeout for all calls, say. The options that describe one call
-// (WithIdempotencyKey, WithIdempotent, WithResponseInfo, WithCursor, WithMaxPages) make
-// NewClient fail with runtime.ErrOptionDoesNotApply.
+// (WithIdempotencyKey, or a WithHeader of Idempotency-Key, WithIdempotent,
+// WithResponseInfo, WithCursor, WithMaxPages) make NewClient fail with
+// runtime.ErrOptionDoesNotApply.
 func WithCallDefaults(opts ...CallOption) Option {
 	return func(c *Client) { c.defaults = append(c.defaults, opts...) }
 }
@@ -135,7 +136,7 @@ func checkDefaults(defaults []CallOption) error {
 		set  bool
 		name string
 	}{
-		{s.keyed, "WithIdempotencyKey (or a WithHeader of the key)"}, {s.idempotent, "WithIdempotent"}, {s.info != nil, "WithResponseInfo"},
+		{s.keyed, "WithIdempotencyKey"}, {s.idempotent, "WithIdempotent"}, {s.info != nil, "WithResponseInfo"},
 		{s.cursor != "", "WithCursor"}, {s.maxPages != 0, "WithMaxPages"},
 	} {
 		if o.set {

@@ -37,7 +37,7 @@ func TestCallDefaultsOfOneCall(t *testing.T) {
 		opt  CallOption
 	}{
 		{"WithIdempotencyKey", WithIdempotencyKey("k-1")},
-		{"WithIdempotencyKey (or a WithHeader of the key)", WithHeader("idempotency-key", "k-1")},
+		{"WithIdempotencyKey", WithHeader("idempotency-key", "k-1")}, // the same thing
 		{"WithIdempotent", WithIdempotent()},
 		{"WithResponseInfo", WithResponseInfo(&info)},
 		{"WithCursor", WithCursor("c")},
