@@ -194,7 +194,7 @@ func TestDialRefusedRetried(t *testing.T) {
 		)
 		tr := &http.Transport{}
 		defer tr.CloseIdleConnections()
-		c, err := client.NewClient("http://"+addr+"/v1",
+		c := client.NewClient(client.WithBaseURL("http://"+addr+"/v1"),
 			client.WithHTTPClient(&http.Client{Transport: tr}),
 			client.WithPolicyOverride(func(p *client.Policy) { p.InitialDelay, p.MaxDelay = time.Millisecond, time.Millisecond }),
 			client.WithOnRetry(func(ev client.RetryEvent) {
@@ -217,9 +217,6 @@ func TestDialRefusedRetried(t *testing.T) {
 				})}
 				go hs.Serve(l)
 			}))
-		if err != nil {
-			t.Fatal(err)
-		}
 		_, err = c.FeedPet(t.Context(), 7, meal)
 		mu.Lock()
 		defer mu.Unlock()
@@ -467,11 +464,8 @@ func BenchmarkHugeErrorBody(b *testing.B) {
 	defer hs.Close()
 	tr := n.Transport()
 	defer tr.CloseIdleConnections()
-	c, err := client.NewClient(petstoreURL, client.WithHTTPClient(&http.Client{Transport: tr}), client.WithoutRetryBudget(),
+	c := client.NewClient(client.WithBaseURL(petstoreURL), client.WithHTTPClient(&http.Client{Transport: tr}), client.WithoutRetryBudget(),
 		client.WithPolicyOverride(func(p *client.Policy) { p.InitialDelay, p.MaxDelay = time.Nanosecond, time.Nanosecond }))
-	if err != nil {
-		b.Fatal(err)
-	}
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := c.GetPet(b.Context(), 7); err != nil {

@@ -30,9 +30,9 @@ func TestCallOptionsForEveryCall(t *testing.T) {
 			t.Errorf("X-Tenant %q then %q, want acme then other", a, b)
 		}
 	})
-	_, err := clientapi.NewClient(clientapi.ServerURL, clientapi.WithIdempotencyKey("k-1"))
-	if !errors.Is(err, clientapi.ErrOptionDoesNotApply) {
-		t.Errorf("NewClient with a call's idempotency key: %v", err)
+	c := clientapi.NewClient(clientapi.WithIdempotencyKey("k-1"))
+	if _, err := c.ListItems(t.Context()); !errors.Is(err, clientapi.ErrOptionDoesNotApply) || !errors.Is(c.Err(), clientapi.ErrOptionDoesNotApply) {
+		t.Errorf("a client with a call's idempotency key: %v", err)
 	}
 }
 

@@ -28,7 +28,7 @@ func FixedNames() Reserved {
 			"Path", "RateLimit", "Reopen", "ResponseInfo", "RetryEvent", "Some", "StreamError", "Token", "TokenSource",
 			"callOptions", "clientOption", "endpoint", "noCompare",
 		},
-		ClientMembers: []string{"Do", "DoRaw", "wire"},
+		ClientMembers: []string{"Do", "DoRaw", "Err", "wire"},
 		Imports:       []string{"context", "http", "io", "iter", "json", "runtime", "slog", "time", "wire"},
 		Locals:        []string{"c", "ctx", "params", "body", "opts", "r", "resp", "err", "out", "w", "stream", "pg"},
 	}

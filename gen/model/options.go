@@ -26,6 +26,11 @@ func CallOptions() []Option { return slices.Clone(callOptions) }
 
 var clientOptions = []Option{
 	{
+		Name:   "WithBaseURL",
+		Params: "baseURL string",
+		Doc:    "WithBaseURL sends the calls to baseURL, an absolute http or https URL without query or fragment, e.g. \"https://api.example.com/v1\" or a test server's URL, instead of the spec's first server. A base URL that is none of the spec's servers sends every operation there, operations with servers of their own included.",
+	},
+	{
 		Name:   "WithHTTPClient",
 		Params: "hc *http.Client",
 		Doc:    "WithHTTPClient sends every attempt with hc instead of http.DefaultClient. Do not give it a transport that retries by itself: its attempts would multiply the client's.",

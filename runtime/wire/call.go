@@ -118,8 +118,8 @@ func WithMaxPages(n int) CallOption {
 // options, which win where both set the same thing: WithHeader, WithAttemptTimeout or
 // WithStreamIdleTimeout for all calls, say. The options that describe one call
 // (WithIdempotencyKey, or a WithHeader of Idempotency-Key, WithIdempotent,
-// WithResponseInfo, WithCursor, WithMaxPages) make NewClient fail with
-// runtime.ErrOptionDoesNotApply.
+// WithResponseInfo, WithCursor, WithMaxPages) make every call of the client fail with
+// runtime.ErrOptionDoesNotApply (see New).
 func WithCallDefaults(opts ...CallOption) Option {
 	return func(c *Client) { c.defaults = append(c.defaults, opts...) }
 }

@@ -2,6 +2,7 @@ package wire
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -32,29 +33,62 @@ type Client struct {
 	tokenURLs     map[string]string // WithTokenURL, by security scheme
 
 	defaults []CallOption // WithCallDefaults: applied to every call, before its own
+
+	givenBase string // WithBaseURL
+	err       error  // why the client cannot make calls; see New
 }
 
 // Option configures a Client.
 type Option func(*Client)
 
-// NewClient returns a client for the API served at baseURL, an absolute http or https URL
-// without query or fragment, e.g. "https://api.example.com/v1". By default it sends
-// requests with http.DefaultClient and caps retries with runtime.DefaultBudget.
-//
-// With WithSpecServers, an empty baseURL means the spec's first server, and a baseURL
-// that is none of the spec's servers sends every operation there, operations with
-// servers of their own included.
-func NewClient(baseURL string, opts ...Option) (*Client, error) {
+// New returns a client configured by opts, for the API served at the base URL
+// WithBaseURL gives, else the spec's first server (see WithSpecServers). By default it
+// sends requests with http.DefaultClient and caps retries with runtime.DefaultBudget. A
+// base URL or an option that cannot be used does not stop New: every call of the client
+// fails with the error, before anything is sent (see Client.Err).
+func New(opts ...Option) *Client {
 	c := &Client{engine: &runtime.Engine{Budget: runtime.DefaultBudget()}}
 	for _, opt := range opts {
 		opt(c)
 	}
+	c.err = c.setUp()
+	return c
+}
+
+// NewClient is New with WithBaseURL(baseURL), when baseURL is not empty, that returns the
+// error New keeps for the calls: the form of clients generated before version 7.
+func NewClient(baseURL string, opts ...Option) (*Client, error) {
+	if baseURL != "" {
+		opts = append(slices.Clip(opts), WithBaseURL(baseURL))
+	}
+	c := New(opts...)
+	if c.err != nil {
+		return nil, c.err
+	}
+	return c, nil
+}
+
+// WithBaseURL sends the calls to baseURL, an absolute http or https URL without query or
+// fragment, e.g. "https://api.example.com/v1", instead of the spec's first server. A base
+// URL that is none of the spec's servers sends every operation there, operations with
+// servers of their own included.
+func WithBaseURL(baseURL string) Option {
+	return func(c *Client) { c.givenBase = baseURL }
+}
+
+// setUp finishes a client once its options are applied, and returns why it cannot make
+// calls, if it cannot.
+func (c *Client) setUp() error {
+	baseURL := c.givenBase
 	if baseURL == "" && len(c.specServers) > 0 {
 		baseURL = c.specServers[0]
 	}
+	if baseURL == "" {
+		return errors.New("no base URL: the spec declares no server, so give one with WithBaseURL")
+	}
 	u, err := parseBase(baseURL)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	c.baseURL = u
 	c.overridden = !slices.ContainsFunc(c.specServers, func(s string) bool {
@@ -62,7 +96,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	})
 	c.engine.QueryCredentials = c.queryCreds
 	if err := checkDefaults(c.defaults); err != nil {
-		return nil, err
+		return err
 	}
 	for scheme, cred := range c.creds {
 		if cred.tok != nil {
@@ -72,8 +106,12 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	if c.ignoreSignals {
 		c.engine.Override = ignoreSignals(c.engine.Override)
 	}
-	return c, nil
+	return nil
 }
+
+// Err returns why the client cannot make calls (a base URL or an option that cannot be
+// used), which each of its calls returns; nil for a client that can.
+func (c *Client) Err() error { return c.err }
 
 // ignoreSignals returns the policy override that applies fn, if any, then sets
 // IgnoreServerSignals, so that WithoutServerRetrySignals holds whatever fn does and
@@ -221,6 +259,9 @@ func (c *Client) send(ctx context.Context, r *Request, p *runtime.Policy, accept
 // do builds the request and hands it to the engine; page, when not nil, is the page of
 // a walk the request asks for.
 func (c *Client) do(ctx context.Context, r *Request, p *runtime.Policy, accept string, extra http.Header, opts []runtime.CallOption, page *PageStep) (*http.Response, error) {
+	if c.err != nil {
+		return nil, fmt.Errorf("%s %s: %w", r.method, r.path.String(), c.err)
+	}
 	if r.err != nil {
 		return nil, fmt.Errorf("%s %s: %w", r.method, r.path.String(), r.err)
 	}

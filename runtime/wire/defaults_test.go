@@ -2,6 +2,7 @@ package wire
 
 import (
 	"errors"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -50,5 +51,39 @@ func TestCallDefaultsOfOneCall(t *testing.T) {
 	}
 	if _, err := NewClient("https://api.example.com", WithCallDefaults(WithHeader("A", "b"), WithStreamIdleTimeout(time.Second))); err != nil {
 		t.Errorf("err = %v for options of every call", err)
+	}
+}
+
+// A client whose base URL or options cannot be used is made all the same, and every
+// call it makes fails with why, before anything is sent: streams and page walks too.
+func TestNewReportsAtFirstUse(t *testing.T) {
+	rt := &recorder{}
+	for _, tc := range []struct {
+		opts []Option
+		want string
+	}{
+		{[]Option{WithBaseURL("ftp://files.example.com")}, "want an absolute http or https URL"},
+		{[]Option{WithBaseURL("https://api.example.com/v1?key=s3cret")}, "must not have a query"},
+		{nil, "no base URL"},
+		{[]Option{WithBaseURL("https://api.example.com"), WithCallDefaults(WithIdempotent())}, "WithIdempotent given to NewClient"},
+	} {
+		c := New(append([]Option{WithHTTPClient(&http.Client{Transport: rt})}, tc.opts...)...)
+		if c.Err() == nil || !strings.Contains(c.Err().Error(), tc.want) || strings.Contains(c.Err().Error(), "s3cret") {
+			t.Errorf("Err() = %v, want %q", c.Err(), tc.want)
+		}
+		_, err := c.Call(t.Context(), NewRequest("GET"), &retrying, "", nil)
+		if !errors.Is(err, c.Err()) {
+			t.Errorf("Call: %v", err)
+		}
+		if _, err := OpenStream[string](t.Context(), c, NewRequest("GET"), &retrying, StreamConfig{}, nil); !errors.Is(err, c.Err()) {
+			t.Errorf("OpenStream: %v", err)
+		}
+	}
+	if len(rt.reqs) != 0 {
+		t.Errorf("%d requests sent", len(rt.reqs))
+	}
+	c := New(WithSpecServers("https://api.example.com/v1"), WithHTTPClient(&http.Client{Transport: rt}))
+	if _, err := c.Call(t.Context(), NewRequest("GET"), &retrying, "", nil); err != nil || c.Err() != nil || rt.reqs[0].URL.String() != "https://api.example.com/v1" {
+		t.Errorf("the spec's server: %v", err)
 	}
 }

@@ -53,10 +53,7 @@ func TestChatAnswer(t *testing.T) {
 		fmt.Fprintf(w, "data: "+chunk+"\n\n", "", `{"prompt_tokens":4,"completion_tokens":3,"total_tokens":7}`)
 		io.WriteString(w, "data: [DONE]\n\n")
 	})
-	c, err := openai.NewClient(s.URL, openai.WithAPIKeyAuth("sk-test"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := openai.NewClient(openai.WithBaseURL(s.URL), openai.WithAPIKeyAuth("sk-test"))
 	var out strings.Builder
 	resp, err := chatAnswer(t.Context(), &out, c)
 	if err != nil || out.String() != "one two three" {
@@ -86,10 +83,7 @@ func issueTitle(ctx context.Context, c *github.Client) (string, int64, time.Time
 func TestIssueTitle(t *testing.T) {
 	s, _ := server(t, jsonReply(200, `{"id":1,"number":42,"title":"Crash on start","state":"open"}`,
 		"X-RateLimit-Limit", "5000", "X-RateLimit-Remaining", "4321", "X-RateLimit-Reset", "1772370000"))
-	c, err := github.NewClient(s.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := github.NewClient(github.WithBaseURL(s.URL))
 	title, left, reset, err := issueTitle(t.Context(), c)
 	if err != nil || title != "Crash on start" || left != 4321 || !reset.Equal(time.Unix(1772370000, 0)) {
 		t.Errorf("issueTitle = %q, %d, %v, %v", title, left, reset, err)
@@ -118,10 +112,7 @@ func TestQuotaLeft(t *testing.T) {
 			}
 			write(w, 200, `{"used":40,"limit":100}`)
 		}}
-		c, err := github.NewClient("https://api.github.test", github.WithHTTPClient(s.client()), github.WithoutRetryBudget())
-		if err != nil {
-			t.Fatal(err)
-		}
+		c := github.NewClient(github.WithBaseURL("https://api.github.test"), github.WithHTTPClient(s.client()), github.WithoutRetryBudget())
 		left, err := quotaLeft(t.Context(), c, "octo", "hello/../../admin")
 		if err != nil || left != 60 {
 			t.Fatalf("quotaLeft = %d, %v", left, err)
@@ -158,13 +149,10 @@ func TestQuietStream(t *testing.T) {
 			w.Header().Set("Content-Type", "text/event-stream")
 			io.WriteString(w, `data: {"id":"c1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"finish_reason":null,"delta":{"content":"one "}}]}`+"\n\n")
 		}}
-		c, err := openai.NewClient("https://api.openai.test/v1", openai.WithHTTPClient(&http.Client{Transport: stallAfter{s}}), openai.WithAPIKeyAuth("sk-test"))
-		if err != nil {
-			t.Fatal(err)
-		}
+		c := openai.NewClient(openai.WithBaseURL("https://api.openai.test/v1"), openai.WithHTTPClient(&http.Client{Transport: stallAfter{s}}), openai.WithAPIKeyAuth("sk-test"))
 		start := time.Now()
 		var out strings.Builder
-		err = quietStream(t.Context(), &out, c)
+		err := quietStream(t.Context(), &out, c)
 		if !errors.Is(err, openai.ErrStreamIdle) || out.String() != "one " || time.Since(start) != time.Minute {
 			t.Errorf("printed %q, then %v after %v", out.String(), err, time.Since(start))
 		}

@@ -49,10 +49,7 @@ func jsonReply(status int, body string, header ...string) func(http.ResponseWrit
 
 // chat asks for one answer.
 func chat(ctx context.Context, baseURL, key string) (string, error) {
-	c, err := openai.NewClient(baseURL, openai.WithAPIKeyAuth(key))
-	if err != nil {
-		return "", err
-	}
+	c := openai.NewClient(openai.WithBaseURL(baseURL), openai.WithAPIKeyAuth(key))
 	resp, err := c.CreateChatCompletion(ctx, openai.CreateChatCompletionRequest{
 		Model:       openai.ModelIDsSharedGpt54Mini,
 		Messages:    []openai.ChatCompletionRequestMessage{openai.UserMessage("Say hello.")},
@@ -107,10 +104,7 @@ func TestChatStream(t *testing.T) {
 		}
 		io.WriteString(w, "data: [DONE]\n\n")
 	})
-	c, err := openai.NewClient(s.URL, openai.WithAPIKeyAuth("sk-test"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := openai.NewClient(openai.WithBaseURL(s.URL), openai.WithAPIKeyAuth("sk-test"))
 	var out strings.Builder
 	if err := chatStream(t.Context(), &out, c); err != nil || out.String() != "one two three" {
 		t.Fatalf("streamed %q, %v", out.String(), err)
@@ -137,11 +131,8 @@ func TestChatStreamRetriesAnErrorEvent(t *testing.T) {
 		}
 		io.WriteString(w, "data: [DONE]\n\n")
 	})
-	c, err := openai.NewClient(s.URL, openai.WithAPIKeyAuth("sk-test"),
+	c := openai.NewClient(openai.WithBaseURL(s.URL), openai.WithAPIKeyAuth("sk-test"),
 		openai.WithPolicyOverride(func(p *openai.Policy) { p.InitialDelay = 0 })) // no wait between attempts
-	if err != nil {
-		t.Fatal(err)
-	}
 	stream, err := c.CreateChatCompletionStream(t.Context(), openai.CreateChatCompletionRequest{
 		Model:    "gpt-5.4-mini",
 		Messages: []openai.ChatCompletionRequestMessage{openai.UserMessage("Count to three.")},
@@ -188,10 +179,7 @@ func TestOpenIssue(t *testing.T) {
 		"events_url":"e","html_url":"h","number":42,"state":"open","title":"Crash on start","user":null,"labels":[],"assignee":null,
 		"milestone":null,"locked":false,"comments":0,"closed_at":null,"created_at":"2026-01-01T00:00:00Z","updated_at":"2026-01-01T00:00:00Z",
 		"author_association":"OWNER"}`))
-	c, err := github.NewClient(s.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := github.NewClient(github.WithBaseURL(s.URL))
 	n, err := openIssue(t.Context(), c)
 	if err != nil || n != 42 {
 		t.Fatalf("issue %d, %v", n, err)
@@ -213,10 +201,7 @@ func customerError(ctx context.Context, c *stripe.Client) string {
 
 func TestCustomerError(t *testing.T) {
 	s, _ := server(t, jsonReply(400, `{"error":{"message":"No such customer: cus_1","type":"invalid_request_error"}}`, "Request-Id", "req_123"))
-	c, err := stripe.NewClient(s.URL, stripe.WithBasicAuth("sk_test", ""))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := stripe.NewClient(stripe.WithBaseURL(s.URL), stripe.WithBasicAuth("sk_test", ""))
 	msg := customerError(t.Context(), c)
 	if !strings.Contains(msg, "No such customer: cus_1") || !strings.Contains(msg, "req_123") || strings.Contains(msg, "attempt") {
 		t.Errorf("error text %q", msg)
@@ -269,10 +254,7 @@ func jsonColours(ctx context.Context, c *openai.Client) (string, error) {
 func TestJSONColours(t *testing.T) {
 	s, sent := server(t, jsonReply(200, `{"id":"c1","object":"chat.completion","created":1,"model":"gpt-5.4-mini",
 		"choices":[{"index":0,"finish_reason":"stop","logprobs":null,"message":{"role":"assistant","content":"[\"red\"]","refusal":null}}]}`))
-	c, err := openai.NewClient(s.URL, openai.WithAPIKeyAuth("sk-test"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := openai.NewClient(openai.WithBaseURL(s.URL), openai.WithAPIKeyAuth("sk-test"))
 	got, err := jsonColours(t.Context(), c)
 	if err != nil || got != `["red"]` {
 		t.Fatalf("jsonColours = %q, %v", got, err)
@@ -308,10 +290,7 @@ func TestUploadReceipt(t *testing.T) {
 		contentType = r.Header.Get("Content-Type")
 		jsonReply(200, `{"id":"file_1","object":"file","created":1,"purpose":"dispute_evidence","size":9,"links":null}`)(w, r)
 	})
-	c, err := stripe.NewClient(s.URL, stripe.WithBasicAuth("sk_test", ""))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := stripe.NewClient(stripe.WithBaseURL(s.URL), stripe.WithBasicAuth("sk_test", ""))
 	id, err := uploadReceipt(t.Context(), c, strings.NewReader("%PDF-1.7"))
 	if err != nil || id != "file_1" {
 		t.Fatalf("uploadReceipt = %q, %v", id, err)
@@ -340,10 +319,7 @@ func TestUploadReceipt(t *testing.T) {
 // description declares no security scheme, so the token goes in a header of every call,
 // and the count comes from the response's rate limit headers.
 func rateRemaining(ctx context.Context, baseURL, token string) (int64, error) {
-	c, err := github.NewClient(baseURL, github.WithHeader("Authorization", "Bearer "+token)) // never sent to another host
-	if err != nil {
-		return 0, err
-	}
+	c := github.NewClient(github.WithBaseURL(baseURL), github.WithHeader("Authorization", "Bearer "+token)) // never sent to another host
 	var info github.ResponseInfo
 	if _, err := c.RateLimitGet(ctx, github.WithResponseInfo(&info)); err != nil {
 		return 0, err
@@ -379,10 +355,7 @@ func TestCharges(t *testing.T) {
 		query = r.URL.RawQuery
 		jsonReply(200, `{"object":"list","url":"/v1/charges","has_more":false,"data":[]}`)(w, r)
 	})
-	c, err := stripe.NewClient(s.URL, stripe.WithBasicAuth("sk_test", ""))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := stripe.NewClient(stripe.WithBaseURL(s.URL), stripe.WithBasicAuth("sk_test", ""))
 	if _, err := charges(t.Context(), c); err != nil {
 		t.Fatal(err)
 	}

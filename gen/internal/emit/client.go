@@ -28,20 +28,20 @@ func clientSurface(api *model.API) []jen.Code {
 	}
 	add("Client calls the API. It is safe for concurrent use; all its calls share one retry budget and, when enabled, one circuit breaker.",
 		jen.Type().Id("Client").Struct(jen.Id("wire").Op("*").Qual(wirePath, "Client")))
-	add("Option configures a Client: the With functions that return one make them, and any CallOption given to NewClient applies to every call, before the call's own options (WithHeader or WithStreamIdleTimeout for all calls, say). A CallOption that describes one call (WithIdempotencyKey, WithIdempotent, WithResponseInfo, WithCursor, WithMaxPages) makes NewClient fail with ErrOptionDoesNotApply.",
+	add("Option configures a Client: the With functions that return one make them, and any CallOption given to NewClient applies to every call, before the call's own options (WithHeader or WithStreamIdleTimeout for all calls, say). A CallOption that describes one call (WithIdempotencyKey, WithIdempotent, WithResponseInfo, WithCursor, WithMaxPages) makes every call of the client fail with ErrOptionDoesNotApply (see Err).",
 		jen.Type().Id("Option").Interface(jen.Id("option").Params().Id("clientOption")))
 	add("clientOption is an Option of the client alone.", wrapperType("clientOption", "Option"))
 	add("option returns o.", jen.Func().Params(jen.Id("o").Id("clientOption")).Id("option").Params().Id("clientOption").Block(jen.Return(jen.Id("o"))))
-	newClientDoc := "NewClient returns a client for the API served at baseURL, e.g. \"https://api.example.com/v1\". By default it sends requests with http.DefaultClient, retries each operation under the policy its spec declares, and caps retries with runtime.DefaultBudget."
+	target := "the base URL WithBaseURL gives, e.g. \"https://api.example.com/v1\" (the spec declares no server)"
 	if len(api.ServerConsts) > 0 {
-		newClientDoc += " An empty baseURL means " + api.ServerConsts[0].GoName + ". Operations the spec gives servers of their own go there, unless baseURL is none of the spec's servers."
+		target = api.ServerConsts[0].GoName + ", or the base URL WithBaseURL gives"
 	}
-	add(newClientDoc,
-		jen.Func().Id("NewClient").Params(jen.Id("baseURL").String(), jen.Id("opts").Op("...").Id("Option")).Params(jen.Op("*").Id("Client"), jen.Error()).Block(
-			newWireClient(api),
-			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-			jen.Return(jen.Op("&").Id("Client").Values(jen.Dict{jen.Id("wire"): jen.Id("w")}), jen.Nil()),
+	add("NewClient returns a client that sends requests to "+target+". By default it sends them with http.DefaultClient, retries each operation under the policy its spec declares, and caps retries with runtime.DefaultBudget. Operations the spec gives servers of their own go there, unless the base URL is none of the spec's servers. A base URL or an option that cannot be used does not stop NewClient: every call of the client fails with the error, before anything is sent, and Err returns it.",
+		jen.Func().Id("NewClient").Params(jen.Id("opts").Op("...").Id("Option")).Op("*").Id("Client").Block(
+			jen.Return(jen.Op("&").Id("Client").Values(jen.Dict{jen.Id("wire"): newWireClient(api)})),
 		))
+	add("Err returns why the client cannot make calls (a base URL or an option NewClient could not use), which each of its calls returns too; nil when it can.",
+		jen.Func().Params(jen.Id("c").Op("*").Id("Client")).Id("Err").Params().Error().Block(jen.Return(jen.Id("c").Dot("wire").Dot("Err").Call())))
 	for _, o := range model.ClientOptions() {
 		add(o.Doc, delegate(o, "Option", "clientOption"))
 	}
@@ -273,19 +273,18 @@ func sourceType(t ast.Expr) jen.Code {
 	panic(fmt.Sprintf("internal error: a type of option parameters, %T, that sourceType does not render", t))
 }
 
-// newWireClient renders the statement of NewClient that builds the wire client, telling
+// newWireClient renders the expression of NewClient that builds the wire client, telling
 // it the spec's servers first when there are some.
 func newWireClient(api *model.API) *jen.Statement {
-	lhs := jen.List(jen.Id("w"), jen.Err()).Op(":=")
 	unwrap := jen.Qual(wirePath, "Unwrap").Call(jen.Id("opts"), jen.Func().Params(jen.Id("o").Id("Option")).Qual(wirePath, "Option").Block(
 		jen.Return(jen.Id("o").Dot("option").Call().Dot("apply"))))
 	if len(api.ServerConsts) == 0 {
-		return lhs.Qual(wirePath, "NewClient").Call(jen.Id("baseURL"), unwrap.Op("..."))
+		return jen.Qual(wirePath, "New").Call(unwrap.Op("..."))
 	}
 	urls := make([]jen.Code, len(api.ServerConsts))
 	for i, s := range api.ServerConsts {
 		urls[i] = jen.Id(s.GoName)
 	}
 	all := jen.Append(jen.Index().Qual(wirePath, "Option").Values(jen.Qual(wirePath, "WithSpecServers").Call(urls...)), unwrap.Op("..."))
-	return lhs.Qual(wirePath, "NewClient").Call(jen.Id("baseURL"), all.Op("..."))
+	return jen.Qual(wirePath, "New").Call(all.Op("..."))
 }

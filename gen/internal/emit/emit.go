@@ -48,7 +48,7 @@ var importNames = map[string]string{
 
 // versionConst is the runtime constant every generated file refers to, so that a client
 // built against a runtime it does not fit fails to compile with this name in the message.
-const versionConst = "SupportPackageIsVersion6"
+const versionConst = "SupportPackageIsVersion7"
 
 // Options are the settings of one generated client.
 type Options struct {

@@ -50,10 +50,7 @@ func (w *wireTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 func newClient(t *testing.T, h http.HandlerFunc) (*Client, *wireTransport) {
 	t.Helper()
 	tr := &wireTransport{h: h}
-	c, err := NewClient("https://api.example.com", WithHTTPClient(&http.Client{Transport: tr}), WithoutRetryBudget())
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := NewClient(WithBaseURL("https://api.example.com"), WithHTTPClient(&http.Client{Transport: tr}), WithoutRetryBudget())
 	return c, tr
 }
 

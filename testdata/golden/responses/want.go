@@ -22,7 +22,7 @@ import (
 	"github.com/retrygen/retrygen/runtime/wire"
 )
 
-const _ = runtime.SupportPackageIsVersion6
+const _ = runtime.SupportPackageIsVersion7
 
 // Client calls the API. It is safe for concurrent use; all its calls share one retry budget and, when
 // enabled, one circuit breaker.
@@ -33,8 +33,8 @@ type Client struct {
 // Option configures a Client: the With functions that return one make them, and any CallOption given
 // to NewClient applies to every call, before the call's own options (WithHeader or
 // WithStreamIdleTimeout for all calls, say). A CallOption that describes one call (WithIdempotencyKey,
-// WithIdempotent, WithResponseInfo, WithCursor, WithMaxPages) makes NewClient fail with
-// ErrOptionDoesNotApply.
+// WithIdempotent, WithResponseInfo, WithCursor, WithMaxPages) makes every call of the client fail with
+// ErrOptionDoesNotApply (see Err).
 type Option interface {
 	option() clientOption
 }
@@ -49,18 +49,29 @@ func (o clientOption) option() clientOption {
 	return o
 }
 
-// NewClient returns a client for the API served at baseURL, e.g. "https://api.example.com/v1". By
-// default it sends requests with http.DefaultClient, retries each operation under the policy its spec
-// declares, and caps retries with runtime.DefaultBudget.
-func NewClient(baseURL string, opts ...Option) (*Client, error) {
-	w, err := wire.NewClient(baseURL, wire.Unwrap(opts, func(o Option) wire.Option {
+// NewClient returns a client that sends requests to the base URL WithBaseURL gives, e.g.
+// "https://api.example.com/v1" (the spec declares no server). By default it sends them with
+// http.DefaultClient, retries each operation under the policy its spec declares, and caps retries with
+// runtime.DefaultBudget. Operations the spec gives servers of their own go there, unless the base URL
+// is none of the spec's servers. A base URL or an option that cannot be used does not stop NewClient:
+// every call of the client fails with the error, before anything is sent, and Err returns it.
+func NewClient(opts ...Option) *Client {
+	return &Client{wire: wire.New(wire.Unwrap(opts, func(o Option) wire.Option {
 		return o.option().apply
-	})...)
-	if err != nil {
-		return nil, err
-	}
-	return &Client{wire: w}, nil
+	})...)}
 }
+
+// Err returns why the client cannot make calls (a base URL or an option NewClient could not use),
+// which each of its calls returns too; nil when it can.
+func (c *Client) Err() error {
+	return c.wire.Err()
+}
+
+// WithBaseURL sends the calls to baseURL, an absolute http or https URL without query or fragment,
+// e.g. "https://api.example.com/v1" or a test server's URL, instead of the spec's first server. A base
+// URL that is none of the spec's servers sends every operation there, operations with servers of their
+// own included.
+func WithBaseURL(baseURL string) Option { return clientOption{wire.WithBaseURL(baseURL)} }
 
 // WithHTTPClient sends every attempt with hc instead of http.DefaultClient. Do not give it a transport
 // that retries by itself: its attempts would multiply the client's.
