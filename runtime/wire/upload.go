@@ -181,7 +181,7 @@ func (s *source) reader() (io.ReadCloser, error) {
 				return fail(p.failed(err))
 			}
 			if rc == nil {
-				return fail(p.failed(errors.New("Reopen's function returned a nil reader")))
+				return fail(p.failed(errors.New("the function given to Reopen returned a nil reader")))
 			}
 			readers, closers = append(readers, rc), append(closers, rc)
 		case p.rest != nil:

@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/textproto"
 	"os"
-	goruntime "runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -208,12 +207,7 @@ func TestUploadConstantMemory(t *testing.T) {
 	if os.Getenv("RETRYGEN_LONG") == "1" {
 		size = 1 << 30
 	}
-	live := func() uint64 {
-		var m goruntime.MemStats
-		goruntime.GC()
-		goruntime.ReadMemStats(&m)
-		return m.HeapAlloc
-	}
+	live := liveHeap
 	before := live()
 	var peak uint64
 	n := 0
