@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -284,6 +285,15 @@ func (c *Client) do(ctx context.Context, r *Request, p *runtime.Policy, accept s
 	// credentials are in the query; the header is the request's own too.
 	req, err := http.NewRequestWithContext(ctx, r.method, "", body)
 	if err != nil {
+		closeReader(body)
+		return nil, err
+	}
+	// A call that ends before the engine has the request closes its body, which may hold
+	// files a Reopen body opened.
+	abandon := func(err error) (*http.Response, error) {
+		if req.Body != nil {
+			req.Body.Close()
+		}
 		return nil, err
 	}
 	header := req.Header
@@ -306,7 +316,7 @@ func (c *Client) do(ctx context.Context, r *Request, p *runtime.Policy, accept s
 		q, ck := r.query, r.cookies
 		r.query, r.cookies = query, cookies
 		if err != nil {
-			return nil, fmt.Errorf("%s %s: %w", r.method, r.path.String(), err)
+			return abandon(fmt.Errorf("%s %s: %w", r.method, r.path.String(), err))
 		}
 		query, cookies = q, ck
 		if refresh != nil {
@@ -316,13 +326,13 @@ func (c *Client) do(ctx context.Context, r *Request, p *runtime.Policy, accept s
 	u.RawQuery = query.Encode()
 	if page != nil {
 		if err := page.apply(base, &u, r.query, query, header, c.queryCreds); err != nil {
-			return nil, fmt.Errorf("%s %s: %w", r.method, r.path.String(), err)
+			return abandon(fmt.Errorf("%s %s: %w", r.method, r.path.String(), err))
 		}
 	}
 	*req.URL, req.Host = u, u.Host
 	if err := replayable(req, body, r); err != nil {
 		// The path only: query values may be secrets.
-		return nil, fmt.Errorf("%s %s: request body: %w", r.method, r.path.String(), err)
+		return abandon(fmt.Errorf("%s %s: request body: %w", r.method, r.path.String(), err))
 	}
 	if r.contentType != "" {
 		header.Set("Content-Type", r.contentType)
@@ -338,7 +348,7 @@ func (c *Client) do(ctx context.Context, r *Request, p *runtime.Policy, accept s
 	}
 	for _, edit := range c.editors {
 		if err := edit(ctx, req); err != nil {
-			return nil, err
+			return abandon(err)
 		}
 	}
 	if r.key != "" {
@@ -356,4 +366,11 @@ func cloneValues(v url.Values) url.Values {
 		out[k] = append([]string(nil), vs...)
 	}
 	return out
+}
+
+// closeReader closes r when it is an io.Closer.
+func closeReader(r io.Reader) {
+	if c, ok := r.(io.Closer); ok {
+		c.Close()
+	}
 }

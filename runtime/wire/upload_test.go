@@ -2,6 +2,7 @@ package wire
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"mime/multipart"
@@ -229,5 +230,19 @@ func BenchmarkUpload1GiB(b *testing.B) {
 	hc := &http.Client{Transport: discard{}}
 	for b.Loop() {
 		upload(b, hc, 1<<30)
+	}
+}
+
+// A call that fails before anything is sent (here, its credential) closes what a Reopen
+// body opened for it.
+func TestReopenClosedWhenTheCallFails(t *testing.T) {
+	var opens, closes atomic.Int32
+	c := New(WithBaseURL("https://api.example.com"), WithHTTPClient(&http.Client{Transport: &recorder{}}),
+		WithCredential("key", APIKeyFunc("header", "X-Key", func(context.Context) (string, error) { return "", errors.New("no key") })))
+	r := NewRequest("PUT")
+	r.Security([]string{"key"})
+	r.RawBody("application/octet-stream", opener("data", &opens, &closes))
+	if _, err := c.Call(t.Context(), r, &retrying, "", nil); err == nil || opens.Load() != 1 || closes.Load() != 1 {
+		t.Errorf("err = %v, %d opens, %d closes", err, opens.Load(), closes.Load())
 	}
 }
