@@ -77,7 +77,7 @@ func TestExportedAPINamesNoWire(t *testing.T) {
 // runtimeAliases are the generated aliases of runtime types, by their runtime names.
 var runtimeAliases = map[string]string{
 	"Error": "APIError", "PageError": "PageError", "EventError": "EventError", "Policy": "Policy", "RetryEvent": "RetryEvent",
-	"RateLimit": "RateLimit",
+	"RateLimit": "RateLimitStatus",
 }
 
 // method is a method's line of an alias's comment: "func (e *APIError) Error() string"

@@ -273,8 +273,8 @@ type ResponseInfo struct {
 }
 
 // RateLimit returns the rate limit the final response's headers describe: X-RateLimit-Remaining and
-// its kin, the RateLimit fields, OpenAI's x-ratelimit-remaining-requests (see RateLimit).
-func (i *ResponseInfo) RateLimit() RateLimit {
+// its kin, the RateLimit fields, OpenAI's x-ratelimit-remaining-requests (see RateLimitStatus).
+func (i *ResponseInfo) RateLimit() RateLimitStatus {
 	return (*wire.ResponseInfo)(i).RateLimit()
 }
 
@@ -522,7 +522,7 @@ func (e *StreamError) Unwrap() error {
 //	func (e *APIError) Unwrap() []error        // Cause, Err and Model, for errors.Is and errors.As
 //	func (e *APIError) Code() string           // the error code of a JSON body ("invalid_api_key"); "" when none
 //	func (e *APIError) DecodeBody(v any) error // Body as JSON into v, credentials REDACTED
-//	func (e *APIError) RateLimit() RateLimit   // the rate limit Header describes: on a 429, when the quota comes back
+//	func (e *APIError) RateLimit() RateLimitStatus // the rate limit Header describes: on a 429, when the quota comes back
 //
 // A status the spec declares no error model for (a 401 where only 404 has one, say) leaves Model nil:
 // Code reads the common places of an error code ({"error": {"code": …}}, {"code": …}, OAuth's
@@ -603,21 +603,22 @@ type Policy = runtime.Policy
 //	ServerSaidRetry bool          // the response said x-should-retry: true, and the policy follows it
 type RetryEvent = runtime.RetryEvent
 
-// RateLimit is what a response says of the caller's rate limit, from ResponseInfo.RateLimit or
-// APIError.RateLimit. It is runtime.RateLimit:
+// RateLimitStatus is what a response says of the caller's rate limit, from ResponseInfo.RateLimit or
+// APIError.RateLimit. It is runtime.RateLimit (under a name of its own: RateLimit is a common schema
+// name, github.json's rate-limit):
 //
 //	Limit     int64     // the requests the window allows; -1 when the response does not say
 //	Remaining int64     // the requests left in the window; -1 when the response does not say
 //	Used      int64     // the requests made in the window; -1 when the response does not say
 //	Reset     time.Time // when the window starts again; zero when the response does not say
 //
-//	func (r RateLimit) Known() bool // whether the response said anything of its rate limit
+//	func (r RateLimitStatus) Known() bool // whether the response said anything of its rate limit
 //
 // It reads RateLimit (draft-ietf-httpapi-ratelimit-headers, with RateLimit-Policy), else
 // RateLimit-Limit, -Remaining and -Reset, else X-RateLimit-Limit, -Remaining, -Used and -Reset (a Unix
 // time, or seconds when small), else OpenAI's x-ratelimit-limit-requests, -remaining-requests and
 // -reset-requests; a value that does not parse is left out.
-type RateLimit = runtime.RateLimit
+type RateLimitStatus = runtime.RateLimit
 
 // Reasons a call failed or stopped retrying, for errors.Is.
 var (
@@ -776,11 +777,11 @@ func WithOauthRefreshToken(clientID, clientSecret, refreshToken string) Option {
 
 // WithOauthTokenSource authenticates the operations that accept the "oauth" scheme with the access
 // tokens ts gives, asked for once per call: a golang.org/x/oauth2 TokenSource, through a type whose
-// Token method converts its tokens (see TokenSource). A 401 that says the token is invalid asks ts
-// again, and repeats the attempt once when it gives another token.
+// Token method converts its tokens (see OAuth2TokenSource). A 401 that says the token is invalid asks
+// ts again, and repeats the attempt once when it gives another token.
 //
 // Credentials are never logged, never appear in errors and never follow a redirect to another host.
-func WithOauthTokenSource(ts TokenSource) Option {
+func WithOauthTokenSource(ts OAuth2TokenSource) Option {
 	return clientOption{wire.WithCredential("oauth", wire.TokenSource(func() (*wire.Token, error) {
 		t, err := ts.Token()
 		return (*wire.Token)(t), err
@@ -793,9 +794,9 @@ func WithOauthTokenURL(tokenURL string) Option {
 	return clientOption{wire.WithTokenURL("oauth", tokenURL)}
 }
 
-// Token is an OAuth 2 access token, with the fields of golang.org/x/oauth2's Token that a request
-// needs.
-type Token struct {
+// OAuth2Token is an OAuth 2 access token, with the fields of golang.org/x/oauth2's Token that a
+// request needs.
+type OAuth2Token struct {
 	// AccessToken is sent as "Authorization: <TokenType> <AccessToken>".
 	AccessToken string
 	// TokenType is the token's type, Bearer when empty.
@@ -806,11 +807,11 @@ type Token struct {
 	Expiry time.Time
 }
 
-// TokenSource gives access tokens, as golang.org/x/oauth2's TokenSource does. An oauth2.TokenSource
-// becomes one through a type of the caller's whose Token method calls it and copies AccessToken,
-// TokenType (its Type()), RefreshToken and Expiry.
-type TokenSource interface {
-	Token() (*Token, error)
+// OAuth2TokenSource gives access tokens, as golang.org/x/oauth2's TokenSource does. An
+// oauth2.TokenSource becomes one through a type of the caller's whose Token method calls it and copies
+// AccessToken, TokenType (its Type()), RefreshToken and Expiry into an OAuth2Token.
+type OAuth2TokenSource interface {
+	Token() (*OAuth2Token, error)
 }
 
 // policyIdempotent is the retry policy of GetAlternatives, GetWithCookie, ExportItems, GetFile,

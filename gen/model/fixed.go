@@ -25,7 +25,7 @@ func FixedNames() Reserved {
 		Package: []string{
 			"APIError", "CallOption", "Client", "Date", "DateOf", "Deref", "EventError", "EventStream", "File", "NewClient",
 			"Null", "Nullable", "Option", "PageError", "ParseDate", "Policy", "Ptr",
-			"Path", "RateLimit", "Reopen", "ResponseInfo", "RetryEvent", "Some", "StreamError", "Token", "TokenSource",
+			"OAuth2Token", "OAuth2TokenSource", "Path", "RateLimitStatus", "Reopen", "ResponseInfo", "RetryEvent", "Some", "StreamError",
 			"callOptions", "clientOption", "endpoint", "noCompare",
 		},
 		ClientMembers: []string{"Do", "DoRaw", "Err", "wire"},

@@ -102,7 +102,7 @@ func runtimeTypes() []jen.Code {
 		"func (e *APIError) Unwrap() []error        // Cause, Err and Model, for errors.Is and errors.As",
 		"func (e *APIError) Code() string           // the error code of a JSON body (\"invalid_api_key\"); \"\" when none",
 		"func (e *APIError) DecodeBody(v any) error // Body as JSON into v, credentials REDACTED",
-		"func (e *APIError) RateLimit() RateLimit   // the rate limit Header describes: on a 429, when the quota comes back",
+		"func (e *APIError) RateLimit() RateLimitStatus // the rate limit Header describes: on a 429, when the quota comes back",
 	)
 	apiErr.para("A status the spec declares no error model for (a 401 where only 404 has one, say) leaves Model nil: Code reads the common places of an error code ({\"error\": {\"code\": …}}, {\"code\": …}, OAuth's {\"error\": …}), and DecodeBody the rest of the body into a struct of the caller's, such as struct{ Error struct{ Message, Param string } }.")
 	alias("APIError", "Error", apiErr)
@@ -178,17 +178,17 @@ func runtimeTypes() []jen.Code {
 	alias("RetryEvent", "RetryEvent", retry)
 
 	var rate doc
-	rate.para("RateLimit is what a response says of the caller's rate limit, from ResponseInfo.RateLimit or APIError.RateLimit. It is runtime.RateLimit:")
+	rate.para("RateLimitStatus is what a response says of the caller's rate limit, from ResponseInfo.RateLimit or APIError.RateLimit. It is runtime.RateLimit (under a name of its own: RateLimit is a common schema name, github.json's rate-limit):")
 	rate.block(
 		"Limit     int64     // the requests the window allows; -1 when the response does not say",
 		"Remaining int64     // the requests left in the window; -1 when the response does not say",
 		"Used      int64     // the requests made in the window; -1 when the response does not say",
 		"Reset     time.Time // when the window starts again; zero when the response does not say",
 		"",
-		"func (r RateLimit) Known() bool // whether the response said anything of its rate limit",
+		"func (r RateLimitStatus) Known() bool // whether the response said anything of its rate limit",
 	)
 	rate.para("It reads RateLimit (draft-ietf-httpapi-ratelimit-headers, with RateLimit-Policy), else RateLimit-Limit, -Remaining and -Reset, else X-RateLimit-Limit, -Remaining, -Used and -Reset (a Unix time, or seconds when small), else OpenAI's x-ratelimit-limit-requests, -remaining-requests and -reset-requests; a value that does not parse is left out.")
-	alias("RateLimit", "RateLimit", rate)
+	alias("RateLimitStatus", "RateLimit", rate)
 	return out
 }
 

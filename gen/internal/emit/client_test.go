@@ -17,7 +17,7 @@ import (
 // The fixed surface declares exactly what model.FixedNames reserves, so the naming pass
 // keeps spec names clear of all of it, and it uses only the imports reserved there. An
 // OAuth 2 scheme adds its options, named from it, and the types of the fixed surface
-// that only such schemes use (Token, TokenSource).
+// that only such schemes use (OAuth2Token, OAuth2TokenSource).
 func TestFixedNamesMatchTheSurface(t *testing.T) {
 	scheme := &model.SecurityScheme{Key: "o", Kind: "oauth2", Option: "WithO", TokenSourceOption: "WithOTokenSource"}
 	src, err := Generate(&model.API{Title: "Empty", SecuritySchemes: []*model.SecurityScheme{scheme}}, Options{Package: "p"})

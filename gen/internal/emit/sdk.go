@@ -55,8 +55,8 @@ func oauthOptions(s *model.SecurityScheme) []jen.Code {
 	}
 	if s.TokenSourceOption != "" {
 		var d doc
-		d.para(s.TokenSourceOption + " authenticates the operations that accept the " + scheme + " scheme with the access tokens ts gives, asked for once per call: a golang.org/x/oauth2 TokenSource, through a type whose Token method converts its tokens (see TokenSource). A 401 that says the token is invalid asks ts again, and repeats the attempt once when it gives another token.")
-		option(d, s.TokenSourceOption, []jen.Code{jen.Id("ts").Id("TokenSource")},
+		d.para(s.TokenSourceOption + " authenticates the operations that accept the " + scheme + " scheme with the access tokens ts gives, asked for once per call: a golang.org/x/oauth2 TokenSource, through a type whose Token method converts its tokens (see OAuth2TokenSource). A 401 that says the token is invalid asks ts again, and repeats the attempt once when it gives another token.")
+		option(d, s.TokenSourceOption, []jen.Code{jen.Id("ts").Id("OAuth2TokenSource")},
 			credential(jen.Qual(wirePath, "TokenSource").Call(jen.Func().Params().Params(jen.Op("*").Qual(wirePath, "Token"), jen.Error()).Block(
 				jen.List(jen.Id("t"), jen.Err()).Op(":=").Id("ts").Dot("Token").Call(),
 				jen.Return(wireTwin("Token", jen.Id("t")), jen.Err()),
@@ -90,19 +90,20 @@ func scopeList(scopes []string) string {
 	return " (the spec lists " + strings.Join(quoted, ", ") + more + ")"
 }
 
-// tokenTypes renders Token, wire.Token's twin, and TokenSource, for an API with an
-// oauth2 or openIdConnect scheme.
+// tokenTypes renders OAuth2Token, wire.Token's twin, and OAuth2TokenSource, for an API
+// with an oauth2 or openIdConnect scheme. The names say OAuth2: Token is a common schema
+// name (stripe.yaml's card tokens).
 func tokenTypes() []jen.Code {
 	return []jen.Code{
-		declare("Token is an OAuth 2 access token, with the fields of golang.org/x/oauth2's Token that a request needs.",
-			jen.Type().Id("Token").Struct(
+		declare("OAuth2Token is an OAuth 2 access token, with the fields of golang.org/x/oauth2's Token that a request needs.",
+			jen.Type().Id("OAuth2Token").Struct(
 				jen.Comment("AccessToken is sent as \"Authorization: <TokenType> <AccessToken>\".").Line().Id("AccessToken").String(),
 				jen.Comment("TokenType is the token's type, Bearer when empty.").Line().Id("TokenType").String(),
 				jen.Comment("RefreshToken gets the next access token, when the token endpoint gave one.").Line().Id("RefreshToken").String(),
 				jen.Comment("Expiry is when the access token expires; zero when unknown.").Line().Id("Expiry").Qual(timePath, "Time"),
 			)),
-		declare("TokenSource gives access tokens, as golang.org/x/oauth2's TokenSource does. An oauth2.TokenSource becomes one through a type of the caller's whose Token method calls it and copies AccessToken, TokenType (its Type()), RefreshToken and Expiry.",
-			jen.Type().Id("TokenSource").Interface(jen.Id("Token").Params().Params(jen.Op("*").Id("Token"), jen.Error()))),
+		declare("OAuth2TokenSource gives access tokens, as golang.org/x/oauth2's TokenSource does. An oauth2.TokenSource becomes one through a type of the caller's whose Token method calls it and copies AccessToken, TokenType (its Type()), RefreshToken and Expiry into an OAuth2Token.",
+			jen.Type().Id("OAuth2TokenSource").Interface(jen.Id("Token").Params().Params(jen.Op("*").Id("OAuth2Token"), jen.Error()))),
 	}
 }
 

@@ -49,8 +49,8 @@ func responseInfo() []jen.Code {
 			jen.Comment("RetryAfter is the last Retry-After (or retry-after-ms) hint the server sent on any").Line().
 				Comment("attempt of the call, 0 when none.").Line().Id("RetryAfter").Qual(timePath, "Duration"),
 		)),
-		method("RateLimit returns the rate limit the final response's headers describe: X-RateLimit-Remaining and its kin, the RateLimit fields, OpenAI's x-ratelimit-remaining-requests (see RateLimit).",
-			jen.Id("i").Op("*").Id("ResponseInfo"), "RateLimit", nil, []jen.Code{jen.Id("RateLimit")},
+		method("RateLimit returns the rate limit the final response's headers describe: X-RateLimit-Remaining and its kin, the RateLimit fields, OpenAI's x-ratelimit-remaining-requests (see RateLimitStatus).",
+			jen.Id("i").Op("*").Id("ResponseInfo"), "RateLimit", nil, []jen.Code{jen.Id("RateLimitStatus")},
 			jen.Return(wireTwin("ResponseInfo", jen.Id("i")).Dot("RateLimit").Call())),
 	}
 }

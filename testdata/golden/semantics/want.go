@@ -273,8 +273,8 @@ type ResponseInfo struct {
 }
 
 // RateLimit returns the rate limit the final response's headers describe: X-RateLimit-Remaining and
-// its kin, the RateLimit fields, OpenAI's x-ratelimit-remaining-requests (see RateLimit).
-func (i *ResponseInfo) RateLimit() RateLimit {
+// its kin, the RateLimit fields, OpenAI's x-ratelimit-remaining-requests (see RateLimitStatus).
+func (i *ResponseInfo) RateLimit() RateLimitStatus {
 	return (*wire.ResponseInfo)(i).RateLimit()
 }
 
@@ -522,7 +522,7 @@ func (e *StreamError) Unwrap() error {
 //	func (e *APIError) Unwrap() []error        // Cause, Err and Model, for errors.Is and errors.As
 //	func (e *APIError) Code() string           // the error code of a JSON body ("invalid_api_key"); "" when none
 //	func (e *APIError) DecodeBody(v any) error // Body as JSON into v, credentials REDACTED
-//	func (e *APIError) RateLimit() RateLimit   // the rate limit Header describes: on a 429, when the quota comes back
+//	func (e *APIError) RateLimit() RateLimitStatus // the rate limit Header describes: on a 429, when the quota comes back
 //
 // A status the spec declares no error model for (a 401 where only 404 has one, say) leaves Model nil:
 // Code reads the common places of an error code ({"error": {"code": …}}, {"code": …}, OAuth's
@@ -603,21 +603,22 @@ type Policy = runtime.Policy
 //	ServerSaidRetry bool          // the response said x-should-retry: true, and the policy follows it
 type RetryEvent = runtime.RetryEvent
 
-// RateLimit is what a response says of the caller's rate limit, from ResponseInfo.RateLimit or
-// APIError.RateLimit. It is runtime.RateLimit:
+// RateLimitStatus is what a response says of the caller's rate limit, from ResponseInfo.RateLimit or
+// APIError.RateLimit. It is runtime.RateLimit (under a name of its own: RateLimit is a common schema
+// name, github.json's rate-limit):
 //
 //	Limit     int64     // the requests the window allows; -1 when the response does not say
 //	Remaining int64     // the requests left in the window; -1 when the response does not say
 //	Used      int64     // the requests made in the window; -1 when the response does not say
 //	Reset     time.Time // when the window starts again; zero when the response does not say
 //
-//	func (r RateLimit) Known() bool // whether the response said anything of its rate limit
+//	func (r RateLimitStatus) Known() bool // whether the response said anything of its rate limit
 //
 // It reads RateLimit (draft-ietf-httpapi-ratelimit-headers, with RateLimit-Policy), else
 // RateLimit-Limit, -Remaining and -Reset, else X-RateLimit-Limit, -Remaining, -Used and -Reset (a Unix
 // time, or seconds when small), else OpenAI's x-ratelimit-limit-requests, -remaining-requests and
 // -reset-requests; a value that does not parse is left out.
-type RateLimit = runtime.RateLimit
+type RateLimitStatus = runtime.RateLimit
 
 // Reasons a call failed or stopped retrying, for errors.Is.
 var (
