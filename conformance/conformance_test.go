@@ -421,7 +421,7 @@ func registerFile(r *specRun) []byte {
 	var b strings.Builder
 	pkg := r.File.Pkg
 	fmt.Fprintf(&b, "package main\n\nimport (\n\t\"net/http\"\n\t\"reflect\"\n\n\t\"github.com/retrygen/retrygen/conformance/driver\"\n\tclient %q\n)\n\n", "retrygen.test/conformance/"+pkg)
-	fmt.Fprintf(&b, "var _ = reflect.TypeFor[int]\n\nfunc init() {\n\tdriver.Register(%q, func(base string, hc *http.Client) (any, error) {\n\t\treturn client.NewClient(base, client.WithHTTPClient(hc))\n\t}, []client.CallOption{client.WithoutRetry()}, map[string]reflect.Type{\n", pkg)
+	fmt.Fprintf(&b, "var _ = reflect.TypeFor[int]\n\nfunc init() {\n\tdriver.Register(%q, func(base string, hc *http.Client) (any, error) {\n\t\tc := client.NewClient(client.WithBaseURL(base), client.WithHTTPClient(hc))\n\t\treturn c, c.Err()\n\t}, []client.CallOption{client.WithoutRetry()}, map[string]reflect.Type{\n", pkg)
 	names := sortedKeys(r.models)
 	for _, name := range names {
 		fmt.Fprintf(&b, "\t\t%q: reflect.TypeFor[*client.%s](),\n", name, name)

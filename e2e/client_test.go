@@ -28,9 +28,8 @@ const (
 // clientapi returns a clientapi client on e's network; opts come last.
 func (e *env) clientapi(baseURL string, opts ...clientapi.Option) *clientapi.Client {
 	e.t.Helper()
-	all := append([]clientapi.Option{clientapi.WithHTTPClient(e.hc)}, opts...)
-	c, err := clientapi.NewClient(baseURL, all...)
-	if err != nil {
+	c := clientapi.NewClient(append([]clientapi.Option{clientapi.WithBaseURL(baseURL), clientapi.WithHTTPClient(e.hc)}, opts...)...)
+	if err := c.Err(); err != nil {
 		e.t.Fatal(err)
 	}
 	return c

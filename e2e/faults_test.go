@@ -194,7 +194,7 @@ func TestDialRefusedRetried(t *testing.T) {
 		)
 		tr := &http.Transport{}
 		defer tr.CloseIdleConnections()
-		c, err := client.NewClient("http://"+addr+"/v1",
+		c := client.NewClient(client.WithBaseURL("http://"+addr+"/v1"),
 			client.WithHTTPClient(&http.Client{Transport: tr}),
 			client.WithPolicyOverride(func(p *client.Policy) { p.InitialDelay, p.MaxDelay = time.Millisecond, time.Millisecond }),
 			client.WithOnRetry(func(ev client.RetryEvent) {
@@ -217,9 +217,6 @@ func TestDialRefusedRetried(t *testing.T) {
 				})}
 				go hs.Serve(l)
 			}))
-		if err != nil {
-			t.Fatal(err)
-		}
 		_, err = c.FeedPet(t.Context(), 7, meal)
 		mu.Lock()
 		defer mu.Unlock()
@@ -332,23 +329,36 @@ func TestHugeErrorBodyReadBounded(t *testing.T) {
 	})
 }
 
-// B19: an upload from a reader that cannot seek is sent once, even on a 503, with
-// ErrBodyNotReplayable; one that can seek is sent again with the same bytes, from the
-// reader's offset when the call began.
+// B19: an upload from a reader that cannot seek, longer than the 1 MiB the client keeps
+// to send again, is sent once, even on a 503, with ErrBodyNotReplayable; a shorter one,
+// and one that can seek, is sent again with the same bytes, from the reader's offset when
+// the call began.
 func TestNonReplayableUploadSentOnce(t *testing.T) {
 	data := bytes.Repeat([]byte("0123456789"), 1000)
+	long := bytes.Repeat([]byte("0123456789"), 110_000)
 	t.Run("cannot seek", func(t *testing.T) {
 		bubble(t, func(t *testing.T, e *env) {
 			srv := e.serve(faultAddr, status(503), reply(204, ""))
-			err := e.faultapi().UploadFile(t.Context(), "f", io.MultiReader(bytes.NewReader(data)))
+			err := e.faultapi().UploadFile(t.Context(), "f", io.MultiReader(bytes.NewReader(long)))
 			if !errors.Is(err, faultapi.ErrBodyNotReplayable) {
 				t.Errorf("err = %v, want ErrBodyNotReplayable", err)
 			}
 			if apiErr := mustAPIError(t, err); apiErr.StatusCode != 503 || apiErr.Attempts != 1 {
 				t.Errorf("err after %d attempts with status %d; want the 503 after 1", apiErr.Attempts, apiErr.StatusCode)
 			}
-			if n := srv.count(); n != 1 || !bytes.Equal(srv.got(0).Body, data) {
+			if n := srv.count(); n != 1 || !bytes.Equal(srv.got(0).Body, long) {
 				t.Errorf("%d arrivals, want 1 with the data", n)
+			}
+		})
+	})
+	t.Run("cannot seek, short", func(t *testing.T) {
+		bubble(t, func(t *testing.T, e *env) {
+			srv := e.serve(faultAddr, status(503), reply(204, ""))
+			if err := e.faultapi().UploadFile(t.Context(), "f", io.MultiReader(bytes.NewReader(data))); err != nil {
+				t.Fatal(err)
+			}
+			if n := srv.count(); n != 2 || !bytes.Equal(srv.got(1).Body, data) || srv.got(1).Header.Get("Content-Length") != "10000" {
+				t.Errorf("%d arrivals, want 2 with the data and its length", n)
 			}
 		})
 	})
@@ -454,11 +464,8 @@ func BenchmarkHugeErrorBody(b *testing.B) {
 	defer hs.Close()
 	tr := n.Transport()
 	defer tr.CloseIdleConnections()
-	c, err := client.NewClient(petstoreURL, client.WithHTTPClient(&http.Client{Transport: tr}), client.WithoutRetryBudget(),
+	c := client.NewClient(client.WithBaseURL(petstoreURL), client.WithHTTPClient(&http.Client{Transport: tr}), client.WithoutRetryBudget(),
 		client.WithPolicyOverride(func(p *client.Policy) { p.InitialDelay, p.MaxDelay = time.Nanosecond, time.Nanosecond }))
-	if err != nil {
-		b.Fatal(err)
-	}
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := c.GetPet(b.Context(), 7); err != nil {

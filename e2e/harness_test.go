@@ -80,9 +80,8 @@ func (e *env) petstore(opts ...client.Option) *client.Client {
 
 func (e *env) petstoreAt(baseURL string, opts ...client.Option) *client.Client {
 	e.t.Helper()
-	all := append([]client.Option{client.WithHTTPClient(e.hc), client.WithOnRetry(e.onRetry)}, opts...)
-	c, err := client.NewClient(baseURL, all...)
-	if err != nil {
+	c := client.NewClient(append([]client.Option{client.WithBaseURL(baseURL), client.WithHTTPClient(e.hc), client.WithOnRetry(e.onRetry)}, opts...)...)
+	if err := c.Err(); err != nil {
 		e.t.Fatal(err)
 	}
 	return c
@@ -91,9 +90,8 @@ func (e *env) petstoreAt(baseURL string, opts ...client.Option) *client.Client {
 // faultapi returns a faultapi client for faultURL on e's network.
 func (e *env) faultapi(opts ...faultapi.Option) *faultapi.Client {
 	e.t.Helper()
-	all := append([]faultapi.Option{faultapi.WithHTTPClient(e.hc), faultapi.WithOnRetry(e.onRetry)}, opts...)
-	c, err := faultapi.NewClient(faultURL, all...)
-	if err != nil {
+	c := faultapi.NewClient(append([]faultapi.Option{faultapi.WithBaseURL(faultURL), faultapi.WithHTTPClient(e.hc), faultapi.WithOnRetry(e.onRetry)}, opts...)...)
+	if err := c.Err(); err != nil {
 		e.t.Fatal(err)
 	}
 	return c

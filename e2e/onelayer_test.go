@@ -54,16 +54,12 @@ func newChain(t *testing.T, budgets bool) *chain {
 
 // client returns a generated client for the server at url.
 func (c *chain) client(url string) *faultapi.Client {
-	opts := []faultapi.Option{faultapi.WithHTTPClient(&http.Client{Transport: c.tr}),
+	opts := []faultapi.Option{faultapi.WithBaseURL(url), faultapi.WithHTTPClient(&http.Client{Transport: c.tr}),
 		faultapi.WithJitterSource(func() float64 { return 0 })}
 	if !c.budgets {
 		opts = append(opts, faultapi.WithoutRetryBudget())
 	}
-	cl, err := faultapi.NewClient(url, opts...)
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	return cl
+	return faultapi.NewClient(opts...)
 }
 
 // service i answers GET /items/{name} with what the next one answers for it: the item, the

@@ -572,12 +572,9 @@ func TestPerOperationPolicyWithoutAmplification(t *testing.T) {
 		}))
 		defer ts.Close()
 		defer http.DefaultTransport.(*http.Transport).CloseIdleConnections()
-		c, err := client.NewClient(ts.URL+"/v1", client.WithoutRetryBudget(), client.WithPolicyOverride(func(p *client.Policy) {
+		c := client.NewClient(client.WithBaseURL(ts.URL+"/v1"), client.WithoutRetryBudget(), client.WithPolicyOverride(func(p *client.Policy) {
 			p.InitialDelay, p.MaxDelay = time.Millisecond, time.Millisecond
 		}))
-		if err != nil {
-			t.Fatal(err)
-		}
 		calls(t, c)
 		mu.Lock()
 		defer mu.Unlock()

@@ -57,10 +57,7 @@ func TestAllYieldsTheItemsPointers(t *testing.T) {
 		io.WriteString(w, ` + "`" + `{"has_more": false, "data": [{"id": "c"}]}` + "`" + `)
 	}))
 	defer srv.Close()
-	c, err := NewClient(srv.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := NewClient(WithBaseURL(srv.URL))
 	var got []string
 	for v, err := range c.ListVersionsAll(context.Background(), nil) {
 		if err != nil {

@@ -11,8 +11,8 @@ import (
 )
 
 // TestClientFeaturesOfRealSpecs: the clients of the OpenAI and OpenRouter descriptions
-// stream chat completions beside their JSON methods, and take their API keys through
-// options named after the security schemes.
+// stream chat completions beside their JSON methods, in streams that add up to the JSON
+// response, and take their API keys through options named after the security schemes.
 func TestClientFeaturesOfRealSpecs(t *testing.T) {
 	longtest.Heavy(t)
 	cases := []struct {
@@ -23,14 +23,17 @@ func TestClientFeaturesOfRealSpecs(t *testing.T) {
 			"func WithAPIKeyAuth(token string) Option",
 			"func WithAPIKeyAuthFunc(fn func(ctx context.Context) (string, error)) Option",
 			"func (c *Client) CreateChatCompletion(ctx context.Context, body CreateChatCompletionRequest, opts ...CallOption) (*CreateChatCompletionResponse, error)",
-			"func (c *Client) CreateChatCompletionStream(ctx context.Context, body CreateChatCompletionRequest, opts ...CallOption) (*EventStream[CreateChatCompletionStreamResponse], error)",
+			"func (c *Client) CreateChatCompletionStream(ctx context.Context, body CreateChatCompletionRequest, opts ...CallOption) (*CreateChatCompletionStream, error)",
+			"type CreateChatCompletionStream struct {\n\t*EventStream[CreateChatCompletionStreamResponse]\n}",
+			"func (s *CreateChatCompletionStream) Accumulate() (*CreateChatCompletionResponse, error)",
 			`r.Security([]string{"ApiKeyAuth"})`,
 			"const ServerURL = ",
 		}},
 		{"openrouter-31.yaml", []string{
 			"func WithAPIKey(token string) Option",
 			"func WithBearer(token string) Option",
-			"func (c *Client) SendChatCompletionRequestStream(ctx context.Context, params *SendChatCompletionRequestParams, body ChatRequest, opts ...CallOption) (*EventStream[ChatStreamChunk], error)",
+			"func (c *Client) SendChatCompletionRequestStream(ctx context.Context, params *SendChatCompletionRequestParams, body ChatRequest, opts ...CallOption) (*SendChatCompletionRequestStream, error)",
+			"type SendChatCompletionRequestStream struct {\n\t*EventStream[ChatStreamChunk]\n}",
 			`Sentinel:    "[DONE]"`,
 		}},
 	}

@@ -104,9 +104,9 @@ func splitClient(t *testing.T, name string, splitAbove int) map[string][]byte {
 }
 
 // TestAllSpecsCompile generates a client for every description in the spec corpus and
-// builds and vets them all, one package per spec; then it runs the everyday tasks and
-// the page walks of docs/client.md (testdata/sdk) with the openai, github and stripe
-// clients.
+// builds and vets them all, one package per spec; then it runs the tasks of
+// docs/client.md (testdata/sdk: the everyday ones, the page walks and the ones users of
+// other SDKs write by hand) with the openai, github and stripe clients.
 func TestAllSpecsCompile(t *testing.T) {
 	longtest.Heavy(t)
 	specs := corpus.Dir(t)
@@ -153,12 +153,16 @@ func TestAllSpecsCompile(t *testing.T) {
 		return
 	}
 	tasks := map[string][]byte{}
-	for _, name := range []string{"tasks_test.go", "pages_test.go"} {
-		src, err := os.ReadFile(filepath.Join("..", "testdata", "sdk", name))
+	names, err := filepath.Glob(filepath.Join("..", "testdata", "sdk", "*_test.go"))
+	if err != nil || len(names) == 0 {
+		t.Fatalf("the tasks of testdata/sdk: %v", err)
+	}
+	for _, name := range names {
+		src, err := os.ReadFile(name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		tasks[name] = src
+		tasks[filepath.Base(name)] = src
 	}
 	writePackage(t, dir, "sdktasks", tasks)
 	buildWithCompileCost(t, dir, "stripe", "github", "openai")

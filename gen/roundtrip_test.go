@@ -97,8 +97,7 @@ func main() {
 	{
 		body, err = json.Marshal(map[string]any{"pX": "v", "e": {{.Enum}}, "pet": map[string]any{"kindX": {{.Cat}}}})
 		check(err)
-		c, err := {{.Name}}.NewClient(srv.URL)
-		check(err)
+		c := {{.Name}}.NewClient({{.Name}}.WithBaseURL(srv.URL))
 		item, err := c.GetItemX(ctx, "a/b?c#d", nil)
 		check(err)
 		fmt.Println({{printf "%q" .Name}}, uri, item.E != nil && string(*item.E) == {{.Enum}}, item.Pet != nil && item.Pet.Cat != nil)

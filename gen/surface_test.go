@@ -77,6 +77,7 @@ func TestExportedAPINamesNoWire(t *testing.T) {
 // runtimeAliases are the generated aliases of runtime types, by their runtime names.
 var runtimeAliases = map[string]string{
 	"Error": "APIError", "PageError": "PageError", "EventError": "EventError", "Policy": "Policy", "RetryEvent": "RetryEvent",
+	"RateLimit": "RateLimitStatus",
 }
 
 // method is a method's line of an alias's comment: "func (e *APIError) Error() string"
@@ -149,8 +150,8 @@ func TestRuntimeAliasesListFieldsAndMethods(t *testing.T) {
 
 // runtimeDeclarations reads the runtime package's source: the exported fields of each
 // struct of runtimeAliases with their types, and its exported methods as "Name(params)
-// results", each type the runtime declares written runtime.Name and the receiver's own
-// type its alias.
+// results", each type the runtime declares written runtime.Name, or its alias when the
+// generated package has one.
 func runtimeDeclarations(t *testing.T) (fields, methods map[string]map[string]string) {
 	t.Helper()
 	dir := filepath.Join("..", "runtime")
@@ -180,8 +181,8 @@ func runtimeDeclarations(t *testing.T) (fields, methods map[string]map[string]st
 	qualify := func(e ast.Expr, self string) string {
 		ast.Inspect(e, func(n ast.Node) bool {
 			if id, ok := n.(*ast.Ident); ok && declared[id.Name] {
-				if id.Name == self {
-					id.Name = runtimeAliases[self]
+				if alias := runtimeAliases[id.Name]; alias != "" {
+					id.Name = alias // the receiver's own type, or another the package re-exports
 				} else {
 					id.Name = "runtime." + id.Name
 				}

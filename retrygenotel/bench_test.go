@@ -45,13 +45,9 @@ func setups(fail int64) map[string]func() *client.Client {
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSampler(sdktrace.AlwaysSample()))
 	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewManualReader()))
 	base := func(rt http.RoundTripper, opts ...client.Option) *client.Client {
-		opts = append([]client.Option{client.WithHTTPClient(&http.Client{Transport: rt}), client.WithoutRetryBudget(),
-			client.WithPolicyOverride(func(p *client.Policy) { p.InitialDelay, p.MaxDelay = 0, 0 })}, opts...)
-		c, err := client.NewClient("http://petstore.test/v1", opts...)
-		if err != nil {
-			panic(err)
-		}
-		return c
+		opts = append([]client.Option{client.WithBaseURL("http://petstore.test/v1"), client.WithHTTPClient(&http.Client{Transport: rt}),
+			client.WithoutRetryBudget(), client.WithPolicyOverride(func(p *client.Policy) { p.InitialDelay, p.MaxDelay = 0, 0 })}, opts...)
+		return client.NewClient(opts...)
 	}
 	return map[string]func() *client.Client{
 		"bare": func() *client.Client { return base(&failing{fail: fail}) },

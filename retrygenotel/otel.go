@@ -1,7 +1,7 @@
 // Package retrygenotel reports the calls of retrygen clients to OpenTelemetry: traces
 // that show each retry, and metrics of attempts, waits and why calls stopped.
 //
-//	c, err := petstore.NewClient(url, petstore.WithObserver(retrygenotel.New()))
+//	c := petstore.NewClient(petstore.WithBaseURL(url), petstore.WithObserver(retrygenotel.New()))
 //
 // Each call of a client is an INTERNAL span named after its operation ("getPet"), with
 // one CLIENT span per attempt under it, as OpenTelemetry's HTTP semantic conventions

@@ -22,7 +22,7 @@ import (
 // otelhttpRecipe is docs/client.md's recipe for a program that traces with otelhttp's
 // transport rather than the observer: each attempt's span is named by its operation's
 // template, and carries its resend count.
-func otelhttpRecipe(base http.RoundTripper, tp trace.TracerProvider) (*petstore.Client, error) {
+func otelhttpRecipe(base http.RoundTripper, tp trace.TracerProvider) *petstore.Client {
 	resendCount := func(next http.RoundTripper) http.RoundTripper {
 		return roundTripFunc(func(r *http.Request) (*http.Response, error) {
 			if a, ok := runtime.AttemptFrom(r.Context()); ok && a.ResendCount > 0 {
@@ -32,7 +32,7 @@ func otelhttpRecipe(base http.RoundTripper, tp trace.TracerProvider) (*petstore.
 		})
 	}
 	transport := otelhttp.NewTransport(resendCount(base), otelhttp.WithSpanNameFormatter(runtime.SpanName), otelhttp.WithTracerProvider(tp))
-	return petstore.NewClient("http://petstore.test/v1", petstore.WithHTTPClient(&http.Client{Transport: transport}))
+	return petstore.NewClient(petstore.WithBaseURL("http://petstore.test/v1"), petstore.WithHTTPClient(&http.Client{Transport: transport}))
 }
 
 // The recipe names otelhttp's spans "GET /pets/{petId}" and gives the retry its resend
@@ -41,8 +41,8 @@ func TestOtelhttpRecipe(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		spans := tracetest.NewSpanRecorder()
 		tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))
-		c, err := otelhttpRecipe(retrytest.NewTransport(http.HandlerFunc(petJSON), retrytest.Status(503)), tp)
-		if err != nil {
+		c := otelhttpRecipe(retrytest.NewTransport(http.HandlerFunc(petJSON), retrytest.Status(503)), tp)
+		if err := c.Err(); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := c.GetPet(t.Context(), 7); err != nil {
@@ -66,15 +66,15 @@ func TestOtelhttpRecipe(t *testing.T) {
 
 // observerRecipe is docs/client.md's first example: a client that reports to the global
 // OpenTelemetry providers.
-func observerRecipe(baseURL string) (*petstore.Client, error) {
-	c, err := petstore.NewClient(baseURL, petstore.WithObserver(retrygenotel.New()))
-	return c, err
+func observerRecipe(baseURL string) *petstore.Client {
+	c := petstore.NewClient(petstore.WithBaseURL(baseURL), petstore.WithObserver(retrygenotel.New()))
+	return c
 }
 
 // recorderRecipe is docs/client.md's retrytest.Recorder example.
 func recorderRecipe(ctx context.Context, url string, tr *retrytest.Transport) (retrytest.RecordedCall, error) {
 	rec := new(retrytest.Recorder)
-	c, _ := petstore.NewClient(url, petstore.WithObserver(rec), petstore.WithHTTPClient(tr.Client()))
+	c := petstore.NewClient(petstore.WithBaseURL(url), petstore.WithObserver(rec), petstore.WithHTTPClient(tr.Client()))
 	_, err := c.GetPet(ctx, 1)
 	call := rec.Calls()[0] // call.ResendCounts(), call.Statuses(), call.Waits, call.Result.Stop
 	return call, err
@@ -82,7 +82,7 @@ func recorderRecipe(ctx context.Context, url string, tr *retrytest.Transport) (r
 
 // The other recipes of docs/client.md do what the page says.
 func TestDocRecipes(t *testing.T) {
-	if _, err := observerRecipe("http://petstore.test/v1"); err != nil {
+	if err := observerRecipe("http://petstore.test/v1").Err(); err != nil {
 		t.Fatal(err)
 	}
 	synctest.Test(t, func(t *testing.T) {

@@ -27,6 +27,8 @@ type attempt struct {
 	keyHeader     string        // canonical name of the call's idempotency key header; "" for none
 	maxResends    int           // re-sends allowed within this attempt
 	headerTimeout time.Duration // the wait for a response header once a request is written; 0 for none
+	headerLimit   time.Duration // the call's own bound on that wait (WithHeaderTimeout); 0 for none
+	headerErr     error         // what the call's own bound fails the attempt with
 	deadline      time.Time     // when a deadline ends the wait for the answer, if one does
 	noRedirects   bool          // a redirect is the answer, not followed (WithoutRedirects)
 	answerBound   bool          // the attempt's time limit ends with its answer (WithStreamedBody)
@@ -208,7 +210,24 @@ func (a *attempt) wroteRequest(httptrace.WroteRequestInfo) {
 	}
 }
 
-func (a *attempt) headerTimedOut() { a.timedOut(errResponseHeaderTimeout) }
+func (a *attempt) headerTimedOut() {
+	if a.headerErr != nil {
+		a.timedOut(a.headerErr)
+		return
+	}
+	a.timedOut(errResponseHeaderTimeout)
+}
+
+// boundHeader returns the wait for a response header: d, the engine's (0 for none), or
+// the call's own bound when that is shorter, whose end then fails the attempt with the
+// call's error (WithHeaderTimeout).
+func (a *attempt) boundHeader(d time.Duration) time.Duration {
+	if a.headerLimit > 0 && (d <= 0 || a.headerLimit < d) {
+		return a.headerLimit
+	}
+	a.headerErr = nil
+	return d
+}
 
 // limitAnswer aborts the attempt with context.DeadlineExceeded, as a context deadline
 // would end it, unless its answer comes within d.

@@ -355,6 +355,8 @@ type call struct {
 	// through their error: a copy made at the first failure keeps pol itself, and a call
 	// that does not fail, on the stack.
 	decided *Policy
+	// reauthorized: the call has repeated an attempt with a fresh token once.
+	reauthorized bool
 }
 
 // do is Do once the policy is valid and the breaker has let the call through: attempts,
@@ -386,6 +388,9 @@ func (e *Engine) do(ctx context.Context, req *http.Request, p *Policy, cfg *call
 			}
 		}
 		resp, a, err := c.attempt()
+		if err == nil && c.reauthorize(resp, a) {
+			continue // the attempt again with a fresh token: not a retry (see WithTokenRefresh)
+		}
 		resp, done, err := c.settle(resp, a, err)
 		if obs != nil {
 			obs.attemptEnd(resp, err, &c.last, &c.hide)
@@ -409,7 +414,8 @@ func (c *call) attempt() (*http.Response, *attempt, error) {
 	out := outgoing{body: c.nextBody, header: e.attemptHeader(c.req, c.header, c.sent+1, c.obs != nil)}
 	c.nextBody = nil
 	a := &attempt{keyHeader: http.CanonicalHeaderKey(c.pol.IdempotencyKey), maxResends: c.maxAttempts - c.sent - 1,
-		noRedirects: c.cfg.noRedirects, answerBound: c.cfg.streamedBody, facts: c.facts, resendCount: c.sent}
+		noRedirects: c.cfg.noRedirects, answerBound: c.cfg.streamedBody, headerLimit: c.cfg.headerTimeout, headerErr: c.cfg.headerErr,
+		facts: c.facts, resendCount: c.sent}
 	ctx := c.ctx
 	if c.obs != nil {
 		ctx = c.obs.attemptStart(ctx, c.sent, out.header)
@@ -418,6 +424,30 @@ func (c *call) attempt() (*http.Response, *attempt, error) {
 	c.sent += 1 + a.resent()
 	c.now = e.clock()
 	return resp, a, err
+}
+
+// reauthorize repeats attempt a, which got resp, with a fresh token when resp is a 401
+// for an invalid token that the call's WithTokenRefresh may repeat, once per call (see
+// Engine.reauthorize). It reports true when the next attempt is that repeat: the 401
+// attempt has ended for the Observer, the repeat starts as the call's next attempt with
+// no wait between, and it does not count against MaxAttempts.
+func (c *call) reauthorize(resp *http.Response, a *attempt) bool {
+	if c.reauthorized {
+		return false
+	}
+	status := resp.StatusCode
+	h, body, ok := c.e.reauthorize(c.ctx, c.req, resp, a, &c.cfg, c.header)
+	if !ok {
+		return false
+	}
+	if c.obs != nil {
+		c.obs.attemptEnd(nil, nil, &lastOutcome{status: status}, &c.hide)
+	}
+	// The call's errors hide the stale token and the fresh one.
+	c.hide = callSecrets{req: c.req, header: hiding(h, c.header, c.req), keyHeader: c.pol.IdempotencyKey, queryNames: c.e.QueryCredentials}
+	c.header, c.nextBody, c.reauthorized = h, body, true
+	c.maxAttempts++
+	return true
 }
 
 // settle records what attempt a got, for the budget and the decision to come. It returns
@@ -555,7 +585,7 @@ type outgoing struct {
 func (e *Engine) send(client *http.Client, ctx context.Context, req *http.Request, out outgoing, pol *Policy, now, elapsedEnd time.Time, a *attempt) (*http.Response, error) {
 	d, limited := attemptLimit(pol, now, elapsedEnd)
 	actx := a.start(ctx, d, limited && !a.answerBound)
-	a.headerTimeout = e.responseHeaderTimeout()
+	a.headerTimeout = a.boundHeader(e.responseHeaderTimeout())
 	a.deadline, _ = actx.Deadline()
 	if limited && a.answerBound {
 		a.limitAnswer(d)

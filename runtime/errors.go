@@ -48,6 +48,11 @@ var (
 	// ErrEventTooLarge: an event of a stream held more data than its bound allows (see
 	// WithMaxEventSize in a generated package).
 	ErrEventTooLarge = errors.New("server-sent event too large")
+	// ErrStreamIdle: an event stream's connection was cut because nothing arrived for its
+	// idle timeout, or its first event did not arrive in time (see WithStreamIdleTimeout
+	// and WithFirstEventTimeout in a generated package). The error says how long it
+	// waited.
+	ErrStreamIdle = errors.New("event stream idle")
 	// ErrNoLocation: a redirect that an operation answers with has no usable Location:
 	// none, or not an http or https URL to fetch.
 	ErrNoLocation = errors.New("redirect without a usable Location")

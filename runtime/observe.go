@@ -22,7 +22,10 @@ import (
 //
 // For one call the methods are called in order, from the goroutine that makes the call:
 // CallStart, then for each attempt AttemptStart and AttemptEnd, with a Wait between two
-// attempts, then CallEnd. A call refused before its first attempt (the breaker open, the
+// attempts, then CallEnd. The repeat of an attempt with a fresh token (WithTokenRefresh)
+// is no retry and has no Wait: the refused attempt ends with its 401, and the repeat
+// starts as the next attempt, its ResendCount counting the refused one, as
+// CallResult.Attempts does. A call refused before its first attempt (the breaker open, the
 // context done, an invalid policy or option) has CallStart and CallEnd only. Calls run
 // concurrently, so the methods must be safe for concurrent use. Each method that returns
 // a context returns ctx or one derived from it: CallStart's is the context of the call's

@@ -459,3 +459,62 @@ func TestStopReasonsLoggedAtInfo(t *testing.T) {
 		}
 	})
 }
+
+// An attempt refused with a 401 invalid_token and repeated with a fresh token
+// (WithTokenRefresh) is an attempt of its own: it ends with its 401, the repeat starts
+// with the next resend count and no wait before it, and a retry after the repeat is
+// numbered on from both. The call's attempts count all three.
+func TestObserverSeesTheRepeatWithAFreshToken(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		expired := `Bearer realm="api", error="invalid_token"`
+		n := 0
+		tr := retrytest.NewTransport(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			n++
+			switch {
+			case r.Header.Get("Authorization") != "Bearer fresh":
+				w.Header().Set("WWW-Authenticate", expired)
+				w.WriteHeader(401)
+			case n == 2:
+				w.WriteHeader(503)
+			default:
+				io.WriteString(w, "{}")
+			}
+		}))
+		e, rec, waits := observedEngine(tr)
+		refreshes := 0
+		refresh := runtime.WithTokenRefresh(func(context.Context) (http.Header, error) {
+			refreshes++
+			return http.Header{"Authorization": {"Bearer fresh"}}, nil
+		})
+		req, _ := http.NewRequest("GET", "https://api.test/pets/7", nil)
+		req.Header.Set("Authorization", "Bearer stale")
+		var out runtime.Outcome
+		resp, err := e.DoOperation(t.Context(), getPet, req, retrySafe(), refresh, runtime.WithOutcome(&out))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		calls := rec.Calls()
+		if len(calls) != 1 || refreshes != 1 {
+			t.Fatalf("%d calls recorded, %d refreshes, want 1 and 1", len(calls), refreshes)
+		}
+		c := calls[0]
+		if got := c.ResendCounts(); !slices.Equal(got, []int{0, 1, 2}) {
+			t.Errorf("resend counts %v, want [0 1 2]", got)
+		}
+		if got := c.Statuses(); !slices.Equal(got, []int{401, 503, 200}) {
+			t.Errorf("statuses %v, want [401 503 200]", got)
+		}
+		for i, a := range c.Attempts {
+			if !a.Ended || a.Result.Err != nil {
+				t.Errorf("attempt %d: ended %v, error %v", i+1, a.Ended, a.Result.Err)
+			}
+		}
+		if len(c.Waits) != 1 || c.Waits[0].Attempt != 2 || len(*waits) != 1 {
+			t.Errorf("waits %+v (OnRetry %v), want one, after attempt 2", c.Waits, *waits)
+		}
+		if !c.Ended || c.Result.Attempts != 3 || out.Attempts != 3 || c.Result.Stop != runtime.StopSucceeded {
+			t.Errorf("result %+v, outcome %d attempts, want 3 attempts, succeeded", c.Result, out.Attempts)
+		}
+	})
+}

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -26,9 +27,12 @@ type callConfig struct {
 	outcome        *Outcome      // WithOutcome
 	attemptTimeout time.Duration // 0: the policy's
 	header         [][2]string
-	noRedirects    bool                       // WithoutRedirects
-	streamedBody   bool                       // WithStreamedBody
-	check          func(*http.Response) error // WithAnswerCheck
+	noRedirects    bool                                       // WithoutRedirects
+	streamedBody   bool                                       // WithStreamedBody
+	check          func(*http.Response) error                 // WithAnswerCheck
+	headerTimeout  time.Duration                              // WithHeaderTimeout; 0 for the engine's
+	headerErr      error                                      // what an attempt fails with when it runs out
+	refresh        func(context.Context) (http.Header, error) // WithTokenRefresh
 }
 
 // WithMaxAttempts overrides the policy's MaxAttempts for one call; n < 1 keeps the policy's.
@@ -127,6 +131,16 @@ func WithAttemptTimeout(d time.Duration) CallOption {
 // the body, which only the call's context (and the caller closing it) ends. A failed
 // attempt's body is still drained for DrainTimeout at most.
 func WithStreamedBody() CallOption { return func(c *callConfig) { c.streamedBody = true } }
+
+// WithHeaderTimeout bounds each attempt's wait for its response header, once its
+// request is written, to d when d is shorter than Engine.ResponseHeaderTimeout: an event
+// stream waits no longer for its header than for any byte of its events. An attempt that
+// runs out fails with err, which must report Timeout() true, so that it is classified as
+// a timeout: retried when the policy retries what may have reached the server. d <= 0
+// keeps the engine's bound.
+func WithHeaderTimeout(d time.Duration, err error) CallOption {
+	return func(c *callConfig) { c.headerTimeout, c.headerErr = d, err }
+}
 
 // WithAnswerCheck makes check look at the start of each 2xx answer of the call before Do
 // returns it: an event stream's first event, which may be an error in place of the

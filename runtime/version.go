@@ -1,10 +1,20 @@
 package runtime
 
-// SupportPackageIsVersion6 is referenced by every file retrygen generates. A generated
+// SupportPackageIsVersion7 is referenced by every file retrygen generates. A generated
 // client that needs a newer runtime than the one it is built against fails to compile with
-// this name in the message, instead of misbehaving at run time. Version 6 clients document
-// APIError's DecodeBody (Error.DecodeBody), which their callers use to read an error body
-// the spec gives no model.
+// this name in the message, instead of misbehaving at run time. Version 7 clients are made
+// by wire.New, which reports a bad option at the first call, take call options as client
+// options (wire.WithCallDefaults), call wire.DoJSON and wire.DoRaw, get OAuth 2 tokens
+// (wire.ClientCredentials, wire.RefreshToken, wire.TokenSource), stream uploads
+// (wire.Reopen), accumulate streams (wire.Stream.Accumulate) and read rate limits
+// (wire.ResponseInfo.RateLimit). They also report to an Observer (wire.WithObserver),
+// open streams of JSON values one a line (wire.StreamConfig.Lines), and receive webhooks
+// (package webhook, DedupeStore).
+const SupportPackageIsVersion7 = true
+
+// SupportPackageIsVersion6 is referenced by clients generated for version 6, which
+// document APIError's DecodeBody (Error.DecodeBody), which their callers use to read an
+// error body the spec gives no model; they still build against this runtime.
 const SupportPackageIsVersion6 = true
 
 // SupportPackageIsVersion5 is referenced by clients generated for version 5, which read and

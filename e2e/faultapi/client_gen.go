@@ -22,7 +22,7 @@ import (
 	"github.com/retrygen/retrygen/runtime/wire"
 )
 
-const _ = runtime.SupportPackageIsVersion6
+const _ = runtime.SupportPackageIsVersion7
 
 // Client calls the API. It is safe for concurrent use; all its calls share one retry budget and, when
 // enabled, one circuit breaker.
@@ -30,91 +30,116 @@ type Client struct {
 	wire *wire.Client
 }
 
-// Option configures a Client; the With functions make them.
-type Option struct {
+// Option configures a Client: the With functions that return one make them, and any CallOption given
+// to NewClient applies to every call, before the call's own options (WithHeader or
+// WithStreamIdleTimeout for all calls, say). A CallOption that describes one call (WithIdempotencyKey,
+// WithIdempotent, WithResponseInfo, WithCursor, WithMaxPages) makes every call of the client fail with
+// ErrOptionDoesNotApply (see Err).
+type Option interface {
+	option() clientOption
+}
+
+// clientOption is an Option of the client alone.
+type clientOption struct {
 	apply wire.Option
 }
 
-// NewClient returns a client for the API served at baseURL, e.g. "https://api.example.com/v1". By
-// default it sends requests with http.DefaultClient, retries each operation under the policy its spec
-// declares, and caps retries with runtime.DefaultBudget.
-func NewClient(baseURL string, opts ...Option) (*Client, error) {
-	w, err := wire.NewClient(baseURL, wire.Unwrap(opts, func(o Option) wire.Option {
-		return o.apply
-	})...)
-	if err != nil {
-		return nil, err
-	}
-	return &Client{wire: w}, nil
+// option returns o.
+func (o clientOption) option() clientOption {
+	return o
 }
+
+// NewClient returns a client that sends requests to the base URL WithBaseURL gives, e.g.
+// "https://api.example.com/v1" (the spec declares no server). By default it sends them with
+// http.DefaultClient, retries each operation under the policy its spec declares, and caps retries with
+// runtime.DefaultBudget. Operations the spec gives servers of their own go there, unless the base URL
+// is none of the spec's servers. A base URL or an option that cannot be used does not stop NewClient:
+// every call of the client fails with the error, before anything is sent, and Err returns it.
+func NewClient(opts ...Option) *Client {
+	return &Client{wire: wire.New(wire.Unwrap(opts, func(o Option) wire.Option {
+		return o.option().apply
+	})...)}
+}
+
+// Err returns why the client cannot make calls (a base URL or an option NewClient could not use),
+// which each of its calls returns too; nil when it can.
+func (c *Client) Err() error {
+	return c.wire.Err()
+}
+
+// WithBaseURL sends the calls to baseURL, an absolute http or https URL without query or fragment,
+// e.g. "https://api.example.com/v1" or a test server's URL, instead of the spec's first server. A base
+// URL that is none of the spec's servers sends every operation there, operations with servers of their
+// own included.
+func WithBaseURL(baseURL string) Option { return clientOption{wire.WithBaseURL(baseURL)} }
 
 // WithHTTPClient sends every attempt with hc instead of http.DefaultClient. Do not give it a transport
 // that retries by itself: its attempts would multiply the client's.
-func WithHTTPClient(hc *http.Client) Option { return Option{wire.WithHTTPClient(hc)} }
+func WithHTTPClient(hc *http.Client) Option { return clientOption{wire.WithHTTPClient(hc)} }
 
 // WithRequestEditor calls edit on each request before it is sent, for example to add authentication.
 // It runs once per call, before the first attempt, never on a redirect, so credentials it adds are not
 // carried to another host. An error from edit ends the call before anything is sent.
 func WithRequestEditor(edit func(ctx context.Context, req *http.Request) error) Option {
-	return Option{wire.WithRequestEditor(edit)}
+	return clientOption{wire.WithRequestEditor(edit)}
 }
 
 // WithUserAgent sets the User-Agent header of every request.
-func WithUserAgent(ua string) Option { return Option{wire.WithUserAgent(ua)} }
+func WithUserAgent(ua string) Option { return clientOption{wire.WithUserAgent(ua)} }
 
 // WithLogger logs each retry at WARN level to l, and at INFO why a call that retried, or could not,
 // stopped, without header values or bodies.
-func WithLogger(l *slog.Logger) Option { return Option{wire.WithLogger(l)} }
+func WithLogger(l *slog.Logger) Option { return clientOption{wire.WithLogger(l)} }
 
 // WithOnRetry calls fn before each wait between attempts.
-func WithOnRetry(fn func(RetryEvent)) Option { return Option{wire.WithOnRetry(fn)} }
+func WithOnRetry(fn func(RetryEvent)) Option { return clientOption{wire.WithOnRetry(fn)} }
 
 // WithObserver reports every call, attempt and wait to o, and why each call stopped: retrygenotel.New
 // makes one that records OpenTelemetry traces and metrics, retrytest.Recorder one for tests. An event
 // stream is one call whose connections are its attempts; a paginated walk is one call with each page a
 // call under it.
-func WithObserver(o Observer) Option { return Option{wire.WithObserver(o)} }
+func WithObserver(o Observer) Option { return clientOption{wire.WithObserver(o)} }
 
 // WithRetryBudget caps the retries of all calls to ratio of recent requests, plus minPerSecond retries
 // per second, instead of the default budget.
 func WithRetryBudget(ratio, minPerSecond float64) Option {
-	return Option{wire.WithRetryBudget(ratio, minPerSecond)}
+	return clientOption{wire.WithRetryBudget(ratio, minPerSecond)}
 }
 
 // WithoutRetryBudget lets every call make all the attempts its policy allows, however many other calls
 // are failing.
-func WithoutRetryBudget() Option { return Option{wire.WithoutRetryBudget()} }
+func WithoutRetryBudget() Option { return clientOption{wire.WithoutRetryBudget()} }
 
 // WithCircuitBreaker stops calls for coolDown after failures consecutive failed calls, then lets one
 // probe call through to decide whether to close again.
 func WithCircuitBreaker(failures int, coolDown time.Duration) Option {
-	return Option{wire.WithCircuitBreaker(failures, coolDown)}
+	return clientOption{wire.WithCircuitBreaker(failures, coolDown)}
 }
 
 // WithJitterSource makes rnd the random source of the backoff's jitter: each call returns a number in
 // [0, 1). A seeded source, e.g. rand.New(rand.NewPCG(1, 2)).Float64, makes the waits of a test
 // repeatable.
-func WithJitterSource(rnd func() float64) Option { return Option{wire.WithJitterSource(rnd)} }
+func WithJitterSource(rnd func() float64) Option { return clientOption{wire.WithJitterSource(rnd)} }
 
 // WithResponseHeaderTimeout bounds how long each attempt waits for its response header once the
 // request is written: 30s by default; runtime.NoResponseHeaderTimeout turns the bound off, for long
 // polls.
 func WithResponseHeaderTimeout(d time.Duration) Option {
-	return Option{wire.WithResponseHeaderTimeout(d)}
+	return clientOption{wire.WithResponseHeaderTimeout(d)}
 }
 
 // WithMaxBodySize caps the bytes of a response body decoded whole: 32 MiB by default;
 // runtime.NoBodyLimit turns the cap off. A larger body fails the call.
-func WithMaxBodySize(n int64) Option { return Option{wire.WithMaxBodySize(n)} }
+func WithMaxBodySize(n int64) Option { return clientOption{wire.WithMaxBodySize(n)} }
 
 // WithoutServerRetrySignals makes every call ignore the x-should-retry and Stripe-Should-Retry
 // response headers, by which the server says whether repeating a request is safe: each call is then
 // retried under its operation's policy alone.
-func WithoutServerRetrySignals() Option { return Option{wire.WithoutServerRetrySignals()} }
+func WithoutServerRetrySignals() Option { return clientOption{wire.WithoutServerRetrySignals()} }
 
 // WithPolicyOverride lets fn adjust the retry policy of every call, e.g. to cap MaxAttempts
 // client-wide. fn receives a copy; changing it does not change the operation's own policy.
-func WithPolicyOverride(fn func(*Policy)) Option { return Option{wire.WithPolicyOverride(fn)} }
+func WithPolicyOverride(fn func(*Policy)) Option { return clientOption{wire.WithPolicyOverride(fn)} }
 
 // CallOption changes how one call is made; pass it as the last argument of a method.
 type CallOption struct {
@@ -129,6 +154,11 @@ func callOptions(opts []CallOption) []wire.CallOption {
 // unwrap returns o as runtime/wire takes it.
 func (o CallOption) unwrap() wire.CallOption {
 	return o.apply
+}
+
+// option makes o an Option: it applies to every call of the client.
+func (o CallOption) option() clientOption {
+	return clientOption{wire.WithCallDefaults(o.apply)}
 }
 
 // WithMaxAttempts makes at most n attempts for this call.
@@ -161,6 +191,24 @@ func WithMaxReconnects(n int) CallOption { return CallOption{wire.WithMaxReconne
 // larger one ends the stream with an error that matches ErrEventTooLarge. Other calls ignore it.
 func WithMaxEventSize(n int) CallOption { return CallOption{wire.WithMaxEventSize(n)} }
 
+// WithStreamIdleTimeout cuts an event stream's connection when no byte of it arrives for d: its
+// response header, or any byte of its events, heartbeat comments included. The stream then goes on as
+// after any cut: a retry-safe operation reconnects with Last-Event-ID, any other ends with a
+// *StreamError that matches ErrStreamIdle and says how long it waited. By default d is 5 minutes, or
+// what the spec's x-stream-idle-timeout says; a negative d turns the bound off. Given to NewClient it
+// applies to every stream. Other calls ignore it.
+func WithStreamIdleTimeout(d time.Duration) CallOption {
+	return CallOption{wire.WithStreamIdleTimeout(d)}
+}
+
+// WithFirstEventTimeout cuts an event stream's connection when its response header does not arrive
+// within d of its request, or its first event within d of its header, heartbeats or not; the cut is
+// handled as WithStreamIdleTimeout's. By default only the idle bound applies. Given to NewClient it
+// applies to every stream. Other calls ignore it.
+func WithFirstEventTimeout(d time.Duration) CallOption {
+	return CallOption{wire.WithFirstEventTimeout(d)}
+}
+
 // WithCursor starts a paginated walk (an <Op>All or <Op>Pages method) at the page that cursor asks
 // for: a page's Next, or a PageError's Cursor, to resume a walk where it stopped. Other calls ignore
 // it.
@@ -178,6 +226,44 @@ func WithResponseInfo(info *ResponseInfo) CallOption {
 	return CallOption{wire.WithResponseInfo((*wire.ResponseInfo)(info))}
 }
 
+// endpoint is how Do and DoRaw call an endpoint the spec lacks: with the document's retry policies and
+// security requirement.
+var endpoint = wire.Endpoint{
+	Idempotent:    &policyIdempotent,
+	NotIdempotent: &policyNotIdempotent,
+}
+
+// Do calls an endpoint that the spec lacks or describes wrongly, as the methods call theirs: under the
+// client's base URL, with its credentials (the document's security requirement), retries, budget,
+// breaker and errors (an *APIError). path is the path under the base URL, with a query if it has one:
+// build it with Path, which escapes each value. body, when not nil, is sent as JSON, or as it is,
+// application/octet-stream, when it is an io.Reader; a 2xx answer's JSON body is decoded into out,
+// when not nil.
+//
+// A GET, HEAD, OPTIONS, TRACE, PUT or DELETE is retried under the document's policy, as an operation
+// with that method would be; a POST, PATCH or other method only when the call sends an idempotency key
+// (WithIdempotencyKey) or is declared safe to repeat (WithIdempotent). A path that would leave the
+// base URL (a host, a dot segment, an empty one, a backslash, a fragment, a placeholder Path did not
+// fill) fails the call before anything is sent.
+func (c *Client) Do(ctx context.Context, method, path string, body, out any, opts ...CallOption) error {
+	return c.wire.DoJSON(ctx, &endpoint, method, path, body, out, callOptions(opts))
+}
+
+// DoRaw is Do that returns the 2xx response with its body unread, for the caller to read and close:
+// for an answer that is not JSON, or its headers.
+func (c *Client) DoRaw(ctx context.Context, method, path string, body any, opts ...CallOption) (*http.Response, error) {
+	return c.wire.DoRaw(ctx, &endpoint, method, path, body, callOptions(opts))
+}
+
+// Path returns a path for Do and DoRaw: template with each {placeholder}, in order, replaced by the
+// next of values, written as fmt.Sprint writes it and escaped as one path segment, as the methods
+// escape their path parameters ("../admin" is sent as "..%2Fadmin"):
+// Path("/repos/{owner}/{repo}/topics", owner, repo). A placeholder without a value, a value without a
+// placeholder, or an empty value leaves a path that Do refuses.
+func Path(template string, values ...any) string {
+	return wire.PathOf(template, values...)
+}
+
 // ResponseInfo describes how a call went, for WithResponseInfo.
 type ResponseInfo struct {
 	// StatusCode is the final response's status, 0 when the call got none.
@@ -190,6 +276,12 @@ type ResponseInfo struct {
 	// RetryAfter is the last Retry-After (or retry-after-ms) hint the server sent on any
 	// attempt of the call, 0 when none.
 	RetryAfter time.Duration
+}
+
+// RateLimit returns the rate limit the final response's headers describe: X-RateLimit-Remaining and
+// its kin, the RateLimit fields, OpenAI's x-ratelimit-remaining-requests (see RateLimitStatus).
+func (i *ResponseInfo) RateLimit() RateLimitStatus {
+	return (*wire.ResponseInfo)(i).RateLimit()
 }
 
 // noCompare, the first field of Nullable and of the package's schema, parameter and header structs,
@@ -319,7 +411,18 @@ func (d *Date) UnmarshalText(text []byte) error {
 	return (*wire.Date)(d).UnmarshalText(text)
 }
 
-// File is a file sent as a part of a multipart request body.
+// Reopen returns a request body, a File's or a binary body's, whose content open gives: each attempt
+// that sends it calls open for a reader of its own, and closes it, so that a body that cannot seek (a
+// download, a command's output) can be sent again on a retry. Read directly, it reads what the first
+// open gives.
+func Reopen(open func() (io.ReadCloser, error)) io.Reader {
+	return wire.Reopen(open)
+}
+
+// File is a file sent as a part of a multipart request body, streamed from Body as the request is
+// sent: a large file never sits in memory. A retry sends it again when Body can seek (an *os.File, a
+// bytes.Reader), is a Reopen body, or ends within 1 MiB, which the client keeps; with any other Body
+// the call is not retried, and its error matches ErrBodyNotReplayable.
 type File struct {
 	// Name is the filename sent; when empty, the base name of Body's Name method (an *os.File
 	// has one), else the property's name. A name with a control character fails the call.
@@ -425,11 +528,14 @@ func (e *StreamError) Unwrap() error {
 //
 //	func (e *APIError) Error() string
 //	func (e *APIError) Unwrap() []error        // Cause, Err and Model, for errors.Is and errors.As
+//	func (e *APIError) Code() string           // the error code of a JSON body ("invalid_api_key"); "" when none
 //	func (e *APIError) DecodeBody(v any) error // Body as JSON into v, credentials REDACTED
+//	func (e *APIError) RateLimit() RateLimitStatus // the rate limit Header describes: on a 429, when the quota comes back
 //
 // A status the spec declares no error model for (a 401 where only 404 has one, say) leaves Model nil:
-// DecodeBody reads the server's message and code from the body into a struct of the caller's, such as
-// struct{ Error struct{ Message, Code string } }.
+// Code reads the common places of an error code ({"error": {"code": …}}, {"code": …}, OAuth's
+// {"error": …}), and DecodeBody the rest of the body into a struct of the caller's, such as struct{
+// Error struct{ Message, Param string } }.
 type APIError = runtime.Error
 
 // PageError ends a paginated walk (an <Op>All or <Op>Pages method) at the page it could not get;
@@ -517,6 +623,23 @@ type RetryEvent = runtime.RetryEvent
 //	CallEnd(ctx context.Context, result runtime.CallResult)                     // attempts and stop reason
 type Observer = runtime.Observer
 
+// RateLimitStatus is what a response says of the caller's rate limit, from ResponseInfo.RateLimit or
+// APIError.RateLimit. It is runtime.RateLimit (under a name of its own: RateLimit is a common schema
+// name, github.json's rate-limit):
+//
+//	Limit     int64     // the requests the window allows; -1 when the response does not say
+//	Remaining int64     // the requests left in the window; -1 when the response does not say
+//	Used      int64     // the requests made in the window; -1 when the response does not say
+//	Reset     time.Time // when the window starts again; zero when the response does not say
+//
+//	func (r RateLimitStatus) Known() bool // whether the response said anything of its rate limit
+//
+// It reads RateLimit (draft-ietf-httpapi-ratelimit-headers, with RateLimit-Policy), else
+// RateLimit-Limit, -Remaining and -Reset, else X-RateLimit-Limit, -Remaining, -Used and -Reset (a Unix
+// time, or seconds when small), else OpenAI's x-ratelimit-limit-requests, -remaining-requests and
+// -reset-requests; a value that does not parse is left out.
+type RateLimitStatus = runtime.RateLimit
+
 // Reasons a call failed or stopped retrying, for errors.Is.
 var (
 	ErrExhausted           = runtime.ErrExhausted
@@ -545,9 +668,10 @@ var (
 	ErrTooManyPages        = runtime.ErrTooManyPages
 	ErrEventTooLarge       = runtime.ErrEventTooLarge
 	ErrOutcomeUnknown      = runtime.ErrOutcomeUnknown
+	ErrStreamIdle          = runtime.ErrStreamIdle
 )
 
-// policyIdempotent is the retry policy of UploadFile, GetItem and GetDailyReport.
+// policyIdempotent is the retry policy of UploadFile, GetItem, GetDailyReport and Do (GET, PUT...).
 var policyIdempotent = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,
@@ -558,7 +682,7 @@ var policyIdempotent = runtime.Policy{
 	Idempotent:       true,
 }
 
-// policyNotIdempotent is the retry policy of PatchItem.
+// policyNotIdempotent is the retry policy of PatchItem and Do (POST, PATCH...).
 var policyNotIdempotent = runtime.Policy{
 	MaxAttempts:      4,
 	InitialDelay:     500 * time.Millisecond,

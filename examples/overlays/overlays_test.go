@@ -127,10 +127,7 @@ func TestOneKeyPerCall(t *testing.T) {
 			w.Header().Set("Content-Type", "application/json")
 			io.WriteString(w, `+"`"+`{"id": "cus_1", "object": "customer"}`+"`"+`)
 		}), retrytest.Status(503), retrytest.Status(503))
-		c, err := NewClient("https://api.stripe.test", WithHTTPClient(tr.Client()), WithBearerAuth("sk_test"))
-		if err != nil {
-			t.Fatal(err)
-		}
+		c := NewClient(WithBaseURL("https://api.stripe.test"), WithHTTPClient(tr.Client()), WithBearerAuth("sk_test"))
 		for range 2 {
 			if _, err := c.PostCustomers(context.Background(), &PostCustomersRequest{}); err != nil {
 				t.Fatal(err)

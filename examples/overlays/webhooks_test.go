@@ -233,10 +233,7 @@ func TestDownstreamGaveUp(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		api := retrytest.NewTransport(nil, retrytest.RetryAfter(503, 20*time.Second), retrytest.RetryAfter(503, 20*time.Second),
 			retrytest.RetryAfter(503, 20*time.Second), retrytest.RetryAfter(503, 20*time.Second))
-		c, err := NewClient("https://api.openai.test/v1", WithHTTPClient(api.Client()), WithAPIKeyAuth("sk-test"))
-		if err != nil {
-			t.Fatal(err)
-		}
+		c := NewClient(WithBaseURL("https://api.openai.test/v1"), WithHTTPClient(api.Client()), WithAPIKeyAuth("sk-test"))
 		rc := receiver(t, &handler{client: c}, secret)
 		resp := serve(rc, delivery(secret, time.Now(), body))
 		if resp.StatusCode != 503 || resp.Header.Get("Retry-After") != "20" {

@@ -56,7 +56,7 @@ func run(ctx context.Context, w io.Writer, listen func(network, addr string) (ne
 
 	baseURL := "http://" + ln.Addr().String() + "/v1"
 	calls := &caller{log: log}
-	c, err := client.NewClient(baseURL,
+	c := client.NewClient(client.WithBaseURL(baseURL),
 		client.WithHTTPClient(hc),
 		client.WithOnRetry(calls.onRetry),
 		// This run fails a dozen calls within seconds. The default retry budget (retries
@@ -67,9 +67,6 @@ func run(ctx context.Context, w io.Writer, listen func(network, addr string) (ne
 		// declare none and send none.
 		client.WithBearerAuth("demo-token"),
 	)
-	if err != nil {
-		return err
-	}
 	log.printf("retrygen petstore example: the generated client against a flaky server at %s", baseURL)
 
 	calls.begin("listPets", "GET is safe, so it is retried under the document's x-retry (3 attempts,",
@@ -172,7 +169,7 @@ func run(ctx context.Context, w io.Writer, listen func(network, addr string) (ne
 	defer lateServer.Close()
 	var startLate sync.Once
 	var startErr error
-	c2, err := client.NewClient("http://"+lateAddr+"/v1",
+	c2 := client.NewClient(client.WithBaseURL("http://"+lateAddr+"/v1"),
 		client.WithHTTPClient(hc),
 		client.WithoutRetryBudget(),
 		client.WithOnRetry(func(ev client.RetryEvent) {
@@ -187,9 +184,6 @@ func run(ctx context.Context, w io.Writer, listen func(network, addr string) (ne
 				go lateServer.Serve(l)
 			})
 		}))
-	if err != nil {
-		return err
-	}
 	calls.begin("feedPet", "a connection that could not be opened sent nothing, so even this POST is",
 		"retried (under the document's x-retry: 3 attempts, 100ms-1s backoff)")
 	pet, err = c2.FeedPet(ctx, 7, client.Meal{Food: "kibble"})

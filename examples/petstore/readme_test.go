@@ -19,10 +19,7 @@ import (
 
 // readmeStream is the README's streaming-with-authentication example, line for line.
 func readmeStream(ctx context.Context, w io.Writer, baseURL, token string, hc *http.Client) error {
-	c, err := client.NewClient(baseURL, client.WithBearerAuth(token), client.WithHTTPClient(hc))
-	if err != nil {
-		return err
-	}
+	c := client.NewClient(client.WithBaseURL(baseURL), client.WithBearerAuth(token), client.WithHTTPClient(hc))
 	stream, err := c.WatchPet(ctx, 1)
 	if err != nil {
 		return err // the stream could not be opened, after the operation's retries

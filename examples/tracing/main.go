@@ -60,11 +60,8 @@ func run(ctx context.Context, w io.Writer) error {
 		w.WriteHeader(http.StatusServiceUnavailable)
 		io.WriteString(w, `{"title":"overloaded"}`)
 	}))
-	toStore, err := client.NewClient("http://store.test/v1", client.WithHTTPClient(store.Client()),
+	toStore := client.NewClient(client.WithBaseURL("http://store.test/v1"), client.WithHTTPClient(store.Client()),
 		client.WithObserver(observer), client.WithJitterSource(jitter))
-	if err != nil {
-		return err
-	}
 
 	// The gateway asks the store for each pet; when the store's client gives up, the
 	// gateway answers 503, and OneRetryLayer tells its callers not to retry.
@@ -79,13 +76,10 @@ func run(ctx context.Context, w io.Writer) error {
 	}), "gateway", otelhttp.WithTracerProvider(tp), otelhttp.WithPropagators(propagators),
 		otelhttp.WithSpanNameFormatter(func(string, *http.Request) string { return "gateway GET /pets/{petId}" })))
 	front := retrytest.NewTransport(gateway)
-	c, err := client.NewClient("http://gateway.test/v1", client.WithHTTPClient(front.Client()),
+	c := client.NewClient(client.WithBaseURL("http://gateway.test/v1"), client.WithHTTPClient(front.Client()),
 		client.WithObserver(observer), client.WithJitterSource(jitter))
-	if err != nil {
-		return err
-	}
 
-	_, err = c.GetPet(ctx, 7)
+	_, err := c.GetPet(ctx, 7)
 	fmt.Fprintf(w, "result: %v\n\n", err)
 	fmt.Fprintf(w, "requests: gateway %d, store %d\n\n", len(front.Requests()), len(store.Requests()))
 	writeTree(w, spans.Ended())

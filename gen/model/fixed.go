@@ -29,10 +29,11 @@ func FixedNames() Reserved {
 	r := Reserved{
 		Package: []string{
 			"APIError", "CallOption", "Client", "Date", "DateOf", "Deref", "EventError", "EventStream", "File", "NewClient",
-			"Null", "Nullable", "Observer", "Option", "PageError", "ParseDate", "Policy", "Ptr",
-			"ResponseInfo", "RetryEvent", "Some", "StreamError", "callOptions", "noCompare",
+			"Null", "Nullable", "OAuth2Token", "OAuth2TokenSource", "Observer", "Option", "PageError", "ParseDate", "Path",
+			"Policy", "Ptr", "RateLimitStatus", "Reopen", "ResponseInfo", "RetryEvent", "Some", "StreamError",
+			"callOptions", "clientOption", "endpoint", "noCompare",
 		},
-		ClientMembers: []string{"wire"},
+		ClientMembers: []string{"Do", "DoRaw", "Err", "wire"},
 		Imports:       []string{"context", "http", "io", "iter", "json", "runtime", "slog", "time", "wire"},
 		Locals:        []string{"c", "ctx", "params", "body", "opts", "r", "resp", "err", "out", "w", "stream", "pg"},
 		Webhook: []string{
@@ -58,5 +59,5 @@ var sentinels = []string{
 	"ErrStatusNotRetried", "ErrNotRetrySafe", "ErrNotRetryable", "ErrConnectionErrorsOff", "ErrBodyTooLarge",
 	"ErrOptionDoesNotApply", "ErrRetriesOff", "ErrServerSaidNoRetry", "ErrRequestBody",
 	"ErrContentType", "ErrTrailingData", "ErrUndeclaredStatus", "ErrStreamClosed", "ErrNoLocation", "ErrNoVariant", "ErrManyVariants",
-	"ErrPageLoop", "ErrPageLink", "ErrTooManyPages", "ErrEventTooLarge", "ErrOutcomeUnknown",
+	"ErrPageLoop", "ErrPageLink", "ErrTooManyPages", "ErrEventTooLarge", "ErrOutcomeUnknown", "ErrStreamIdle",
 }

@@ -35,6 +35,9 @@ type API struct {
 	// Webhooks are the requests the API sends, sorted by name: 3.1 webhooks, then the
 	// callbacks of the operations in operation order.
 	Webhooks []*Webhook
+	// Endpoint is how Do and DoRaw call an endpoint the spec lacks; nil gives them the
+	// runtime's default policy and no credentials.
+	Endpoint *Endpoint
 }
 
 // Server is one entry of the document's servers list.

@@ -26,6 +26,11 @@ func CallOptions() []Option { return slices.Clone(callOptions) }
 
 var clientOptions = []Option{
 	{
+		Name:   "WithBaseURL",
+		Params: "baseURL string",
+		Doc:    "WithBaseURL sends the calls to baseURL, an absolute http or https URL without query or fragment, e.g. \"https://api.example.com/v1\" or a test server's URL, instead of the spec's first server. A base URL that is none of the spec's servers sends every operation there, operations with servers of their own included.",
+	},
+	{
 		Name:   "WithHTTPClient",
 		Params: "hc *http.Client",
 		Doc:    "WithHTTPClient sends every attempt with hc instead of http.DefaultClient. Do not give it a transport that retries by itself: its attempts would multiply the client's.",
@@ -133,6 +138,16 @@ var callOptions = []Option{
 		Name:   "WithMaxEventSize",
 		Params: "n int",
 		Doc:    "WithMaxEventSize lets one event of an event stream hold at most n bytes (16 MiB by default); a larger one ends the stream with an error that matches ErrEventTooLarge. Other calls ignore it.",
+	},
+	{
+		Name:   "WithStreamIdleTimeout",
+		Params: "d time.Duration",
+		Doc:    "WithStreamIdleTimeout cuts an event stream's connection when no byte of it arrives for d: its response header, or any byte of its events, heartbeat comments included. The stream then goes on as after any cut: a retry-safe operation reconnects with Last-Event-ID, any other ends with a *StreamError that matches ErrStreamIdle and says how long it waited. By default d is 5 minutes, or what the spec's x-stream-idle-timeout says; a negative d turns the bound off. Given to NewClient it applies to every stream. Other calls ignore it.",
+	},
+	{
+		Name:   "WithFirstEventTimeout",
+		Params: "d time.Duration",
+		Doc:    "WithFirstEventTimeout cuts an event stream's connection when its response header does not arrive within d of its request, or its first event within d of its header, heartbeats or not; the cut is handled as WithStreamIdleTimeout's. By default only the idle bound applies. Given to NewClient it applies to every stream. Other calls ignore it.",
 	},
 	{
 		Name:   "WithCursor",

@@ -12,7 +12,7 @@ import (
 // sees, for a test to assert on: "3 attempts, resend counts 1 and 2, stopped: exhausted".
 //
 //	rec := new(retrytest.Recorder)
-//	c, _ := petstore.NewClient(url, petstore.WithObserver(rec), petstore.WithHTTPClient(tr.Client()))
+//	c := petstore.NewClient(petstore.WithBaseURL(url), petstore.WithObserver(rec), petstore.WithHTTPClient(tr.Client()))
 //	_, err := c.GetPet(ctx, 1)
 //	call := rec.Calls()[0]
 //	// call.ResendCounts() == []int{0, 1, 2}, call.Result.Stop == runtime.StopExhausted

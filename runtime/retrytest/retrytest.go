@@ -12,7 +12,7 @@
 //				w.Header().Set("Content-Type", "application/json")
 //				io.WriteString(w, `[{"id": 1, "name": "Rex"}]`)
 //			}), retrytest.Status(503), retrytest.RetryAfter(429, 2*time.Second))
-//			c, _ := petstore.NewClient("http://petstore.test", petstore.WithHTTPClient(tr.Client()))
+//			c := petstore.NewClient(petstore.WithBaseURL("http://petstore.test"), petstore.WithHTTPClient(tr.Client()))
 //			pets, err := c.ListPets(context.Background(), nil)
 //			// err == nil, len(pets) == 1, tr.Requests() == 3, and the waits took no real time.
 //		})

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+
+	"github.com/retrygen/retrygen/runtime"
 )
 
 // Credential is how one security scheme of the spec authenticates a request: an API key
@@ -19,6 +21,13 @@ type Credential struct {
 	value string // a fixed value, already with its prefix ("Bearer ...")
 	fn    func(ctx context.Context) (string, error)
 	pre   string // the prefix of fn's value, e.g. "Bearer "
+
+	// An OAuth 2 grant's endpoint and the grant (ClientCredentials, RefreshToken), or a
+	// TokenSource; tok is their tokens for one client, made by WithCredential.
+	oauth  *OAuth2
+	grant  string
+	source func() (*Token, error)
+	tok    *tokens
 }
 
 // APIKey sends key as the header, query parameter or cookie name; in is "header",
@@ -53,7 +62,9 @@ func Basic(user, password string) Credential {
 		value: "Basic " + base64.StdEncoding.EncodeToString([]byte(user+":"+password))}
 }
 
-func (c Credential) configured() bool { return c.fn != nil || c.value != "" }
+func (c Credential) configured() bool {
+	return c.fn != nil || c.value != "" || c.oauth != nil || c.source != nil
+}
 
 // WithCredential makes the client authenticate the operations whose security
 // requirements name scheme (the key under components.securitySchemes) with cred. A
@@ -62,6 +73,9 @@ func WithCredential(scheme string, cred Credential) Option {
 	return func(c *Client) {
 		if c.creds == nil {
 			c.creds = map[string]Credential{}
+		}
+		if cred.oauth != nil || cred.source != nil {
+			cred.tok = newTokens(&cred) // the client's own cache
 		}
 		c.creds[scheme] = cred
 		if cred.in == "query" {
@@ -81,11 +95,12 @@ func (r *Request) Security(alternatives ...[]string) { r.security = alternatives
 // errNoCredential is the cause of a credential function that returned an empty value.
 var errNoCredential = errors.New("credential function returned an empty value")
 
-// authenticate adds the credentials r's security requirement asks for. A credential's
+// authenticate adds the credentials r's security requirement asks for, and returns the
+// runtime.WithTokenRefresh of an OAuth 2 token among them (nil for none). A credential's
 // value never appears in the error.
-func (c *Client) authenticate(ctx context.Context, r *Request, header http.Header) error {
+func (c *Client) authenticate(ctx context.Context, r *Request, header http.Header) (refresh runtime.CallOption, err error) {
 	if len(r.security) == 0 || len(c.creds) == 0 {
-		return nil
+		return nil, nil
 	}
 	var chosen []string
 	found := false
@@ -103,35 +118,43 @@ func (c *Client) authenticate(ctx context.Context, r *Request, header http.Heade
 		}
 	}
 	if !found {
-		return nil
+		return nil, nil
 	}
 	for _, s := range chosen {
 		cred := c.creds[s]
 		v := cred.value
-		if cred.fn != nil {
+		switch {
+		case cred.tok != nil:
+			if v, err = cred.tok.authorization(ctx); err != nil {
+				return nil, fmt.Errorf("credential %s: %w", s, err)
+			}
+			if refresh == nil {
+				refresh = cred.tok.refresher(v)
+			}
+		case cred.fn != nil:
 			got, err := cred.fn(ctx)
 			if err != nil {
-				return fmt.Errorf("credential %s: %w", s, err)
+				return nil, fmt.Errorf("credential %s: %w", s, err)
 			}
 			if got == "" {
-				return fmt.Errorf("credential %s: %w", s, errNoCredential)
+				return nil, fmt.Errorf("credential %s: %w", s, errNoCredential)
 			}
 			v = cred.pre + got
 		}
 		if !validHeaderValue(v) {
-			return fmt.Errorf("credential %s: value contains a control character", s)
+			return nil, fmt.Errorf("credential %s: value contains a control character", s)
 		}
 		switch cred.in {
 		case "query":
 			r.query.Set(cred.name, v)
 		case "cookie":
 			if strings.Contains(v, ";") {
-				return fmt.Errorf("credential %s: cookie value contains a semicolon", s)
+				return nil, fmt.Errorf("credential %s: cookie value contains a semicolon", s)
 			}
 			r.cookies = append(r.cookies, cred.name+"="+v)
 		default:
 			header.Set(cred.name, v)
 		}
 	}
-	return nil
+	return refresh, nil
 }

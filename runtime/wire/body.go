@@ -71,16 +71,29 @@ func (r *Request) StyledFormBody(contentType string, v any, styles ...FormStyle)
 	r.body, r.contentType = strings.NewReader(values.Encode()), contentType
 }
 
-// RawBody sends body as it is. Bytes, strings and readers that can seek can be sent again
-// on a retry; any other reader is sent once, and the call is not retried. A nil body
-// sends none.
+// RawBody sends body as it is, streamed from the reader. Bytes, strings, readers that can
+// seek (sent from where they stood) and Reopen's bodies can be sent again on a retry, and
+// so can any other reader that ends within BufferedBodyLimit; a longer one is sent once,
+// and the call is not retried (runtime.ErrBodyNotReplayable). A nil body sends none.
 func (r *Request) RawBody(contentType string, body io.Reader) {
-	if body != nil {
-		r.body, r.contentType = body, contentType
+	if body == nil {
+		return
 	}
+	r.contentType = contentType
+	switch body.(type) {
+	case *bytes.Reader, *strings.Reader, *bytes.Buffer:
+		r.body = body // net/http sends these with their length, and replays them
+		return
+	case *reopener:
+	case io.Seeker:
+		r.body = body // see replayable
+		return
+	}
+	r.src = &source{parts: []bodyPart{readerPart("", body)}}
 }
 
-// MultipartBody sends the parts written to m as multipart/form-data.
+// MultipartBody sends the parts written to m as multipart/form-data, each file streamed
+// from its reader as the body is sent (see Multipart).
 func (r *Request) MultipartBody(m *Multipart) {
 	if err := m.w.Close(); err != nil {
 		m.fail(err)
@@ -89,15 +102,34 @@ func (r *Request) MultipartBody(m *Multipart) {
 		r.fail(fmt.Errorf("request body: %w", m.err))
 		return
 	}
-	r.body, r.contentType = bytes.NewReader(m.buf.Bytes()), m.w.FormDataContentType()
+	m.flush()
+	r.contentType = m.w.FormDataContentType()
+	if b := m.src.inMemory(); b != nil {
+		r.body = b
+		return
+	}
+	r.src = &m.src
 }
 
-// Multipart builds a multipart/form-data body in memory, so that it can be sent again on
-// a retry. Its methods record the first problem, which Request.MultipartBody reports.
+// Multipart builds a multipart/form-data body: its fields in memory, its files as the
+// readers they are, read only when the body is sent, so that a large file never sits in
+// memory. The body is the one multipart.Writer writes, byte for byte. A file that can
+// seek, is a Reopen body or ends within BufferedBodyLimit can be sent again on a retry;
+// with any other the call is not retried. Its methods record the first problem, which
+// Request.MultipartBody reports.
 type Multipart struct {
-	buf bytes.Buffer
+	buf bytes.Buffer // what the writer wrote since the last file
+	src source
 	w   *multipart.Writer
 	err error
+}
+
+// flush moves what the writer wrote into a part of the body.
+func (m *Multipart) flush() {
+	if m.buf.Len() > 0 {
+		m.src.parts = append(m.src.parts, bodyPart{data: bytes.Clone(m.buf.Bytes())})
+		m.buf.Reset()
+	}
 }
 
 // NewMultipart returns an empty multipart body.
@@ -252,14 +284,14 @@ func (m *Multipart) File(name, contentType string, f *File) {
 	h := textproto.MIMEHeader{}
 	h.Set("Content-Disposition", `form-data; name="`+quoteEscaper.Replace(name)+`"; filename="`+quoteEscaper.Replace(filename)+`"`)
 	h.Set("Content-Type", ct)
-	part, err := m.w.CreatePart(h)
-	if err != nil {
+	if _, err := m.w.CreatePart(h); err != nil {
 		m.fail(err)
 		return
 	}
-	if _, err := io.Copy(part, f.Body); err != nil {
-		m.fail(fmt.Errorf("part %q: %w", name, err))
-	}
+	// The writer has written the part's header; its content is f.Body's, read when the
+	// body is sent, and the writer goes on after it.
+	m.flush()
+	m.src.parts = append(m.src.parts, readerPart(name, f.Body))
 }
 
 // checkPartType refuses a part's Content-Type that would not be one header value naming

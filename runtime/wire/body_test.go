@@ -62,7 +62,11 @@ func TestMultipartBody(t *testing.T) {
 	if err != nil || mt != "multipart/form-data" {
 		t.Fatalf("content type %q: %v", r.contentType, err)
 	}
-	mr := multipart.NewReader(r.body, params["boundary"])
+	body, err := r.bodyReader()
+	if err != nil {
+		t.Fatal(err)
+	}
+	mr := multipart.NewReader(body, params["boundary"])
 	var got []string
 	for {
 		p, err := mr.NextPart()
@@ -92,13 +96,16 @@ type failingReader struct{}
 
 func (failingReader) Read([]byte) (int, error) { return 0, io.ErrUnexpectedEOF }
 
+// A file whose reader fails fails the call before anything is sent, naming the part.
 func TestMultipartBodyError(t *testing.T) {
 	m := NewMultipart()
 	m.File("photo", "", &File{Body: failingReader{}})
 	r := NewRequest("POST")
 	r.MultipartBody(m)
-	if r.err == nil || !strings.Contains(r.err.Error(), `request body: part "photo"`) || r.body != nil {
-		t.Errorf("err %v, body %v", r.err, r.body)
+	rt := &recorder{}
+	_, err := newTestClient(t, rt).Call(t.Context(), r, &retrying, "", nil)
+	if err == nil || !strings.Contains(err.Error(), `request body: part "photo": unexpected EOF`) || len(rt.reqs) != 0 {
+		t.Errorf("err %v after %d requests", err, len(rt.reqs))
 	}
 }
 
@@ -162,7 +169,7 @@ func TestMultipartRefusesHeaderInjection(t *testing.T) {
 		add(m)
 		r := NewRequest("POST")
 		r.MultipartBody(m)
-		if r.err == nil || !strings.Contains(r.err.Error(), `part "f"`) || r.body != nil {
+		if r.err == nil || !strings.Contains(r.err.Error(), `part "f"`) || r.body != nil || r.src != nil {
 			t.Errorf("%s: err %v; want the part refused", name, r.err)
 		}
 	}

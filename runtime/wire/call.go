@@ -1,7 +1,10 @@
 package wire
 
 import (
+	"fmt"
 	"net/http"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/retrygen/retrygen/runtime"
@@ -19,16 +22,20 @@ type callSettings struct {
 	reconnectsSet bool // WithMaxReconnects was given
 	maxEventSize  int  // WithMaxEventSize; 0 for DefaultMaxEventSize
 
+	idleTimeout       time.Duration // WithStreamIdleTimeout; 0 for the stream's default
+	firstEventTimeout time.Duration // WithFirstEventTimeout; 0 for none
+
 	// lastEventID is the Last-Event-ID WithHeader gives, sent after every other header;
 	// a stream sends it with its first request only.
 	lastEventID    string
 	lastEventIDSet bool
 
-	keyed    bool         // WithIdempotencyKey was given
-	cursor   string       // WithCursor
-	maxPages int          // WithMaxPages
-	page     *PageStep    // the page of a walk this call asks for; see PageStep.Option
-	observed *observation // the event stream this call connects, for the client's observer
+	keyed      bool         // WithIdempotencyKey, or WithHeader of an idempotency key, was given
+	idempotent bool         // WithIdempotent was given
+	cursor     string       // WithCursor
+	maxPages   int          // WithMaxPages
+	page       *PageStep    // the page of a walk this call asks for; see PageStep.Option
+	observed   *observation // the event stream this call connects, for the client's observer
 }
 
 // lastEventIDHeader is the header a stream resumes with, canonical.
@@ -56,13 +63,20 @@ func WithIdempotencyKey(key string) CallOption {
 func WithAttemptTimeout(d time.Duration) CallOption { return Runtime(runtime.WithAttemptTimeout(d)) }
 
 // WithIdempotent declares this call retry-safe without an idempotency key.
-func WithIdempotent() CallOption { return Runtime(runtime.WithIdempotent()) }
+func WithIdempotent() CallOption {
+	o := runtime.WithIdempotent()
+	return func(s *callSettings) { s.runtime, s.idempotent = append(s.runtime, o), true }
+}
 
 // WithHeader adds a header to every attempt of this call. A Last-Event-ID goes with a
 // stream's first request only: a reconnection sends the stream's own.
 func WithHeader(key, value string) CallOption {
-	if http.CanonicalHeaderKey(key) == lastEventIDHeader {
+	switch http.CanonicalHeaderKey(key) {
+	case lastEventIDHeader:
 		return func(s *callSettings) { s.lastEventID, s.lastEventIDSet = value, true }
+	case "Idempotency-Key", "X-Idempotency-Key":
+		o := runtime.WithHeader(key, value)
+		return func(s *callSettings) { s.runtime, s.keyed = append(s.runtime, o), true }
 	}
 	return Runtime(runtime.WithHeader(key, value))
 }
@@ -99,6 +113,49 @@ func WithCursor(cursor string) CallOption {
 // runtime.ErrTooManyPages; n < 1 keeps the default. Other calls ignore it.
 func WithMaxPages(n int) CallOption {
 	return func(s *callSettings) { s.maxPages = n }
+}
+
+// WithCallDefaults makes opts apply to every call of the client, before the call's own
+// options, which win where both set the same thing: WithHeader, WithAttemptTimeout or
+// WithStreamIdleTimeout for all calls, say. The options that describe one call
+// (WithIdempotencyKey, or a WithHeader of Idempotency-Key, WithIdempotent,
+// WithResponseInfo, WithCursor, WithMaxPages) make every call of the client fail with
+// runtime.ErrOptionDoesNotApply (see New).
+func WithCallDefaults(opts ...CallOption) Option {
+	return func(c *Client) { c.defaults = append(c.defaults, opts...) }
+}
+
+// checkDefaults returns why the call options of WithCallDefaults cannot apply to every
+// call, or nil.
+func checkDefaults(defaults []CallOption) error {
+	if len(defaults) == 0 {
+		return nil
+	}
+	s := settings(defaults)
+	var one []string
+	for _, o := range []struct {
+		set  bool
+		name string
+	}{
+		{s.keyed, "WithIdempotencyKey"}, {s.idempotent, "WithIdempotent"}, {s.info != nil, "WithResponseInfo"},
+		{s.cursor != "", "WithCursor"}, {s.maxPages != 0, "WithMaxPages"},
+	} {
+		if o.set {
+			one = append(one, o.name)
+		}
+	}
+	if len(one) > 0 {
+		return fmt.Errorf("%w: %s given to NewClient: it describes one call, so pass it to that call", runtime.ErrOptionDoesNotApply, strings.Join(one, ", "))
+	}
+	return nil
+}
+
+// settings returns the settings of a call with opts: the client's defaults, then opts.
+func (c *Client) settings(opts []CallOption) callSettings {
+	if len(c.defaults) == 0 {
+		return settings(opts)
+	}
+	return settings(append(slices.Clip(c.defaults), opts...))
 }
 
 func settings(opts []CallOption) callSettings {
@@ -145,4 +202,11 @@ func Unwrap[O, T any](opts []O, get func(O) T) []T {
 		out[i] = get(o)
 	}
 	return out
+}
+
+// RateLimit returns the rate limit the final response's headers describe (see
+// runtime.ParseRateLimit), a reset in seconds counted from the response's Date, else from
+// now.
+func (i *ResponseInfo) RateLimit() runtime.RateLimit {
+	return runtime.ParseRateLimit(i.Header, runtime.ResponseTime(i.Header))
 }

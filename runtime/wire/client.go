@@ -2,7 +2,9 @@ package wire
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -28,41 +30,89 @@ type Client struct {
 	specServers []string // the spec's top-level server URLs; see WithSpecServers
 	overridden  bool     // the base URL is not one of specServers
 
-	ignoreSignals bool // WithoutServerRetrySignals
+	ignoreSignals bool              // WithoutServerRetrySignals
+	tokenURLs     map[string]string // WithTokenURL, by security scheme
+
+	defaults []CallOption // WithCallDefaults: applied to every call, before its own
+
+	givenBase string // WithBaseURL
+	err       error  // why the client cannot make calls; see New
 }
 
 // Option configures a Client.
 type Option func(*Client)
 
-// NewClient returns a client for the API served at baseURL, an absolute http or https URL
-// without query or fragment, e.g. "https://api.example.com/v1". By default it sends
-// requests with http.DefaultClient and caps retries with runtime.DefaultBudget.
-//
-// With WithSpecServers, an empty baseURL means the spec's first server, and a baseURL
-// that is none of the spec's servers sends every operation there, operations with
-// servers of their own included.
-func NewClient(baseURL string, opts ...Option) (*Client, error) {
+// New returns a client configured by opts, for the API served at the base URL
+// WithBaseURL gives, else the spec's first server (see WithSpecServers). By default it
+// sends requests with http.DefaultClient and caps retries with runtime.DefaultBudget. A
+// base URL or an option that cannot be used does not stop New: every call of the client
+// fails with the error, before anything is sent (see Client.Err).
+func New(opts ...Option) *Client {
 	c := &Client{engine: &runtime.Engine{Budget: runtime.DefaultBudget()}}
 	for _, opt := range opts {
 		opt(c)
 	}
+	c.err = c.setUp()
+	return c
+}
+
+// NewClient is New with WithBaseURL(baseURL), when baseURL is not empty, that returns the
+// error New keeps for the calls: the form of clients generated before version 7.
+func NewClient(baseURL string, opts ...Option) (*Client, error) {
+	if baseURL != "" {
+		opts = append(slices.Clip(opts), WithBaseURL(baseURL))
+	}
+	c := New(opts...)
+	if c.err != nil {
+		return nil, c.err
+	}
+	return c, nil
+}
+
+// WithBaseURL sends the calls to baseURL, an absolute http or https URL without query or
+// fragment, e.g. "https://api.example.com/v1", instead of the spec's first server. A base
+// URL that is none of the spec's servers sends every operation there, operations with
+// servers of their own included.
+func WithBaseURL(baseURL string) Option {
+	return func(c *Client) { c.givenBase = baseURL }
+}
+
+// setUp finishes a client once its options are applied, and returns why it cannot make
+// calls, if it cannot.
+func (c *Client) setUp() error {
+	baseURL := c.givenBase
 	if baseURL == "" && len(c.specServers) > 0 {
 		baseURL = c.specServers[0]
 	}
+	if baseURL == "" {
+		return errors.New("no base URL: the spec declares no server, so give one with WithBaseURL")
+	}
 	u, err := parseBase(baseURL)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	c.baseURL = u
 	c.overridden = !slices.ContainsFunc(c.specServers, func(s string) bool {
 		return strings.TrimSuffix(s, "/") == strings.TrimSuffix(baseURL, "/")
 	})
 	c.engine.QueryCredentials = c.queryCreds
+	if err := checkDefaults(c.defaults); err != nil {
+		return err
+	}
+	for scheme, cred := range c.creds {
+		if cred.tok != nil {
+			cred.tok.bind(c, scheme)
+		}
+	}
 	if c.ignoreSignals {
 		c.engine.Override = ignoreSignals(c.engine.Override)
 	}
-	return c, nil
+	return nil
 }
+
+// Err returns why the client cannot make calls (a base URL or an option that cannot be
+// used), which each of its calls returns; nil for a client that can.
+func (c *Client) Err() error { return c.err }
 
 // ignoreSignals returns the policy override that applies fn, if any, then sets
 // IgnoreServerSignals, so that WithoutServerRetrySignals holds whatever fn does and
@@ -161,7 +211,7 @@ func WithoutServerRetrySignals() Option {
 // opts, so a key the caller passes still wins. A WithResponseInfo option is filled before
 // Call returns.
 func (c *Client) Call(ctx context.Context, r *Request, p *runtime.Policy, accept string, opts []CallOption) (*http.Response, error) {
-	s := settings(opts)
+	s := c.settings(opts)
 	return c.send(ctx, r, p, accept, nil, &s)
 }
 
@@ -215,6 +265,9 @@ func (c *Client) send(ctx context.Context, r *Request, p *runtime.Policy, accept
 // a walk the request asks for, and observed, when not nil, the stream or walk the call
 // is part of for the client's observer.
 func (c *Client) do(ctx context.Context, r *Request, p *runtime.Policy, accept string, extra http.Header, opts []runtime.CallOption, page *PageStep, observed *observation) (*http.Response, error) {
+	if c.err != nil {
+		return nil, fmt.Errorf("%s %s: %w", r.method, r.path.String(), c.err)
+	}
 	if r.err != nil {
 		return nil, fmt.Errorf("%s %s: %w", r.method, r.path.String(), r.err)
 	}
@@ -237,6 +290,15 @@ func (c *Client) do(ctx context.Context, r *Request, p *runtime.Policy, accept s
 	// credentials are in the query; the header is the request's own too.
 	req, err := http.NewRequestWithContext(ctx, r.method, "", body)
 	if err != nil {
+		closeReader(body)
+		return nil, err
+	}
+	// A call that ends before the engine has the request closes its body, which may hold
+	// files a Reopen body opened.
+	abandon := func(err error) (*http.Response, error) {
+		if req.Body != nil {
+			req.Body.Close()
+		}
 		return nil, err
 	}
 	header := req.Header
@@ -255,24 +317,27 @@ func (c *Client) do(ctx context.Context, r *Request, p *runtime.Policy, accept s
 		// Credentials go on copies: a Request may be sent again (a stream reconnecting).
 		r.query = cloneValues(query)
 		r.cookies = append([]string(nil), cookies...)
-		err := c.authenticate(ctx, r, header)
+		refresh, err := c.authenticate(ctx, r, header)
 		q, ck := r.query, r.cookies
 		r.query, r.cookies = query, cookies
 		if err != nil {
-			return nil, fmt.Errorf("%s %s: %w", r.method, r.path.String(), err)
+			return abandon(fmt.Errorf("%s %s: %w", r.method, r.path.String(), err))
 		}
 		query, cookies = q, ck
+		if refresh != nil {
+			opts = append(slices.Clip(opts), refresh)
+		}
 	}
 	u.RawQuery = query.Encode()
 	if page != nil {
 		if err := page.apply(base, &u, r.query, query, header, c.queryCreds); err != nil {
-			return nil, fmt.Errorf("%s %s: %w", r.method, r.path.String(), err)
+			return abandon(fmt.Errorf("%s %s: %w", r.method, r.path.String(), err))
 		}
 	}
 	*req.URL, req.Host = u, u.Host
-	if err := replayable(req, body); err != nil {
+	if err := replayable(req, body, r); err != nil {
 		// The path only: query values may be secrets.
-		return nil, fmt.Errorf("%s %s: request body: %w", r.method, r.path.String(), err)
+		return abandon(fmt.Errorf("%s %s: request body: %w", r.method, r.path.String(), err))
 	}
 	if r.contentType != "" {
 		header.Set("Content-Type", r.contentType)
@@ -288,7 +353,7 @@ func (c *Client) do(ctx context.Context, r *Request, p *runtime.Policy, accept s
 	}
 	for _, edit := range c.editors {
 		if err := edit(ctx, req); err != nil {
-			return nil, err
+			return abandon(err)
 		}
 	}
 	if r.key != "" {
@@ -309,4 +374,11 @@ func cloneValues(v url.Values) url.Values {
 		out[k] = append([]string(nil), vs...)
 	}
 	return out
+}
+
+// closeReader closes r when it is an io.Closer.
+func closeReader(r io.Reader) {
+	if c, ok := r.(io.Closer); ok {
+		c.Close()
+	}
 }

@@ -176,7 +176,7 @@ func TestReplayable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := replayable(req, body); err != nil {
+	if err := replayable(req, body, NewRequest("PUT")); err != nil {
 		t.Fatal(err)
 	}
 	if req.ContentLength != 6 || req.GetBody == nil {
@@ -191,7 +191,7 @@ func TestReplayable(t *testing.T) {
 	}
 	pipe := io.MultiReader(strings.NewReader("x"))
 	req, _ = http.NewRequest("PUT", "http://x", pipe)
-	if err := replayable(req, pipe); err != nil || req.GetBody != nil {
+	if err := replayable(req, pipe, NewRequest("PUT")); err != nil || req.GetBody != nil {
 		t.Errorf("a plain reader must stay single-use: %v", err)
 	}
 }
@@ -212,6 +212,10 @@ func TestDoReplaysBodies(t *testing.T) {
 			"readerAt":  func(r *Request) { r.RawBody("application/octet-stream", readerAt) },
 			"seeker":    func(r *Request) { r.RawBody("text/plain", &seekOnly{bytes.NewReader([]byte("seek"))}) },
 			"empty":     func(r *Request) { r.RawBody("text/plain", strings.NewReader("")) },
+			"small":     func(r *Request) { r.RawBody("text/plain", io.MultiReader(strings.NewReader("small"))) },
+			"reopened": func(r *Request) {
+				r.RawBody("text/plain", Reopen(func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader("again")), nil }))
+			},
 		}
 		for name, set := range bodies {
 			rt := &recorder{statuses: []int{503, 503}}
@@ -230,9 +234,9 @@ func TestDoReplaysBodies(t *testing.T) {
 		rt := &recorder{statuses: []int{503}}
 		c := newTestClient(t, rt)
 		r := NewRequest("PUT")
-		r.RawBody("text/plain", io.MultiReader(strings.NewReader("once")))
+		r.RawBody("text/plain", io.MultiReader(strings.NewReader(strings.Repeat("x", BufferedBodyLimit+1))))
 		_, err := c.Do(context.Background(), r, &retrying, "", nil)
-		if !errors.Is(err, runtime.ErrBodyNotReplayable) || len(rt.bodies) != 1 {
+		if !errors.Is(err, runtime.ErrBodyNotReplayable) || len(rt.bodies) != 1 || len(rt.bodies[0]) != BufferedBodyLimit+1 {
 			t.Errorf("single-use reader: %d attempts, err %v", len(rt.bodies), err)
 		}
 	})

@@ -7,9 +7,21 @@ import (
 
 // replayable lets the engine send a reader body again: http.NewRequest already does so
 // for bytes and strings; a reader that can seek is read from its current offset on every
-// attempt. Any other reader stays single-use.
-func replayable(req *http.Request, body io.Reader) error {
+// attempt, and r's source (a multipart body, a stream) when its parts can be read again
+// (see source). Any other reader stays single-use.
+func replayable(req *http.Request, body io.Reader, r *Request) error {
 	if body == nil || req.GetBody != nil {
+		return nil
+	}
+	if src := r.src; src != nil {
+		req.ContentLength = src.size
+		if src.size == 0 {
+			body.(io.Closer).Close()
+			req.Body = http.NoBody
+		}
+		if src.replays() {
+			req.GetBody = src.reader
+		}
 		return nil
 	}
 	s, ok := body.(io.Seeker)

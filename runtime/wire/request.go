@@ -19,6 +19,7 @@ type Request struct {
 	header      http.Header // nil until a parameter is set
 	cookies     []string
 	body        io.Reader // nil: no body
+	src         *source   // a body of parts streamed from the caller's readers, in place of body
 	contentType string
 	key         string // a declared idempotency key parameter's value
 	op          runtime.Operation

@@ -22,6 +22,9 @@ import (
 // as built; a later one (a stream reconnecting) gets it again from its start when it can
 // seek, as bytes, strings and in-memory multipart bodies can.
 func (r *Request) bodyReader() (io.Reader, error) {
+	if r.src != nil {
+		return r.src.reader()
+	}
 	if r.body == nil {
 		return nil, nil
 	}
@@ -73,6 +76,13 @@ type StreamConfig struct {
 	// (nil when it declares none, or when the data does not decode).
 	ErrorEvent string
 	ErrorModel func(data []byte) any
+	// IdleTimeout is how long the stream may go without a byte, the spec's
+	// x-stream-idle-timeout; 0 means DefaultStreamIdleTimeout (see WithStreamIdleTimeout).
+	IdleTimeout time.Duration
+	// Accumulate is how the events are deltas of the operation's JSON response
+	// (AccumulateOpenAI, AccumulateAnthropic), for Stream.Accumulate; "" when they are
+	// not.
+	Accumulate string
 }
 
 // StreamError ends a stream that was cut and could not be resumed: the operation is not
@@ -172,6 +182,13 @@ type Stream[T any] struct {
 	policy runtime.Policy // as the operation declares it, for the engine
 	cfg    StreamConfig
 	set    callSettings
+	bounds streamBounds // how long a connection may go quiet
+
+	// acc adds up the delivered events when they are deltas of a response (see
+	// Accumulate); accErr is why it could not, accSize the data it took.
+	acc     accumulator
+	accErr  error
+	accSize int64
 
 	// wait is policy as the client's override changes it: the policy of reconnections.
 	wait          runtime.Policy
@@ -211,7 +228,7 @@ type Stream[T any] struct {
 // (or its end) arrived. A failure before that, an error event in place of the first event
 // included, is retried under p, like any call, and returned.
 func OpenStream[T any](ctx context.Context, c *Client, r *Request, p *runtime.Policy, cfg StreamConfig, opts []CallOption) (*Stream[T], error) {
-	s := &Stream[T]{client: c, req: r, cfg: cfg, set: settings(opts), obs: observation{kind: runtime.KindStream}}
+	s := &Stream[T]{client: c, req: r, cfg: cfg, set: c.settings(opts), obs: observation{kind: runtime.KindStream}}
 	s.set.observed = &s.obs
 	s.ctx, s.stop = context.WithCancelCause(ctx)
 	if p != nil {
@@ -221,6 +238,11 @@ func OpenStream[T any](ctx context.Context, c *Client, r *Request, p *runtime.Po
 	// as long as events come: the attempt's bounds end with its response header.
 	s.policy.ReadBody = false
 	s.set.runtime = append(slices.Clip(s.set.runtime), runtime.WithStreamedBody(), runtime.WithAnswerCheck(s.firstEvent))
+	s.bounds = bounds(&s.set, &s.cfg)
+	s.acc = newAccumulator(cfg.Accumulate)
+	if o := s.bounds.headerOption(); o != nil {
+		s.set.runtime = append(s.set.runtime, o)
+	}
 	// Reconnections are decided under the policy the engine makes the call by, the
 	// call's options included. An option that cannot apply fails the first connection.
 	s.wait = s.policy
@@ -282,6 +304,7 @@ func (s *Stream[T]) connect(set *callSettings, extra http.Header) error {
 	first := s.opening
 	s.opening = nil
 	if first == nil || first.body != resp.Body {
+		resp.Body = watch(resp.Body, s.bounds)
 		first = &firstRead{reader: s.newReader(resp.Body), unread: true}
 	}
 	s.events, s.pending = first.reader, first
@@ -339,8 +362,12 @@ func (s *Stream[T]) firstEvent(resp *http.Response) error {
 	if !s.streams(resp.Header.Get("Content-Type")) {
 		return nil // connect refuses it
 	}
+	resp.Body = watch(resp.Body, s.bounds) // the engine closes what resp.Body is
 	first := &firstRead{body: resp.Body, reader: s.newReader(resp.Body)}
 	first.ev, first.err = first.reader.Next()
+	if w, ok := resp.Body.(*watchdog); ok && first.err == nil {
+		w.sawEvent()
+	}
 	if first.err == nil {
 		if ee := errorEvent(first.ev, s.cfg.ErrorEvent); ee != nil {
 			s.decodeModel(ee, resp.Request)
@@ -446,6 +473,7 @@ func (s *Stream[T]) deliver(ev Event) bool {
 	s.current, s.event = v, Event{Type: ev.Type, ID: ev.ID}
 	s.delivered++
 	s.failures = 0
+	s.accumulate(ev.Data)
 	return true
 }
 

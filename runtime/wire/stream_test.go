@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	goruntime "runtime"
 	"strings"
 	"testing"
 
@@ -106,14 +105,7 @@ func TestStreamConstantMemory(t *testing.T) {
 	}
 	event := "id: 7\ndata: {\"id\":\"chatcmpl-123\",\"choices\":[{\"delta\":{\"content\":\"" + strings.Repeat("x", 300) + "\"}}]}\n\n"
 	c := streamClient(t, func() io.Reader { return &eventSource{event: []byte(event), left: size} })
-	// Live heap after a collection: what the stream keeps, not the garbage a slow
-	// collector has not reached yet on a busy machine.
-	live := func() uint64 {
-		var m goruntime.MemStats
-		goruntime.GC()
-		goruntime.ReadMemStats(&m)
-		return m.HeapAlloc
-	}
+	live := liveHeap
 	before := live()
 	s, err := OpenStream[chunk](context.Background(), c, NewRequest("GET"), &getPolicy, StreamConfig{}, nil)
 	if err != nil {

@@ -103,10 +103,7 @@ func TestIssuesAllPages(t *testing.T) {
 		}, func(page int) string {
 			return "https://api.github.test/repositories/1/issues?per_page=100&state=open&page=" + strconv.Itoa(page)
 		})}
-		c, err := github.NewClient("https://api.github.test", github.WithHTTPClient(s.client()), github.WithoutRetryBudget())
-		if err != nil {
-			t.Fatal(err)
-		}
+		c := github.NewClient(github.WithBaseURL("https://api.github.test"), github.WithHTTPClient(s.client()), github.WithoutRetryBudget())
 		numbers, err := openIssues(t.Context(), c)
 		if err != nil {
 			t.Fatal(err)
@@ -132,14 +129,11 @@ func TestIssuesLinkElsewhere(t *testing.T) {
 	s := &memServer{handle: issuePages(func(int) bool { return false }, func(page int) string {
 		return "https://evil.test/repos/octo/hello/issues?page=" + strconv.Itoa(page)
 	})}
-	c, err := github.NewClient("https://api.github.test", github.WithHTTPClient(s.client()),
+	c := github.NewClient(github.WithBaseURL("https://api.github.test"), github.WithHTTPClient(s.client()),
 		github.WithRequestEditor(func(_ context.Context, req *http.Request) error {
 			req.Header.Set("Authorization", "Bearer ghp_secret")
 			return nil
 		}))
-	if err != nil {
-		t.Fatal(err)
-	}
 	numbers, err := openIssues(t.Context(), c)
 	var pe *github.PageError
 	if !errors.Is(err, github.ErrPageLink) || !errors.As(err, &pe) || pe.Page != 2 || !slices.Equal(numbers, []int64{1, 2}) {
@@ -184,10 +178,7 @@ func TestChargesPages(t *testing.T) {
 				write(w, 400, `{"error":{"message":"bad cursor"}}`)
 			}
 		}}
-		c, err := stripe.NewClient("https://api.stripe.test", stripe.WithHTTPClient(s.client()), stripe.WithBasicAuth("sk_test", ""), stripe.WithoutRetryBudget())
-		if err != nil {
-			t.Fatal(err)
-		}
+		c := stripe.NewClient(stripe.WithBaseURL("https://api.stripe.test"), stripe.WithHTTPClient(s.client()), stripe.WithBasicAuth("sk_test", ""), stripe.WithoutRetryBudget())
 		total, next, err := chargeTotal(t.Context(), c, "")
 		if err == nil || total != 300 || next != "ch_2" {
 			t.Fatalf("total %d, next %q, err %v: want the second page to fail", total, next, err)
@@ -212,10 +203,7 @@ func TestChargesAll(t *testing.T) {
 		}
 		write(w, 200, `{"object":"list","url":"/v1/charges","has_more":false,"data":[{"id":"ch_3"}]}`)
 	}}
-	c, err := stripe.NewClient("https://api.stripe.test", stripe.WithHTTPClient(s.client()), stripe.WithBasicAuth("sk_test", ""))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := stripe.NewClient(stripe.WithBaseURL("https://api.stripe.test"), stripe.WithHTTPClient(s.client()), stripe.WithBasicAuth("sk_test", ""))
 	var ids []string
 	for charge, err := range c.GetChargesAll(t.Context(), nil) {
 		if err != nil {
@@ -253,10 +241,7 @@ func TestAssistantsAll(t *testing.T) {
 			write(w, 400, `{"error":{"message":"bad cursor"}}`)
 		}
 	}}
-	c, err := openai.NewClient("https://api.openai.test/v1", openai.WithHTTPClient(s.client()), openai.WithAPIKeyAuth("sk-test"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := openai.NewClient(openai.WithBaseURL("https://api.openai.test/v1"), openai.WithHTTPClient(s.client()), openai.WithAPIKeyAuth("sk-test"))
 	ids, err := assistantIDs(t.Context(), c)
 	if err != nil || !slices.Equal(ids, []string{"asst_1", "asst_2", "asst_3"}) {
 		t.Errorf("ids %v, err %v", ids, err)
@@ -273,10 +258,7 @@ func TestAssistantsSameCursor(t *testing.T) {
 	s := &memServer{handle: func(w http.ResponseWriter, r *http.Request) {
 		write(w, 200, `{"object":"list","data":[{"id":"asst_1"}],"first_id":"asst_1","last_id":"asst_1","has_more":true}`)
 	}}
-	c, err := openai.NewClient("https://api.openai.test/v1", openai.WithHTTPClient(s.client()), openai.WithAPIKeyAuth("sk-test"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := openai.NewClient(openai.WithBaseURL("https://api.openai.test/v1"), openai.WithHTTPClient(s.client()), openai.WithAPIKeyAuth("sk-test"))
 	ids, err := assistantIDs(t.Context(), c)
 	if !errors.Is(err, openai.ErrPageLoop) || len(ids) != 2 || len(s.requests()) != 2 {
 		t.Errorf("ids %v, err %v, requests %v", ids, err, s.requests())

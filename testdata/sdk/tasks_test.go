@@ -49,10 +49,7 @@ func jsonReply(status int, body string, header ...string) func(http.ResponseWrit
 
 // chat asks for one answer.
 func chat(ctx context.Context, baseURL, key string) (string, error) {
-	c, err := openai.NewClient(baseURL, openai.WithAPIKeyAuth(key))
-	if err != nil {
-		return "", err
-	}
+	c := openai.NewClient(openai.WithBaseURL(baseURL), openai.WithAPIKeyAuth(key))
 	resp, err := c.CreateChatCompletion(ctx, openai.CreateChatCompletionRequest{
 		Model:       openai.ModelIDsSharedGpt54Mini,
 		Messages:    []openai.ChatCompletionRequestMessage{openai.UserMessage("Say hello.")},
@@ -107,10 +104,7 @@ func TestChatStream(t *testing.T) {
 		}
 		io.WriteString(w, "data: [DONE]\n\n")
 	})
-	c, err := openai.NewClient(s.URL, openai.WithAPIKeyAuth("sk-test"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := openai.NewClient(openai.WithBaseURL(s.URL), openai.WithAPIKeyAuth("sk-test"))
 	var out strings.Builder
 	if err := chatStream(t.Context(), &out, c); err != nil || out.String() != "one two three" {
 		t.Fatalf("streamed %q, %v", out.String(), err)
@@ -137,11 +131,8 @@ func TestChatStreamRetriesAnErrorEvent(t *testing.T) {
 		}
 		io.WriteString(w, "data: [DONE]\n\n")
 	})
-	c, err := openai.NewClient(s.URL, openai.WithAPIKeyAuth("sk-test"),
+	c := openai.NewClient(openai.WithBaseURL(s.URL), openai.WithAPIKeyAuth("sk-test"),
 		openai.WithPolicyOverride(func(p *openai.Policy) { p.InitialDelay = 0 })) // no wait between attempts
-	if err != nil {
-		t.Fatal(err)
-	}
 	stream, err := c.CreateChatCompletionStream(t.Context(), openai.CreateChatCompletionRequest{
 		Model:    "gpt-5.4-mini",
 		Messages: []openai.ChatCompletionRequestMessage{openai.UserMessage("Count to three.")},
@@ -173,12 +164,9 @@ func TestChatStreamRetriesAnErrorEvent(t *testing.T) {
 // openIssue files a bug with two labels.
 func openIssue(ctx context.Context, c *github.Client) (int64, error) {
 	issue, err := c.IssuesCreate(ctx, "octo", "hello", github.IssuesCreateRequest{
-		Title: github.NewIssuesCreateTitle("Crash on start"),
-		Body:  github.Ptr("It crashes."),
-		Labels: []github.IssuesCreateLabel{
-			github.NewIssuesCreateLabel("bug"),
-			github.NewIssuesCreateLabel("p1"),
-		},
+		Title:  github.NewIssuesCreateTitle("Crash on start"),
+		Body:   github.Ptr("It crashes."),
+		Labels: []github.IssuesCreateLabel{github.NewIssuesCreateLabel("bug"), github.NewIssuesCreateLabel("p1")},
 	})
 	if err != nil {
 		return 0, err
@@ -191,10 +179,7 @@ func TestOpenIssue(t *testing.T) {
 		"events_url":"e","html_url":"h","number":42,"state":"open","title":"Crash on start","user":null,"labels":[],"assignee":null,
 		"milestone":null,"locked":false,"comments":0,"closed_at":null,"created_at":"2026-01-01T00:00:00Z","updated_at":"2026-01-01T00:00:00Z",
 		"author_association":"OWNER"}`))
-	c, err := github.NewClient(s.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := github.NewClient(github.WithBaseURL(s.URL))
 	n, err := openIssue(t.Context(), c)
 	if err != nil || n != 42 {
 		t.Fatalf("issue %d, %v", n, err)
@@ -216,10 +201,7 @@ func customerError(ctx context.Context, c *stripe.Client) string {
 
 func TestCustomerError(t *testing.T) {
 	s, _ := server(t, jsonReply(400, `{"error":{"message":"No such customer: cus_1","type":"invalid_request_error"}}`, "Request-Id", "req_123"))
-	c, err := stripe.NewClient(s.URL, stripe.WithBasicAuth("sk_test", ""))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := stripe.NewClient(stripe.WithBaseURL(s.URL), stripe.WithBasicAuth("sk_test", ""))
 	msg := customerError(t.Context(), c)
 	if !strings.Contains(msg, "No such customer: cus_1") || !strings.Contains(msg, "req_123") || strings.Contains(msg, "attempt") {
 		t.Errorf("error text %q", msg)
@@ -233,21 +215,12 @@ func errorCode(err error) string {
 	if !errors.As(err, &apiErr) {
 		return ""
 	}
-	var body struct {
-		Error struct {
-			Message string `json:"message"`
-			Code    string `json:"code"`
-		} `json:"error"`
-	}
-	if err := apiErr.DecodeBody(&body); err != nil {
-		return "" // not JSON: a proxy's page, say
-	}
-	return body.Error.Code
+	return apiErr.Code() // "" for a body that is not JSON: a proxy's page, say
 }
 
 // A 401 is no status the chat operation types: the call's error is a plain *APIError,
-// whose text has the message and whose DecodeBody reads the code, the key REDACTED where
-// the server repeats it.
+// whose text has the message and whose Code reads the code; DecodeBody reads the rest,
+// the key REDACTED where the server repeats it.
 func TestErrorCode(t *testing.T) {
 	s, _ := server(t, jsonReply(401, `{"error":{"message":"Incorrect API key provided: sk-test-1234567890.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}`))
 	_, err := chat(t.Context(), s.URL, "sk-test-1234567890")
@@ -281,10 +254,7 @@ func jsonColours(ctx context.Context, c *openai.Client) (string, error) {
 func TestJSONColours(t *testing.T) {
 	s, sent := server(t, jsonReply(200, `{"id":"c1","object":"chat.completion","created":1,"model":"gpt-5.4-mini",
 		"choices":[{"index":0,"finish_reason":"stop","logprobs":null,"message":{"role":"assistant","content":"[\"red\"]","refusal":null}}]}`))
-	c, err := openai.NewClient(s.URL, openai.WithAPIKeyAuth("sk-test"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := openai.NewClient(openai.WithBaseURL(s.URL), openai.WithAPIKeyAuth("sk-test"))
 	got, err := jsonColours(t.Context(), c)
 	if err != nil || got != `["red"]` {
 		t.Fatalf("jsonColours = %q, %v", got, err)
@@ -320,10 +290,7 @@ func TestUploadReceipt(t *testing.T) {
 		contentType = r.Header.Get("Content-Type")
 		jsonReply(200, `{"id":"file_1","object":"file","created":1,"purpose":"dispute_evidence","size":9,"links":null}`)(w, r)
 	})
-	c, err := stripe.NewClient(s.URL, stripe.WithBasicAuth("sk_test", ""))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := stripe.NewClient(stripe.WithBaseURL(s.URL), stripe.WithBasicAuth("sk_test", ""))
 	id, err := uploadReceipt(t.Context(), c, strings.NewReader("%PDF-1.7"))
 	if err != nil || id != "file_1" {
 		t.Fatalf("uploadReceipt = %q, %v", id, err)
@@ -349,25 +316,15 @@ func TestUploadReceipt(t *testing.T) {
 }
 
 // rateRemaining returns how many requests the token has left this hour: GitHub's
-// description declares no security scheme, so the token goes in a request editor, and the
-// count comes from the response's typed headers.
+// description declares no security scheme, so the token goes in a header of every call,
+// and the count comes from the response's rate limit headers.
 func rateRemaining(ctx context.Context, baseURL, token string) (int64, error) {
-	c, err := github.NewClient(baseURL, github.WithRequestEditor(func(_ context.Context, req *http.Request) error {
-		req.Header.Set("Authorization", "Bearer "+token) // once per call; never sent to another host
-		return nil
-	}))
-	if err != nil {
-		return 0, err
-	}
+	c := github.NewClient(github.WithBaseURL(baseURL), github.WithHeader("Authorization", "Bearer "+token)) // never sent to another host
 	var info github.ResponseInfo
 	if _, err := c.RateLimitGet(ctx, github.WithResponseInfo(&info)); err != nil {
 		return 0, err
 	}
-	var h github.RateLimitGetHeaders
-	if err := h.From(&info); err != nil {
-		return 0, err // a header that is not the declared type
-	}
-	return github.Deref(h.XRateLimitRemaining, -1), nil
+	return info.RateLimit().Remaining, nil
 }
 
 func TestRateRemaining(t *testing.T) {
@@ -398,10 +355,7 @@ func TestCharges(t *testing.T) {
 		query = r.URL.RawQuery
 		jsonReply(200, `{"object":"list","url":"/v1/charges","has_more":false,"data":[]}`)(w, r)
 	})
-	c, err := stripe.NewClient(s.URL, stripe.WithBasicAuth("sk_test", ""))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := stripe.NewClient(stripe.WithBaseURL(s.URL), stripe.WithBasicAuth("sk_test", ""))
 	if _, err := charges(t.Context(), c); err != nil {
 		t.Fatal(err)
 	}

@@ -31,10 +31,7 @@ func BenchmarkGetPet(b *testing.B) {
 	defer tr.CloseIdleConnections()
 	hc := &http.Client{Transport: tr}
 	base := srv.URL + "/v1"
-	c, err := client.NewClient(base, client.WithHTTPClient(hc))
-	if err != nil {
-		b.Fatal(err)
-	}
+	c := client.NewClient(client.WithBaseURL(base), client.WithHTTPClient(hc))
 
 	for _, bc := range []struct {
 		name    string

@@ -19,13 +19,10 @@ import (
 func newTestClient(t *testing.T, handler http.HandlerFunc, faults ...retrytest.Fault) (*client.Client, *retrytest.Transport) {
 	t.Helper()
 	tr := retrytest.NewTransport(handler, faults...)
-	c, err := client.NewClient("http://petstore.test/v1",
+	c := client.NewClient(client.WithBaseURL("http://petstore.test/v1"),
 		client.WithHTTPClient(tr.Client()),
 		client.WithJitterSource(rand.New(rand.NewPCG(1, 2)).Float64), // the same waits every run
 	)
-	if err != nil {
-		t.Fatal(err)
-	}
 	return c, tr
 }
 
@@ -101,14 +98,11 @@ func TestTypedErrors(t *testing.T) {
 func TestNoWaits(t *testing.T) {
 	tr := retrytest.NewTransport(http.HandlerFunc(petJSON), retrytest.Status(503), retrytest.Status(503))
 	var waits []time.Duration
-	c, err := client.NewClient("http://petstore.test/v1", client.WithHTTPClient(tr.Client()),
+	c := client.NewClient(client.WithBaseURL("http://petstore.test/v1"), client.WithHTTPClient(tr.Client()),
 		client.WithPolicyOverride(func(p *client.Policy) {
 			p.InitialDelay, p.MaxDelay, p.RetryAfter = 0, 0, false
 		}),
 		client.WithOnRetry(func(ev client.RetryEvent) { waits = append(waits, ev.Wait) }))
-	if err != nil {
-		t.Fatal(err)
-	}
 	if _, err := c.GetPet(context.Background(), 1); err != nil {
 		t.Fatal(err)
 	}

@@ -136,6 +136,7 @@ func Build(spec *load.Spec) (*model.API, error) {
 	b.buildComponents()
 	breakNamedCycles(b.decls)
 	b.client(api)
+	api.Endpoint = b.endpoint()
 	// Every operation's method is named before any is built, so that a method an
 	// operation adds (<Op>Text, <Op>Stream, a request content type's) never takes the
 	// name of another operation's own method: adding a media type to one operation does
@@ -160,7 +161,8 @@ func Build(spec *load.Spec) (*model.API, error) {
 	b.nameTextConstructors()
 	b.namePaging(ops)
 	b.nameWebhooks(api.Webhooks)
-	b.policyVars(ops)
+	b.nameAccumulators(ops)
+	b.policyVars(append(slices.Clip(ops), api.Endpoint.Idempotent, api.Endpoint.NotIdempotent))
 	b.nameLocals(ops)
 	b.fixDocs()
 	breakCycles(b.decls)

@@ -71,6 +71,9 @@ func (b *builder) securitySchemes() []*model.SecurityScheme {
 		if m.Kind == "apiKey" || m.Kind == "bearer" {
 			m.FuncOption = b.pkg.UniqueFor(m.Option+"Func", what)
 		}
+		if m.Kind == "oauth2" || m.Kind == "openIdConnect" {
+			b.oauthOptions(m, s, what)
+		}
 		out = append(out, m)
 	}
 	return out
@@ -136,8 +139,10 @@ func (b *builder) clientParts(op *model.Operation, item *openapi3.PathItem, kop 
 	b.security(op, kop, b.schemes)
 	b.operationServer(op, item, kop)
 	b.stream(op, kop)
+	b.streamIdle(op, item, kop)
 	b.bodyVariants(op, kop)
 	b.resultMedia(op, kop)
+	b.accumulate(op, kop)
 	b.responseHeaders(op, kop)
 	b.unusedMedia(op, kop)
 }

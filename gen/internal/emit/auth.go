@@ -9,7 +9,7 @@ import (
 
 // securityOptions renders the options of each security scheme:
 //
-//	func WithBearerAuth(token string) Option { return wire.WithCredential("bearerAuth", wire.Bearer(token)) }
+//	func WithBearerAuth(token string) Option { return clientOption{wire.WithCredential("bearerAuth", wire.Bearer(token))} }
 func (e *emitter) securityOptions() []jen.Code {
 	var out []jen.Code
 	for _, s := range e.api.SecuritySchemes {
@@ -45,15 +45,19 @@ func (e *emitter) securityOptions() []jen.Code {
 		d.para(s.Doc)
 		d.para("Credentials are never logged, never appear in errors and never follow a redirect to another host.")
 		out = append(out, d.code().Func().Id(s.Option).Params(params...).Id("Option").Block(
-			jen.Return(jen.Id("Option").Values(jen.Qual(wirePath, "WithCredential").Call(key, cred))),
+			jen.Return(jen.Id("clientOption").Values(jen.Qual(wirePath, "WithCredential").Call(key, cred))),
 		).Line())
 		if s.FuncOption != "" {
 			var fd doc
 			fd.para(withFn)
 			out = append(out, fd.code().Func().Id(s.FuncOption).Params(fnParam).Id("Option").Block(
-				jen.Return(jen.Id("Option").Values(jen.Qual(wirePath, "WithCredential").Call(key, fnCred))),
+				jen.Return(jen.Id("clientOption").Values(jen.Qual(wirePath, "WithCredential").Call(key, fnCred))),
 			).Line())
 		}
+		out = append(out, oauthOptions(s)...)
+	}
+	if hasTokenSource(e.api) {
+		out = append(out, tokenTypes()...)
 	}
 	return out
 }

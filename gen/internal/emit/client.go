@@ -28,19 +28,22 @@ func clientSurface(api *model.API) []jen.Code {
 	}
 	add("Client calls the API. It is safe for concurrent use; all its calls share one retry budget and, when enabled, one circuit breaker.",
 		jen.Type().Id("Client").Struct(jen.Id("wire").Op("*").Qual(wirePath, "Client")))
-	add("Option configures a Client; the With functions make them.", wrapperType("Option", "Option"))
-	newClientDoc := "NewClient returns a client for the API served at baseURL, e.g. \"https://api.example.com/v1\". By default it sends requests with http.DefaultClient, retries each operation under the policy its spec declares, and caps retries with runtime.DefaultBudget."
+	add("Option configures a Client: the With functions that return one make them, and any CallOption given to NewClient applies to every call, before the call's own options (WithHeader or WithStreamIdleTimeout for all calls, say). A CallOption that describes one call (WithIdempotencyKey, WithIdempotent, WithResponseInfo, WithCursor, WithMaxPages) makes every call of the client fail with ErrOptionDoesNotApply (see Err).",
+		jen.Type().Id("Option").Interface(jen.Id("option").Params().Id("clientOption")))
+	add("clientOption is an Option of the client alone.", wrapperType("clientOption", "Option"))
+	add("option returns o.", jen.Func().Params(jen.Id("o").Id("clientOption")).Id("option").Params().Id("clientOption").Block(jen.Return(jen.Id("o"))))
+	target := "the base URL WithBaseURL gives, e.g. \"https://api.example.com/v1\" (the spec declares no server)"
 	if len(api.ServerConsts) > 0 {
-		newClientDoc += " An empty baseURL means " + api.ServerConsts[0].GoName + ". Operations the spec gives servers of their own go there, unless baseURL is none of the spec's servers."
+		target = api.ServerConsts[0].GoName + ", or the base URL WithBaseURL gives"
 	}
-	add(newClientDoc,
-		jen.Func().Id("NewClient").Params(jen.Id("baseURL").String(), jen.Id("opts").Op("...").Id("Option")).Params(jen.Op("*").Id("Client"), jen.Error()).Block(
-			newWireClient(api),
-			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-			jen.Return(jen.Op("&").Id("Client").Values(jen.Dict{jen.Id("wire"): jen.Id("w")}), jen.Nil()),
+	add("NewClient returns a client that sends requests to "+target+". By default it sends them with http.DefaultClient, retries each operation under the policy its spec declares, and caps retries with runtime.DefaultBudget. Operations the spec gives servers of their own go there, unless the base URL is none of the spec's servers. A base URL or an option that cannot be used does not stop NewClient: every call of the client fails with the error, before anything is sent, and Err returns it.",
+		jen.Func().Id("NewClient").Params(jen.Id("opts").Op("...").Id("Option")).Op("*").Id("Client").Block(
+			jen.Return(jen.Op("&").Id("Client").Values(jen.Dict{jen.Id("wire"): newWireClient(api)})),
 		))
+	add("Err returns why the client cannot make calls (a base URL or an option NewClient could not use), which each of its calls returns too; nil when it can.",
+		jen.Func().Params(jen.Id("c").Op("*").Id("Client")).Id("Err").Params().Error().Block(jen.Return(jen.Id("c").Dot("wire").Dot("Err").Call())))
 	for _, o := range model.ClientOptions() {
-		add(o.Doc, delegate(o, "Option"))
+		add(o.Doc, delegate(o, "Option", "clientOption"))
 	}
 	add("CallOption changes how one call is made; pass it as the last argument of a method.", wrapperType("CallOption", "CallOption"))
 	// A method expression rather than a function literal: callOptions is inlined into
@@ -51,9 +54,13 @@ func clientSurface(api *model.API) []jen.Code {
 		))
 	add("unwrap returns o as runtime/wire takes it.",
 		jen.Func().Params(jen.Id("o").Id("CallOption")).Id("unwrap").Params().Qual(wirePath, "CallOption").Block(jen.Return(jen.Id("o").Dot("apply"))))
+	add("option makes o an Option: it applies to every call of the client.",
+		jen.Func().Params(jen.Id("o").Id("CallOption")).Id("option").Params().Id("clientOption").Block(
+			jen.Return(jen.Id("clientOption").Values(jen.Qual(wirePath, "WithCallDefaults").Call(jen.Id("o").Dot("apply"))))))
 	for _, o := range model.CallOptions() {
-		add(o.Doc, delegate(o, "CallOption"))
+		add(o.Doc, delegate(o, "CallOption", "CallOption"))
 	}
+	out = append(out, endpointSurface(api)...)
 	out = append(out, responseInfo()...)
 	out = append(out, values()...)
 	out = append(out, eventStream()...)
@@ -93,9 +100,11 @@ func runtimeTypes() []jen.Code {
 	apiErr.block(
 		"func (e *APIError) Error() string",
 		"func (e *APIError) Unwrap() []error        // Cause, Err and Model, for errors.Is and errors.As",
+		"func (e *APIError) Code() string           // the error code of a JSON body (\"invalid_api_key\"); \"\" when none",
 		"func (e *APIError) DecodeBody(v any) error // Body as JSON into v, credentials REDACTED",
+		"func (e *APIError) RateLimit() RateLimitStatus // the rate limit Header describes: on a 429, when the quota comes back",
 	)
-	apiErr.para("A status the spec declares no error model for (a 401 where only 404 has one, say) leaves Model nil: DecodeBody reads the server's message and code from the body into a struct of the caller's, such as struct{ Error struct{ Message, Code string } }.")
+	apiErr.para("A status the spec declares no error model for (a 401 where only 404 has one, say) leaves Model nil: Code reads the common places of an error code ({\"error\": {\"code\": …}}, {\"code\": …}, OAuth's {\"error\": …}), and DecodeBody the rest of the body into a struct of the caller's, such as struct{ Error struct{ Message, Param string } }.")
 	alias("APIError", "Error", apiErr)
 
 	var page doc
@@ -178,6 +187,19 @@ func runtimeTypes() []jen.Code {
 		"CallEnd(ctx context.Context, result runtime.CallResult)                     // attempts and stop reason",
 	)
 	alias("Observer", "Observer", observer)
+
+	var rate doc
+	rate.para("RateLimitStatus is what a response says of the caller's rate limit, from ResponseInfo.RateLimit or APIError.RateLimit. It is runtime.RateLimit (under a name of its own: RateLimit is a common schema name, github.json's rate-limit):")
+	rate.block(
+		"Limit     int64     // the requests the window allows; -1 when the response does not say",
+		"Remaining int64     // the requests left in the window; -1 when the response does not say",
+		"Used      int64     // the requests made in the window; -1 when the response does not say",
+		"Reset     time.Time // when the window starts again; zero when the response does not say",
+		"",
+		"func (r RateLimitStatus) Known() bool // whether the response said anything of its rate limit",
+	)
+	rate.para("It reads RateLimit (draft-ietf-httpapi-ratelimit-headers, with RateLimit-Policy), else RateLimit-Limit, -Remaining and -Reset, else X-RateLimit-Limit, -Remaining, -Used and -Reset (a Unix time, or seconds when small), else OpenAI's x-ratelimit-limit-requests, -remaining-requests and -reset-requests; a value that does not parse is left out.")
+	alias("RateLimitStatus", "RateLimit", rate)
 	return out
 }
 
@@ -187,9 +209,9 @@ func wrapperType(name, wireName string) *jen.Statement {
 	return jen.Type().Id(name).Struct(jen.Id("apply").Qual(wirePath, wireName))
 }
 
-// delegate renders `func Name(params) Result { return Result{wire.Name(args)} }` on one
+// delegate renders `func Name(params) Result { return Value{wire.Name(args)} }` on one
 // line: o's function, which hands its parameters to runtime/wire's of the same name.
-func delegate(o model.Option, result string) *jen.Statement {
+func delegate(o model.Option, result, value string) *jen.Statement {
 	expr, err := parser.ParseExpr("func(" + o.Params + ")")
 	if err != nil {
 		panic(fmt.Sprintf("internal error: option %s: parameters %q: %v", o.Name, o.Params, err))
@@ -202,7 +224,7 @@ func delegate(o model.Option, result string) *jen.Statement {
 		}
 	}
 	return jen.Func().Id(o.Name).Params(sourceParams(params)...).Id(result).
-		Op("{").Return(jen.Id(result).Values(jen.Qual(wirePath, o.Name).Call(args...))).Op("}")
+		Op("{").Return(jen.Id(value).Values(jen.Qual(wirePath, o.Name).Call(args...))).Op("}")
 }
 
 // toWire renders v, of type t, as runtime/wire takes it: a pointer to a struct of the
@@ -262,18 +284,18 @@ func sourceType(t ast.Expr) jen.Code {
 	panic(fmt.Sprintf("internal error: a type of option parameters, %T, that sourceType does not render", t))
 }
 
-// newWireClient renders the statement of NewClient that builds the wire client, telling
+// newWireClient renders the expression of NewClient that builds the wire client, telling
 // it the spec's servers first when there are some.
 func newWireClient(api *model.API) *jen.Statement {
-	lhs := jen.List(jen.Id("w"), jen.Err()).Op(":=")
-	unwrap := jen.Qual(wirePath, "Unwrap").Call(jen.Id("opts"), jen.Func().Params(jen.Id("o").Id("Option")).Qual(wirePath, "Option").Block(jen.Return(jen.Id("o").Dot("apply"))))
+	unwrap := jen.Qual(wirePath, "Unwrap").Call(jen.Id("opts"), jen.Func().Params(jen.Id("o").Id("Option")).Qual(wirePath, "Option").Block(
+		jen.Return(jen.Id("o").Dot("option").Call().Dot("apply"))))
 	if len(api.ServerConsts) == 0 {
-		return lhs.Qual(wirePath, "NewClient").Call(jen.Id("baseURL"), unwrap.Op("..."))
+		return jen.Qual(wirePath, "New").Call(unwrap.Op("..."))
 	}
 	urls := make([]jen.Code, len(api.ServerConsts))
 	for i, s := range api.ServerConsts {
 		urls[i] = jen.Id(s.GoName)
 	}
 	all := jen.Append(jen.Index().Qual(wirePath, "Option").Values(jen.Qual(wirePath, "WithSpecServers").Call(urls...)), unwrap.Op("..."))
-	return lhs.Qual(wirePath, "NewClient").Call(jen.Id("baseURL"), all.Op("..."))
+	return jen.Qual(wirePath, "New").Call(all.Op("..."))
 }

@@ -15,9 +15,12 @@ import (
 )
 
 // The fixed surface declares exactly what model.FixedNames reserves, so the naming pass
-// keeps spec names clear of all of it, and it uses only the imports reserved there.
+// keeps spec names clear of all of it, and it uses only the imports reserved there. An
+// OAuth 2 scheme adds its options, named from it, and the types of the fixed surface
+// that only such schemes use (OAuth2Token, OAuth2TokenSource).
 func TestFixedNamesMatchTheSurface(t *testing.T) {
-	src, err := Generate(&model.API{Title: "Empty"}, Options{Package: "p"})
+	scheme := &model.SecurityScheme{Key: "o", Kind: "oauth2", Option: "WithO", TokenSourceOption: "WithOTokenSource"}
+	src, err := Generate(&model.API{Title: "Empty", SecuritySchemes: []*model.SecurityScheme{scheme}}, Options{Package: "p"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +38,7 @@ func TestFixedNamesMatchTheSurface(t *testing.T) {
 				if recv := d.Recv.List[0].Type; types.ExprString(recv) == "*Client" || types.ExprString(recv) == "Client" {
 					members = append(members, d.Name.Name)
 				}
-			} else {
+			} else if d.Name.Name != scheme.Option && d.Name.Name != scheme.TokenSourceOption {
 				names = append(names, d.Name.Name)
 			}
 		case *ast.GenDecl:

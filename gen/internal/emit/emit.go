@@ -50,7 +50,7 @@ var importNames = map[string]string{
 
 // versionConst is the runtime constant every generated file refers to, so that a client
 // built against a runtime it does not fit fails to compile with this name in the message.
-const versionConst = "SupportPackageIsVersion6"
+const versionConst = "SupportPackageIsVersion7"
 
 // Options are the settings of one generated client.
 type Options struct {
@@ -242,7 +242,14 @@ func (e *emitter) items() []item {
 			users[m.PolicyVar] = append(users[m.PolicyVar], m.GoName)
 		}
 	}
-	for _, op := range api.Operations {
+	var endpoint []*model.Operation // Do and DoRaw's policies, after the operations'
+	if ep := api.Endpoint; ep != nil {
+		endpoint = []*model.Operation{ep.Idempotent, ep.NotIdempotent}
+		for _, m := range endpoint {
+			users[m.PolicyVar] = append(users[m.PolicyVar], "Do ("+map[bool]string{true: "GET, PUT...", false: "POST, PATCH..."}[m.Policy.Idempotent]+")")
+		}
+	}
+	for _, op := range append(slices.Clip(api.Operations), endpoint...) {
 		for _, m := range op.Methods() {
 			if u := users[m.PolicyVar]; u != nil {
 				add("", func() *jen.Statement { return e.policy(m, u) })
@@ -275,6 +282,9 @@ func (e *emitter) items() []item {
 		}
 		if op.Headers != nil {
 			add(op.GoName, func() *jen.Statement { return e.headerSet(op) })
+		}
+		if op.Stream != nil && op.Stream.Accumulate != nil {
+			add(op.GoName, func() *jen.Statement { return accumulatingStream(op) })
 		}
 		if op.Pagination != nil {
 			add(op.GoName, func() *jen.Statement { return e.pageType(op) })
@@ -542,11 +552,11 @@ func (e *emitter) packageDoc(pkg string) []string {
 	}
 	switch {
 	case len(e.api.Operations) == 0 && len(e.api.Webhooks) > 0:
-		// A description of webhooks alone: there is nothing to call, but they are received.
-		d.para("Package " + pkg + " holds the types of " + title + version + ", whose description declares no operation, and receives its webhooks: Client has no method to call. NewWebhookReceiver returns the http.Handler that checks each delivery and calls the method of a WebhookHandler for it with its decoded payload; the types are for decoding and encoding what the API sends and receives.")
+		// A description of webhooks alone: no operation to call, but webhooks to receive.
+		d.para("Package " + pkg + " holds the types of " + title + version + ", whose description declares no operation, and receives its webhooks: NewWebhookReceiver returns the http.Handler that checks each delivery and calls the method of a WebhookHandler for it with its decoded payload. The types are for decoding and encoding what the API sends and receives; Client has no method of an operation, and its Do and DoRaw call an endpoint by its path.")
 	case len(e.api.Operations) == 0:
-		// A description of components alone: there is nothing to call.
-		d.para("Package " + pkg + " holds the types of " + title + version + ", whose description declares no operation: Client has no method to call, and the types are for decoding and encoding what the API sends and receives.")
+		// A description of components alone: no operation to call.
+		d.para("Package " + pkg + " holds the types of " + title + version + ", whose description declares no operation: the types are for decoding and encoding what the API sends and receives. Client has no method of an operation, and its Do and DoRaw call an endpoint by its path.")
 	default:
 		d.para("Package " + pkg + " is a client for " + title + version + ": NewClient makes one, and each operation is a method of Client. The methods retry what the API description says is safe to retry; the options (With...) tune the client and each call.")
 	}

@@ -2,6 +2,7 @@ package emit
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -11,7 +12,7 @@ import (
 )
 
 // A policy variable's doc names every method that uses it, the <Op>Stream method of an
-// operation that also answers JSON included.
+// operation that also answers JSON included, and Do.
 func TestItemsPolicyUsers(t *testing.T) {
 	const spec = `openapi: 3.0.3
 info: {title: T, version: "1"}
@@ -30,7 +31,7 @@ paths:
 	if !strings.Contains(string(src), "&policyIdempotent, wire.StreamConfig{") {
 		t.Fatalf("ChatStream does not use policyIdempotent:\n%s", src)
 	}
-	if want := "// policyIdempotent is the retry policy of Chat and ChatStream.\n"; !strings.Contains(string(src), want) {
+	if want := "// policyIdempotent is the retry policy of Chat, ChatStream and Do (GET, PUT...).\n"; !strings.Contains(string(src), want) {
 		t.Errorf("want %q in:\n%s", want, src)
 	}
 }
@@ -43,7 +44,7 @@ func TestItemsPolicyUsersCounted(t *testing.T) {
 		spec += fmt.Sprintf("  /p%d:\n    get:\n      operationId: op%02d\n      responses: {\"204\": {description: ok}}\n", i, i)
 	}
 	src := generate(t, "many.yaml", spec)
-	want := "// policyIdempotent is the retry policy of Op00, Op01, Op10, Op11, Op02, Op03, Op04 and 5 other\n// methods.\n"
+	want := "// policyIdempotent is the retry policy of Op00, Op01, Op10, Op11, Op02, Op03, Op04 and 6 other\n// methods.\n"
 	if !strings.Contains(string(src), want) {
 		t.Errorf("want %q in:\n%s", want, src)
 	}
@@ -135,8 +136,11 @@ webhooks:
 	if !strings.Contains(flatDoc(doc), "NewWebhookReceiver returns the http.Handler that checks each delivery and calls the method of a WebhookHandler") {
 		t.Errorf("the package doc does not name the webhook receiver:\n%s", doc)
 	}
-	if strings.Contains(src, "func (c *Client) ") {
-		t.Error("Client has methods")
+	if m := clientMethods(src); !slices.Equal(m, []string{"Do", "DoRaw", "Err"}) {
+		t.Errorf("Client has the methods %v, want Do, DoRaw and Err alone", m)
+	}
+	if !strings.Contains(flatDoc(doc), "Client has no method of an operation, and its Do and DoRaw call an endpoint by its path") {
+		t.Errorf("the package doc does not say what Client has:\n%s", doc)
 	}
 	if !strings.Contains(src, "func NewWebhookReceiver(") {
 		t.Error("no NewWebhookReceiver")
@@ -156,7 +160,8 @@ components:
 	src := string(generate(t, "shapes.yaml", spec))
 	doc, _, _ := strings.Cut(src[strings.Index(src, "\n// Package "):], "\npackage ")
 	flat := flatDoc(doc)
-	if !strings.Contains(flat, "Package p holds the types of Shapes, version 1, whose description declares no operation: Client has no method to call") {
+	if !strings.Contains(flat, "Package p holds the types of Shapes, version 1, whose description declares no operation: the types are for decoding and encoding") ||
+		!strings.Contains(flat, "Client has no method of an operation, and its Do and DoRaw call an endpoint by its path") {
 		t.Errorf("the package doc does not say what the package holds:\n%s", doc)
 	}
 	if strings.Contains(flat, "webhook") || strings.Contains(src, "func NewWebhookReceiver(") {
@@ -167,4 +172,17 @@ components:
 // flatDoc is the text of the comment lines doc, on one line.
 func flatDoc(doc string) string {
 	return strings.Join(strings.Fields(strings.ReplaceAll(doc, "\n//", "\n")), " ")
+}
+
+// clientMethods are the names of the methods of Client that src declares, sorted.
+func clientMethods(src string) []string {
+	var out []string
+	for _, line := range strings.Split(src, "\n") {
+		if rest, ok := strings.CutPrefix(line, "func (c *Client) "); ok {
+			name, _, _ := strings.Cut(rest, "(")
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
 }

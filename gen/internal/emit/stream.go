@@ -37,15 +37,25 @@ func (e *emitter) streamMethod(op *model.Operation, d doc, args, body []jen.Code
 	if op.Errors != nil {
 		cfg[jen.Id("DecodeError")] = picker(op.Errors)
 	}
+	if s.IdleTimeout != 0 {
+		cfg[jen.Id("IdleTimeout")] = duration(s.IdleTimeout)
+	}
+	events := jen.Op("&").Id("EventStream").Types(typ(s.Type)).Values(jen.Id("stream"))
+	result := jen.Op("*").Id("EventStream").Types(typ(s.Type))
+	if a := s.Accumulate; a != nil {
+		cfg[jen.Id("Accumulate")] = jen.Lit(a.Shape)
+		events = jen.Op("&").Id(a.GoName).Values(events)
+		result = jen.Op("*").Id(a.GoName)
+		d.para("Its events are deltas of the operation's JSON response: " + a.GoName + ".Accumulate adds them up to it.")
+	}
 	body = append(body,
 		jen.List(jen.Id("stream"), jen.Err()).Op(":=").Qual(wirePath, "OpenStream").Types(typ(s.Type)).Call(
 			jen.Id("ctx"), jen.Id("c").Dot("wire"), jen.Id("r"), jen.Op("&").Id(op.PolicyVar),
 			jen.Qual(wirePath, "StreamConfig").Values(cfg), jen.Id("callOptions").Call(jen.Id("opts")),
 		),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-		jen.Return(jen.Op("&").Id("EventStream").Types(typ(s.Type)).Values(jen.Id("stream")), jen.Nil()),
+		jen.Return(events, jen.Nil()),
 	)
-	result := jen.Op("*").Id("EventStream").Types(typ(s.Type))
 	return d.code().Func().Params(jen.Id("c").Op("*").Id("Client")).Id(op.GoName).
 		Params(args...).Params(result, jen.Error()).Block(body...)
 }

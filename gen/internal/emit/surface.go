@@ -48,7 +48,11 @@ func responseInfo() []jen.Code {
 				Comment("attempts of every connection.").Line().Id("Attempts").Int(),
 			jen.Comment("RetryAfter is the last Retry-After (or retry-after-ms) hint the server sent on any").Line().
 				Comment("attempt of the call, 0 when none.").Line().Id("RetryAfter").Qual(timePath, "Duration"),
-		))}
+		)),
+		method("RateLimit returns the rate limit the final response's headers describe: X-RateLimit-Remaining and its kin, the RateLimit fields, OpenAI's x-ratelimit-remaining-requests (see RateLimitStatus).",
+			jen.Id("i").Op("*").Id("ResponseInfo"), "RateLimit", nil, []jen.Code{jen.Id("RateLimitStatus")},
+			jen.Return(wireTwin("ResponseInfo", jen.Id("i")).Dot("RateLimit").Call())),
+	}
 }
 
 // values renders Ptr, Deref, Nullable with Some and Null, Date, and File.
@@ -125,7 +129,10 @@ func values() []jen.Code {
 			[]jen.Code{jen.Id("text").Index().Byte()}, []jen.Code{jen.Error()},
 			jen.Return(jen.Parens(jen.Op("*").Qual(wirePath, "Date")).Call(jen.Id("d")).Dot("UnmarshalText").Call(jen.Id("text")))),
 
-		declare("File is a file sent as a part of a multipart request body.",
+		declare("Reopen returns a request body, a File's or a binary body's, whose content open gives: each attempt that sends it calls open for a reader of its own, and closes it, so that a body that cannot seek (a download, a command's output) can be sent again on a retry. Read directly, it reads what the first open gives.",
+			jen.Func().Id("Reopen").Params(jen.Id("open").Func().Params().Params(jen.Qual(ioPath, "ReadCloser"), jen.Error())).Qual(ioPath, "Reader").Block(
+				jen.Return(jen.Qual(wirePath, "Reopen").Call(jen.Id("open"))))),
+		declare("File is a file sent as a part of a multipart request body, streamed from Body as the request is sent: a large file never sits in memory. A retry sends it again when Body can seek (an *os.File, a bytes.Reader), is a Reopen body, or ends within 1 MiB, which the client keeps; with any other Body the call is not retried, and its error matches ErrBodyNotReplayable.",
 			jen.Type().Id("File").Struct(
 				jen.Comment("Name is the filename sent; when empty, the base name of Body's Name method (an *os.File").Line().
 					Comment("has one), else the property's name. A name with a control character fails the call.").Line().Id("Name").String(),

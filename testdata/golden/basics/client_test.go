@@ -14,6 +14,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -48,12 +49,8 @@ func (w *wireTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 func newClient(t *testing.T, h http.HandlerFunc, opts ...Option) (*Client, *wireTransport) {
 	t.Helper()
 	tr := &wireTransport{h: h}
-	opts = append([]Option{WithHTTPClient(&http.Client{Transport: tr}), WithoutRetryBudget()}, opts...)
-	c, err := NewClient("https://api.example.com/v1/", opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c, tr
+	opts = append([]Option{WithBaseURL("https://api.example.com/v1/"), WithHTTPClient(&http.Client{Transport: tr}), WithoutRetryBudget()}, opts...)
+	return NewClient(opts...), tr
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
@@ -239,10 +236,13 @@ func TestRequestEditorRunsOncePerCall(t *testing.T) {
 	})
 }
 
+// A base URL that cannot be used fails every call of the client, before anything is
+// sent, and Err says why.
 func TestNewClientRejectsBadBaseURL(t *testing.T) {
 	for _, u := range []string{"api.example.com", "ftp://x", "https://x/?q=1", "://"} {
-		if _, err := NewClient(u); err == nil {
-			t.Errorf("NewClient(%q) = nil error", u)
+		c := NewClient(WithBaseURL(u))
+		if c.Err() == nil || !strings.Contains(c.Err().Error(), "base URL") {
+			t.Errorf("NewClient(WithBaseURL(%q)).Err() = %v", u, c.Err())
 		}
 	}
 }

@@ -45,10 +45,7 @@ func (f *flaky) RoundTrip(req *http.Request) (*http.Response, error) {
 func newClient(t *testing.T) (*Client, *flaky) {
 	t.Helper()
 	f := &flaky{}
-	c, err := NewClient("https://api.example.com/v1", WithHTTPClient(&http.Client{Transport: f}), WithoutRetryBudget())
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := NewClient(WithBaseURL("https://api.example.com/v1"), WithHTTPClient(&http.Client{Transport: f}), WithoutRetryBudget())
 	return c, f
 }
 

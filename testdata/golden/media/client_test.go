@@ -36,11 +36,7 @@ func serve(t *testing.T, accept *string, status int, ct, body string, opts ...Op
 		_, _ = io.WriteString(w, body)
 	}
 	opts = append([]Option{WithHTTPClient(&http.Client{Transport: handlerTransport(h)}), WithoutRetryBudget()}, opts...)
-	c, err := NewClient("", opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
+	return NewClient(opts...)
 }
 
 func TestTextResponsesAreStrings(t *testing.T) {
@@ -93,14 +89,11 @@ func TestJSONAndCSVMethods(t *testing.T) {
 	// The declared operation whose name the text method would take keeps its name: the
 	// text method of listItems gives way.
 	var path string
-	c, err := NewClient("", WithHTTPClient(&http.Client{Transport: handlerTransport(func(w http.ResponseWriter, r *http.Request) {
+	c := NewClient(WithHTTPClient(&http.Client{Transport: handlerTransport(func(w http.ResponseWriter, r *http.Request) {
 		path = r.URL.Path
 		w.Header().Set("Content-Type", "text/plain")
 		_, _ = io.WriteString(w, "x")
 	})}))
-	if err != nil {
-		t.Fatal(err)
-	}
 	if text, err := c.ListItemsText(ctx); err != nil || text != "x" || path != "/items/text" {
 		t.Errorf("ListItemsText = %q, %v; path %q", text, err, path)
 	}
@@ -194,10 +187,7 @@ func TestBinaryIsStreamed(t *testing.T) {
 			Request:    req,
 		}, nil
 	})
-	c, err := NewClient("", WithHTTPClient(&http.Client{Transport: tr}), WithMaxBodySize(4))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := NewClient(WithHTTPClient(&http.Client{Transport: tr}), WithMaxBodySize(4))
 	body, err := c.DownloadArchive(context.Background())
 	if err != nil {
 		t.Fatal(err)

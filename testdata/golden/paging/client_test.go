@@ -54,10 +54,7 @@ func (tr *transport) asked() []string {
 func newClient(t *testing.T, h http.HandlerFunc) (*Client, *transport) {
 	t.Helper()
 	tr := &transport{h: h}
-	c, err := NewClient("https://api.example.com/v1", WithHTTPClient(&http.Client{Transport: tr}), WithoutRetryBudget())
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := NewClient(WithBaseURL("https://api.example.com/v1"), WithHTTPClient(&http.Client{Transport: tr}), WithoutRetryBudget())
 	return c, tr
 }
 

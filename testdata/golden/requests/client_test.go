@@ -50,10 +50,7 @@ func (w *wireTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 func newClient(t *testing.T, h http.HandlerFunc) (*Client, *wireTransport) {
 	t.Helper()
 	tr := &wireTransport{h: h}
-	c, err := NewClient("https://api.example.com", WithHTTPClient(&http.Client{Transport: tr}), WithoutRetryBudget())
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := NewClient(WithBaseURL("https://api.example.com"), WithHTTPClient(&http.Client{Transport: tr}), WithoutRetryBudget())
 	return c, tr
 }
 
@@ -315,7 +312,9 @@ func (o onlyReader) Read(p []byte) (int, error) { return o.r.Read(p) }
 // seeker can seek but is none of the types http.NewRequest knows.
 type seeker struct{ *bytes.Reader }
 
-// B19: a body that cannot be replayed is sent once; one that can seek is sent again, whole.
+// B19: a body that cannot be replayed (a reader that cannot seek, longer than the 1 MiB
+// the client keeps) is sent once; a shorter one, one that can seek and a Reopen body are
+// sent again, whole.
 func TestUploadReplay(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var bodies []string
@@ -328,9 +327,19 @@ func TestUploadReplay(t *testing.T) {
 			}
 			ok(w, r)
 		})
-		_, err := c.UploadFile(context.Background(), "f", onlyReader{strings.NewReader("stream")})
+		_, err := c.UploadFile(context.Background(), "f", onlyReader{strings.NewReader(strings.Repeat("stream", 200_000))})
 		if !errors.Is(err, ErrBodyNotReplayable) || tr.arrivals != 1 {
 			t.Errorf("non-seekable body: err = %v, arrivals = %d; want ErrBodyNotReplayable after 1", err, tr.arrivals)
+		}
+		for _, body := range []io.Reader{
+			onlyReader{strings.NewReader("stream")},
+			Reopen(func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader("stream")), nil }),
+		} {
+			bodies = nil
+			tr.arrivals = 0
+			if _, err := c.UploadFile(context.Background(), "f", body); err != nil || tr.arrivals != 2 || bodies[0] != "stream" || bodies[1] != "stream" {
+				t.Errorf("%T body: bodies = %q, %v; want it twice", body, bodies, err)
+			}
 		}
 		bodies = nil
 		tr.arrivals = 0

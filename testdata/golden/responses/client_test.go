@@ -35,11 +35,7 @@ func newClient(t *testing.T, status int, body string) *Client {
 		w.WriteHeader(status)
 		_, _ = io.WriteString(w, body)
 	}
-	c, err := NewClient("https://api.example.com", WithHTTPClient(&http.Client{Transport: handlerTransport(h)}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
+	return NewClient(WithBaseURL("https://api.example.com"), WithHTTPClient(&http.Client{Transport: handlerTransport(h)}))
 }
 
 func TestResultPerStatus(t *testing.T) {

@@ -36,10 +36,7 @@ func newServer(t *testing.T, reply func(w http.ResponseWriter, r *http.Request))
 		reply(w, r)
 	}))
 	t.Cleanup(srv.Close)
-	c, err := NewClient(srv.URL, WithoutRetryBudget())
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := NewClient(WithBaseURL(srv.URL), WithoutRetryBudget())
 	return c, rec
 }
 

@@ -20,11 +20,8 @@ func TestFormDataCollectionFormats(t *testing.T) {
 		w.WriteHeader(http.StatusNoContent)
 	}))
 	defer srv.Close()
-	c, err := NewClient(srv.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = c.TagUsers(context.Background(), &TagUsersRequest{IDs: []int64{1, 2}, Tags: []string{"a", "b"}, Notes: []string{"x", "y"}})
+	c := NewClient(WithBaseURL(srv.URL))
+	err := c.TagUsers(context.Background(), &TagUsersRequest{IDs: []int64{1, 2}, Tags: []string{"a", "b"}, Notes: []string{"x", "y"}})
 	if err != nil {
 		t.Fatal(err)
 	}

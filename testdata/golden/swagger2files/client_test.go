@@ -30,10 +30,7 @@ func TestFileResponsesAreStreams(t *testing.T) {
 		w.Header().Set("Content-Type", "image/png")
 		_, _ = io.WriteString(w, png)
 	}
-	c, err := NewClient("", WithHTTPClient(&http.Client{Transport: handlerTransport(h)}))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := NewClient(WithHTTPClient(&http.Client{Transport: handlerTransport(h)}))
 	for name, call := range map[string]func() (io.ReadCloser, error){
 		"GetFile":       func() (io.ReadCloser, error) { return c.GetFile(context.Background(), "logo.png") },
 		"ExportAllCall": func() (io.ReadCloser, error) { return c.ExportAllCall(context.Background()) },
