@@ -38,7 +38,6 @@ func (w *fullWriter) WriteString(s string) (int, error) {
 	return w.ResponseRecorder.WriteString(s)
 }
 
-//lint:ignore SA1019 servers still offer it, and handlers still ask for it
 func (w *fullWriter) CloseNotify() <-chan bool {
 	w.calls = append(w.calls, "CloseNotify")
 	return make(chan bool)
